@@ -1,0 +1,183 @@
+//! What each document says and how it is rendered: presentation-ready inputs for the Typst
+//! templates in `templates/`, the QR code, and the short human verification code.
+
+pub mod format;
+pub mod render;
+
+use chrono::{DateTime, Utc};
+use qrcode::{EcLevel, QrCode};
+use serde_json::json;
+
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
+
+/// Width of the QR code's modules area on the sticker (APP-ART14 sticker; the issue asks for
+/// at least 40 mm). The quiet zone of 4 modules is added around it.
+pub const STICKER_QR_MM: f64 = 42.0;
+/// Same, on A4 documents.
+pub const A4_QR_MM: f64 = 38.0;
+
+/// Who issues ride-hailing documents (APP-ART3, APP-ART17).
+pub const APP_ISSUER: &str = "BDG-SMF";
+
+/// A QR code as vector SVG, with its quiet zone.
+#[derive(Debug, Clone)]
+pub struct Qr {
+    pub svg: String,
+    /// Modules per side, without the quiet zone.
+    pub modules: usize,
+}
+
+impl Qr {
+    /// Encodes `text` at error-correction level M.
+    pub fn new(text: &str) -> Option<Self> {
+        let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M).ok()?;
+        let svg = code
+            .render::<qrcode::render::svg::Color<'_>>()
+            .quiet_zone(true)
+            .module_dimensions(4, 4)
+            .dark_color(qrcode::render::svg::Color("#000000"))
+            .light_color(qrcode::render::svg::Color("#ffffff"))
+            .build();
+        Some(Self { svg, modules: code.width() })
+    }
+
+    /// Printed width in mm so that the modules area (without quiet zone) is `modules_mm`.
+    #[allow(clippy::cast_precision_loss)]
+    pub fn printed_width_mm(&self, modules_mm: f64) -> f64 {
+        let m = self.modules as f64;
+        (modules_mm * (m + 8.0) / m * 10.0).ceil() / 10.0
+    }
+}
+
+/// Crockford base32 without I, L, O, U: easy to read aloud and to type.
+const CODE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// A random 8-character verification code shown as `XXXX-XXXX` (40 bits).
+pub fn new_verification_code() -> Option<String> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).ok()?;
+    let chars: String = bytes.iter().map(|b| CODE_ALPHABET[usize::from(b % 32)] as char).collect();
+    Some(format!("{}-{}", &chars[..4], &chars[4..]))
+}
+
+/// Normalises a typed code (`k7q2 9xhm`, `K7Q29XHM`) to `K7Q2-9XHM`; `None` if it cannot be one.
+pub fn normalise_verification_code(input: &str) -> Option<String> {
+    let chars: String = input
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            other => other,
+        })
+        .collect();
+    if chars.len() != 8 || !chars.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
+        return None;
+    }
+    Some(format!("{}-{}", &chars[..4], &chars[4..]))
+}
+
+/// Settings printed on documents.
+#[derive(Debug, Clone)]
+pub struct Letterhead {
+    pub ouvidoria_phone: String,
+    /// Base of printed verification addresses, e.g. `https://selo.barradogarcas.mt.gov.br`.
+    pub public_url: String,
+}
+
+/// Everything a ride-hailing document shows.
+pub struct AppDocumentContext<'a> {
+    pub authorization: &'a AppAuthorization,
+    pub driver: &'a Driver,
+    pub vehicle: &'a Vehicle,
+    pub basis: &'a AppLegalBasis,
+    pub letterhead: &'a Letterhead,
+    pub issued_at: DateTime<Utc>,
+}
+
+impl AppDocumentContext<'_> {
+    fn municipality_label(&self) -> String {
+        self.basis
+            .municipality(self.vehicle.registration_municipality)
+            .map_or_else(
+                || format!("IBGE {}", self.vehicle.registration_municipality.code()),
+                |m| format!("{}-{}", m.name, m.uf),
+            )
+    }
+
+    /// Inputs of `templates/app_sticker.typ` (APP-ART14).
+    pub fn sticker_inputs(&self, code: &str, qr: &Qr) -> serde_json::Value {
+        let a = self.authorization;
+        json!({
+            "number": a.number,
+            "plate": self.vehicle.plate.formatted(),
+            "valid_until": format::date(a.valid_until),
+            "ouvidoria_phone": self.letterhead.ouvidoria_phone,
+            "code": code,
+            "verify_address": format!("{}/v", self.letterhead.public_url),
+            "qr_width_mm": qr.printed_width_mm(STICKER_QR_MM),
+            "legal_basis_version": a.legal_basis_version,
+        })
+    }
+
+    /// Inputs of `templates/app_authorization.typ` (APP-ART3, APP-ART8, APP-ART13-I).
+    pub fn authorization_inputs(&self, code: &str, qr: &Qr) -> serde_json::Value {
+        let a = self.authorization;
+        let d = self.driver;
+        let v = self.vehicle;
+        json!({
+            "number": a.number,
+            "driver_name": d.name,
+            "driver_cpf": d.cpf.masked(),
+            "cnh_number": d.cnh.number.as_str(),
+            "cnh_category": d.cnh.category.as_str(),
+            "cnh_ear": if d.cnh.ear { "sim" } else { "não" },
+            "plate": v.plate.formatted(),
+            "renavam": v.renavam.as_str(),
+            "make_model": format!("{} {}", v.make, v.model),
+            "color": v.color,
+            "model_year": v.model_year.to_string(),
+            "doors": v.doors.to_string(),
+            "capacity": v.capacity_including_driver.to_string(),
+            "municipality": self.municipality_label(),
+            "fee_paid_on": format::date(a.fee_paid_on),
+            "valid_from": format::date(a.valid_from),
+            "valid_until": format::date(a.valid_until),
+            "valid_until_long": format::date_long(a.valid_until),
+            "issued_at": format::datetime_local(self.issued_at),
+            "issued_on_long": format::date_long(crate::domain::dates::local_date(self.issued_at)),
+            "legal_basis": self.basis.citation,
+            "legal_basis_version": a.legal_basis_version,
+            "ouvidoria_phone": self.letterhead.ouvidoria_phone,
+            "code": code,
+            "verify_address": format!("{}/v", self.letterhead.public_url),
+            "qr_width_mm": qr.printed_width_mm(A4_QR_MM),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verification_codes_are_well_formed_and_normalise() {
+        let code = new_verification_code().unwrap();
+        assert_eq!(code.len(), 9);
+        assert_eq!(normalise_verification_code(&code.to_lowercase().replace('-', " ")), Some(code));
+        assert_eq!(normalise_verification_code("k7q2-9xhm"), Some("K7Q2-9XHM".into()));
+        assert_eq!(normalise_verification_code("O0IL-9XHM"), Some("0011-9XHM".into()));
+        assert_eq!(normalise_verification_code("K7Q2-9XH"), None);
+        assert_eq!(normalise_verification_code("K7Q2-9XHU"), None);
+    }
+
+    #[test]
+    fn qr_printed_width_keeps_modules_area() {
+        let qr = Qr::new("http://127.0.0.1:8080/v/abc").unwrap();
+        let w = qr.printed_width_mm(42.0);
+        #[allow(clippy::cast_precision_loss)]
+        let modules_mm = w * qr.modules as f64 / (qr.modules as f64 + 8.0);
+        assert!(modules_mm >= 42.0 && modules_mm < 42.2, "{modules_mm}");
+    }
+}

@@ -1,0 +1,108 @@
+//! The Typst engine, built once at start-up with fonts and templates embedded in the binary,
+//! and a bounded blocking pool to run it off the async workers.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use tokio::sync::Semaphore;
+use typst::foundations::{Bytes, Datetime, Dict, Value};
+use typst_as_lib::TypstEngine;
+use typst_layout::PagedDocument;
+use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
+
+static FONT_REGULAR: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
+static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
+
+static TEMPLATES: [(&str, &str); 3] = [
+    ("common.typ", include_str!("../../templates/common.typ")),
+    ("app_authorization.typ", include_str!("../../templates/app_authorization.typ")),
+    ("app_sticker.typ", include_str!("../../templates/app_sticker.typ")),
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("template input could not be converted: {0}")]
+    Input(String),
+    #[error("typst compilation failed: {0}")]
+    Compile(String),
+    #[error("PDF export failed: {0}")]
+    Export(String),
+    #[error("the render pool is shut down")]
+    PoolClosed,
+}
+
+/// Renders templates to PDF/A-2b bytes.
+#[derive(Clone)]
+pub struct Renderer {
+    engine: Arc<TypstEngine>,
+    permits: Arc<Semaphore>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer").finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// Builds the engine; `threads` bounds how many renders run at once.
+    pub fn new(threads: usize) -> Self {
+        let engine = TypstEngine::builder()
+            .fonts([FONT_REGULAR, FONT_BOLD])
+            .with_static_source_file_resolver(TEMPLATES)
+            .build();
+        Self { engine: Arc::new(engine), permits: Arc::new(Semaphore::new(threads.max(1))) }
+    }
+
+    /// Renders synchronously (for the blocking pool, benches and `selo samples`).
+    /// `inputs` is the presentation-ready JSON; `qr_svg`, if any, is passed as bytes `qr`.
+    /// `issued_at` fixes the PDF's dates so equal inputs give identical bytes.
+    pub fn render_blocking(
+        &self,
+        template: &str,
+        inputs: &serde_json::Value,
+        qr_svg: Option<&str>,
+        issued_at: DateTime<Utc>,
+    ) -> Result<Vec<u8>, RenderError> {
+        let mut dict: Dict = serde_json::from_value(inputs.clone()).map_err(|e| RenderError::Input(e.to_string()))?;
+        if let Some(svg) = qr_svg {
+            dict.insert("qr".into(), Value::Bytes(Bytes::new(svg.as_bytes().to_vec())));
+        }
+        let doc: PagedDocument = self
+            .engine
+            .compile_with_input(template, dict)
+            .output
+            .map_err(|e| RenderError::Compile(format!("{e:?}")))?;
+        let timestamp = Datetime::from_ymd_hms(
+            issued_at.year(),
+            u8::try_from(issued_at.month()).unwrap_or(1),
+            u8::try_from(issued_at.day()).unwrap_or(1),
+            u8::try_from(issued_at.hour()).unwrap_or(0),
+            u8::try_from(issued_at.minute()).unwrap_or(0),
+            u8::try_from(issued_at.second()).unwrap_or(0),
+        )
+        .map(Timestamp::new_utc);
+        let options = PdfOptions {
+            ident: typst::foundations::Smart::Custom(template.to_owned()),
+            timestamp,
+            standards: PdfStandards::new(&[PdfStandard::A_2b]).map_err(|e| RenderError::Export(format!("{e:?}")))?,
+            ..PdfOptions::default()
+        };
+        typst_pdf::pdf(&doc, &options).map_err(|e| RenderError::Export(format!("{e:?}")))
+    }
+
+    /// Renders on the blocking pool, at most `threads` at a time.
+    pub async fn render(
+        &self,
+        template: &'static str,
+        inputs: serde_json::Value,
+        qr_svg: Option<String>,
+        issued_at: DateTime<Utc>,
+    ) -> Result<Vec<u8>, RenderError> {
+        let _permit = self.permits.clone().acquire_owned().await.map_err(|_| RenderError::PoolClosed)?;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.render_blocking(template, &inputs, qr_svg.as_deref(), issued_at))
+            .await
+            .map_err(|_| RenderError::PoolClosed)?
+    }
+}

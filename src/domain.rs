@@ -1,0 +1,8 @@
+//! The law as pure code: value types and the rules of both laws. No I/O, no clock: the date
+//! comes in as an argument (America/Cuiaba, DL-11).
+
+pub mod app;
+pub mod dates;
+pub mod ids;
+pub mod legal_basis;
+pub mod registry;

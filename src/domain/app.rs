@@ -1,0 +1,372 @@
+//! Ride-hailing authorization (draft consolidated law, LEGAL_RULES §2B): who may be granted
+//! one, for how long, and its status on a date. Pure functions: facts and the date come in,
+//! a decision with reasons comes out.
+
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use serde::Serialize;
+
+use super::dates::{add_months, local_date};
+use super::ids::{CnhCategory, IbgeCode};
+use super::legal_basis::AppLegalBasis;
+
+/// One legal requirement that was not met.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleFailure {
+    /// Rule id in LEGAL_RULES.md, e.g. `APP-ART2-P1`.
+    pub rule: &'static str,
+    /// Article of the law, in Portuguese, e.g. `art. 2º, §1º`.
+    pub article: &'static str,
+    /// The input field the requirement is about.
+    pub field: &'static str,
+    /// What is wrong, in Brazilian Portuguese.
+    pub message: String,
+}
+
+/// What the register knows about the driver's licence.
+#[derive(Debug, Clone)]
+pub struct DriverFacts {
+    pub cnh_category: CnhCategory,
+    pub ear: bool,
+    pub first_license_date: NaiveDate,
+    pub cnh_expires_on: NaiveDate,
+}
+
+/// What the register knows about the car (from its CRLV).
+#[derive(Debug, Clone)]
+pub struct VehicleFacts {
+    pub model_year: i32,
+    pub doors: i32,
+    pub air_conditioning: bool,
+    pub capacity_including_driver: i32,
+    pub registration_municipality: IbgeCode,
+}
+
+/// Everything the grant decision depends on.
+#[derive(Debug, Clone)]
+pub struct GrantFacts {
+    pub driver: DriverFacts,
+    pub vehicle: VehicleFacts,
+    pub fee_paid_on: NaiveDate,
+    /// The grant date, in America/Cuiaba (DL-11).
+    pub today: NaiveDate,
+    pub driver_has_active_authorization: bool,
+    pub vehicle_has_active_authorization: bool,
+}
+
+/// An accepted grant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantDecision {
+    pub valid_from: NaiveDate,
+    pub valid_until: NaiveDate,
+    pub legal_basis_version: &'static str,
+}
+
+/// APP-ART3-PU: `valid_until = fee_paid_on + 12 months` (DL-6), last day inclusive, never
+/// extended for weekends or holidays (DL-8).
+pub fn validity_until(fee_paid_on: NaiveDate, basis: &AppLegalBasis) -> NaiveDate {
+    add_months(fee_paid_on, basis.authorization_validity_months, basis.month_overflow)
+}
+
+/// APP-ART2-P2: age counted year by year with the model year closing on 31 December.
+pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
+    today.year() - model_year
+}
+
+/// Decides a driver-and-vehicle authorization request. Every failed requirement is
+/// reported, not only the first.
+pub fn decide_grant(facts: &GrantFacts, basis: &AppLegalBasis) -> Result<GrantDecision, Vec<RuleFailure>> {
+    let mut failures = Vec::new();
+    let mut fail = |rule, article, field, message: String| {
+        failures.push(RuleFailure { rule, article, field, message });
+    };
+    let d = &facts.driver;
+    let v = &facts.vehicle;
+    let today = facts.today;
+
+    // Lei (minuta) art. 12, I: CNH categoria B ou superior, com EAR, há pelo menos 2 anos.
+    if !d.cnh_category.is_b_or_higher() {
+        fail("APP-ART12-I", "art. 12, I", "cnh.category", format!(
+            "A CNH deve ser da categoria B ou superior; a categoria informada é {}.",
+            d.cnh_category
+        ));
+    }
+    if !d.ear {
+        fail("APP-ART12-I", "art. 12, I", "cnh.ear",
+            "A CNH deve conter a observação EAR (exerce atividade remunerada).".to_owned());
+    }
+    // DL-9: a minimum-seniority test is met on the anniversary day (AMB-22: from the first
+    // licence).
+    let seniority_date = add_months(d.first_license_date, basis.min_years_since_first_license * 12, basis.month_overflow);
+    if today < seniority_date {
+        fail("APP-ART12-I", "art. 12, I", "cnh.first_license_date", format!(
+            "A CNH deve ter sido expedida há pelo menos {} anos (primeira habilitação); o requisito só é cumprido em {}.",
+            basis.min_years_since_first_license,
+            seniority_date.format("%d/%m/%Y")
+        ));
+    }
+    if d.cnh_expires_on < today {
+        fail("APP-ART12-I", "art. 12, I", "cnh.expires_on", format!(
+            "A CNH está vencida desde {}.",
+            d.cnh_expires_on.format("%d/%m/%Y")
+        ));
+    }
+
+    // Art. 2º, §§1º e 2º: idade máxima contada do ano-modelo, 4 portas, ar-condicionado.
+    let age = vehicle_age(v.model_year, today);
+    if age > basis.max_vehicle_age_years {
+        fail("APP-ART2-P2", "art. 2º, §§1º e 2º", "vehicle.model_year", format!(
+            "O veículo tem {age} anos contados do ano-modelo {}; o máximo é {} anos (apto até 31/12/{}).",
+            v.model_year,
+            basis.max_vehicle_age_years,
+            v.model_year + basis.max_vehicle_age_years
+        ));
+    }
+    if v.doors != basis.required_doors {
+        fail("APP-ART2-P1", "art. 2º, §1º", "vehicle.doors", format!(
+            "O veículo deve ter {} portas; tem {}.",
+            basis.required_doors, v.doors
+        ));
+    }
+    if !v.air_conditioning {
+        fail("APP-ART2-P1", "art. 2º, §1º", "vehicle.air_conditioning",
+            "O veículo deve ter ar-condicionado.".to_owned());
+    }
+    // Art. 2º, caput: capacidade de até 7 pessoas, incluído o motorista.
+    if v.capacity_including_driver > basis.max_capacity_including_driver {
+        fail("APP-ART2", "art. 2º, caput", "vehicle.capacity_including_driver", format!(
+            "A capacidade do veículo deve ser de até {} pessoas, incluído o motorista; é de {}.",
+            basis.max_capacity_including_driver, v.capacity_including_driver
+        ));
+    }
+    // Art. 8º, §1º, I: emplacado em Barra do Garças-MT, Aragarças-GO ou Pontal do Araguaia-MT.
+    if basis.municipality(v.registration_municipality).is_none() {
+        let names: Vec<String> = basis
+            .allowed_municipalities
+            .iter()
+            .map(|m| format!("{}-{}", m.name, m.uf))
+            .collect();
+        fail("APP-ART8-P1-I", "art. 8º, §1º, I", "vehicle.registration_municipality_ibge", format!(
+            "O veículo deve estar registrado em {}; o município informado (IBGE {}) não é um deles.",
+            names.join(", "),
+            v.registration_municipality.code()
+        ));
+    }
+
+    // Art. 8º: um veículo por condutor (INTERP: and one driver per vehicle).
+    if facts.driver_has_active_authorization {
+        fail("APP-ART8", "art. 8º, caput", "driver_id",
+            "O condutor já possui uma autorização ativa; cada condutor pode ter um único veículo autorizado.".to_owned());
+    }
+    if facts.vehicle_has_active_authorization {
+        fail("APP-ART8", "art. 8º, caput", "vehicle_id",
+            "O veículo já possui uma autorização ativa vinculada a um condutor.".to_owned());
+    }
+
+    // Art. 3º, parágrafo único: 12 meses a partir do pagamento das taxas.
+    let valid_until = validity_until(facts.fee_paid_on, basis);
+    if facts.fee_paid_on > today {
+        fail("APP-ART3-PU", "art. 3º, parágrafo único", "fee_paid_on", format!(
+            "A data de pagamento das taxas ({}) não pode ser posterior à data da concessão ({}).",
+            facts.fee_paid_on.format("%d/%m/%Y"),
+            today.format("%d/%m/%Y")
+        ));
+    } else if valid_until < today {
+        fail("APP-ART3-PU", "art. 3º, parágrafo único", "fee_paid_on", format!(
+            "O pagamento de {} daria validade só até {}, data já passada; é preciso pagar as taxas do período atual.",
+            facts.fee_paid_on.format("%d/%m/%Y"),
+            valid_until.format("%d/%m/%Y")
+        ));
+    }
+
+    if failures.is_empty() {
+        Ok(GrantDecision {
+            valid_from: facts.fee_paid_on,
+            valid_until,
+            legal_basis_version: basis.version,
+        })
+    } else {
+        Err(failures)
+    }
+}
+
+/// Status of an authorization at an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthorizationStatus {
+    Active,
+    Expired,
+    Revoked,
+}
+
+impl AuthorizationStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Expired => "expired",
+            Self::Revoked => "revoked",
+        }
+    }
+
+    /// The word a citizen reads.
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::Active => "ativa",
+            Self::Expired => "vencida",
+            Self::Revoked => "revogada",
+        }
+    }
+}
+
+/// Status at `now`: revoked from the revocation instant on; expired from 00:00 (America/Cuiaba)
+/// of the day after `valid_until` (DL-8).
+pub fn status_at(valid_until: NaiveDate, revoked_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> AuthorizationStatus {
+    if revoked_at.is_some_and(|r| r <= now) {
+        AuthorizationStatus::Revoked
+    } else if local_date(now) > valid_until {
+        AuthorizationStatus::Expired
+    } else {
+        AuthorizationStatus::Active
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn eligible() -> GrantFacts {
+        GrantFacts {
+            driver: DriverFacts {
+                cnh_category: CnhCategory::B,
+                ear: true,
+                first_license_date: d(2015, 3, 10),
+                cnh_expires_on: d(2030, 1, 1),
+            },
+            vehicle: VehicleFacts {
+                model_year: 2020,
+                doors: 4,
+                air_conditioning: true,
+                capacity_including_driver: 5,
+                registration_municipality: IbgeCode::from_const(5_101_803),
+            },
+            fee_paid_on: d(2026, 11, 20),
+            today: d(2026, 11, 30),
+            driver_has_active_authorization: false,
+            vehicle_has_active_authorization: false,
+        }
+    }
+
+    fn rules_failed(f: &GrantFacts) -> Vec<(&'static str, &'static str)> {
+        match decide_grant(f, &AppLegalBasis::draft_2023()) {
+            Ok(_) => vec![],
+            Err(v) => v.iter().map(|x| (x.rule, x.field)).collect(),
+        }
+    }
+
+    #[test]
+    fn app_art3_pu_valid_until_is_fee_date_plus_twelve_months() {
+        let dec = decide_grant(&eligible(), &AppLegalBasis::draft_2023()).unwrap();
+        assert_eq!(dec.valid_from, d(2026, 11, 20));
+        assert_eq!(dec.valid_until, d(2027, 11, 20));
+        assert_eq!(dec.legal_basis_version, "APP-MINUTA-2023-11-23/v1");
+        // DL-6 overflow: 29/02/2024 + 12 months = 28/02/2025.
+        assert_eq!(validity_until(d(2024, 2, 29), &AppLegalBasis::draft_2023()), d(2025, 2, 28));
+    }
+
+    #[test]
+    fn app_art3_pu_fee_in_future_or_stale_is_rejected() {
+        let mut f = eligible();
+        f.fee_paid_on = d(2026, 12, 1);
+        assert_eq!(rules_failed(&f), vec![("APP-ART3-PU", "fee_paid_on")]);
+        f.fee_paid_on = d(2025, 11, 29);
+        assert_eq!(rules_failed(&f), vec![("APP-ART3-PU", "fee_paid_on")]);
+        // Paid 30/11/2025 → valid through 30/11/2026, today: still grantable.
+        f.fee_paid_on = d(2025, 11, 30);
+        assert!(rules_failed(&f).is_empty());
+    }
+
+    #[test]
+    fn app_art12_i_cnh_requirements_table() {
+        let cases: Vec<(&str, Box<dyn Fn(&mut GrantFacts)>, Option<&str>)> = vec![
+            ("category A", Box::new(|f| f.driver.cnh_category = CnhCategory::A), Some("cnh.category")),
+            ("category ACC", Box::new(|f| f.driver.cnh_category = CnhCategory::Acc), Some("cnh.category")),
+            ("category AE ok", Box::new(|f| f.driver.cnh_category = CnhCategory::Ae), None),
+            ("no EAR", Box::new(|f| f.driver.ear = false), Some("cnh.ear")),
+            // DL-9: met on the anniversary day.
+            ("2 years on the day", Box::new(|f| f.driver.first_license_date = d(2024, 11, 30)), None),
+            ("one day short", Box::new(|f| f.driver.first_license_date = d(2024, 12, 1)), Some("cnh.first_license_date")),
+            ("expired yesterday", Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 29)), Some("cnh.expires_on")),
+            ("expires today ok", Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 30)), None),
+        ];
+        for (name, change, expected) in cases {
+            let mut f = eligible();
+            change(&mut f);
+            let got = rules_failed(&f);
+            match expected {
+                None => assert!(got.is_empty(), "{name}: {got:?}"),
+                Some(field) => assert_eq!(got, vec![("APP-ART12-I", field)], "{name}"),
+            }
+        }
+    }
+
+    #[test]
+    fn app_art2_p2_age_counts_by_model_year_in_cuiaba() {
+        let mut f = eligible();
+        f.vehicle.model_year = 2014; // 2026 − 2014 = 12: eligible through 31/12/2026
+        assert!(rules_failed(&f).is_empty());
+        f.vehicle.model_year = 2013;
+        assert_eq!(rules_failed(&f), vec![("APP-ART2-P2", "vehicle.model_year")]);
+        let mut f = eligible();
+        f.vehicle.model_year = 2014;
+        f.today = d(2027, 1, 1);
+        f.fee_paid_on = d(2027, 1, 1);
+        assert_eq!(rules_failed(&f), vec![("APP-ART2-P2", "vehicle.model_year")]);
+    }
+
+    #[test]
+    fn app_art2_vehicle_requirements_table() {
+        let cases: Vec<(Box<dyn Fn(&mut GrantFacts)>, &str, &str)> = vec![
+            (Box::new(|f| f.vehicle.doors = 2), "APP-ART2-P1", "vehicle.doors"),
+            (Box::new(|f| f.vehicle.air_conditioning = false), "APP-ART2-P1", "vehicle.air_conditioning"),
+            (Box::new(|f| f.vehicle.capacity_including_driver = 8), "APP-ART2", "vehicle.capacity_including_driver"),
+            (Box::new(|f| f.vehicle.registration_municipality = IbgeCode::from_const(5_103_403)), "APP-ART8-P1-I", "vehicle.registration_municipality_ibge"),
+            (Box::new(|f| f.driver_has_active_authorization = true), "APP-ART8", "driver_id"),
+            (Box::new(|f| f.vehicle_has_active_authorization = true), "APP-ART8", "vehicle_id"),
+        ];
+        for (change, rule, field) in cases {
+            let mut f = eligible();
+            change(&mut f);
+            assert_eq!(rules_failed(&f), vec![(rule, field)]);
+        }
+        let mut f = eligible();
+        f.vehicle.capacity_including_driver = 7;
+        f.vehicle.registration_municipality = IbgeCode::from_const(5_201_702);
+        assert!(rules_failed(&f).is_empty());
+        f.vehicle.registration_municipality = IbgeCode::from_const(5_106_653);
+        assert!(rules_failed(&f).is_empty());
+    }
+
+    #[test]
+    fn every_failure_is_reported_at_once() {
+        let mut f = eligible();
+        f.driver.ear = false;
+        f.vehicle.doors = 2;
+        f.vehicle.air_conditioning = false;
+        assert_eq!(rules_failed(&f).len(), 3);
+    }
+
+    // DL-8 / DL-11: the status changes at 00:00 America/Cuiaba of the day after valid_until.
+    #[test]
+    fn app_art3_pu_status_changes_after_last_day_in_cuiaba() {
+        let until = d(2027, 5, 23);
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        assert_eq!(status_at(until, None, at("2027-05-24T03:59:59Z")), AuthorizationStatus::Active);
+        assert_eq!(status_at(until, None, at("2027-05-24T04:00:00Z")), AuthorizationStatus::Expired);
+        let revoked = Some(at("2026-12-01T12:00:00Z"));
+        assert_eq!(status_at(until, revoked, at("2026-12-01T11:59:59Z")), AuthorizationStatus::Active);
+        assert_eq!(status_at(until, revoked, at("2026-12-01T12:00:00Z")), AuthorizationStatus::Revoked);
+    }
+}

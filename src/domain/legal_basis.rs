@@ -1,0 +1,71 @@
+//! Versioned legal-basis parameter sets: every number of the law lives here, never as a
+//! literal in a rule. The ride-hailing text is a draft (LEGAL_RULES W1) and Lei 4.976/2025
+//! may replace its numbers, so each set has a version and an effective date, and every
+//! decision and document records the version that produced it.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::dates::MonthOverflow;
+use super::ids::IbgeCode;
+
+/// A municipality where an app vehicle may be registered (APP-ART8-P1-I).
+#[derive(Debug, Clone, Serialize)]
+pub struct Municipality {
+    pub ibge: u32,
+    pub name: &'static str,
+    pub uf: &'static str,
+}
+
+/// Parameters of the consolidated ride-hailing law (draft, doc 004).
+#[derive(Debug, Clone, Serialize)]
+pub struct AppLegalBasis {
+    /// Recorded on every decision and document.
+    pub version: &'static str,
+    /// First date on which this set applies.
+    pub effective_from: NaiveDate,
+    /// Short citation printed on documents.
+    pub citation: &'static str,
+    /// APP-ART3-PU: authorization validity in months from fee payment.
+    pub authorization_validity_months: u32,
+    /// APP-ART2-P1/P2: maximum age in years counted from the model year.
+    pub max_vehicle_age_years: i32,
+    /// APP-ART2-P1: required number of doors.
+    pub required_doors: i32,
+    /// APP-ART2: maximum capacity including the driver.
+    pub max_capacity_including_driver: i32,
+    /// APP-ART8-P1-I / APP-ART15-P1-VIII: where the vehicle may be registered.
+    pub allowed_municipalities: Vec<Municipality>,
+    /// APP-ART12-I: minimum years since the first licence (INTERP AMB-22).
+    pub min_years_since_first_license: u32,
+    /// DL-6 switch.
+    pub month_overflow: MonthOverflow,
+}
+
+impl AppLegalBasis {
+    /// The text in `../shared/laws/004_*.txt`, read as LEGAL_RULES recommends.
+    pub fn draft_2023() -> Self {
+        Self {
+            version: "APP-MINUTA-2023-11-23/v1",
+            effective_from: NaiveDate::from_ymd_opt(2023, 11, 23).unwrap_or_default(),
+            citation: "Lei municipal consolidada do transporte remunerado privado individual \
+                       de passageiros por plataformas tecnológicas (minuta de 23/11/2023), \
+                       arts. 2º, 3º, 8º, 12 e 14",
+            authorization_validity_months: 12,
+            max_vehicle_age_years: 12,
+            required_doors: 4,
+            max_capacity_including_driver: 7,
+            allowed_municipalities: vec![
+                Municipality { ibge: 5_101_803, name: "Barra do Garças", uf: "MT" },
+                Municipality { ibge: 5_201_702, name: "Aragarças", uf: "GO" },
+                Municipality { ibge: 5_106_653, name: "Pontal do Araguaia", uf: "MT" },
+            ],
+            min_years_since_first_license: 2,
+            month_overflow: MonthOverflow::LastDay,
+        }
+    }
+
+    pub fn municipality(&self, code: IbgeCode) -> Option<&Municipality> {
+        self.allowed_municipalities.iter().find(|m| m.ibge == code.code())
+    }
+}

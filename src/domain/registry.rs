@@ -1,0 +1,91 @@
+//! Registered entities of the ride-hailing law, holding parsed values only.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::app::{DriverFacts, VehicleFacts};
+use super::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+
+/// A driver's licence (CNH) as registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cnh {
+    pub number: CnhNumber,
+    pub category: CnhCategory,
+    pub first_license_date: NaiveDate,
+    pub ear: bool,
+    pub expires_on: NaiveDate,
+}
+
+/// A ride-hailing driver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Driver {
+    pub id: Uuid,
+    pub name: String,
+    pub cpf: Cpf,
+    pub cnh: Cnh,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Driver {
+    pub fn facts(&self) -> DriverFacts {
+        DriverFacts {
+            cnh_category: self.cnh.category,
+            ear: self.cnh.ear,
+            first_license_date: self.cnh.first_license_date,
+            cnh_expires_on: self.cnh.expires_on,
+        }
+    }
+}
+
+/// A car registered for ride-hailing (data from its CRLV).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vehicle {
+    pub id: Uuid,
+    pub plate: Plate,
+    pub renavam: Renavam,
+    pub make: String,
+    pub model: String,
+    pub color: String,
+    pub model_year: i32,
+    pub doors: i32,
+    pub air_conditioning: bool,
+    pub capacity_including_driver: i32,
+    pub registration_municipality: IbgeCode,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Vehicle {
+    pub fn facts(&self) -> VehicleFacts {
+        VehicleFacts {
+            model_year: self.model_year,
+            doors: self.doors,
+            air_conditioning: self.air_conditioning,
+            capacity_including_driver: self.capacity_including_driver,
+            registration_municipality: self.registration_municipality,
+        }
+    }
+}
+
+/// A granted ride-hailing authorization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppAuthorization {
+    pub id: Uuid,
+    pub number: String,
+    pub driver_id: Uuid,
+    pub vehicle_id: Uuid,
+    pub fee_paid_on: NaiveDate,
+    pub valid_from: NaiveDate,
+    pub valid_until: NaiveDate,
+    pub legal_basis_version: String,
+    pub granted_at: DateTime<Utc>,
+    pub granted_by: String,
+    pub revocation: Option<Revocation>,
+}
+
+/// The act that revoked an authorization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revocation {
+    pub revoked_at: DateTime<Utc>,
+    pub revoked_by: String,
+    pub reason: String,
+}

@@ -1,0 +1,160 @@
+//! `/api/v1/app-authorizations`: grant, read, revoke ride-hailing authorizations.
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+use uuid::Uuid;
+
+use super::auth::Official;
+use super::problem::{ApiError, ProblemItem};
+use super::registry::Fields;
+use crate::domain::app::status_at;
+use crate::domain::registry::AppAuthorization;
+use crate::issuance::{self, GrantError, verification_url};
+use crate::state::AppState;
+use crate::storage::{DocumentKind, DocumentMeta, Repository, RevokeOutcome};
+
+#[derive(Deserialize)]
+pub struct GrantDto {
+    driver_id: String,
+    vehicle_id: String,
+    fee_paid_on: String,
+}
+
+#[derive(Deserialize)]
+pub struct RevocationDto {
+    reason: String,
+}
+
+struct DocRef<'a> {
+    kind: DocumentKind,
+    id: Uuid,
+    sha256: &'a str,
+    code: &'a str,
+    token: &'a str,
+}
+
+fn authorization_json(state: &AppState, a: &AppAuthorization, docs: &[DocRef<'_>]) -> serde_json::Value {
+    let status = status_at(a.valid_until, a.revocation.as_ref().map(|r| r.revoked_at), state.clock.now());
+    let sticker_url = docs
+        .iter()
+        .find(|d| d.kind == DocumentKind::AppSticker)
+        .map(|d| verification_url(&state.letterhead.public_url, d.token));
+    json!({
+        "id": a.id,
+        "number": a.number,
+        "driver_id": a.driver_id,
+        "vehicle_id": a.vehicle_id,
+        "fee_paid_on": a.fee_paid_on,
+        "valid_from": a.valid_from,
+        "valid_until": a.valid_until,
+        "status": status,
+        "legal_basis_version": a.legal_basis_version,
+        "granted_at": a.granted_at,
+        "revocation": a.revocation.as_ref().map(|r| json!({
+            "revoked_at": r.revoked_at,
+            "reason": r.reason,
+        })),
+        "documents": docs.iter().map(|d| json!({
+            "kind": d.kind,
+            "id": d.id,
+            "url": format!("/api/v1/documents/{}", d.id),
+            "sha256": d.sha256,
+            "verification_code": d.code,
+            "verification_url": verification_url(&state.letterhead.public_url, d.token),
+        })).collect::<Vec<_>>(),
+        "verification_url": sticker_url,
+    })
+}
+
+fn refs(docs: &[DocumentMeta]) -> Vec<DocRef<'_>> {
+    docs.iter()
+        .map(|d| DocRef { kind: d.kind, id: d.id, sha256: &d.sha256, code: &d.verification_code, token: &d.token })
+        .collect()
+}
+
+fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Autorização não encontrada.".into()))
+}
+
+pub async fn grant(state: web::Data<AppState>, official: Official, body: web::Json<GrantDto>) -> Result<HttpResponse, ApiError> {
+    let mut f = Fields::default();
+    let driver_id = f.uuid("driver_id", &body.driver_id);
+    let vehicle_id = f.uuid("vehicle_id", &body.vehicle_id);
+    let fee_paid_on = f.date("fee_paid_on", &body.fee_paid_on);
+    f.finish()?;
+    let (Some(driver_id), Some(vehicle_id), Some(fee_paid_on)) = (driver_id, vehicle_id, fee_paid_on) else {
+        return Err(ApiError::Internal);
+    };
+    match issuance::grant_app_authorization(&state, driver_id, vehicle_id, fee_paid_on, &official.actor).await {
+        Ok(granted) => {
+            let docs: Vec<DocRef<'_>> = granted
+                .documents
+                .iter()
+                .map(|d| DocRef { kind: d.kind, id: d.id, sha256: &d.sha256, code: &d.verification_code, token: &d.token })
+                .collect();
+            let body = authorization_json(&state, &granted.authorization, &docs);
+            Ok(HttpResponse::Created()
+                .insert_header(("Location", format!("/api/v1/app-authorizations/{}", granted.authorization.id)))
+                .json(body))
+        }
+        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(failures.into_iter().map(ProblemItem::from).collect())),
+        Err(GrantError::Missing(what)) => {
+            let (field, msg) = if what == "driver" {
+                ("driver_id", "Condutor não cadastrado.")
+            } else {
+                ("vehicle_id", "Veículo não cadastrado.")
+            };
+            Err(ApiError::Invalid(vec![ProblemItem::field(field, msg)]))
+        }
+        Err(GrantError::Storage(e)) => Err(e.into()),
+        Err(e @ (GrantError::Render(_) | GrantError::Encoding)) => {
+            tracing::error!(error = %e, "document generation failed; grant rolled back");
+            Err(ApiError::Internal)
+        }
+    }
+}
+
+pub async fn get(state: web::Data<AppState>, _official: Official, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let a = state.store.get_authorization(id).await?.ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
+    let docs = state.store.documents_of(id).await?;
+    Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
+}
+
+pub async fn revoke(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<RevocationDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let mut f = Fields::default();
+    let reason = f.text("reason", &body.reason, 1000);
+    f.finish()?;
+    let reason = reason.ok_or(ApiError::Internal)?;
+    match state.store.revoke_authorization(id, &reason, &official.actor, state.clock.now()).await? {
+        RevokeOutcome::NotFound => Err(ApiError::NotFound("Autorização não encontrada.".into())),
+        RevokeOutcome::AlreadyRevoked(r) => Err(ApiError::Conflict(
+            format!("A autorização já foi revogada em {}.", crate::documents::format::datetime_local(r.revoked_at)),
+            vec![],
+        )),
+        RevokeOutcome::Revoked(_) => {
+            let a = state.store.get_authorization(id).await?.ok_or(ApiError::Internal)?;
+            let docs = state.store.documents_of(id).await?;
+            Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
+        }
+    }
+}
+
+pub async fn document(state: web::Data<AppState>, _official: Official, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Documento não encontrado.".into());
+    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
+    let (meta, pdf) = state.store.document_pdf(id).await?.ok_or_else(not_found)?;
+    let filename = format!("{}-{}.pdf", meta.kind.as_str(), meta.number.replace('/', "-"));
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header(("Content-Disposition", format!("inline; filename=\"{filename}\"")))
+        .insert_header(("X-Content-SHA256", meta.sha256))
+        .body(pdf))
+}

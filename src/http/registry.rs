@@ -1,0 +1,212 @@
+//! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
+
+use actix_web::{HttpResponse, web};
+use chrono::NaiveDate;
+use serde::Deserialize;
+use serde_json::json;
+use uuid::Uuid;
+
+use super::auth::Official;
+use super::problem::{ApiError, ProblemItem};
+use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use crate::domain::registry::{Cnh, Driver, Vehicle};
+use crate::state::AppState;
+use crate::storage::{Repository, StorageError};
+
+/// Collects every field error before answering.
+#[derive(Default)]
+pub struct Fields(Vec<ProblemItem>);
+
+impl Fields {
+    pub fn take<T, E>(&mut self, field: &str, r: Result<T, E>, message: &str) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(_) => {
+                self.0.push(ProblemItem::field(field, message));
+                None
+            }
+        }
+    }
+
+    pub fn text(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
+        let v = value.trim();
+        if v.is_empty() || v.chars().count() > max {
+            self.0.push(ProblemItem::field(field, format!("Informe um texto de 1 a {max} caracteres.")));
+            None
+        } else {
+            Some(v.to_owned())
+        }
+    }
+
+    pub fn date(&mut self, field: &str, value: &str) -> Option<NaiveDate> {
+        self.take(field, NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d"), "Data inválida; use o formato AAAA-MM-DD.")
+    }
+
+    pub fn uuid(&mut self, field: &str, value: &str) -> Option<Uuid> {
+        self.take(field, Uuid::parse_str(value.trim()), "Identificador inválido.")
+    }
+
+    pub fn range(&mut self, field: &str, value: i32, min: i32, max: i32) -> Option<i32> {
+        if (min..=max).contains(&value) {
+            Some(value)
+        } else {
+            self.0.push(ProblemItem::field(field, format!("Valor fora do intervalo aceito ({min} a {max}).")));
+            None
+        }
+    }
+
+    pub fn finish(self) -> Result<(), ApiError> {
+        if self.0.is_empty() { Ok(()) } else { Err(ApiError::Invalid(self.0)) }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct CnhDto {
+    number: String,
+    category: String,
+    first_license_date: String,
+    ear: bool,
+    expires_on: String,
+}
+
+#[derive(Deserialize)]
+pub struct NewDriverDto {
+    name: String,
+    cpf: String,
+    cnh: CnhDto,
+}
+
+fn driver_json(d: &Driver) -> serde_json::Value {
+    json!({
+        "id": d.id,
+        "name": d.name,
+        "cpf": d.cpf.formatted(),
+        "cnh": {
+            "number": d.cnh.number.as_str(),
+            "category": d.cnh.category.as_str(),
+            "first_license_date": d.cnh.first_license_date,
+            "ear": d.cnh.ear,
+            "expires_on": d.cnh.expires_on,
+        },
+        "created_at": d.created_at,
+    })
+}
+
+fn conflict(field: &'static str, message: &str) -> ApiError {
+    ApiError::Conflict("Já existe um cadastro com este dado.".into(), vec![ProblemItem::field(field, message)])
+}
+
+pub async fn create_driver(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<NewDriverDto>,
+) -> Result<HttpResponse, ApiError> {
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let name = f.text("name", &dto.name, 200);
+    let cpf = f.take("cpf", Cpf::parse(&dto.cpf), "CPF inválido: confira os dígitos verificadores.");
+    let number = f.take("cnh.number", CnhNumber::parse(&dto.cnh.number), "Número de registro da CNH inválido.");
+    let category = f.take("cnh.category", CnhCategory::parse(&dto.cnh.category), "Categoria de CNH desconhecida.");
+    let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
+    let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
+    f.finish()?;
+    let (Some(name), Some(cpf), Some(number), Some(category), Some(first_license_date), Some(expires_on)) =
+        (name, cpf, number, category, first, expires)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let driver = Driver {
+        id: Uuid::new_v4(),
+        name,
+        cpf,
+        cnh: Cnh { number, category, first_license_date, ear: dto.cnh.ear, expires_on },
+        created_at: state.clock.now(),
+    };
+    match state.store.insert_driver(&driver, &official.actor).await {
+        Ok(()) => Ok(HttpResponse::Created().json(driver_json(&driver))),
+        Err(StorageError::Conflict("cpf")) => Err(conflict("cpf", "Já existe um condutor com este CPF.")),
+        Err(StorageError::Conflict("cnh_number")) => Err(conflict("cnh.number", "Já existe um condutor com esta CNH.")),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct NewVehicleDto {
+    plate: String,
+    renavam: String,
+    make: String,
+    model: String,
+    color: String,
+    model_year: i32,
+    doors: i32,
+    air_conditioning: bool,
+    capacity_including_driver: i32,
+    /// A number or a string of 7 digits.
+    registration_municipality_ibge: serde_json::Value,
+}
+
+fn vehicle_json(v: &Vehicle) -> serde_json::Value {
+    json!({
+        "id": v.id,
+        "plate": v.plate.formatted(),
+        "renavam": v.renavam.as_str(),
+        "make": v.make,
+        "model": v.model,
+        "color": v.color,
+        "model_year": v.model_year,
+        "doors": v.doors,
+        "air_conditioning": v.air_conditioning,
+        "capacity_including_driver": v.capacity_including_driver,
+        "registration_municipality_ibge": v.registration_municipality.code(),
+        "created_at": v.created_at,
+    })
+}
+
+pub async fn create_vehicle(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<NewVehicleDto>,
+) -> Result<HttpResponse, ApiError> {
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let plate = f.take("plate", Plate::parse(&dto.plate), "Placa inválida: use o padrão antigo (ABC-1234) ou Mercosul (BRA2E19).");
+    let renavam = f.take("renavam", Renavam::parse(&dto.renavam), "RENAVAM inválido: confira o dígito verificador.");
+    let make = f.text("make", &dto.make, 60);
+    let model = f.text("model", &dto.model, 80);
+    let color = f.text("color", &dto.color, 40);
+    let model_year = f.range("model_year", dto.model_year, 1900, 2200);
+    let doors = f.range("doors", dto.doors, 1, 9);
+    let capacity = f.range("capacity_including_driver", dto.capacity_including_driver, 1, 99);
+    let ibge_text = match &dto.registration_municipality_ibge {
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        _ => String::new(),
+    };
+    let ibge = f.take("registration_municipality_ibge", IbgeCode::parse(&ibge_text), "Código IBGE do município inválido (7 dígitos).");
+    f.finish()?;
+    let (Some(plate), Some(renavam), Some(make), Some(model), Some(color), Some(model_year), Some(doors), Some(capacity), Some(ibge)) =
+        (plate, renavam, make, model, color, model_year, doors, capacity, ibge)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let vehicle = Vehicle {
+        id: Uuid::new_v4(),
+        plate,
+        renavam,
+        make,
+        model,
+        color,
+        model_year,
+        doors,
+        air_conditioning: dto.air_conditioning,
+        capacity_including_driver: capacity,
+        registration_municipality: ibge,
+        created_at: state.clock.now(),
+    };
+    match state.store.insert_vehicle(&vehicle, &official.actor).await {
+        Ok(()) => Ok(HttpResponse::Created().json(vehicle_json(&vehicle))),
+        Err(StorageError::Conflict("plate_mercosul")) => Err(conflict("plate", "Já existe um veículo com esta placa.")),
+        Err(StorageError::Conflict("renavam")) => Err(conflict("renavam", "Já existe um veículo com este RENAVAM.")),
+        Err(e) => Err(e.into()),
+    }
+}

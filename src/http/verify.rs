@@ -1,0 +1,172 @@
+//! Public verification: `GET /api/v1/verify/{token}` (JSON), `GET /api/v1/verify/code/{code}`
+//! (the short printed code), and the pt-BR pages `GET /v/{token}` and `GET /v?codigo=…` that a
+//! phone opens when the QR code is scanned. Public tier: no names, no CPF (LGPD art. 6º, III).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+
+use crate::documents::{format, normalise_verification_code};
+use crate::state::AppState;
+use crate::storage::Repository;
+use crate::verification::{PublicDocument, Verdict, Verification, live_verdict, verify_token};
+
+fn status_for(v: Verdict) -> StatusCode {
+    match v {
+        Verdict::Malformed => StatusCode::BAD_REQUEST,
+        Verdict::StatusUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::OK,
+    }
+}
+
+pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
+    let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
+    HttpResponse::build(status_for(v.verdict)).insert_header(("Cache-Control", "no-store")).json(v)
+}
+
+async fn by_code(state: &AppState, raw: &str) -> Verification {
+    let now = state.clock.now();
+    let outcome = |verdict, document| Verification { verdict, checked_at: now, document };
+    let Some(code) = normalise_verification_code(raw) else {
+        return outcome(Verdict::Malformed, None);
+    };
+    let meta = match state.store.document_by_code(&code).await {
+        Ok(Some(m)) => m,
+        Ok(None) => return outcome(Verdict::UnknownDocument, None),
+        Err(_) => return outcome(Verdict::StatusUnavailable, None),
+    };
+    match state.store.document_status(meta.id).await {
+        Ok(Some(s)) => {
+            let (verdict, doc) = live_verdict(&s, now);
+            outcome(verdict, Some(doc))
+        }
+        Ok(None) => outcome(Verdict::UnknownDocument, None),
+        Err(_) => outcome(Verdict::StatusUnavailable, None),
+    }
+}
+
+pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> HttpResponse {
+    let v = by_code(&state, &code).await;
+    let status = match v.verdict {
+        Verdict::UnknownDocument => StatusCode::NOT_FOUND,
+        other => status_for(other),
+    };
+    HttpResponse::build(status).insert_header(("Cache-Control", "no-store")).json(v)
+}
+
+pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
+    let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
+    html(status_for(v.verdict), &page(&state, Some(&v)))
+}
+
+#[derive(Deserialize)]
+pub struct CodeQuery {
+    codigo: Option<String>,
+}
+
+pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> HttpResponse {
+    match q.codigo.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        None => html(StatusCode::OK, &page(&state, None)),
+        Some(code) => {
+            let v = by_code(&state, code).await;
+            html(status_for(v.verdict), &page(&state, Some(&v)))
+        }
+    }
+}
+
+fn html(status: StatusCode, body: &str) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .body(body.to_owned())
+}
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// (css class, icon, headline, explanation) for a verdict.
+fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str) {
+    match v {
+        Verdict::Valid => ("ok", "✔", "AUTORIZADO", "Documento autêntico, emitido pela Prefeitura e em vigor."),
+        Verdict::Expired => ("warn", "⚠", "VENCIDO", "Documento autêntico, mas a validade terminou. O veículo não está autorizado."),
+        Verdict::Revoked => ("bad", "✖", "REVOGADO", "Documento autêntico, mas a autorização foi revogada. O veículo não está autorizado."),
+        Verdict::InvalidSignature => ("bad", "✖", "FALSO OU ALTERADO", "A assinatura digital não confere: este documento não foi emitido assim pela Prefeitura."),
+        Verdict::UnknownKey => ("bad", "✖", "NÃO RECONHECIDO", "Assinado por uma chave que a Prefeitura não publicou: não confie neste documento."),
+        Verdict::Malformed => ("bad", "✖", "CÓDIGO INVÁLIDO", "Este código não é de um documento do selo. Confira se leu o QR code ou digitou o código corretamente."),
+        Verdict::UnknownDocument => ("bad", "✖", "NÃO ENCONTRADO", "Não há documento com estes dados no cadastro da Prefeitura: não confie nele."),
+        Verdict::StatusUnavailable => ("warn", "?", "SITUAÇÃO INDISPONÍVEL", "A assinatura é autêntica, mas o cadastro não pôde ser consultado agora. Tente novamente em instantes."),
+    }
+}
+
+fn details(doc: &PublicDocument) -> String {
+    format!(
+        "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Autorização nº</dt><dd>{number}</dd>\
+         <dt>Placa</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
+         <dt>Situação</dt><dd>{status}</dd></dl>\
+         <p class=\"hint\">Confira se a placa do veículo é <strong>{plate}</strong>.</p>",
+        kind = esc(doc.kind.label_pt()),
+        number = esc(&doc.number),
+        plate = esc(&doc.plate),
+        until = esc(&format::date(doc.valid_until)),
+        status = esc(doc.status.label_pt()),
+    )
+}
+
+fn page(state: &AppState, v: Option<&Verification>) -> String {
+    let result = v.map_or_else(String::new, |v| {
+        let (class, icon, headline, text) = banner(v.verdict);
+        let doc = v.document.as_ref().map_or_else(String::new, details);
+        format!(
+            "<section class=\"verdict {class}\" role=\"status\"><div class=\"icon\" aria-hidden=\"true\">{icon}</div>\
+             <h1>{headline}</h1><p>{text}</p></section>{doc}\
+             <p class=\"when\">Verificado em {when} (horário de Mato Grosso).</p>",
+            when = esc(&format::datetime_local(v.checked_at)),
+        )
+    });
+    let title = v.map_or("Verificar documento", |v| banner(v.verdict).2);
+    format!(
+        r#"<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Prefeitura de Barra do Garças</title>
+<style>
+body{{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f6f8;color:#1b1f23}}
+header{{background:#0b3d91;color:#fff;padding:12px 16px}}header b{{display:block;font-size:1.05rem}}header span{{font-size:.9rem;opacity:.9}}
+main{{max-width:560px;margin:0 auto;padding:16px}}
+.verdict{{border-radius:12px;padding:20px;text-align:center;color:#fff;margin-bottom:16px}}
+.verdict h1{{margin:.2em 0;font-size:2rem;letter-spacing:.02em}}.verdict p{{margin:0;font-size:1.05rem}}
+.verdict .icon{{font-size:3.5rem;line-height:1}}
+.ok{{background:#1e7b34}}.warn{{background:#b35c00}}.bad{{background:#b00020}}
+dl{{background:#fff;border-radius:12px;padding:12px 16px;margin:0 0 12px;display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:1.1rem}}
+dt{{color:#57606a}}dd{{margin:0;font-weight:600}}.plate{{font-size:1.4rem;letter-spacing:.08em}}
+.hint,.when{{color:#57606a}}form{{background:#fff;border-radius:12px;padding:12px 16px;margin-top:16px}}
+input{{font-size:1.2rem;padding:8px;width:10em;text-transform:uppercase;letter-spacing:.1em}}button{{font-size:1.1rem;padding:8px 14px}}
+footer{{color:#57606a;font-size:.9rem;padding:16px;text-align:center}}
+</style></head>
+<body><header><b>Prefeitura Municipal de Barra do Garças – MT</b><span>Verificação de documentos de transporte</span></header>
+<main>{result}
+<form method="get" action="/v"><label for="codigo">Verificar pelo código impresso no documento:</label><br>
+<input id="codigo" name="codigo" placeholder="XXXX-XXXX" maxlength="12" autocomplete="off"> <button type="submit">Verificar</button></form>
+</main>
+<footer>Sugestões e reclamações: Ouvidoria Municipal {phone}</footer>
+</body></html>"#,
+        title = esc(title),
+        phone = esc(&state.letterhead.ouvidoria_phone),
+    )
+}

@@ -1,0 +1,185 @@
+//! Use case: grant a ride-hailing authorization and issue its documents.
+//!
+//! reserve number ▶ build presentation inputs ▶ render (blocking pool) ▶ sign token ▶ place
+//! QR ▶ store bytes + SHA-256 ▶ commit (one transaction with the decision and its event).
+//! Nothing is signed that the rules did not accept; a reserved number that is not issued is
+//! voided, so every number ends issued or voided.
+
+use chrono::{DateTime, Datelike, Utc};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::documents::render::RenderError;
+use crate::documents::{self, APP_ISSUER, AppDocumentContext, Qr};
+use crate::domain::app::{GrantFacts, RuleFailure, decide_grant};
+use crate::domain::dates::local_date;
+use crate::domain::registry::AppAuthorization;
+use crate::signing::token::{self, TokenPayload};
+use crate::state::AppState;
+use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
+
+/// The series of ride-hailing authorization numbers.
+pub const APP_SERIES: &str = "APP";
+
+#[derive(Debug, thiserror::Error)]
+pub enum GrantError {
+    #[error("legal requirements not met")]
+    Rules(Vec<RuleFailure>),
+    #[error("{0} not found")]
+    Missing(&'static str),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    #[error("could not build the QR code or verification code")]
+    Encoding,
+}
+
+/// A granted authorization with its documents.
+#[derive(Debug, Clone)]
+pub struct Granted {
+    pub authorization: AppAuthorization,
+    pub documents: Vec<NewDocument>,
+}
+
+/// The URL a QR code carries.
+pub fn verification_url(public_url: &str, token: &str) -> String {
+    format!("{public_url}/v/{token}")
+}
+
+/// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
+/// windshield sticker (APP-ART14).
+pub async fn grant_app_authorization(
+    state: &AppState,
+    driver_id: Uuid,
+    vehicle_id: Uuid,
+    fee_paid_on: chrono::NaiveDate,
+    actor: &str,
+) -> Result<Granted, GrantError> {
+    let store = &state.store;
+    let driver = store.get_driver(driver_id).await?;
+    let vehicle = store.get_vehicle(vehicle_id).await?;
+    let (driver, vehicle) = match (driver, vehicle) {
+        (Some(d), Some(v)) => (d, v),
+        (None, _) => return Err(GrantError::Missing("driver")),
+        (_, None) => return Err(GrantError::Missing("vehicle")),
+    };
+    let now = state.clock.now();
+    let today = local_date(now);
+    let (driver_active, vehicle_active) = store.active_authorization_flags(driver_id, vehicle_id, today).await?;
+    let facts = GrantFacts {
+        driver: driver.facts(),
+        vehicle: vehicle.facts(),
+        fee_paid_on,
+        today,
+        driver_has_active_authorization: driver_active,
+        vehicle_has_active_authorization: vehicle_active,
+    };
+    let decision = decide_grant(&facts, &state.app_basis).map_err(GrantError::Rules)?;
+
+    let reserved = store.reserve_number(APP_SERIES, today.year(), now).await?;
+    let authorization = AppAuthorization {
+        id: Uuid::new_v4(),
+        number: reserved.number.clone(),
+        driver_id,
+        vehicle_id,
+        fee_paid_on,
+        valid_from: decision.valid_from,
+        valid_until: decision.valid_until,
+        legal_basis_version: decision.legal_basis_version.to_owned(),
+        granted_at: now,
+        granted_by: actor.to_owned(),
+        revocation: None,
+    };
+    let ctx = AppDocumentContext {
+        authorization: &authorization,
+        driver: &driver,
+        vehicle: &vehicle,
+        basis: &state.app_basis,
+        letterhead: &state.letterhead,
+        issued_at: now,
+    };
+    let result = async {
+        let mut docs = Vec::with_capacity(2);
+        for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+            docs.push(issue_document(state, &ctx, kind, now).await?);
+        }
+        let grant = NewGrant { authorization: authorization.clone(), documents: docs, today };
+        store.commit_grant(&grant).await?;
+        Ok::<_, GrantError>(grant.documents)
+    }
+    .await;
+    match result {
+        Ok(documents) => Ok(Granted { authorization, documents }),
+        Err(e) => {
+            // Invariant 2: the reserved number ends voided, never silently lost or reused.
+            let reason = match &e {
+                GrantError::Storage(StorageError::Conflict(_)) => "conflito ao gravar a concessão",
+                GrantError::Render(_) | GrantError::Encoding => "falha ao gerar os documentos",
+                _ => "falha ao gravar a concessão",
+            };
+            if let Err(void_err) = store.void_number(&reserved.number, reason, state.clock.now()).await {
+                tracing::error!(number = %reserved.number, error = %void_err, "could not void a reserved number");
+            }
+            match e {
+                GrantError::Storage(StorageError::Conflict("active_authorization")) => {
+                    // Someone else was granted meanwhile: report it as the rule it is.
+                    let facts = GrantFacts { driver_has_active_authorization: true, ..facts };
+                    Err(decide_grant(&facts, &state.app_basis).err().map_or(GrantError::Missing("driver"), GrantError::Rules))
+                }
+                other => Err(other),
+            }
+        }
+    }
+}
+
+/// Renders and signs one document of a grant.
+async fn issue_document(
+    state: &AppState,
+    ctx: &AppDocumentContext<'_>,
+    kind: DocumentKind,
+    now: DateTime<Utc>,
+) -> Result<NewDocument, GrantError> {
+    let a = ctx.authorization;
+    let id = Uuid::new_v4();
+    let payload = TokenPayload {
+        kind: kind.as_str().to_owned(),
+        document_id: id,
+        number: a.number.clone(),
+        plate: ctx.vehicle.plate.as_str().to_owned(),
+        issued_at: now.timestamp(),
+        valid_until: a.valid_until,
+        issuer: APP_ISSUER.to_owned(),
+    };
+    let token = token::sign(&payload, &state.keys.active);
+    let url = verification_url(&state.letterhead.public_url, &token);
+    let qr = Qr::new(&url).ok_or(GrantError::Encoding)?;
+    let code = documents::new_verification_code().ok_or(GrantError::Encoding)?;
+    let (template, inputs) = match kind {
+        DocumentKind::AppSticker => ("app_sticker.typ", ctx.sticker_inputs(&code, &qr)),
+        DocumentKind::AppAuthorization => ("app_authorization.typ", ctx.authorization_inputs(&code, &qr)),
+    };
+    let pdf = state.renderer.render(template, inputs, Some(qr.svg), now).await?;
+    let sha256 = hex_lower(&Sha256::digest(&pdf));
+    Ok(NewDocument {
+        id,
+        kind,
+        authorization_id: a.id,
+        number: a.number.clone(),
+        verification_code: code,
+        token,
+        key_id: state.keys.active.kid().to_owned(),
+        pdf,
+        sha256,
+        legal_basis_version: a.legal_basis_version.clone(),
+        issued_at: now,
+    })
+}
+
+fn hex_lower(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}

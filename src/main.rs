@@ -1,0 +1,48 @@
+//! `selo` command line: `selo [serve]`, `selo keys generate [DIR]`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use selo::clock::SystemClock;
+use selo::settings::Settings;
+use selo::startup::Application;
+
+const USAGE: &str = "selo — documentos assinados do transporte de passageiros de Barra do Garças-MT
+
+usage:
+  selo [serve]               run the service (configuration: environment variables, see README)
+  selo keys generate [DIR]   create a new Ed25519 signing key (default DIR: $SELO_KEYS_DIR or keys/)
+  selo help                  this text";
+
+fn main() -> anyhow::Result<()> {
+    selo::telemetry::init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let settings = Settings::from_env();
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        [] | ["serve"] => serve(settings),
+        ["keys", "generate"] => keys_generate(settings.keys_dir),
+        ["keys", "generate", dir] => keys_generate(PathBuf::from(dir)),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn serve(settings: Settings) -> anyhow::Result<()> {
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(settings, Arc::new(SystemClock)).await?;
+        app.run_until_stopped().await?;
+        Ok(())
+    })
+}
+
+fn keys_generate(dir: PathBuf) -> anyhow::Result<()> {
+    let kid = selo::signing::keys::generate(&dir)?;
+    println!("created signing key {kid} in {} (now the active key)", dir.display());
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! Settings from the environment (see the README's configuration table).
+
+use std::path::PathBuf;
+
+/// Development or production: production refuses insecure defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+#[derive(Clone)]
+pub struct Settings {
+    /// `SELO_LISTEN`, default `127.0.0.1:8080`.
+    pub listen: String,
+    /// `SELO_PUBLIC_URL`, default `http://127.0.0.1:8080`: base of the links in QR codes.
+    pub public_url: String,
+    /// `DATABASE_URL`, default `sqlite://data/selo.db`.
+    pub database_url: String,
+    /// `SELO_KEYS_DIR`, default `keys`.
+    pub keys_dir: PathBuf,
+    /// `SELO_ENV`: `production` or anything else (development).
+    pub environment: Environment,
+    /// `SELO_ADMIN_TOKEN`: bearer token accepted on issuing endpoints.
+    pub admin_token: Option<String>,
+    /// `SELO_OUVIDORIA_PHONE`: printed on stickers (APP-ART14).
+    pub ouvidoria_phone: Option<String>,
+    /// `SELO_RENDER_THREADS`, default: the number of CPUs.
+    pub render_threads: usize,
+    /// `SELO_WORKERS`, default: the number of CPUs.
+    pub workers: usize,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The admin token is a secret: never print it.
+        f.debug_struct("Settings")
+            .field("listen", &self.listen)
+            .field("public_url", &self.public_url)
+            .field("database_url", &redact_url(&self.database_url))
+            .field("keys_dir", &self.keys_dir)
+            .field("environment", &self.environment)
+            .field("admin_token", &self.admin_token.as_ref().map(|_| "<set>"))
+            .field("ouvidoria_phone", &self.ouvidoria_phone)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Hides a password in a database URL for logs.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://***@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_owned(),
+    }
+}
+
+/// The Ouvidoria phone printed when none is configured in development. Production refuses
+/// to start without a real one.
+pub const PLACEHOLDER_OUVIDORIA_PHONE: &str = "(66) 0000-0000";
+
+impl Settings {
+    /// Reads the environment.
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        Self {
+            listen: var("SELO_LISTEN").unwrap_or_else(|| "127.0.0.1:8080".into()),
+            public_url: var("SELO_PUBLIC_URL")
+                .unwrap_or_else(|| "http://127.0.0.1:8080".into())
+                .trim_end_matches('/')
+                .to_owned(),
+            database_url: var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/selo.db".into()),
+            keys_dir: var("SELO_KEYS_DIR").map_or_else(|| PathBuf::from("keys"), PathBuf::from),
+            environment: if var("SELO_ENV").as_deref() == Some("production") {
+                Environment::Production
+            } else {
+                Environment::Development
+            },
+            admin_token: var("SELO_ADMIN_TOKEN"),
+            ouvidoria_phone: var("SELO_OUVIDORIA_PHONE"),
+            render_threads: var("SELO_RENDER_THREADS").and_then(|v| v.parse().ok()).unwrap_or(cpus),
+            workers: var("SELO_WORKERS").and_then(|v| v.parse().ok()).unwrap_or(cpus),
+        }
+    }
+
+    pub fn ouvidoria_phone(&self) -> &str {
+        self.ouvidoria_phone.as_deref().unwrap_or(PLACEHOLDER_OUVIDORIA_PHONE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_passwords_are_redacted() {
+        assert_eq!(super::redact_url("postgres://u:secret@h:5432/db"), "postgres://***@h:5432/db");
+        assert_eq!(super::redact_url("sqlite://data/selo.db"), "sqlite://data/selo.db");
+    }
+}

@@ -1,0 +1,283 @@
+//! The municipality's Ed25519 signing keys and the public key set.
+//!
+//! Layout of the keys directory (`SELO_KEYS_DIR`, default `keys/`):
+//! - `ed25519-<kid>.key`: 64 hex characters, the 32-byte private seed; mode 0600.
+//! - `ed25519-<kid>.pub`: 64 hex characters, a retired public key kept so that old
+//!   documents keep verifying after rotation (optional).
+//! - `active`: the kid that signs new documents (written by `selo keys generate`). Without
+//!   it, the only private key is the active one.
+//!
+//! Private keys exist only in that directory: they are never logged, stored in the database
+//! or returned by any endpoint.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use sha2::{Digest, Sha256};
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("no signing key in {dir}; run `selo keys generate` (or start with SELO_ENV other than production to create a development key)")]
+    Missing { dir: PathBuf },
+    #[error("key file {path} is readable by group or others (mode {mode:o}); run `chmod 600 {path}`")]
+    Permissions { path: PathBuf, mode: u32 },
+    #[error("key file {path} is not 64 hexadecimal characters")]
+    Format { path: PathBuf },
+    #[error("the active key {kid} named in {dir}/active has no private key file")]
+    ActiveMissing { kid: String, dir: PathBuf },
+    #[error("more than one private key in {dir} and no `active` file says which one signs")]
+    Ambiguous { dir: PathBuf },
+    #[error("could not read or write {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("the system random number generator failed")]
+    Random,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {
+    move |source| KeyError::Io { path: path.to_path_buf(), source }
+}
+
+/// Key id: the first 6 bytes of SHA-256 of the public key, base64url (8 characters).
+pub fn key_id(public: &VerifyingKey) -> String {
+    let digest = Sha256::digest(public.as_bytes());
+    URL_SAFE_NO_PAD.encode(&digest[..6])
+}
+
+/// The key that signs new documents.
+pub struct ActiveKey {
+    kid: String,
+    key: SigningKey,
+}
+
+impl ActiveKey {
+    pub fn kid(&self) -> &str {
+        &self.kid
+    }
+
+    pub fn sign(&self, message: &[u8]) -> Signature {
+        self.key.sign(message)
+    }
+
+    pub fn verifying_key(&self) -> VerifyingKey {
+        self.key.verifying_key()
+    }
+
+    /// Builds a key from a seed; for tests and fixtures.
+    pub fn from_seed(seed: [u8; 32]) -> Self {
+        let key = SigningKey::from_bytes(&seed);
+        Self { kid: key_id(&key.verifying_key()), key }
+    }
+}
+
+impl fmt::Debug for ActiveKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the private key.
+        f.debug_struct("ActiveKey").field("kid", &self.kid).finish_non_exhaustive()
+    }
+}
+
+/// Every public key that verifies selo documents, by kid.
+#[derive(Debug, Clone, Default)]
+pub struct KeySet {
+    keys: BTreeMap<String, VerifyingKey>,
+}
+
+impl KeySet {
+    pub fn get(&self, kid: &str) -> Option<&VerifyingKey> {
+        self.keys.get(kid)
+    }
+
+    pub fn insert(&mut self, key: VerifyingKey) {
+        self.keys.insert(key_id(&key), key);
+    }
+
+    /// RFC 7517 JWK Set with RFC 8037 OKP keys: public parts only.
+    pub fn to_jwks(&self) -> serde_json::Value {
+        let keys: Vec<_> = self
+            .keys
+            .iter()
+            .map(|(kid, k)| {
+                serde_json::json!({
+                    "kty": "OKP",
+                    "crv": "Ed25519",
+                    "alg": "EdDSA",
+                    "use": "sig",
+                    "kid": kid,
+                    "x": URL_SAFE_NO_PAD.encode(k.as_bytes()),
+                })
+            })
+            .collect();
+        serde_json::json!({ "keys": keys })
+    }
+}
+
+/// The loaded key material.
+#[derive(Debug)]
+pub struct Keys {
+    pub active: ActiveKey,
+    pub public: KeySet,
+}
+
+/// Fills a 32-byte seed from the OS (ed25519-dalek 3 wants an infallible RNG, so we fill the
+/// seed ourselves; TECH_NOTES).
+fn random_seed() -> Result<[u8; 32], KeyError> {
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|_| KeyError::Random)?;
+    Ok(seed)
+}
+
+fn parse_hex32(text: &str, path: &Path) -> Result<[u8; 32], KeyError> {
+    let t = text.trim();
+    if t.len() != 64 {
+        return Err(KeyError::Format { path: path.to_path_buf() });
+    }
+    let mut out = [0u8; 32];
+    for (i, chunk) in t.as_bytes().chunks(2).enumerate() {
+        let s = std::str::from_utf8(chunk).map_err(|_| KeyError::Format { path: path.to_path_buf() })?;
+        out[i] = u8::from_str_radix(s, 16).map_err(|_| KeyError::Format { path: path.to_path_buf() })?;
+    }
+    Ok(out)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+#[cfg(unix)]
+fn mode_of(path: &Path) -> Result<u32, KeyError> {
+    use std::os::unix::fs::PermissionsExt;
+    Ok(std::fs::metadata(path).map_err(io_err(path))?.permissions().mode() & 0o777)
+}
+
+#[cfg(not(unix))]
+fn mode_of(_path: &Path) -> Result<u32, KeyError> {
+    Ok(0o600)
+}
+
+/// Creates a new key in `dir` (mode 0600), makes it the active one and returns its kid.
+/// Existing keys are kept, so documents they signed keep verifying.
+pub fn generate(dir: &Path) -> Result<String, KeyError> {
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let key = SigningKey::from_bytes(&random_seed()?);
+    let kid = key_id(&key.verifying_key());
+    let path = dir.join(format!("ed25519-{kid}.key"));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&path).map_err(io_err(&path))?;
+    file.write_all(format!("{}\n", hex(key.as_bytes())).as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&path))?;
+    let active = dir.join("active");
+    std::fs::write(&active, format!("{kid}\n")).map_err(io_err(&active))?;
+    Ok(kid)
+}
+
+/// Loads every key in `dir`. With `strict` (production), a key file readable by group or
+/// others is refused.
+pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
+    let mut private: BTreeMap<String, SigningKey> = BTreeMap::new();
+    let mut public = KeySet::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(KeyError::Missing { dir: dir.to_path_buf() });
+        }
+        Err(e) => return Err(KeyError::Io { path: dir.to_path_buf(), source: e }),
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        if !name.starts_with("ed25519-") {
+            continue;
+        }
+        let is_private = name.ends_with(".key");
+        if !is_private && !name.ends_with(".pub") {
+            continue;
+        }
+        if is_private {
+            let mode = mode_of(&path)?;
+            if strict && mode & 0o077 != 0 {
+                return Err(KeyError::Permissions { path, mode });
+            }
+        }
+        let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+        let bytes = parse_hex32(&text, &path)?;
+        if is_private {
+            let key = SigningKey::from_bytes(&bytes);
+            public.insert(key.verifying_key());
+            private.insert(key_id(&key.verifying_key()), key);
+        } else {
+            let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::Format { path: path.clone() })?;
+            public.insert(key);
+        }
+    }
+    let active_file = dir.join("active");
+    let active_kid = match std::fs::read_to_string(&active_file) {
+        Ok(s) => Some(s.trim().to_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(KeyError::Io { path: active_file, source: e }),
+    };
+    let (kid, key) = match active_kid {
+        Some(kid) => {
+            let key = private
+                .remove(&kid)
+                .ok_or_else(|| KeyError::ActiveMissing { kid: kid.clone(), dir: dir.to_path_buf() })?;
+            (kid, key)
+        }
+        None => {
+            if private.len() > 1 {
+                return Err(KeyError::Ambiguous { dir: dir.to_path_buf() });
+            }
+            private.pop_first().ok_or_else(|| KeyError::Missing { dir: dir.to_path_buf() })?
+        }
+    };
+    Ok(Keys { active: ActiveKey { kid, key }, public })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generate_then_load_round_trips_and_rotation_keeps_old_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(load(dir.path(), true), Err(KeyError::Missing { .. })));
+        let first = generate(dir.path()).unwrap();
+        let keys = load(dir.path(), true).unwrap();
+        assert_eq!(keys.active.kid(), first);
+        assert_eq!(mode_of(&dir.path().join(format!("ed25519-{first}.key"))).unwrap(), 0o600);
+        let second = generate(dir.path()).unwrap();
+        let keys = load(dir.path(), true).unwrap();
+        assert_eq!(keys.active.kid(), second);
+        assert!(keys.public.get(&first).is_some());
+        let jwks = keys.public.to_jwks().to_string();
+        assert!(!jwks.contains("\"d\""), "JWKS must hold no private part: {jwks}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn strict_load_refuses_group_readable_key() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let kid = generate(dir.path()).unwrap();
+        let path = dir.path().join(format!("ed25519-{kid}.key"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        assert!(matches!(load(dir.path(), true), Err(KeyError::Permissions { .. })));
+        assert!(load(dir.path(), false).is_ok());
+    }
+}

@@ -1,0 +1,104 @@
+//! Start-up lives in the library, so tests start exactly what production starts:
+//! `Application::build(settings, clock)` → `port()` → `run_until_stopped()`.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, web};
+use anyhow::Context;
+
+use crate::clock::Clock;
+use crate::documents::Letterhead;
+use crate::documents::render::Renderer;
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::http;
+use crate::settings::{Environment, Settings};
+use crate::signing::keys::{self, KeyError, Keys};
+use crate::state::AppState;
+use crate::storage::Store;
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    store: Store,
+}
+
+/// Loads the signing keys; in development creates a key when there is none.
+pub fn load_or_create_keys(settings: &Settings) -> anyhow::Result<Keys> {
+    let strict = settings.environment == Environment::Production;
+    match keys::load(&settings.keys_dir, strict) {
+        Ok(k) => Ok(k),
+        Err(KeyError::Missing { .. }) if !strict => {
+            let kid = keys::generate(&settings.keys_dir).context("creating a development signing key")?;
+            tracing::warn!(
+                kid = %kid,
+                dir = %settings.keys_dir.display(),
+                "no signing key found: created a DEVELOPMENT key. Do not use it for real documents; \
+                 in production run `selo keys generate` and set SELO_ENV=production"
+            );
+            Ok(keys::load(&settings.keys_dir, false)?)
+        }
+        Err(e) => Err(e).context("loading signing keys"),
+    }
+}
+
+impl Application {
+    pub async fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let production = settings.environment == Environment::Production;
+        if production && settings.ouvidoria_phone.is_none() {
+            anyhow::bail!("SELO_ENV=production requires SELO_OUVIDORIA_PHONE: it is printed on every sticker (art. 14)");
+        }
+        if settings.ouvidoria_phone.is_none() {
+            tracing::warn!("SELO_OUVIDORIA_PHONE is not set: stickers show a placeholder phone number");
+        }
+        if settings.admin_token.is_none() {
+            tracing::warn!("SELO_ADMIN_TOKEN is not set: every issuing endpoint answers 401");
+        }
+        let keys = load_or_create_keys(&settings)?;
+        tracing::info!(kid = %keys.active.kid(), published = keys.public.to_jwks()["keys"].as_array().map_or(0, Vec::len), "signing keys loaded");
+        let store = Store::connect(&settings.database_url)
+            .await
+            .with_context(|| format!("opening the database {}", crate::settings::redact_url(&settings.database_url)))?;
+        let listener = TcpListener::bind(&settings.listen).with_context(|| format!("binding {}", settings.listen))?;
+        let port = listener.local_addr()?.port();
+        let state = AppState {
+            store: store.clone(),
+            keys: Arc::new(keys),
+            renderer: Renderer::new(settings.render_threads),
+            clock,
+            app_basis: Arc::new(AppLegalBasis::draft_2023()),
+            letterhead: Arc::new(Letterhead {
+                ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
+                public_url: settings.public_url.clone(),
+            }),
+            settings: Arc::new(settings.clone()),
+        };
+        let data = web::Data::new(state);
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(data.clone())
+                .wrap_fn(http::request_id_middleware)
+                .configure(http::configure)
+        })
+        .workers(settings.workers.max(1))
+        .shutdown_timeout(10)
+        .listen(listener)?
+        .run();
+        tracing::info!(listen = %settings.listen, port, backend = store.backend(), "selo listening");
+        Ok(Self { port, server, store })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGTERM/SIGINT (graceful: in-flight requests finish), then closes the
+    /// database.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let result = self.server.await;
+        self.store.close().await;
+        tracing::info!("selo stopped");
+        result
+    }
+}

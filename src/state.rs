@@ -1,0 +1,22 @@
+//! What every request handler shares.
+
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::documents::Letterhead;
+use crate::documents::render::Renderer;
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::settings::Settings;
+use crate::signing::keys::Keys;
+use crate::storage::Store;
+
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub store: Store,
+    pub keys: Arc<Keys>,
+    pub renderer: Renderer,
+    pub clock: Arc<dyn Clock>,
+    pub settings: Arc<Settings>,
+    pub app_basis: Arc<AppLegalBasis>,
+    pub letterhead: Arc<Letterhead>,
+}

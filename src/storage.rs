@@ -1,0 +1,550 @@
+//! Persistence: one backend-neutral repository trait, one implementation per backend
+//! (`sqlite`, `postgres`), and the [`Store`] that picks one at start-up.
+//!
+//! Both backends run the same SQL text where the dialects agree (sqlx binds `$N` on
+//! SQLite too); row structs are shared and every value read back is parsed again into a
+//! domain type, so a bad row is `StorageError::Corrupt`, never a wrong document.
+
+pub mod postgres;
+pub mod sqlite;
+
+use std::future::Future;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use crate::domain::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// A uniqueness rule of the register was hit; the field says which.
+    #[error("conflict on {0}")]
+    Conflict(&'static str),
+    #[error("not found")]
+    NotFound,
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    #[error("database unavailable: {0}")]
+    Unavailable(#[source] sqlx::Error),
+    #[error("database error: {0}")]
+    Database(#[source] sqlx::Error),
+}
+
+impl From<sqlx::Error> for StorageError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                let text = format!("{} {}", db.message(), db.constraint().unwrap_or_default());
+                let field = ["cpf", "cnh_number", "plate_mercosul", "renavam", "verification_code", "number"]
+                    .into_iter()
+                    .find(|f| text.contains(f))
+                    .unwrap_or("unique");
+                Self::Conflict(field)
+            }
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
+                Self::Unavailable(e)
+            }
+            _ => Self::Database(e),
+        }
+    }
+}
+
+fn corrupt(what: &str, id: &str) -> StorageError {
+    StorageError::Corrupt(format!("{what} in row {id}"))
+}
+
+fn parse_uuid(s: &str) -> Result<Uuid, StorageError> {
+    Uuid::parse_str(s).map_err(|_| corrupt("id", s))
+}
+
+/// Kinds of document selo issues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentKind {
+    /// The ride-hailing authorization (A4).
+    AppAuthorization,
+    /// The 10 × 14 cm windshield sticker (APP-ART14).
+    AppSticker,
+}
+
+impl DocumentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AppAuthorization => "app_authorization",
+            Self::AppSticker => "app_sticker",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "app_authorization" => Some(Self::AppAuthorization),
+            "app_sticker" => Some(Self::AppSticker),
+            _ => None,
+        }
+    }
+
+    /// The name a citizen reads.
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::AppAuthorization => "Autorização de transporte por aplicativo",
+            Self::AppSticker => "Adesivo de identificação do veículo",
+        }
+    }
+}
+
+/// A rendered and signed document, ready to be stored with its grant.
+#[derive(Debug, Clone)]
+pub struct NewDocument {
+    pub id: Uuid,
+    pub kind: DocumentKind,
+    pub authorization_id: Uuid,
+    pub number: String,
+    pub verification_code: String,
+    pub token: String,
+    pub key_id: String,
+    pub pdf: Vec<u8>,
+    pub sha256: String,
+    pub legal_basis_version: String,
+    pub issued_at: DateTime<Utc>,
+}
+
+/// A stored document, without its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentMeta {
+    pub id: Uuid,
+    pub kind: DocumentKind,
+    pub authorization_id: Uuid,
+    pub number: String,
+    pub verification_code: String,
+    pub token: String,
+    pub key_id: String,
+    pub sha256: String,
+    pub legal_basis_version: String,
+    pub issued_at: DateTime<Utc>,
+}
+
+/// What verification needs to know about a document, live.
+#[derive(Debug, Clone)]
+pub struct DocumentStatus {
+    pub meta: DocumentMeta,
+    pub plate: Plate,
+    pub valid_until: NaiveDate,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// A reserved authorization number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReservedNumber {
+    pub number: String,
+    pub year: i32,
+    pub seq: i64,
+}
+
+impl ReservedNumber {
+    /// `APP-2026/000123`: series, year, six-digit sequence.
+    pub fn format(series: &str, year: i32, seq: i64) -> String {
+        format!("{series}-{year}/{seq:06}")
+    }
+}
+
+/// The outcome of a revocation request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RevokeOutcome {
+    Revoked(Revocation),
+    AlreadyRevoked(Revocation),
+    NotFound,
+}
+
+/// A grant to commit in one transaction: the authorization, its documents, its event and
+/// the number turning from reserved to issued.
+#[derive(Debug, Clone)]
+pub struct NewGrant {
+    pub authorization: AppAuthorization,
+    pub documents: Vec<NewDocument>,
+    /// The grant date in America/Cuiaba, for the one-active-authorization re-check.
+    pub today: NaiveDate,
+}
+
+/// The register, as each backend implements it.
+pub trait Repository: Send + Sync {
+    fn ping(&self) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn insert_driver(&self, driver: &Driver, actor: &str) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_driver(&self, id: Uuid) -> impl Future<Output = Result<Option<Driver>, StorageError>> + Send;
+    fn insert_vehicle(&self, vehicle: &Vehicle, actor: &str) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_vehicle(&self, id: Uuid) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
+    /// Whether the driver and the vehicle hold an authorization that is neither revoked nor
+    /// past its last day on `today`.
+    fn active_authorization_flags(
+        &self,
+        driver_id: Uuid,
+        vehicle_id: Uuid,
+        today: NaiveDate,
+    ) -> impl Future<Output = Result<(bool, bool), StorageError>> + Send;
+    /// Reserves the next number of a series and year, committed at once (never reused).
+    fn reserve_number(
+        &self,
+        series: &str,
+        year: i32,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<ReservedNumber, StorageError>> + Send;
+    /// Closes a reserved number that will not be issued.
+    fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> impl Future<Output = Result<(), StorageError>> + Send;
+    /// Commits a grant in one transaction; `Conflict("active_authorization")` if the driver
+    /// or the vehicle gained an active authorization meanwhile.
+    fn commit_grant(&self, grant: &NewGrant) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_authorization(&self, id: Uuid) -> impl Future<Output = Result<Option<AppAuthorization>, StorageError>> + Send;
+    fn documents_of(&self, authorization_id: Uuid) -> impl Future<Output = Result<Vec<DocumentMeta>, StorageError>> + Send;
+    fn document_pdf(&self, id: Uuid) -> impl Future<Output = Result<Option<(DocumentMeta, Vec<u8>)>, StorageError>> + Send;
+    fn document_status(&self, id: Uuid) -> impl Future<Output = Result<Option<DocumentStatus>, StorageError>> + Send;
+    fn document_by_code(&self, code: &str) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
+    fn revoke_authorization(
+        &self,
+        id: Uuid,
+        reason: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<RevokeOutcome, StorageError>> + Send;
+}
+
+/// The configured backend.
+#[derive(Debug, Clone)]
+pub enum Store {
+    Sqlite(sqlite::SqliteRepository),
+    Postgres(postgres::PgRepository),
+}
+
+impl Store {
+    /// Connects to `url` (`sqlite://…` or `postgres://…`) and applies the migrations.
+    pub async fn connect(url: &str) -> Result<Self, StorageError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Self::Postgres(postgres::PgRepository::connect(url).await?))
+        } else {
+            Ok(Self::Sqlite(sqlite::SqliteRepository::connect(url).await?))
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Self::Sqlite(r) => r.pool().close().await,
+            Self::Postgres(r) => r.pool().close().await,
+        }
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $r:ident => $e:expr) => {
+        match $self {
+            Store::Sqlite($r) => $e.await,
+            Store::Postgres($r) => $e.await,
+        }
+    };
+}
+
+impl Repository for Store {
+    async fn ping(&self) -> Result<(), StorageError> {
+        dispatch!(self, r => r.ping())
+    }
+    async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
+        dispatch!(self, r => r.insert_driver(driver, actor))
+    }
+    async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
+        dispatch!(self, r => r.get_driver(id))
+    }
+    async fn insert_vehicle(&self, vehicle: &Vehicle, actor: &str) -> Result<(), StorageError> {
+        dispatch!(self, r => r.insert_vehicle(vehicle, actor))
+    }
+    async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
+        dispatch!(self, r => r.get_vehicle(id))
+    }
+    async fn active_authorization_flags(&self, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+        dispatch!(self, r => r.active_authorization_flags(driver_id, vehicle_id, today))
+    }
+    async fn reserve_number(&self, series: &str, year: i32, now: DateTime<Utc>) -> Result<ReservedNumber, StorageError> {
+        dispatch!(self, r => r.reserve_number(series, year, now))
+    }
+    async fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
+        dispatch!(self, r => r.void_number(number, reason, now))
+    }
+    async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
+        dispatch!(self, r => r.commit_grant(grant))
+    }
+    async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
+        dispatch!(self, r => r.get_authorization(id))
+    }
+    async fn documents_of(&self, authorization_id: Uuid) -> Result<Vec<DocumentMeta>, StorageError> {
+        dispatch!(self, r => r.documents_of(authorization_id))
+    }
+    async fn document_pdf(&self, id: Uuid) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
+        dispatch!(self, r => r.document_pdf(id))
+    }
+    async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
+        dispatch!(self, r => r.document_status(id))
+    }
+    async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        dispatch!(self, r => r.document_by_code(code))
+    }
+    async fn revoke_authorization(&self, id: Uuid, reason: &str, actor: &str, now: DateTime<Utc>) -> Result<RevokeOutcome, StorageError> {
+        dispatch!(self, r => r.revoke_authorization(id, reason, actor, now))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// SQL shared by both backends (explicit column lists; `$N` placeholders).
+
+pub(crate) mod sql {
+    pub const INSERT_DRIVER: &str = "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
+        cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    pub const SELECT_DRIVER: &str = "SELECT id, name, cpf, cnh_number, cnh_category, cnh_first_license_date, \
+        cnh_ear, cnh_expires_on, created_at FROM drivers WHERE id = $1";
+    pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
+        model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+    pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
+        air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at FROM vehicles WHERE id = $1";
+    pub const ACTIVE_FOR_DRIVER: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.driver_id = $1 \
+        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id)";
+    pub const ACTIVE_FOR_VEHICLE: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.vehicle_id = $1 \
+        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id)";
+    pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
+        ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
+    pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at) \
+        VALUES ($1, $2, $3, $4, 'reserved', $5)";
+    pub const VOID_NUMBER: &str = "UPDATE document_numbers SET state = 'voided', closed_at = $2, void_reason = $3 \
+        WHERE number = $1 AND state = 'reserved'";
+    pub const ISSUE_NUMBER: &str = "UPDATE document_numbers SET state = 'issued', closed_at = $2 \
+        WHERE number = $1 AND state = 'reserved'";
+    pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \
+        fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+    pub const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, kind, authorization_id, number, verification_code, \
+        token, key_id, pdf, sha256, legal_basis_version, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
+        legal_basis_version, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    pub const SELECT_AUTHORIZATION: &str = "SELECT a.id, a.number, a.driver_id, a.vehicle_id, a.fee_paid_on, \
+        a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, r.revoked_at, r.revoked_by, \
+        r.reason FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+        WHERE a.id = $1";
+    pub const SELECT_DOCUMENTS_OF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
+        d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
+        WHERE d.authorization_id = $1 ORDER BY d.kind";
+    pub const SELECT_DOCUMENT_PDF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
+        d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, d.pdf FROM documents d WHERE d.id = $1";
+    pub const SELECT_DOCUMENT_BY_CODE: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
+        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
+        WHERE d.verification_code = $1";
+    pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
+        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
+        r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
+        JOIN vehicles v ON v.id = a.vehicle_id \
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE d.id = $1";
+    pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
+        WHERE authorization_id = $1";
+    pub const AUTHORIZATION_EXISTS: &str = "SELECT COUNT(*) FROM app_authorizations WHERE id = $1";
+    pub const LOCK_DRIVER: &str = "SELECT id FROM drivers WHERE id = $1 FOR UPDATE";
+    pub const LOCK_VEHICLE: &str = "SELECT id FROM vehicles WHERE id = $1 FOR UPDATE";
+    pub const LOCK_AUTHORIZATION: &str = "SELECT COUNT(*) FROM (SELECT id FROM app_authorizations WHERE id = $1 FOR UPDATE) x";
+    pub const INSERT_REVOCATION: &str = "INSERT INTO app_authorization_revocations (authorization_id, revoked_at, \
+        revoked_by, reason) VALUES ($1, $2, $3, $4)";
+}
+
+// ---------------------------------------------------------------------------------------
+// Rows shared by both backends, parsed back into domain values.
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DriverRow {
+    id: String,
+    name: String,
+    cpf: String,
+    cnh_number: String,
+    cnh_category: String,
+    cnh_first_license_date: NaiveDate,
+    cnh_ear: bool,
+    cnh_expires_on: NaiveDate,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<DriverRow> for Driver {
+    type Error = StorageError;
+    fn try_from(r: DriverRow) -> Result<Self, StorageError> {
+        Ok(Driver {
+            id: parse_uuid(&r.id)?,
+            cpf: Cpf::parse(&r.cpf).map_err(|_| corrupt("cpf", &r.id))?,
+            cnh: Cnh {
+                number: CnhNumber::parse(r.cnh_number.trim()).map_err(|_| corrupt("cnh_number", &r.id))?,
+                category: CnhCategory::parse(&r.cnh_category).map_err(|_| corrupt("cnh_category", &r.id))?,
+                first_license_date: r.cnh_first_license_date,
+                ear: r.cnh_ear,
+                expires_on: r.cnh_expires_on,
+            },
+            name: r.name,
+            created_at: r.created_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct VehicleRow {
+    id: String,
+    plate: String,
+    renavam: String,
+    make: String,
+    model: String,
+    color: String,
+    model_year: i32,
+    doors: i32,
+    air_conditioning: bool,
+    capacity_including_driver: i32,
+    registration_municipality_ibge: i32,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<VehicleRow> for Vehicle {
+    type Error = StorageError;
+    fn try_from(r: VehicleRow) -> Result<Self, StorageError> {
+        Ok(Vehicle {
+            id: parse_uuid(&r.id)?,
+            plate: Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.id))?,
+            renavam: Renavam::parse(&r.renavam).map_err(|_| corrupt("renavam", &r.id))?,
+            registration_municipality: IbgeCode::parse(&r.registration_municipality_ibge.to_string())
+                .map_err(|_| corrupt("registration_municipality_ibge", &r.id))?,
+            make: r.make,
+            model: r.model,
+            color: r.color,
+            model_year: r.model_year,
+            doors: r.doors,
+            air_conditioning: r.air_conditioning,
+            capacity_including_driver: r.capacity_including_driver,
+            created_at: r.created_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct AuthorizationRow {
+    id: String,
+    number: String,
+    driver_id: String,
+    vehicle_id: String,
+    fee_paid_on: NaiveDate,
+    valid_from: NaiveDate,
+    valid_until: NaiveDate,
+    legal_basis_version: String,
+    granted_at: DateTime<Utc>,
+    granted_by: String,
+    revoked_at: Option<DateTime<Utc>>,
+    revoked_by: Option<String>,
+    reason: Option<String>,
+}
+
+impl TryFrom<AuthorizationRow> for AppAuthorization {
+    type Error = StorageError;
+    fn try_from(r: AuthorizationRow) -> Result<Self, StorageError> {
+        let revocation = match (r.revoked_at, r.revoked_by, r.reason) {
+            (Some(revoked_at), Some(revoked_by), Some(reason)) => Some(Revocation { revoked_at, revoked_by, reason }),
+            (None, None, None) => None,
+            _ => return Err(corrupt("revocation", &r.id)),
+        };
+        Ok(AppAuthorization {
+            id: parse_uuid(&r.id)?,
+            driver_id: parse_uuid(&r.driver_id)?,
+            vehicle_id: parse_uuid(&r.vehicle_id)?,
+            number: r.number,
+            fee_paid_on: r.fee_paid_on,
+            valid_from: r.valid_from,
+            valid_until: r.valid_until,
+            legal_basis_version: r.legal_basis_version,
+            granted_at: r.granted_at,
+            granted_by: r.granted_by,
+            revocation,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct RevocationRow {
+    revoked_at: DateTime<Utc>,
+    revoked_by: String,
+    reason: String,
+}
+
+impl From<RevocationRow> for Revocation {
+    fn from(r: RevocationRow) -> Self {
+        Revocation { revoked_at: r.revoked_at, revoked_by: r.revoked_by, reason: r.reason }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DocumentRow {
+    id: String,
+    kind: String,
+    authorization_id: String,
+    number: String,
+    verification_code: String,
+    token: String,
+    key_id: String,
+    sha256: String,
+    legal_basis_version: String,
+    issued_at: DateTime<Utc>,
+}
+
+impl TryFrom<DocumentRow> for DocumentMeta {
+    type Error = StorageError;
+    fn try_from(r: DocumentRow) -> Result<Self, StorageError> {
+        Ok(DocumentMeta {
+            id: parse_uuid(&r.id)?,
+            kind: DocumentKind::parse(&r.kind).ok_or_else(|| corrupt("kind", &r.id))?,
+            authorization_id: parse_uuid(&r.authorization_id)?,
+            number: r.number,
+            verification_code: r.verification_code,
+            token: r.token,
+            key_id: r.key_id,
+            sha256: r.sha256,
+            legal_basis_version: r.legal_basis_version,
+            issued_at: r.issued_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DocumentPdfRow {
+    #[sqlx(flatten)]
+    meta: DocumentRow,
+    pdf: Vec<u8>,
+}
+
+impl TryFrom<DocumentPdfRow> for (DocumentMeta, Vec<u8>) {
+    type Error = StorageError;
+    fn try_from(r: DocumentPdfRow) -> Result<Self, StorageError> {
+        Ok((r.meta.try_into()?, r.pdf))
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DocumentStatusRow {
+    #[sqlx(flatten)]
+    meta: DocumentRow,
+    plate: String,
+    valid_until: NaiveDate,
+    revoked_at: Option<DateTime<Utc>>,
+}
+
+impl TryFrom<DocumentStatusRow> for DocumentStatus {
+    type Error = StorageError;
+    fn try_from(r: DocumentStatusRow) -> Result<Self, StorageError> {
+        let plate = Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.meta.id))?;
+        Ok(DocumentStatus { meta: r.meta.try_into()?, plate, valid_until: r.valid_until, revoked_at: r.revoked_at })
+    }
+}
+
+/// The data column of an event, as JSON text.
+pub(crate) fn event_data(value: &serde_json::Value) -> String {
+    value.to_string()
+}

@@ -1,0 +1,305 @@
+//! SQLite backend: the embedded default. WAL, `synchronous=FULL`, foreign keys on; writes
+//! that check-then-insert take the write lock up front (`BEGIN IMMEDIATE`).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use uuid::Uuid;
+
+use super::{
+    AuthorizationRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow,
+    NewGrant, Repository, ReservedNumber, RevocationRow, RevokeOutcome, StorageError, VehicleRow, event_data, sql,
+};
+use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+#[derive(Debug, Clone)]
+pub struct SqliteRepository {
+    pool: SqlitePool,
+}
+
+impl SqliteRepository {
+    /// Opens (creating file and folder if needed) and migrates the database at `url`.
+    pub async fn connect(url: &str) -> Result<Self, StorageError> {
+        let options = SqliteConnectOptions::from_str(url)?;
+        if let Some(parent) = options.get_filename().parent()
+            && !parent.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| StorageError::Unavailable(sqlx::Error::Io(e)))?;
+        }
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect_with(options)
+            .await?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|e| StorageError::Database(sqlx::Error::Migrate(Box::new(e))))?;
+        Ok(Self { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    async fn active_flags_on(conn: &mut sqlx::SqliteConnection, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+        let d: i64 = sqlx::query_scalar(sql::ACTIVE_FOR_DRIVER)
+            .bind(driver_id.to_string())
+            .bind(today)
+            .fetch_one(&mut *conn)
+            .await?;
+        let v: i64 = sqlx::query_scalar(sql::ACTIVE_FOR_VEHICLE)
+            .bind(vehicle_id.to_string())
+            .bind(today)
+            .fetch_one(&mut *conn)
+            .await?;
+        Ok((d > 0, v > 0))
+    }
+}
+
+impl Repository for SqliteRepository {
+    async fn ping(&self) -> Result<(), StorageError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(sql::INSERT_DRIVER)
+            .bind(driver.id.to_string())
+            .bind(&driver.name)
+            .bind(driver.cpf.as_str())
+            .bind(driver.cnh.number.as_str())
+            .bind(driver.cnh.category.as_str())
+            .bind(driver.cnh.first_license_date)
+            .bind(driver.cnh.ear)
+            .bind(driver.cnh.expires_on)
+            .bind(driver.created_at)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("driver")
+            .bind(driver.id.to_string())
+            .bind("registered")
+            .bind(actor)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(driver.created_at)
+            .bind("{}")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
+        let row: Option<DriverRow> = sqlx::query_as(sql::SELECT_DRIVER).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        row.map(Driver::try_from).transpose()
+    }
+
+    async fn insert_vehicle(&self, v: &Vehicle, actor: &str) -> Result<(), StorageError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(sql::INSERT_VEHICLE)
+            .bind(v.id.to_string())
+            .bind(v.plate.as_str())
+            .bind(v.plate.mercosul_form())
+            .bind(v.renavam.as_str())
+            .bind(&v.make)
+            .bind(&v.model)
+            .bind(&v.color)
+            .bind(v.model_year)
+            .bind(v.doors)
+            .bind(v.air_conditioning)
+            .bind(v.capacity_including_driver)
+            .bind(v.registration_municipality.as_i32())
+            .bind(v.created_at)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("vehicle")
+            .bind(v.id.to_string())
+            .bind("registered")
+            .bind(actor)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(v.created_at)
+            .bind("{}")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
+        let row: Option<VehicleRow> = sqlx::query_as(sql::SELECT_VEHICLE).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        row.map(Vehicle::try_from).transpose()
+    }
+
+    async fn active_authorization_flags(&self, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+        let mut conn = self.pool.acquire().await?;
+        Self::active_flags_on(&mut conn, driver_id, vehicle_id, today).await
+    }
+
+    async fn reserve_number(&self, series: &str, year: i32, now: DateTime<Utc>) -> Result<ReservedNumber, StorageError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER).bind(series).bind(year).fetch_one(&mut *tx).await?;
+        let number = ReservedNumber::format(series, year, seq);
+        sqlx::query(sql::INSERT_NUMBER)
+            .bind(&number)
+            .bind(series)
+            .bind(year)
+            .bind(seq)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(ReservedNumber { number, year, seq })
+    }
+
+    async fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(sql::VOID_NUMBER).bind(number).bind(now).bind(reason).execute(&mut *tx).await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("document_number")
+            .bind(number)
+            .bind("voided")
+            .bind("system")
+            .bind(reason)
+            .bind(None::<String>)
+            .bind(now)
+            .bind("{}")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
+        let a = &grant.authorization;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        // Lei (minuta) art. 8º: one active authorization per driver and per vehicle,
+        // re-checked under the write lock.
+        let (d, v) = Self::active_flags_on(&mut *tx, a.driver_id, a.vehicle_id, grant.today).await?;
+        if d || v {
+            return Err(StorageError::Conflict("active_authorization"));
+        }
+        let issued = sqlx::query(sql::ISSUE_NUMBER).bind(&a.number).bind(a.granted_at).execute(&mut *tx).await?;
+        if issued.rows_affected() != 1 {
+            return Err(StorageError::Conflict("number"));
+        }
+        sqlx::query(sql::INSERT_AUTHORIZATION)
+            .bind(a.id.to_string())
+            .bind(&a.number)
+            .bind(a.driver_id.to_string())
+            .bind(a.vehicle_id.to_string())
+            .bind(a.fee_paid_on)
+            .bind(a.valid_from)
+            .bind(a.valid_until)
+            .bind(&a.legal_basis_version)
+            .bind(a.granted_at)
+            .bind(&a.granted_by)
+            .execute(&mut *tx)
+            .await?;
+        for doc in &grant.documents {
+            sqlx::query(sql::INSERT_DOCUMENT)
+                .bind(doc.id.to_string())
+                .bind(doc.kind.as_str())
+                .bind(doc.authorization_id.to_string())
+                .bind(&doc.number)
+                .bind(&doc.verification_code)
+                .bind(&doc.token)
+                .bind(&doc.key_id)
+                .bind(&doc.pdf)
+                .bind(&doc.sha256)
+                .bind(&doc.legal_basis_version)
+                .bind(doc.issued_at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let data = serde_json::json!({
+            "number": a.number,
+            "valid_until": a.valid_until,
+            "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
+        });
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("app_authorization")
+            .bind(a.id.to_string())
+            .bind("granted")
+            .bind(&a.granted_by)
+            .bind(None::<String>)
+            .bind(&a.legal_basis_version)
+            .bind(a.granted_at)
+            .bind(event_data(&data))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
+        let row: Option<AuthorizationRow> =
+            sqlx::query_as(sql::SELECT_AUTHORIZATION).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        row.map(AppAuthorization::try_from).transpose()
+    }
+
+    async fn documents_of(&self, authorization_id: Uuid) -> Result<Vec<DocumentMeta>, StorageError> {
+        let rows: Vec<DocumentRow> =
+            sqlx::query_as(sql::SELECT_DOCUMENTS_OF).bind(authorization_id.to_string()).fetch_all(&self.pool).await?;
+        rows.into_iter().map(DocumentMeta::try_from).collect()
+    }
+
+    async fn document_pdf(&self, id: Uuid) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
+        let row: Option<DocumentPdfRow> =
+            sqlx::query_as(sql::SELECT_DOCUMENT_PDF).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        row.map(TryInto::try_into).transpose()
+    }
+
+    async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
+        let row: Option<DocumentStatusRow> =
+            sqlx::query_as(sql::SELECT_DOCUMENT_STATUS).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        row.map(DocumentStatus::try_from).transpose()
+    }
+
+    async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_CODE).bind(code).fetch_optional(&self.pool).await?;
+        row.map(DocumentMeta::try_from).transpose()
+    }
+
+    async fn revoke_authorization(&self, id: Uuid, reason: &str, actor: &str, now: DateTime<Utc>) -> Result<RevokeOutcome, StorageError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let exists: i64 = sqlx::query_scalar(sql::AUTHORIZATION_EXISTS).bind(id.to_string()).fetch_one(&mut *tx).await?;
+        if exists == 0 {
+            return Ok(RevokeOutcome::NotFound);
+        }
+        let existing: Option<RevocationRow> =
+            sqlx::query_as(sql::SELECT_REVOCATION).bind(id.to_string()).fetch_optional(&mut *tx).await?;
+        if let Some(r) = existing {
+            return Ok(RevokeOutcome::AlreadyRevoked(r.into()));
+        }
+        sqlx::query(sql::INSERT_REVOCATION).bind(id.to_string()).bind(now).bind(actor).bind(reason).execute(&mut *tx).await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("app_authorization")
+            .bind(id.to_string())
+            .bind("revoked")
+            .bind(actor)
+            .bind(reason)
+            .bind(None::<String>)
+            .bind(now)
+            .bind("{}")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(RevokeOutcome::Revoked(Revocation { revoked_at: now, revoked_by: actor.to_owned(), reason: reason.to_owned() }))
+    }
+}
