@@ -13,7 +13,7 @@ use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
 
 /// Width of the QR code's modules area on the sticker (APP-ART14 sticker; the issue asks for
 /// at least 40 mm). The quiet zone of 4 modules is added around it.
-pub const STICKER_QR_MM: f64 = 42.0;
+pub const STICKER_QR_MM: f64 = 46.0;
 /// Same, on A4 documents.
 pub const A4_QR_MM: f64 = 38.0;
 

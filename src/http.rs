@@ -26,7 +26,11 @@ fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
         }
         JsonPayloadError::Deserialize(e) if e.is_data() => ApiError::Invalid(vec![ProblemItem::field(
             "body",
-            format!("Campo ausente ou de tipo errado: {e}"),
+            format!(
+                "Campo obrigatório ausente ou com tipo errado (linha {}, coluna {}); veja os campos esperados na documentação da API.",
+                e.line(),
+                e.column()
+            ),
         )]),
         _ => ApiError::BadRequest("O corpo da requisição não é um JSON válido.".into()),
     };

@@ -1,0 +1,64 @@
+use reqwest::StatusCode;
+
+use crate::helpers::{OUVIDORIA, pdf_info, pdf_text, spawn_app};
+
+#[tokio::test]
+async fn sticker_page_is_exactly_100_by_140_mm_and_one_page() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let info = pdf_info(&app.document_bytes(&grant, "app_sticker").await);
+    // 100 mm = 283.465 pt, 140 mm = 396.85 pt.
+    assert!(info.contains("Page size:       283.465 x 396.85 pts"), "{info}");
+    assert!(info.contains("Pages:           1"), "{info}");
+}
+
+#[tokio::test]
+async fn sticker_text_has_number_plate_validity_and_ouvidoria() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let text = pdf_text(&app.document_bytes(&grant, "app_sticker").await);
+    assert!(text.contains("APP-2026/000001"), "{text}");
+    assert!(text.contains("BRA2E19"), "{text}");
+    assert!(text.contains("Válido até 20/11/2027"), "{text}");
+    assert!(text.contains(OUVIDORIA), "{text}");
+    let code = grant["documents"][1]["verification_code"].as_str().unwrap();
+    assert!(text.contains(code), "{text}");
+}
+
+#[tokio::test]
+async fn authorization_is_a4_with_driver_vehicle_validity_and_masked_cpf() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_authorization").await;
+    let info = pdf_info(&pdf);
+    assert!(info.contains("(A4)"), "{info}");
+    let text = pdf_text(&pdf);
+    for needle in [
+        "APP-2026/000001",
+        "Maria da Silva Souza",
+        "***.982.247-**",
+        "BRA2E19",
+        "13824652268",
+        "20 de novembro de 2027",
+        "Secretaria Municipal de Finanças",
+        "Barra do Garças-MT",
+        "APP-MINUTA-2023-11-23/v1",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    assert!(!text.contains("529.982.247-25"), "the full CPF is not printed");
+}
+
+#[tokio::test]
+async fn stored_pdf_matches_its_sha256() {
+    use sha2::{Digest, Sha256};
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    for doc in grant["documents"].as_array().unwrap() {
+        let res = app.get_authed(doc["url"].as_str().unwrap()).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let bytes = res.bytes().await.unwrap();
+        let hex: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, doc["sha256"].as_str().unwrap());
+    }
+}

@@ -1,0 +1,208 @@
+//! `spawn_app()` and friends.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use reqwest::StatusCode;
+use selo::clock::FixedClock;
+use selo::settings::{Environment, Settings};
+use selo::startup::Application;
+use serde_json::{Value, json};
+use sqlx::Connection;
+
+pub const ADMIN_TOKEN: &str = "test-admin-token-0123456789";
+pub const OUVIDORIA: &str = "(66) 3401-9999";
+pub const PUBLIC_URL: &str = "https://selo.example.test";
+
+/// 30/11/2026 12:00 in Barra do Garças (UTC−4).
+pub fn t0() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z").unwrap().to_utc()
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub clock: Arc<FixedClock>,
+    pub backend: &'static str,
+    pub keys_dir: tempfile::TempDir,
+    _data_dir: tempfile::TempDir,
+}
+
+/// A fresh database URL: a SQLite file in a temporary folder that does not exist yet, or a
+/// new PostgreSQL database next to `TEST_DATABASE_URL`.
+async fn fresh_database(data_dir: &Path) -> (String, &'static str) {
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(url) if url.starts_with("postgres") => {
+            let mut conn = sqlx::PgConnection::connect(&url)
+                .await
+                .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+            let name = format!("selo_test_{}", uuid::Uuid::new_v4().simple());
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&mut conn)
+                .await
+                .expect("create test database");
+            let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
+            (format!("{base}/{name}"), "postgres")
+        }
+        Ok(other) if !other.is_empty() => panic!("TEST_DATABASE_URL must be a postgres:// URL, got another scheme"),
+        _ => (format!("sqlite://{}/nested/selo.db", data_dir.display()), "sqlite"),
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let keys_dir = tempfile::tempdir().unwrap();
+    let (database_url, backend) = fresh_database(data_dir.path()).await;
+    let settings = Settings {
+        listen: "127.0.0.1:0".into(),
+        public_url: PUBLIC_URL.into(),
+        database_url,
+        keys_dir: keys_dir.path().to_path_buf(),
+        environment: Environment::Development,
+        admin_token: Some(ADMIN_TOKEN.into()),
+        ouvidoria_phone: Some(OUVIDORIA.into()),
+        render_threads: 2,
+        workers: 1,
+    };
+    let clock = Arc::new(FixedClock::new(t0()));
+    let app = Application::build(settings, clock.clone()).await.expect("application builds");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        clock,
+        backend,
+        keys_dir,
+        _data_dir: data_dir,
+    }
+}
+
+pub fn driver_body(cpf: &str, cnh: &str) -> Value {
+    json!({
+        "name": "Maria da Silva Souza",
+        "cpf": cpf,
+        "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2030-01-01"}
+    })
+}
+
+pub fn vehicle_body(plate: &str, renavam: &str) -> Value {
+    json!({
+        "plate": plate, "renavam": renavam, "make": "Chevrolet", "model": "Onix Plus", "color": "Prata",
+        "model_year": 2022, "doors": 4, "air_conditioning": true, "capacity_including_driver": 5,
+        "registration_municipality_ibge": "5101803"
+    })
+}
+
+/// Valid identifiers for several drivers and vehicles (LEGAL_RULES §4).
+pub const CPFS: [&str; 3] = ["529.982.247-25", "111.444.777-35", "123.456.789-09"];
+pub const CNHS: [&str; 3] = ["58316794534", "65821310502", "22571182500"];
+pub const PLATES: [&str; 3] = ["BRA2E19", "ABC-1234", "QWE1R23"];
+pub const RENAVAMS: [&str; 3] = ["13824652268", "08543317523", "09769017014"];
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client.post(self.url(path)).bearer_auth(ADMIN_TOKEN).json(body).send().await.unwrap()
+    }
+
+    pub async fn get_authed(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).bearer_auth(ADMIN_TOKEN).send().await.unwrap()
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    pub async fn create_driver(&self, body: &Value) -> String {
+        let res = self.post("/api/v1/drivers", body).await;
+        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+        res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn create_vehicle(&self, body: &Value) -> String {
+        let res = self.post("/api/v1/vehicles", body).await;
+        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+        res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn grant(&self, driver_id: &str, vehicle_id: &str, fee_paid_on: &str) -> reqwest::Response {
+        self.post(
+            "/api/v1/app-authorizations",
+            &json!({"driver_id": driver_id, "vehicle_id": vehicle_id, "fee_paid_on": fee_paid_on}),
+        )
+        .await
+    }
+
+    /// Registers driver 0 and vehicle 0 and grants; returns the 201 body.
+    pub async fn granted(&self) -> Value {
+        let d = self.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+        let v = self.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0])).await;
+        let res = self.grant(&d, &v, "2026-11-20").await;
+        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+        res.json().await.unwrap()
+    }
+
+    pub async fn document_bytes(&self, grant: &Value, kind: &str) -> Vec<u8> {
+        let doc = grant["documents"].as_array().unwrap().iter().find(|d| d["kind"] == kind).unwrap();
+        let res = self.get_authed(doc["url"].as_str().unwrap()).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-type"], "application/pdf");
+        res.bytes().await.unwrap().to_vec()
+    }
+
+    pub async fn verify(&self, token: &str) -> (StatusCode, Value) {
+        let res = self.get(&format!("/api/v1/verify/{token}")).await;
+        let status = res.status();
+        (status, res.json().await.unwrap())
+    }
+}
+
+/// The token at the end of a verification URL.
+pub fn token_of(url: &str) -> String {
+    url.rsplit_once("/v/").expect("verification URL").1.to_owned()
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("could not run {cmd:?} (install poppler-utils and zbar-tools): {e}"));
+    assert!(out.status.success(), "{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Writes a PDF to a temp dir and returns the dir and path.
+fn pdf_file(pdf: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    (dir, path)
+}
+
+/// `pdftotext` of a PDF, as a person copying the text would get it.
+pub fn pdf_text(pdf: &[u8]) -> String {
+    let (_d, path) = pdf_file(pdf);
+    run(Command::new("pdftotext").arg("-layout").arg(&path).arg("-"))
+}
+
+/// `pdfinfo` of a PDF.
+pub fn pdf_info(pdf: &[u8]) -> String {
+    let (_d, path) = pdf_file(pdf);
+    run(Command::new("pdfinfo").arg(&path))
+}
+
+/// Renders the first page with `pdftoppm` and decodes every QR code on it with `zbarimg`.
+pub fn qr_codes(pdf: &[u8]) -> Vec<String> {
+    let (dir, path) = pdf_file(pdf);
+    let prefix = dir.path().join("page");
+    run(Command::new("pdftoppm").args(["-png", "-r", "150", "-singlefile"]).arg(&path).arg(&prefix));
+    let png = dir.path().join("page.png");
+    run(Command::new("zbarimg").args(["--raw", "-q"]).arg(&png))
+        .lines()
+        .map(str::to_owned)
+        .filter(|l| !l.is_empty())
+        .collect()
+}

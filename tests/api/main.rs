@@ -1,0 +1,10 @@
+//! Integration suite: the real application on a random port, through real HTTP.
+//! Runs on SQLite by default and on PostgreSQL when `TEST_DATABASE_URL=postgres://…` is set
+//! (a fresh database per test). One binary, so it links once.
+
+mod helpers;
+
+mod authorizations;
+mod documents;
+mod errors;
+mod verification;
