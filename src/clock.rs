@@ -29,17 +29,26 @@ impl FixedClock {
     }
 
     pub fn set(&self, at: DateTime<Utc>) {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = at;
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = at;
     }
 
     pub fn advance(&self, by: Duration) {
-        let mut t = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut t = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         *t += by;
     }
 }
 
 impl Clock for FixedClock {
     fn now(&self) -> DateTime<Utc> {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

@@ -39,7 +39,10 @@ impl Qr {
             .dark_color(qrcode::render::svg::Color("#000000"))
             .light_color(qrcode::render::svg::Color("#ffffff"))
             .build();
-        Some(Self { svg, modules: code.width() })
+        Some(Self {
+            svg,
+            modules: code.width(),
+        })
     }
 
     /// Printed width in mm so that the modules area (without quiet zone) is `modules_mm`.
@@ -57,7 +60,10 @@ const CODE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 pub fn new_verification_code() -> Option<String> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).ok()?;
-    let chars: String = bytes.iter().map(|b| CODE_ALPHABET[usize::from(b % 32)] as char).collect();
+    let chars: String = bytes
+        .iter()
+        .map(|b| CODE_ALPHABET[usize::from(b % 32)] as char)
+        .collect();
     Some(format!("{}-{}", &chars[..4], &chars[4..]))
 }
 
@@ -158,6 +164,7 @@ impl AppDocumentContext<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -165,9 +172,18 @@ mod tests {
     fn verification_codes_are_well_formed_and_normalise() {
         let code = new_verification_code().unwrap();
         assert_eq!(code.len(), 9);
-        assert_eq!(normalise_verification_code(&code.to_lowercase().replace('-', " ")), Some(code));
-        assert_eq!(normalise_verification_code("k7q2-9xhm"), Some("K7Q2-9XHM".into()));
-        assert_eq!(normalise_verification_code("O0IL-9XHM"), Some("0011-9XHM".into()));
+        assert_eq!(
+            normalise_verification_code(&code.to_lowercase().replace('-', " ")),
+            Some(code)
+        );
+        assert_eq!(
+            normalise_verification_code("k7q2-9xhm"),
+            Some("K7Q2-9XHM".into())
+        );
+        assert_eq!(
+            normalise_verification_code("O0IL-9XHM"),
+            Some("0011-9XHM".into())
+        );
         assert_eq!(normalise_verification_code("K7Q2-9XH"), None);
         assert_eq!(normalise_verification_code("K7Q2-9XHU"), None);
     }
@@ -178,6 +194,6 @@ mod tests {
         let w = qr.printed_width_mm(42.0);
         #[allow(clippy::cast_precision_loss)]
         let modules_mm = w * qr.modules as f64 / (qr.modules as f64 + 8.0);
-        assert!(modules_mm >= 42.0 && modules_mm < 42.2, "{modules_mm}");
+        assert!((42.0..42.2).contains(&modules_mm), "{modules_mm}");
     }
 }

@@ -18,20 +18,25 @@ use problem::{ApiError, ProblemItem, REQUEST_ID};
 /// Largest JSON body accepted.
 pub const JSON_LIMIT: usize = 64 * 1024;
 
+#[allow(clippy::needless_pass_by_value)] // the signature actix-web asks for
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let api = match &err {
-        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => ApiError::PayloadTooLarge,
-        JsonPayloadError::ContentType => {
-            ApiError::UnsupportedMediaType("Envie o corpo como JSON (Content-Type: application/json).".into())
+        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
+            ApiError::PayloadTooLarge
         }
-        JsonPayloadError::Deserialize(e) if e.is_data() => ApiError::Invalid(vec![ProblemItem::field(
-            "body",
-            format!(
-                "Campo obrigatório ausente ou com tipo errado (linha {}, coluna {}); veja os campos esperados na documentação da API.",
-                e.line(),
-                e.column()
-            ),
-        )]),
+        JsonPayloadError::ContentType => ApiError::UnsupportedMediaType(
+            "Envie o corpo como JSON (Content-Type: application/json).".into(),
+        ),
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            ApiError::Invalid(vec![ProblemItem::field(
+                "body",
+                format!(
+                    "Campo obrigatório ausente ou com tipo errado (linha {}, coluna {}); veja os campos esperados na documentação da API.",
+                    e.line(),
+                    e.column()
+                ),
+            )])
+        }
         _ => ApiError::BadRequest("O corpo da requisição não é um JSON válido.".into()),
     };
     api.into()
@@ -55,22 +60,56 @@ fn resource(path: &str, routes: Vec<Route>) -> actix_web::Resource {
 
 /// Registers every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.app_data(web::JsonConfig::default().limit(JSON_LIMIT).error_handler(json_error))
-        .app_data(web::PathConfig::default().error_handler(path_error))
-        .app_data(web::QueryConfig::default().error_handler(query_error))
-        .service(resource("/health", vec![web::get().to(meta::health)]))
-        .service(resource("/.well-known/selo-keys.json", vec![web::get().to(meta::jwks)]))
-        .service(resource("/api/v1/drivers", vec![web::post().to(registry::create_driver)]))
-        .service(resource("/api/v1/vehicles", vec![web::post().to(registry::create_vehicle)]))
-        .service(resource("/api/v1/app-authorizations", vec![web::post().to(authorizations::grant)]))
-        .service(resource("/api/v1/app-authorizations/{id}", vec![web::get().to(authorizations::get)]))
-        .service(resource("/api/v1/app-authorizations/{id}/revocation", vec![web::post().to(authorizations::revoke)]))
-        .service(resource("/api/v1/documents/{id}", vec![web::get().to(authorizations::document)]))
-        .service(resource("/api/v1/verify/code/{code}", vec![web::get().to(verify::api_code)]))
-        .service(resource("/api/v1/verify/{token}", vec![web::get().to(verify::api_token)]))
-        .service(resource("/v", vec![web::get().to(verify::page_code)]))
-        .service(resource("/v/{token}", vec![web::get().to(verify::page_token)]))
-        .default_service(web::to(meta::not_found));
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(JSON_LIMIT)
+            .error_handler(json_error),
+    )
+    .app_data(web::PathConfig::default().error_handler(path_error))
+    .app_data(web::QueryConfig::default().error_handler(query_error))
+    .service(resource("/health", vec![web::get().to(meta::health)]))
+    .service(resource(
+        "/.well-known/selo-keys.json",
+        vec![web::get().to(meta::jwks)],
+    ))
+    .service(resource(
+        "/api/v1/drivers",
+        vec![web::post().to(registry::create_driver)],
+    ))
+    .service(resource(
+        "/api/v1/vehicles",
+        vec![web::post().to(registry::create_vehicle)],
+    ))
+    .service(resource(
+        "/api/v1/app-authorizations",
+        vec![web::post().to(authorizations::grant)],
+    ))
+    .service(resource(
+        "/api/v1/app-authorizations/{id}",
+        vec![web::get().to(authorizations::get)],
+    ))
+    .service(resource(
+        "/api/v1/app-authorizations/{id}/revocation",
+        vec![web::post().to(authorizations::revoke)],
+    ))
+    .service(resource(
+        "/api/v1/documents/{id}",
+        vec![web::get().to(authorizations::document)],
+    ))
+    .service(resource(
+        "/api/v1/verify/code/{code}",
+        vec![web::get().to(verify::api_code)],
+    ))
+    .service(resource(
+        "/api/v1/verify/{token}",
+        vec![web::get().to(verify::api_token)],
+    ))
+    .service(resource("/v", vec![web::get().to(verify::page_code)]))
+    .service(resource(
+        "/v/{token}",
+        vec![web::get().to(verify::page_token)],
+    ))
+    .default_service(web::to(meta::not_found));
 }
 
 /// Gives each request an id (the caller's `X-Request-Id` if sane, else a new UUID), makes it
@@ -80,37 +119,47 @@ pub fn request_id_middleware<S, B>(
     srv: &S,
 ) -> impl std::future::Future<Output = Result<ServiceResponse<B>, actix_web::Error>> + use<S, B>
 where
-    S: Service<actix_web::dev::ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    S: Service<
+            actix_web::dev::ServiceRequest,
+            Response = ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
     S::Future: 'static,
 {
     let id = req
         .headers()
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
-        .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
         .map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
     let method = req.method().clone();
     // Only the route pattern is logged, so no identifier in a path reaches the logs.
     let started = std::time::Instant::now();
     let fut = srv.call(req);
     let header_id = id.clone();
-    REQUEST_ID
-        .scope(id.clone(), fut)
-        .map(move |res| {
-            res.map(|mut res| {
-                let pattern = res.request().match_pattern().unwrap_or_else(|| "<unmatched>".into());
-                tracing::info!(
-                    request_id = %id,
-                    method = %method,
-                    route = %pattern,
-                    status = res.status().as_u16(),
-                    micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-                    "request"
-                );
-                if let Ok(v) = HeaderValue::from_str(&header_id) {
-                    res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
-                }
-                res
-            })
+    REQUEST_ID.scope(id.clone(), fut).map(move |res| {
+        res.map(|mut res| {
+            let pattern = res
+                .request()
+                .match_pattern()
+                .unwrap_or_else(|| "<unmatched>".into());
+            tracing::info!(
+                request_id = %id,
+                method = %method,
+                route = %pattern,
+                status = res.status().as_u16(),
+                micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                "request"
+            );
+            if let Ok(v) = HeaderValue::from_str(&header_id) {
+                res.headers_mut()
+                    .insert(HeaderName::from_static("x-request-id"), v);
+            }
+            res
         })
+    })
 }

@@ -66,7 +66,9 @@ pub async fn grant_app_authorization(
     };
     let now = state.clock.now();
     let today = local_date(now);
-    let (driver_active, vehicle_active) = store.active_authorization_flags(driver_id, vehicle_id, today).await?;
+    let (driver_active, vehicle_active) = store
+        .active_authorization_flags(driver_id, vehicle_id, today)
+        .await?;
     let facts = GrantFacts {
         driver: driver.facts(),
         vehicle: vehicle.facts(),
@@ -104,13 +106,20 @@ pub async fn grant_app_authorization(
         for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
             docs.push(issue_document(state, &ctx, kind, now).await?);
         }
-        let grant = NewGrant { authorization: authorization.clone(), documents: docs, today };
+        let grant = NewGrant {
+            authorization: authorization.clone(),
+            documents: docs,
+            today,
+        };
         store.commit_grant(&grant).await?;
         Ok::<_, GrantError>(grant.documents)
     }
     .await;
     match result {
-        Ok(documents) => Ok(Granted { authorization, documents }),
+        Ok(documents) => Ok(Granted {
+            authorization,
+            documents,
+        }),
         Err(e) => {
             // Invariant 2: the reserved number ends voided, never silently lost or reused.
             let reason = match &e {
@@ -118,14 +127,22 @@ pub async fn grant_app_authorization(
                 GrantError::Render(_) | GrantError::Encoding => "falha ao gerar os documentos",
                 _ => "falha ao gravar a concessão",
             };
-            if let Err(void_err) = store.void_number(&reserved.number, reason, state.clock.now()).await {
+            if let Err(void_err) = store
+                .void_number(&reserved.number, reason, state.clock.now())
+                .await
+            {
                 tracing::error!(number = %reserved.number, error = %void_err, "could not void a reserved number");
             }
             match e {
                 GrantError::Storage(StorageError::Conflict("active_authorization")) => {
                     // Someone else was granted meanwhile: report it as the rule it is.
-                    let facts = GrantFacts { driver_has_active_authorization: true, ..facts };
-                    Err(decide_grant(&facts, &state.app_basis).err().map_or(GrantError::Missing("driver"), GrantError::Rules))
+                    let facts = GrantFacts {
+                        driver_has_active_authorization: true,
+                        ..facts
+                    };
+                    Err(decide_grant(&facts, &state.app_basis)
+                        .err()
+                        .map_or(GrantError::Missing("driver"), GrantError::Rules))
                 }
                 other => Err(other),
             }
@@ -157,9 +174,15 @@ async fn issue_document(
     let code = documents::new_verification_code().ok_or(GrantError::Encoding)?;
     let (template, inputs) = match kind {
         DocumentKind::AppSticker => ("app_sticker.typ", ctx.sticker_inputs(&code, &qr)),
-        DocumentKind::AppAuthorization => ("app_authorization.typ", ctx.authorization_inputs(&code, &qr)),
+        DocumentKind::AppAuthorization => (
+            "app_authorization.typ",
+            ctx.authorization_inputs(&code, &qr),
+        ),
     };
-    let pdf = state.renderer.render(template, inputs, Some(qr.svg), now).await?;
+    let pdf = state
+        .renderer
+        .render(template, inputs, Some(qr.svg), now)
+        .await?;
     let sha256 = hex_lower(&Sha256::digest(&pdf));
     Ok(NewDocument {
         id,
@@ -178,8 +201,10 @@ async fn issue_document(
 
 fn hex_lower(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }

@@ -18,10 +18,15 @@ fn main() -> anyhow::Result<()> {
     selo::telemetry::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let settings = Settings::from_env();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         [] | ["serve"] => serve(settings),
-        ["keys", "generate"] => keys_generate(settings.keys_dir),
-        ["keys", "generate", dir] => keys_generate(PathBuf::from(dir)),
+        ["keys", "generate"] => keys_generate(&settings.keys_dir),
+        ["keys", "generate", dir] => keys_generate(&PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -41,8 +46,11 @@ fn serve(settings: Settings) -> anyhow::Result<()> {
     })
 }
 
-fn keys_generate(dir: PathBuf) -> anyhow::Result<()> {
-    let kid = selo::signing::keys::generate(&dir)?;
-    println!("created signing key {kid} in {} (now the active key)", dir.display());
+fn keys_generate(dir: &std::path::Path) -> anyhow::Result<()> {
+    let kid = selo::signing::keys::generate(dir)?;
+    println!(
+        "created signing key {kid} in {} (now the active key)",
+        dir.display()
+    );
     Ok(())
 }

@@ -49,7 +49,9 @@ impl std::fmt::Debug for Settings {
 /// Hides a password in a database URL for logs.
 pub fn redact_url(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => format!("{}://***@{}", &url[..scheme], &url[at + 1..]),
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}://***@{}", &url[..scheme], &url[at + 1..])
+        }
         _ => url.to_owned(),
     }
 }
@@ -78,21 +80,34 @@ impl Settings {
             },
             admin_token: var("SELO_ADMIN_TOKEN"),
             ouvidoria_phone: var("SELO_OUVIDORIA_PHONE"),
-            render_threads: var("SELO_RENDER_THREADS").and_then(|v| v.parse().ok()).unwrap_or(cpus),
-            workers: var("SELO_WORKERS").and_then(|v| v.parse().ok()).unwrap_or(cpus),
+            render_threads: var("SELO_RENDER_THREADS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(cpus),
+            workers: var("SELO_WORKERS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(cpus),
         }
     }
 
     pub fn ouvidoria_phone(&self) -> &str {
-        self.ouvidoria_phone.as_deref().unwrap_or(PLACEHOLDER_OUVIDORIA_PHONE)
+        self.ouvidoria_phone
+            .as_deref()
+            .unwrap_or(PLACEHOLDER_OUVIDORIA_PHONE)
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     #[test]
     fn database_passwords_are_redacted() {
-        assert_eq!(super::redact_url("postgres://u:secret@h:5432/db"), "postgres://***@h:5432/db");
-        assert_eq!(super::redact_url("sqlite://data/selo.db"), "sqlite://data/selo.db");
+        assert_eq!(
+            super::redact_url("postgres://u:secret@h:5432/db"),
+            "postgres://***@h:5432/db"
+        );
+        assert_eq!(
+            super::redact_url("sqlite://data/selo.db"),
+            "sqlite://data/selo.db"
+        );
     }
 }

@@ -30,7 +30,8 @@ pub fn load_or_create_keys(settings: &Settings) -> anyhow::Result<Keys> {
     match keys::load(&settings.keys_dir, strict) {
         Ok(k) => Ok(k),
         Err(KeyError::Missing { .. }) if !strict => {
-            let kid = keys::generate(&settings.keys_dir).context("creating a development signing key")?;
+            let kid =
+                keys::generate(&settings.keys_dir).context("creating a development signing key")?;
             tracing::warn!(
                 kid = %kid,
                 dir = %settings.keys_dir.display(),
@@ -47,10 +48,14 @@ impl Application {
     pub async fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let production = settings.environment == Environment::Production;
         if production && settings.ouvidoria_phone.is_none() {
-            anyhow::bail!("SELO_ENV=production requires SELO_OUVIDORIA_PHONE: it is printed on every sticker (art. 14)");
+            anyhow::bail!(
+                "SELO_ENV=production requires SELO_OUVIDORIA_PHONE: it is printed on every sticker (art. 14)"
+            );
         }
         if settings.ouvidoria_phone.is_none() {
-            tracing::warn!("SELO_OUVIDORIA_PHONE is not set: stickers show a placeholder phone number");
+            tracing::warn!(
+                "SELO_OUVIDORIA_PHONE is not set: stickers show a placeholder phone number"
+            );
         }
         if settings.admin_token.is_none() {
             tracing::warn!("SELO_ADMIN_TOKEN is not set: every issuing endpoint answers 401");
@@ -59,8 +64,14 @@ impl Application {
         tracing::info!(kid = %keys.active.kid(), published = keys.public.to_jwks()["keys"].as_array().map_or(0, Vec::len), "signing keys loaded");
         let store = Store::connect(&settings.database_url)
             .await
-            .with_context(|| format!("opening the database {}", crate::settings::redact_url(&settings.database_url)))?;
-        let listener = TcpListener::bind(&settings.listen).with_context(|| format!("binding {}", settings.listen))?;
+            .with_context(|| {
+                format!(
+                    "opening the database {}",
+                    crate::settings::redact_url(&settings.database_url)
+                )
+            })?;
+        let listener = TcpListener::bind(&settings.listen)
+            .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
         let state = AppState {
             store: store.clone(),
@@ -86,7 +97,11 @@ impl Application {
         .listen(listener)?
         .run();
         tracing::info!(listen = %settings.listen, port, backend = store.backend(), "selo listening");
-        Ok(Self { port, server, store })
+        Ok(Self {
+            port,
+            server,
+            store,
+        })
     }
 
     pub fn port(&self) -> u16 {

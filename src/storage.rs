@@ -36,15 +36,23 @@ impl From<sqlx::Error> for StorageError {
         match &e {
             sqlx::Error::Database(db) if db.is_unique_violation() => {
                 let text = format!("{} {}", db.message(), db.constraint().unwrap_or_default());
-                let field = ["cpf", "cnh_number", "plate_mercosul", "renavam", "verification_code", "number"]
-                    .into_iter()
-                    .find(|f| text.contains(f))
-                    .unwrap_or("unique");
+                let field = [
+                    "cpf",
+                    "cnh_number",
+                    "plate_mercosul",
+                    "renavam",
+                    "verification_code",
+                    "number",
+                ]
+                .into_iter()
+                .find(|f| text.contains(f))
+                .unwrap_or("unique");
                 Self::Conflict(field)
             }
-            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
-                Self::Unavailable(e)
-            }
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_) => Self::Unavailable(e),
             _ => Self::Database(e),
         }
     }
@@ -169,10 +177,24 @@ pub struct NewGrant {
 /// The register, as each backend implements it.
 pub trait Repository: Send + Sync {
     fn ping(&self) -> impl Future<Output = Result<(), StorageError>> + Send;
-    fn insert_driver(&self, driver: &Driver, actor: &str) -> impl Future<Output = Result<(), StorageError>> + Send;
-    fn get_driver(&self, id: Uuid) -> impl Future<Output = Result<Option<Driver>, StorageError>> + Send;
-    fn insert_vehicle(&self, vehicle: &Vehicle, actor: &str) -> impl Future<Output = Result<(), StorageError>> + Send;
-    fn get_vehicle(&self, id: Uuid) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
+    fn insert_driver(
+        &self,
+        driver: &Driver,
+        actor: &str,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_driver(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<Driver>, StorageError>> + Send;
+    fn insert_vehicle(
+        &self,
+        vehicle: &Vehicle,
+        actor: &str,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_vehicle(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
     /// Whether the driver and the vehicle hold an authorization that is neither revoked nor
     /// past its last day on `today`.
     fn active_authorization_flags(
@@ -189,15 +211,38 @@ pub trait Repository: Send + Sync {
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<ReservedNumber, StorageError>> + Send;
     /// Closes a reserved number that will not be issued.
-    fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn void_number(
+        &self,
+        number: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
     /// Commits a grant in one transaction; `Conflict("active_authorization")` if the driver
     /// or the vehicle gained an active authorization meanwhile.
-    fn commit_grant(&self, grant: &NewGrant) -> impl Future<Output = Result<(), StorageError>> + Send;
-    fn get_authorization(&self, id: Uuid) -> impl Future<Output = Result<Option<AppAuthorization>, StorageError>> + Send;
-    fn documents_of(&self, authorization_id: Uuid) -> impl Future<Output = Result<Vec<DocumentMeta>, StorageError>> + Send;
-    fn document_pdf(&self, id: Uuid) -> impl Future<Output = Result<Option<(DocumentMeta, Vec<u8>)>, StorageError>> + Send;
-    fn document_status(&self, id: Uuid) -> impl Future<Output = Result<Option<DocumentStatus>, StorageError>> + Send;
-    fn document_by_code(&self, code: &str) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
+    fn commit_grant(
+        &self,
+        grant: &NewGrant,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_authorization(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<AppAuthorization>, StorageError>> + Send;
+    fn documents_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> impl Future<Output = Result<Vec<DocumentMeta>, StorageError>> + Send;
+    fn document_pdf(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<(DocumentMeta, Vec<u8>)>, StorageError>> + Send;
+    fn document_status(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<DocumentStatus>, StorageError>> + Send;
+    fn document_by_code(
+        &self,
+        code: &str,
+    ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
     fn revoke_authorization(
         &self,
         id: Uuid,
@@ -264,13 +309,28 @@ impl Repository for Store {
     async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
         dispatch!(self, r => r.get_vehicle(id))
     }
-    async fn active_authorization_flags(&self, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+    async fn active_authorization_flags(
+        &self,
+        driver_id: Uuid,
+        vehicle_id: Uuid,
+        today: NaiveDate,
+    ) -> Result<(bool, bool), StorageError> {
         dispatch!(self, r => r.active_authorization_flags(driver_id, vehicle_id, today))
     }
-    async fn reserve_number(&self, series: &str, year: i32, now: DateTime<Utc>) -> Result<ReservedNumber, StorageError> {
+    async fn reserve_number(
+        &self,
+        series: &str,
+        year: i32,
+        now: DateTime<Utc>,
+    ) -> Result<ReservedNumber, StorageError> {
         dispatch!(self, r => r.reserve_number(series, year, now))
     }
-    async fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
+    async fn void_number(
+        &self,
+        number: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
         dispatch!(self, r => r.void_number(number, reason, now))
     }
     async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
@@ -279,10 +339,16 @@ impl Repository for Store {
     async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
         dispatch!(self, r => r.get_authorization(id))
     }
-    async fn documents_of(&self, authorization_id: Uuid) -> Result<Vec<DocumentMeta>, StorageError> {
+    async fn documents_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> Result<Vec<DocumentMeta>, StorageError> {
         dispatch!(self, r => r.documents_of(authorization_id))
     }
-    async fn document_pdf(&self, id: Uuid) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
+    async fn document_pdf(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
         dispatch!(self, r => r.document_pdf(id))
     }
     async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
@@ -291,7 +357,13 @@ impl Repository for Store {
     async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
         dispatch!(self, r => r.document_by_code(code))
     }
-    async fn revoke_authorization(&self, id: Uuid, reason: &str, actor: &str, now: DateTime<Utc>) -> Result<RevokeOutcome, StorageError> {
+    async fn revoke_authorization(
+        &self,
+        id: Uuid,
+        reason: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<RevokeOutcome, StorageError> {
         dispatch!(self, r => r.revoke_authorization(id, reason, actor, now))
     }
 }
@@ -350,7 +422,8 @@ pub(crate) mod sql {
     pub const AUTHORIZATION_EXISTS: &str = "SELECT COUNT(*) FROM app_authorizations WHERE id = $1";
     pub const LOCK_DRIVER: &str = "SELECT id FROM drivers WHERE id = $1 FOR UPDATE";
     pub const LOCK_VEHICLE: &str = "SELECT id FROM vehicles WHERE id = $1 FOR UPDATE";
-    pub const LOCK_AUTHORIZATION: &str = "SELECT COUNT(*) FROM (SELECT id FROM app_authorizations WHERE id = $1 FOR UPDATE) x";
+    pub const LOCK_AUTHORIZATION: &str =
+        "SELECT COUNT(*) FROM (SELECT id FROM app_authorizations WHERE id = $1 FOR UPDATE) x";
     pub const INSERT_REVOCATION: &str = "INSERT INTO app_authorization_revocations (authorization_id, revoked_at, \
         revoked_by, reason) VALUES ($1, $2, $3, $4)";
 }
@@ -378,8 +451,10 @@ impl TryFrom<DriverRow> for Driver {
             id: parse_uuid(&r.id)?,
             cpf: Cpf::parse(&r.cpf).map_err(|_| corrupt("cpf", &r.id))?,
             cnh: Cnh {
-                number: CnhNumber::parse(r.cnh_number.trim()).map_err(|_| corrupt("cnh_number", &r.id))?,
-                category: CnhCategory::parse(&r.cnh_category).map_err(|_| corrupt("cnh_category", &r.id))?,
+                number: CnhNumber::parse(r.cnh_number.trim())
+                    .map_err(|_| corrupt("cnh_number", &r.id))?,
+                category: CnhCategory::parse(&r.cnh_category)
+                    .map_err(|_| corrupt("cnh_category", &r.id))?,
                 first_license_date: r.cnh_first_license_date,
                 ear: r.cnh_ear,
                 expires_on: r.cnh_expires_on,
@@ -413,8 +488,10 @@ impl TryFrom<VehicleRow> for Vehicle {
             id: parse_uuid(&r.id)?,
             plate: Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.id))?,
             renavam: Renavam::parse(&r.renavam).map_err(|_| corrupt("renavam", &r.id))?,
-            registration_municipality: IbgeCode::parse(&r.registration_municipality_ibge.to_string())
-                .map_err(|_| corrupt("registration_municipality_ibge", &r.id))?,
+            registration_municipality: IbgeCode::parse(
+                &r.registration_municipality_ibge.to_string(),
+            )
+            .map_err(|_| corrupt("registration_municipality_ibge", &r.id))?,
             make: r.make,
             model: r.model,
             color: r.color,
@@ -448,7 +525,11 @@ impl TryFrom<AuthorizationRow> for AppAuthorization {
     type Error = StorageError;
     fn try_from(r: AuthorizationRow) -> Result<Self, StorageError> {
         let revocation = match (r.revoked_at, r.revoked_by, r.reason) {
-            (Some(revoked_at), Some(revoked_by), Some(reason)) => Some(Revocation { revoked_at, revoked_by, reason }),
+            (Some(revoked_at), Some(revoked_by), Some(reason)) => Some(Revocation {
+                revoked_at,
+                revoked_by,
+                reason,
+            }),
             (None, None, None) => None,
             _ => return Err(corrupt("revocation", &r.id)),
         };
@@ -477,7 +558,11 @@ pub(crate) struct RevocationRow {
 
 impl From<RevocationRow> for Revocation {
     fn from(r: RevocationRow) -> Self {
-        Revocation { revoked_at: r.revoked_at, revoked_by: r.revoked_by, reason: r.reason }
+        Revocation {
+            revoked_at: r.revoked_at,
+            revoked_by: r.revoked_by,
+            reason: r.reason,
+        }
     }
 }
 
@@ -540,7 +625,12 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
     type Error = StorageError;
     fn try_from(r: DocumentStatusRow) -> Result<Self, StorageError> {
         let plate = Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.meta.id))?;
-        Ok(DocumentStatus { meta: r.meta.try_into()?, plate, valid_until: r.valid_until, revoked_at: r.revoked_at })
+        Ok(DocumentStatus {
+            meta: r.meta.try_into()?,
+            plate,
+            valid_until: r.valid_until,
+            revoked_at: r.revoked_at,
+        })
     }
 }
 

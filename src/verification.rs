@@ -90,8 +90,17 @@ pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, Pu
 }
 
 /// Verifies a scanned token at `now`.
-pub async fn verify_token<R: Repository>(raw: &str, keys: &KeySet, store: &R, now: DateTime<Utc>) -> Verification {
-    let outcome = |verdict, document| Verification { verdict, checked_at: now, document };
+pub async fn verify_token<R: Repository>(
+    raw: &str,
+    keys: &KeySet,
+    store: &R,
+    now: DateTime<Utc>,
+) -> Verification {
+    let outcome = |verdict, document| Verification {
+        verdict,
+        checked_at: now,
+        document,
+    };
     let payload = match token::verify(raw, keys) {
         Ok(p) => p,
         Err(TokenError::Malformed(_)) => return outcome(Verdict::Malformed, None),

@@ -15,8 +15,14 @@ static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.tt
 
 static TEMPLATES: [(&str, &str); 3] = [
     ("common.typ", include_str!("../../templates/common.typ")),
-    ("app_authorization.typ", include_str!("../../templates/app_authorization.typ")),
-    ("app_sticker.typ", include_str!("../../templates/app_sticker.typ")),
+    (
+        "app_authorization.typ",
+        include_str!("../../templates/app_authorization.typ"),
+    ),
+    (
+        "app_sticker.typ",
+        include_str!("../../templates/app_sticker.typ"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +57,10 @@ impl Renderer {
             .fonts([FONT_REGULAR, FONT_BOLD])
             .with_static_source_file_resolver(TEMPLATES)
             .build();
-        Self { engine: Arc::new(engine), permits: Arc::new(Semaphore::new(threads.max(1))) }
+        Self {
+            engine: Arc::new(engine),
+            permits: Arc::new(Semaphore::new(threads.max(1))),
+        }
     }
 
     /// Renders synchronously (for the blocking pool, benches and `selo samples`).
@@ -64,9 +73,13 @@ impl Renderer {
         qr_svg: Option<&str>,
         issued_at: DateTime<Utc>,
     ) -> Result<Vec<u8>, RenderError> {
-        let mut dict: Dict = serde_json::from_value(inputs.clone()).map_err(|e| RenderError::Input(e.to_string()))?;
+        let mut dict: Dict = serde_json::from_value(inputs.clone())
+            .map_err(|e| RenderError::Input(e.to_string()))?;
         if let Some(svg) = qr_svg {
-            dict.insert("qr".into(), Value::Bytes(Bytes::new(svg.as_bytes().to_vec())));
+            dict.insert(
+                "qr".into(),
+                Value::Bytes(Bytes::new(svg.as_bytes().to_vec())),
+            );
         }
         let doc: PagedDocument = self
             .engine
@@ -85,7 +98,8 @@ impl Renderer {
         let options = PdfOptions {
             ident: typst::foundations::Smart::Custom(template.to_owned()),
             timestamp,
-            standards: PdfStandards::new(&[PdfStandard::A_2b]).map_err(|e| RenderError::Export(format!("{e:?}")))?,
+            standards: PdfStandards::new(&[PdfStandard::A_2b])
+                .map_err(|e| RenderError::Export(format!("{e:?}")))?,
             ..PdfOptions::default()
         };
         typst_pdf::pdf(&doc, &options).map_err(|e| RenderError::Export(format!("{e:?}")))
@@ -99,10 +113,17 @@ impl Renderer {
         qr_svg: Option<String>,
         issued_at: DateTime<Utc>,
     ) -> Result<Vec<u8>, RenderError> {
-        let _permit = self.permits.clone().acquire_owned().await.map_err(|_| RenderError::PoolClosed)?;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || this.render_blocking(template, &inputs, qr_svg.as_deref(), issued_at))
+        let _permit = self
+            .permits
+            .clone()
+            .acquire_owned()
             .await
-            .map_err(|_| RenderError::PoolClosed)?
+            .map_err(|_| RenderError::PoolClosed)?;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            this.render_blocking(template, &inputs, qr_svg.as_deref(), issued_at)
+        })
+        .await
+        .map_err(|_| RenderError::PoolClosed)?
     }
 }

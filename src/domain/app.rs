@@ -12,7 +12,7 @@ use super::legal_basis::AppLegalBasis;
 /// One legal requirement that was not met.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RuleFailure {
-    /// Rule id in LEGAL_RULES.md, e.g. `APP-ART2-P1`.
+    /// Rule id in `LEGAL_RULES.md`, e.g. `APP-ART2-P1`.
     pub rule: &'static str,
     /// Article of the law, in Portuguese, e.g. `art. 2º, §1º`.
     pub article: &'static str,
@@ -64,7 +64,11 @@ pub struct GrantDecision {
 /// APP-ART3-PU: `valid_until = fee_paid_on + 12 months` (DL-6), last day inclusive, never
 /// extended for weekends or holidays (DL-8).
 pub fn validity_until(fee_paid_on: NaiveDate, basis: &AppLegalBasis) -> NaiveDate {
-    add_months(fee_paid_on, basis.authorization_validity_months, basis.month_overflow)
+    add_months(
+        fee_paid_on,
+        basis.authorization_validity_months,
+        basis.month_overflow,
+    )
 }
 
 /// APP-ART2-P2: age counted year by year with the model year closing on 31 December.
@@ -72,116 +76,238 @@ pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
     today.year() - model_year
 }
 
-/// Decides a driver-and-vehicle authorization request. Every failed requirement is
-/// reported, not only the first.
-pub fn decide_grant(facts: &GrantFacts, basis: &AppLegalBasis) -> Result<GrantDecision, Vec<RuleFailure>> {
-    let mut failures = Vec::new();
-    let mut fail = |rule, article, field, message: String| {
-        failures.push(RuleFailure { rule, article, field, message });
-    };
-    let d = &facts.driver;
-    let v = &facts.vehicle;
-    let today = facts.today;
+type Failures = Vec<RuleFailure>;
 
-    // Lei (minuta) art. 12, I: CNH categoria B ou superior, com EAR, há pelo menos 2 anos.
+fn fail(
+    out: &mut Failures,
+    rule: &'static str,
+    article: &'static str,
+    field: &'static str,
+    message: String,
+) {
+    out.push(RuleFailure {
+        rule,
+        article,
+        field,
+        message,
+    });
+}
+
+/// APP-ART12-I (art. 12, I): CNH category B or higher, with the EAR remark, issued at least
+/// two years ago (AMB-22: counted from the first licence; DL-9: met on the anniversary day),
+/// and not expired.
+pub fn app_art12_i_cnh(
+    d: &DriverFacts,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Failures,
+) {
     if !d.cnh_category.is_b_or_higher() {
-        fail("APP-ART12-I", "art. 12, I", "cnh.category", format!(
+        let msg = format!(
             "A CNH deve ser da categoria B ou superior; a categoria informada é {}.",
             d.cnh_category
-        ));
+        );
+        fail(out, "APP-ART12-I", "art. 12, I", "cnh.category", msg);
     }
     if !d.ear {
-        fail("APP-ART12-I", "art. 12, I", "cnh.ear",
-            "A CNH deve conter a observação EAR (exerce atividade remunerada).".to_owned());
+        let msg = "A CNH deve conter a observação EAR (exerce atividade remunerada).".to_owned();
+        fail(out, "APP-ART12-I", "art. 12, I", "cnh.ear", msg);
     }
-    // DL-9: a minimum-seniority test is met on the anniversary day (AMB-22: from the first
-    // licence).
-    let seniority_date = add_months(d.first_license_date, basis.min_years_since_first_license * 12, basis.month_overflow);
-    if today < seniority_date {
-        fail("APP-ART12-I", "art. 12, I", "cnh.first_license_date", format!(
+    let seniority = add_months(
+        d.first_license_date,
+        basis.min_years_since_first_license * 12,
+        basis.month_overflow,
+    );
+    if today < seniority {
+        let msg = format!(
             "A CNH deve ter sido expedida há pelo menos {} anos (primeira habilitação); o requisito só é cumprido em {}.",
             basis.min_years_since_first_license,
-            seniority_date.format("%d/%m/%Y")
-        ));
+            seniority.format("%d/%m/%Y")
+        );
+        fail(
+            out,
+            "APP-ART12-I",
+            "art. 12, I",
+            "cnh.first_license_date",
+            msg,
+        );
     }
     if d.cnh_expires_on < today {
-        fail("APP-ART12-I", "art. 12, I", "cnh.expires_on", format!(
+        let msg = format!(
             "A CNH está vencida desde {}.",
             d.cnh_expires_on.format("%d/%m/%Y")
-        ));
+        );
+        fail(out, "APP-ART12-I", "art. 12, I", "cnh.expires_on", msg);
     }
+}
 
-    // Art. 2º, §§1º e 2º: idade máxima contada do ano-modelo, 4 portas, ar-condicionado.
+/// APP-ART2-P1 and APP-ART2-P2 (art. 2º, §§1º e 2º): at most 12 years counted from the model
+/// year, year by year; four doors; air conditioning.
+pub fn app_art2_p1_p2_vehicle(
+    v: &VehicleFacts,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Failures,
+) {
     let age = vehicle_age(v.model_year, today);
     if age > basis.max_vehicle_age_years {
-        fail("APP-ART2-P2", "art. 2º, §§1º e 2º", "vehicle.model_year", format!(
+        let msg = format!(
             "O veículo tem {age} anos contados do ano-modelo {}; o máximo é {} anos (apto até 31/12/{}).",
             v.model_year,
             basis.max_vehicle_age_years,
             v.model_year + basis.max_vehicle_age_years
-        ));
+        );
+        fail(
+            out,
+            "APP-ART2-P2",
+            "art. 2º, §§1º e 2º",
+            "vehicle.model_year",
+            msg,
+        );
     }
     if v.doors != basis.required_doors {
-        fail("APP-ART2-P1", "art. 2º, §1º", "vehicle.doors", format!(
+        let msg = format!(
             "O veículo deve ter {} portas; tem {}.",
             basis.required_doors, v.doors
-        ));
+        );
+        fail(out, "APP-ART2-P1", "art. 2º, §1º", "vehicle.doors", msg);
     }
     if !v.air_conditioning {
-        fail("APP-ART2-P1", "art. 2º, §1º", "vehicle.air_conditioning",
-            "O veículo deve ter ar-condicionado.".to_owned());
+        let msg = "O veículo deve ter ar-condicionado.".to_owned();
+        fail(
+            out,
+            "APP-ART2-P1",
+            "art. 2º, §1º",
+            "vehicle.air_conditioning",
+            msg,
+        );
     }
-    // Art. 2º, caput: capacidade de até 7 pessoas, incluído o motorista.
+}
+
+/// APP-ART2 (art. 2º, caput): capacity of up to 7 people including the driver.
+pub fn app_art2_capacity(v: &VehicleFacts, basis: &AppLegalBasis, out: &mut Failures) {
     if v.capacity_including_driver > basis.max_capacity_including_driver {
-        fail("APP-ART2", "art. 2º, caput", "vehicle.capacity_including_driver", format!(
+        let msg = format!(
             "A capacidade do veículo deve ser de até {} pessoas, incluído o motorista; é de {}.",
             basis.max_capacity_including_driver, v.capacity_including_driver
-        ));
+        );
+        fail(
+            out,
+            "APP-ART2",
+            "art. 2º, caput",
+            "vehicle.capacity_including_driver",
+            msg,
+        );
     }
-    // Art. 8º, §1º, I: emplacado em Barra do Garças-MT, Aragarças-GO ou Pontal do Araguaia-MT.
+}
+
+/// APP-ART8-P1-I (art. 8º, §1º, I): registered in Barra do Garças-MT, Aragarças-GO or Pontal
+/// do Araguaia-MT (from the CRLV; the plate cannot prove it, AMB-19).
+pub fn app_art8_p1_i_municipality(v: &VehicleFacts, basis: &AppLegalBasis, out: &mut Failures) {
     if basis.municipality(v.registration_municipality).is_none() {
         let names: Vec<String> = basis
             .allowed_municipalities
             .iter()
             .map(|m| format!("{}-{}", m.name, m.uf))
             .collect();
-        fail("APP-ART8-P1-I", "art. 8º, §1º, I", "vehicle.registration_municipality_ibge", format!(
+        let msg = format!(
             "O veículo deve estar registrado em {}; o município informado (IBGE {}) não é um deles.",
             names.join(", "),
             v.registration_municipality.code()
-        ));
+        );
+        fail(
+            out,
+            "APP-ART8-P1-I",
+            "art. 8º, §1º, I",
+            "vehicle.registration_municipality_ibge",
+            msg,
+        );
     }
+}
 
-    // Art. 8º: um veículo por condutor (INTERP: and one driver per vehicle).
-    if facts.driver_has_active_authorization {
-        fail("APP-ART8", "art. 8º, caput", "driver_id",
-            "O condutor já possui uma autorização ativa; cada condutor pode ter um único veículo autorizado.".to_owned());
+/// APP-ART8 (art. 8º, caput): one vehicle per driver and (INTERP) one driver per vehicle.
+pub fn app_art8_one_to_one(driver_active: bool, vehicle_active: bool, out: &mut Failures) {
+    if driver_active {
+        let msg = "O condutor já possui uma autorização ativa; cada condutor pode ter um único veículo autorizado.";
+        fail(
+            out,
+            "APP-ART8",
+            "art. 8º, caput",
+            "driver_id",
+            msg.to_owned(),
+        );
     }
-    if facts.vehicle_has_active_authorization {
-        fail("APP-ART8", "art. 8º, caput", "vehicle_id",
-            "O veículo já possui uma autorização ativa vinculada a um condutor.".to_owned());
+    if vehicle_active {
+        let msg = "O veículo já possui uma autorização ativa vinculada a um condutor.";
+        fail(
+            out,
+            "APP-ART8",
+            "art. 8º, caput",
+            "vehicle_id",
+            msg.to_owned(),
+        );
     }
+}
 
-    // Art. 3º, parágrafo único: 12 meses a partir do pagamento das taxas.
-    let valid_until = validity_until(facts.fee_paid_on, basis);
-    if facts.fee_paid_on > today {
-        fail("APP-ART3-PU", "art. 3º, parágrafo único", "fee_paid_on", format!(
+/// APP-ART3-PU (art. 3º, parágrafo único): the fee payment starts the 12 months; it cannot
+/// lie in the future, nor so far back that the period has already ended.
+pub fn app_art3_pu_fee_payment(
+    fee_paid_on: NaiveDate,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Failures,
+) {
+    let valid_until = validity_until(fee_paid_on, basis);
+    if fee_paid_on > today {
+        let msg = format!(
             "A data de pagamento das taxas ({}) não pode ser posterior à data da concessão ({}).",
-            facts.fee_paid_on.format("%d/%m/%Y"),
+            fee_paid_on.format("%d/%m/%Y"),
             today.format("%d/%m/%Y")
-        ));
+        );
+        fail(
+            out,
+            "APP-ART3-PU",
+            "art. 3º, parágrafo único",
+            "fee_paid_on",
+            msg,
+        );
     } else if valid_until < today {
-        fail("APP-ART3-PU", "art. 3º, parágrafo único", "fee_paid_on", format!(
+        let msg = format!(
             "O pagamento de {} daria validade só até {}, data já passada; é preciso pagar as taxas do período atual.",
-            facts.fee_paid_on.format("%d/%m/%Y"),
+            fee_paid_on.format("%d/%m/%Y"),
             valid_until.format("%d/%m/%Y")
-        ));
+        );
+        fail(
+            out,
+            "APP-ART3-PU",
+            "art. 3º, parágrafo único",
+            "fee_paid_on",
+            msg,
+        );
     }
+}
 
+/// Decides a driver-and-vehicle authorization request. Every failed requirement is
+/// reported, not only the first.
+pub fn decide_grant(
+    facts: &GrantFacts,
+    basis: &AppLegalBasis,
+) -> Result<GrantDecision, Vec<RuleFailure>> {
+    let mut failures = Vec::new();
+    app_art12_i_cnh(&facts.driver, facts.today, basis, &mut failures);
+    app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
+    app_art2_capacity(&facts.vehicle, basis, &mut failures);
+    app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
+    app_art8_one_to_one(
+        facts.driver_has_active_authorization,
+        facts.vehicle_has_active_authorization,
+        &mut failures,
+    );
+    app_art3_pu_fee_payment(facts.fee_paid_on, facts.today, basis, &mut failures);
     if failures.is_empty() {
         Ok(GrantDecision {
             valid_from: facts.fee_paid_on,
-            valid_until,
+            valid_until: validity_until(facts.fee_paid_on, basis),
             legal_basis_version: basis.version,
         })
     } else {
@@ -219,7 +345,11 @@ impl AuthorizationStatus {
 
 /// Status at `now`: revoked from the revocation instant on; expired from 00:00 (America/Cuiaba)
 /// of the day after `valid_until` (DL-8).
-pub fn status_at(valid_until: NaiveDate, revoked_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> AuthorizationStatus {
+pub fn status_at(
+    valid_until: NaiveDate,
+    revoked_at: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> AuthorizationStatus {
     if revoked_at.is_some_and(|r| r <= now) {
         AuthorizationStatus::Revoked
     } else if local_date(now) > valid_until {
@@ -230,6 +360,7 @@ pub fn status_at(valid_until: NaiveDate, revoked_at: Option<DateTime<Utc>>, now:
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -273,7 +404,10 @@ mod tests {
         assert_eq!(dec.valid_until, d(2027, 11, 20));
         assert_eq!(dec.legal_basis_version, "APP-MINUTA-2023-11-23/v1");
         // DL-6 overflow: 29/02/2024 + 12 months = 28/02/2025.
-        assert_eq!(validity_until(d(2024, 2, 29), &AppLegalBasis::draft_2023()), d(2025, 2, 28));
+        assert_eq!(
+            validity_until(d(2024, 2, 29), &AppLegalBasis::draft_2023()),
+            d(2025, 2, 28)
+        );
     }
 
     #[test]
@@ -290,16 +424,49 @@ mod tests {
 
     #[test]
     fn app_art12_i_cnh_requirements_table() {
-        let cases: Vec<(&str, Box<dyn Fn(&mut GrantFacts)>, Option<&str>)> = vec![
-            ("category A", Box::new(|f| f.driver.cnh_category = CnhCategory::A), Some("cnh.category")),
-            ("category ACC", Box::new(|f| f.driver.cnh_category = CnhCategory::Acc), Some("cnh.category")),
-            ("category AE ok", Box::new(|f| f.driver.cnh_category = CnhCategory::Ae), None),
-            ("no EAR", Box::new(|f| f.driver.ear = false), Some("cnh.ear")),
+        type Change = Box<dyn Fn(&mut GrantFacts)>;
+        let cases: Vec<(&str, Change, Option<&str>)> = vec![
+            (
+                "category A",
+                Box::new(|f| f.driver.cnh_category = CnhCategory::A),
+                Some("cnh.category"),
+            ),
+            (
+                "category ACC",
+                Box::new(|f| f.driver.cnh_category = CnhCategory::Acc),
+                Some("cnh.category"),
+            ),
+            (
+                "category AE ok",
+                Box::new(|f| f.driver.cnh_category = CnhCategory::Ae),
+                None,
+            ),
+            (
+                "no EAR",
+                Box::new(|f| f.driver.ear = false),
+                Some("cnh.ear"),
+            ),
             // DL-9: met on the anniversary day.
-            ("2 years on the day", Box::new(|f| f.driver.first_license_date = d(2024, 11, 30)), None),
-            ("one day short", Box::new(|f| f.driver.first_license_date = d(2024, 12, 1)), Some("cnh.first_license_date")),
-            ("expired yesterday", Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 29)), Some("cnh.expires_on")),
-            ("expires today ok", Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 30)), None),
+            (
+                "2 years on the day",
+                Box::new(|f| f.driver.first_license_date = d(2024, 11, 30)),
+                None,
+            ),
+            (
+                "one day short",
+                Box::new(|f| f.driver.first_license_date = d(2024, 12, 1)),
+                Some("cnh.first_license_date"),
+            ),
+            (
+                "expired yesterday",
+                Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 29)),
+                Some("cnh.expires_on"),
+            ),
+            (
+                "expires today ok",
+                Box::new(|f| f.driver.cnh_expires_on = d(2026, 11, 30)),
+                None,
+            ),
         ];
         for (name, change, expected) in cases {
             let mut f = eligible();
@@ -318,23 +485,54 @@ mod tests {
         f.vehicle.model_year = 2014; // 2026 − 2014 = 12: eligible through 31/12/2026
         assert!(rules_failed(&f).is_empty());
         f.vehicle.model_year = 2013;
-        assert_eq!(rules_failed(&f), vec![("APP-ART2-P2", "vehicle.model_year")]);
+        assert_eq!(
+            rules_failed(&f),
+            vec![("APP-ART2-P2", "vehicle.model_year")]
+        );
         let mut f = eligible();
         f.vehicle.model_year = 2014;
         f.today = d(2027, 1, 1);
         f.fee_paid_on = d(2027, 1, 1);
-        assert_eq!(rules_failed(&f), vec![("APP-ART2-P2", "vehicle.model_year")]);
+        assert_eq!(
+            rules_failed(&f),
+            vec![("APP-ART2-P2", "vehicle.model_year")]
+        );
     }
 
     #[test]
     fn app_art2_vehicle_requirements_table() {
-        let cases: Vec<(Box<dyn Fn(&mut GrantFacts)>, &str, &str)> = vec![
-            (Box::new(|f| f.vehicle.doors = 2), "APP-ART2-P1", "vehicle.doors"),
-            (Box::new(|f| f.vehicle.air_conditioning = false), "APP-ART2-P1", "vehicle.air_conditioning"),
-            (Box::new(|f| f.vehicle.capacity_including_driver = 8), "APP-ART2", "vehicle.capacity_including_driver"),
-            (Box::new(|f| f.vehicle.registration_municipality = IbgeCode::from_const(5_103_403)), "APP-ART8-P1-I", "vehicle.registration_municipality_ibge"),
-            (Box::new(|f| f.driver_has_active_authorization = true), "APP-ART8", "driver_id"),
-            (Box::new(|f| f.vehicle_has_active_authorization = true), "APP-ART8", "vehicle_id"),
+        type Change = Box<dyn Fn(&mut GrantFacts)>;
+        let cases: Vec<(Change, &str, &str)> = vec![
+            (
+                Box::new(|f| f.vehicle.doors = 2),
+                "APP-ART2-P1",
+                "vehicle.doors",
+            ),
+            (
+                Box::new(|f| f.vehicle.air_conditioning = false),
+                "APP-ART2-P1",
+                "vehicle.air_conditioning",
+            ),
+            (
+                Box::new(|f| f.vehicle.capacity_including_driver = 8),
+                "APP-ART2",
+                "vehicle.capacity_including_driver",
+            ),
+            (
+                Box::new(|f| f.vehicle.registration_municipality = IbgeCode::from_const(5_103_403)),
+                "APP-ART8-P1-I",
+                "vehicle.registration_municipality_ibge",
+            ),
+            (
+                Box::new(|f| f.driver_has_active_authorization = true),
+                "APP-ART8",
+                "driver_id",
+            ),
+            (
+                Box::new(|f| f.vehicle_has_active_authorization = true),
+                "APP-ART8",
+                "vehicle_id",
+            ),
         ];
         for (change, rule, field) in cases {
             let mut f = eligible();
@@ -363,10 +561,22 @@ mod tests {
     fn app_art3_pu_status_changes_after_last_day_in_cuiaba() {
         let until = d(2027, 5, 23);
         let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
-        assert_eq!(status_at(until, None, at("2027-05-24T03:59:59Z")), AuthorizationStatus::Active);
-        assert_eq!(status_at(until, None, at("2027-05-24T04:00:00Z")), AuthorizationStatus::Expired);
+        assert_eq!(
+            status_at(until, None, at("2027-05-24T03:59:59Z")),
+            AuthorizationStatus::Active
+        );
+        assert_eq!(
+            status_at(until, None, at("2027-05-24T04:00:00Z")),
+            AuthorizationStatus::Expired
+        );
         let revoked = Some(at("2026-12-01T12:00:00Z"));
-        assert_eq!(status_at(until, revoked, at("2026-12-01T11:59:59Z")), AuthorizationStatus::Active);
-        assert_eq!(status_at(until, revoked, at("2026-12-01T12:00:00Z")), AuthorizationStatus::Revoked);
+        assert_eq!(
+            status_at(until, revoked, at("2026-12-01T11:59:59Z")),
+            AuthorizationStatus::Active
+        );
+        assert_eq!(
+            status_at(until, revoked, at("2026-12-01T12:00:00Z")),
+            AuthorizationStatus::Revoked
+        );
     }
 }

@@ -20,12 +20,10 @@ pub fn add_months(date: NaiveDate, months: u32, overflow: MonthOverflow) -> Naiv
     let clamped = date
         .checked_add_months(Months::new(months))
         .unwrap_or(NaiveDate::MAX);
-    match overflow {
-        MonthOverflow::LastDay => clamped,
-        MonthOverflow::NextDay if clamped.day() != date.day() => {
-            clamped.succ_opt().unwrap_or(clamped)
-        }
-        MonthOverflow::NextDay => clamped,
+    if overflow == MonthOverflow::NextDay && clamped.day() != date.day() {
+        clamped.succ_opt().unwrap_or(clamped)
+    } else {
+        clamped
     }
 }
 
@@ -35,6 +33,7 @@ pub fn local_date(instant: DateTime<Utc>) -> NaiveDate {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -45,20 +44,42 @@ mod tests {
     // DL-6
     #[test]
     fn dl6_month_arithmetic_date_to_date() {
-        assert_eq!(add_months(d(2026, 5, 23), 12, MonthOverflow::LastDay), d(2027, 5, 23));
-        assert_eq!(add_months(d(2024, 2, 29), 12, MonthOverflow::LastDay), d(2025, 2, 28));
-        assert_eq!(add_months(d(2024, 2, 29), 12, MonthOverflow::NextDay), d(2025, 3, 1));
-        assert_eq!(add_months(d(2026, 1, 31), 1, MonthOverflow::LastDay), d(2026, 2, 28));
-        assert_eq!(add_months(d(2026, 1, 31), 1, MonthOverflow::NextDay), d(2026, 3, 1));
-        assert_eq!(add_months(d(2026, 1, 30), 24, MonthOverflow::NextDay), d(2028, 1, 30));
+        assert_eq!(
+            add_months(d(2026, 5, 23), 12, MonthOverflow::LastDay),
+            d(2027, 5, 23)
+        );
+        assert_eq!(
+            add_months(d(2024, 2, 29), 12, MonthOverflow::LastDay),
+            d(2025, 2, 28)
+        );
+        assert_eq!(
+            add_months(d(2024, 2, 29), 12, MonthOverflow::NextDay),
+            d(2025, 3, 1)
+        );
+        assert_eq!(
+            add_months(d(2026, 1, 31), 1, MonthOverflow::LastDay),
+            d(2026, 2, 28)
+        );
+        assert_eq!(
+            add_months(d(2026, 1, 31), 1, MonthOverflow::NextDay),
+            d(2026, 3, 1)
+        );
+        assert_eq!(
+            add_months(d(2026, 1, 30), 24, MonthOverflow::NextDay),
+            d(2028, 1, 30)
+        );
     }
 
     // DL-11: 2026-01-01T02:00Z is 31/12/2025 22:00 in Barra do Garças.
     #[test]
     fn dl11_local_date_is_cuiaba() {
-        let t = DateTime::parse_from_rfc3339("2026-01-01T02:00:00Z").unwrap().to_utc();
+        let t = DateTime::parse_from_rfc3339("2026-01-01T02:00:00Z")
+            .unwrap()
+            .to_utc();
         assert_eq!(local_date(t), d(2025, 12, 31));
-        let t = DateTime::parse_from_rfc3339("2026-01-01T04:00:00Z").unwrap().to_utc();
+        let t = DateTime::parse_from_rfc3339("2026-01-01T04:00:00Z")
+            .unwrap()
+            .to_utc();
         assert_eq!(local_date(t), d(2026, 1, 1));
     }
 

@@ -81,6 +81,10 @@ impl Cpf {
     }
 }
 
+const CNPJ_W1: [u32; 12] = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+const CNPJ_W2: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+const RENAVAM_W: [u32; 10] = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+
 /// CNPJ, 14 characters, numeric or alphanumeric (LEGAL_RULES §4.2, IN RFB nº 2.229/2024).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cnpj(String);
@@ -92,7 +96,9 @@ impl Cnpj {
             return Err(IdError::Length);
         }
         let bytes = s.as_bytes();
-        let base_ok = bytes[..12].iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase());
+        let base_ok = bytes[..12]
+            .iter()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase());
         let dv_ok = bytes[12..].iter().all(u8::is_ascii_digit);
         if !base_ok || !dv_ok {
             return Err(IdError::Characters);
@@ -102,10 +108,8 @@ impl Cnpj {
         }
         // value(c) = ASCII(c) − 48: '0'..'9' → 0..9, 'A' → 17 … 'Z' → 42.
         let v: Vec<u32> = bytes.iter().map(|b| u32::from(*b) - 48).collect();
-        const W1: [u32; 12] = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-        const W2: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-        let dv1 = mod11_dv(v[..12].iter().zip(W1).map(|(x, w)| x * w).sum());
-        let dv2 = mod11_dv(v[..13].iter().zip(W2).map(|(x, w)| x * w).sum());
+        let dv1 = mod11_dv(v[..12].iter().zip(CNPJ_W1).map(|(x, w)| x * w).sum());
+        let dv2 = mod11_dv(v[..13].iter().zip(CNPJ_W2).map(|(x, w)| x * w).sum());
         if v[12] != dv1 || v[13] != dv2 {
             return Err(IdError::CheckDigits);
         }
@@ -119,7 +123,14 @@ impl Cnpj {
     /// `00.000.000/0000-00`.
     pub fn formatted(&self) -> String {
         let s = &self.0;
-        format!("{}.{}.{}/{}-{}", &s[0..2], &s[2..5], &s[5..8], &s[8..12], &s[12..14])
+        format!(
+            "{}.{}.{}/{}-{}",
+            &s[0..2],
+            &s[2..5],
+            &s[5..8],
+            &s[8..12],
+            &s[12..14]
+        )
     }
 }
 
@@ -193,8 +204,7 @@ impl Renavam {
         if all_same(&s) {
             return Err(IdError::Repeated);
         }
-        const W: [u32; 10] = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-        let sum: u32 = d[..10].iter().zip(W).map(|(x, w)| x * w).sum();
+        let sum: u32 = d[..10].iter().zip(RENAVAM_W).map(|(x, w)| x * w).sum();
         let r = (sum * 10) % 11;
         let dv = if r == 10 { 0 } else { r };
         if d[10] != dv {
@@ -331,13 +341,19 @@ impl IbgeCode {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     // LEGAL_RULES §4.1
     #[test]
     fn cpf_table() {
-        for ok in ["123.456.789-09", "111.444.777-35", "529.982.247-25", "52998224725"] {
+        for ok in [
+            "123.456.789-09",
+            "111.444.777-35",
+            "529.982.247-25",
+            "52998224725",
+        ] {
             assert!(Cpf::parse(ok).is_ok(), "{ok} should be valid");
         }
         let bad = [
@@ -378,7 +394,10 @@ mod tests {
         for (input, err) in bad {
             assert_eq!(Cnpj::parse(input), Err(err), "{input}");
         }
-        assert_eq!(Cnpj::parse("12ABC34501DE35").unwrap().formatted(), "12.ABC.345/01DE-35");
+        assert_eq!(
+            Cnpj::parse("12ABC34501DE35").unwrap().formatted(),
+            "12.ABC.345/01DE-35"
+        );
     }
 
     // LEGAL_RULES §4.3
@@ -401,11 +420,23 @@ mod tests {
     // LEGAL_RULES §4.4
     #[test]
     fn renavam_table() {
-        for ok in ["13824652268", "08543317523", "09769017014", "01993520012", "123456789"] {
+        for ok in [
+            "13824652268",
+            "08543317523",
+            "09769017014",
+            "01993520012",
+            "123456789",
+        ] {
             assert!(Renavam::parse(ok).is_ok(), "{ok}");
         }
         assert_eq!(Renavam::parse("123456789").unwrap().as_str(), "00123456789");
-        for bad in ["38872054170", "40999838209", "13824652269", "1382465226", "1382465226X"] {
+        for bad in [
+            "38872054170",
+            "40999838209",
+            "13824652269",
+            "1382465226",
+            "1382465226X",
+        ] {
             assert!(Renavam::parse(bad).is_err(), "{bad}");
         }
     }

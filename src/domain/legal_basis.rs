@@ -56,9 +56,21 @@ impl AppLegalBasis {
             required_doors: 4,
             max_capacity_including_driver: 7,
             allowed_municipalities: vec![
-                Municipality { ibge: 5_101_803, name: "Barra do Garças", uf: "MT" },
-                Municipality { ibge: 5_201_702, name: "Aragarças", uf: "GO" },
-                Municipality { ibge: 5_106_653, name: "Pontal do Araguaia", uf: "MT" },
+                Municipality {
+                    ibge: 5_101_803,
+                    name: "Barra do Garças",
+                    uf: "MT",
+                },
+                Municipality {
+                    ibge: 5_201_702,
+                    name: "Aragarças",
+                    uf: "GO",
+                },
+                Municipality {
+                    ibge: 5_106_653,
+                    name: "Pontal do Araguaia",
+                    uf: "MT",
+                },
             ],
             min_years_since_first_license: 2,
             month_overflow: MonthOverflow::LastDay,
@@ -66,6 +78,8 @@ impl AppLegalBasis {
     }
 
     pub fn municipality(&self, code: IbgeCode) -> Option<&Municipality> {
-        self.allowed_municipalities.iter().find(|m| m.ibge == code.code())
+        self.allowed_municipalities
+            .iter()
+            .find(|m| m.ibge == code.code())
     }
 }

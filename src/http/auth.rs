@@ -33,11 +33,15 @@ fn check(req: &HttpRequest) -> Result<Official, ApiError> {
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     let Some(presented) = presented else {
-        return Err(ApiError::Unauthorized("É preciso apresentar um token de acesso (Authorization: Bearer …).".into()));
+        return Err(ApiError::Unauthorized(
+            "É preciso apresentar um token de acesso (Authorization: Bearer …).".into(),
+        ));
     };
     // Constant time over the bytes; a length mismatch is itself not secret.
     if bool::from(presented.as_bytes().ct_eq(expected.as_bytes())) {
-        Ok(Official { actor: "admin".into() })
+        Ok(Official {
+            actor: "admin".into(),
+        })
     } else {
         Err(ApiError::Unauthorized("Token de acesso inválido.".into()))
     }

@@ -34,8 +34,16 @@ struct DocRef<'a> {
     token: &'a str,
 }
 
-fn authorization_json(state: &AppState, a: &AppAuthorization, docs: &[DocRef<'_>]) -> serde_json::Value {
-    let status = status_at(a.valid_until, a.revocation.as_ref().map(|r| r.revoked_at), state.clock.now());
+fn authorization_json(
+    state: &AppState,
+    a: &AppAuthorization,
+    docs: &[DocRef<'_>],
+) -> serde_json::Value {
+    let status = status_at(
+        a.valid_until,
+        a.revocation.as_ref().map(|r| r.revoked_at),
+        state.clock.now(),
+    );
     let sticker_url = docs
         .iter()
         .find(|d| d.kind == DocumentKind::AppSticker)
@@ -69,7 +77,13 @@ fn authorization_json(state: &AppState, a: &AppAuthorization, docs: &[DocRef<'_>
 
 fn refs(docs: &[DocumentMeta]) -> Vec<DocRef<'_>> {
     docs.iter()
-        .map(|d| DocRef { kind: d.kind, id: d.id, sha256: &d.sha256, code: &d.verification_code, token: &d.token })
+        .map(|d| DocRef {
+            kind: d.kind,
+            id: d.id,
+            sha256: &d.sha256,
+            code: &d.verification_code,
+            token: &d.token,
+        })
         .collect()
 }
 
@@ -77,28 +91,53 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Autorização não encontrada.".into()))
 }
 
-pub async fn grant(state: web::Data<AppState>, official: Official, body: web::Json<GrantDto>) -> Result<HttpResponse, ApiError> {
+pub async fn grant(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<GrantDto>,
+) -> Result<HttpResponse, ApiError> {
     let mut f = Fields::default();
     let driver_id = f.uuid("driver_id", &body.driver_id);
     let vehicle_id = f.uuid("vehicle_id", &body.vehicle_id);
     let fee_paid_on = f.date("fee_paid_on", &body.fee_paid_on);
     f.finish()?;
-    let (Some(driver_id), Some(vehicle_id), Some(fee_paid_on)) = (driver_id, vehicle_id, fee_paid_on) else {
+    let (Some(driver_id), Some(vehicle_id), Some(fee_paid_on)) =
+        (driver_id, vehicle_id, fee_paid_on)
+    else {
         return Err(ApiError::Internal);
     };
-    match issuance::grant_app_authorization(&state, driver_id, vehicle_id, fee_paid_on, &official.actor).await {
+    match issuance::grant_app_authorization(
+        &state,
+        driver_id,
+        vehicle_id,
+        fee_paid_on,
+        &official.actor,
+    )
+    .await
+    {
         Ok(granted) => {
             let docs: Vec<DocRef<'_>> = granted
                 .documents
                 .iter()
-                .map(|d| DocRef { kind: d.kind, id: d.id, sha256: &d.sha256, code: &d.verification_code, token: &d.token })
+                .map(|d| DocRef {
+                    kind: d.kind,
+                    id: d.id,
+                    sha256: &d.sha256,
+                    code: &d.verification_code,
+                    token: &d.token,
+                })
                 .collect();
             let body = authorization_json(&state, &granted.authorization, &docs);
             Ok(HttpResponse::Created()
-                .insert_header(("Location", format!("/api/v1/app-authorizations/{}", granted.authorization.id)))
+                .insert_header((
+                    "Location",
+                    format!("/api/v1/app-authorizations/{}", granted.authorization.id),
+                ))
                 .json(body))
         }
-        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(failures.into_iter().map(ProblemItem::from).collect())),
+        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        )),
         Err(GrantError::Missing(what)) => {
             let (field, msg) = if what == "driver" {
                 ("driver_id", "Condutor não cadastrado.")
@@ -115,9 +154,17 @@ pub async fn grant(state: web::Data<AppState>, official: Official, body: web::Js
     }
 }
 
-pub async fn get(state: web::Data<AppState>, _official: Official, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let a = state.store.get_authorization(id).await?.ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
+    let a = state
+        .store
+        .get_authorization(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     let docs = state.store.documents_of(id).await?;
     Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
 }
@@ -133,28 +180,50 @@ pub async fn revoke(
     let reason = f.text("reason", &body.reason, 1000);
     f.finish()?;
     let reason = reason.ok_or(ApiError::Internal)?;
-    match state.store.revoke_authorization(id, &reason, &official.actor, state.clock.now()).await? {
+    match state
+        .store
+        .revoke_authorization(id, &reason, &official.actor, state.clock.now())
+        .await?
+    {
         RevokeOutcome::NotFound => Err(ApiError::NotFound("Autorização não encontrada.".into())),
         RevokeOutcome::AlreadyRevoked(r) => Err(ApiError::Conflict(
-            format!("A autorização já foi revogada em {}.", crate::documents::format::datetime_local(r.revoked_at)),
+            format!(
+                "A autorização já foi revogada em {}.",
+                crate::documents::format::datetime_local(r.revoked_at)
+            ),
             vec![],
         )),
         RevokeOutcome::Revoked(_) => {
-            let a = state.store.get_authorization(id).await?.ok_or(ApiError::Internal)?;
+            let a = state
+                .store
+                .get_authorization(id)
+                .await?
+                .ok_or(ApiError::Internal)?;
             let docs = state.store.documents_of(id).await?;
             Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
         }
     }
 }
 
-pub async fn document(state: web::Data<AppState>, _official: Official, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn document(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Documento não encontrado.".into());
     let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
     let (meta, pdf) = state.store.document_pdf(id).await?.ok_or_else(not_found)?;
-    let filename = format!("{}-{}.pdf", meta.kind.as_str(), meta.number.replace('/', "-"));
+    let filename = format!(
+        "{}-{}.pdf",
+        meta.kind.as_str(),
+        meta.number.replace('/', "-")
+    );
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
-        .insert_header(("Content-Disposition", format!("inline; filename=\"{filename}\"")))
+        .insert_header((
+            "Content-Disposition",
+            format!("inline; filename=\"{filename}\""),
+        ))
         .insert_header(("X-Content-SHA256", meta.sha256))
         .body(pdf))
 }

@@ -9,7 +9,8 @@ use crate::storage::Repository;
 
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
     match state.store.ping().await {
-        Ok(()) => HttpResponse::Ok().json(json!({"status": "ok", "database": "ok", "backend": state.store.backend()})),
+        Ok(()) => HttpResponse::Ok()
+            .json(json!({"status": "ok", "database": "ok", "backend": state.store.backend()})),
         Err(e) => {
             tracing::error!(error = %e, "health check: database unreachable");
             HttpResponse::ServiceUnavailable()

@@ -30,13 +30,23 @@ pub struct ProblemItem {
 
 impl ProblemItem {
     pub fn field(field: &str, message: impl Into<String>) -> Self {
-        Self { field: field.to_owned(), rule: None, article: None, message: message.into() }
+        Self {
+            field: field.to_owned(),
+            rule: None,
+            article: None,
+            message: message.into(),
+        }
     }
 }
 
 impl From<RuleFailure> for ProblemItem {
     fn from(f: RuleFailure) -> Self {
-        Self { field: f.field.to_owned(), rule: Some(f.rule.to_owned()), article: Some(f.article.to_owned()), message: f.message }
+        Self {
+            field: f.field.to_owned(),
+            rule: Some(f.rule.to_owned()),
+            article: Some(f.article.to_owned()),
+            message: f.message,
+        }
     }
 }
 
@@ -82,14 +92,25 @@ struct Problem<'a> {
 impl ApiError {
     fn parts(&self) -> (&'static str, &'static str, String, &[ProblemItem]) {
         match self {
-            Self::Invalid(items) => ("/problems/invalid-input", "Dados inválidos", "Um ou mais campos são inválidos.".into(), items),
+            Self::Invalid(items) => (
+                "/problems/invalid-input",
+                "Dados inválidos",
+                "Um ou mais campos são inválidos.".into(),
+                items,
+            ),
             Self::Requirements(items) => (
                 "/problems/legal-requirements",
                 "Requisitos legais não atendidos",
-                "O pedido não atende a um ou mais requisitos da lei; veja a lista em `errors`.".into(),
+                "O pedido não atende a um ou mais requisitos da lei; veja a lista em `errors`."
+                    .into(),
                 items,
             ),
-            Self::BadRequest(d) => ("/problems/bad-request", "Requisição inválida", d.clone(), &[]),
+            Self::BadRequest(d) => (
+                "/problems/bad-request",
+                "Requisição inválida",
+                d.clone(),
+                &[],
+            ),
             Self::NotFound(d) => ("/problems/not-found", "Não encontrado", d.clone(), &[]),
             Self::MethodNotAllowed => (
                 "/problems/method-not-allowed",
@@ -105,8 +126,18 @@ impl ApiError {
                 "O corpo da requisição excede o tamanho máximo aceito.".into(),
                 &[],
             ),
-            Self::UnsupportedMediaType(d) => ("/problems/unsupported-media-type", "Tipo de conteúdo não suportado", d.clone(), &[]),
-            Self::Unavailable(d) => ("/problems/unavailable", "Serviço indisponível", d.clone(), &[]),
+            Self::UnsupportedMediaType(d) => (
+                "/problems/unsupported-media-type",
+                "Tipo de conteúdo não suportado",
+                d.clone(),
+                &[],
+            ),
+            Self::Unavailable(d) => (
+                "/problems/unavailable",
+                "Serviço indisponível",
+                d.clone(),
+                &[],
+            ),
             Self::Internal => (
                 "/problems/internal",
                 "Erro interno",
@@ -136,7 +167,14 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         let (kind, title, detail, errors) = self.parts();
-        let body = Problem { kind, title, status: status.as_u16(), detail: &detail, errors, request_id: current_request_id() };
+        let body = Problem {
+            kind,
+            title,
+            status: status.as_u16(),
+            detail: &detail,
+            errors,
+            request_id: current_request_id(),
+        };
         let mut res = HttpResponse::build(status);
         res.content_type(ContentType(
             "application/problem+json".parse().unwrap_or(mime_json()),

@@ -19,19 +19,21 @@ pub struct Fields(Vec<ProblemItem>);
 
 impl Fields {
     pub fn take<T, E>(&mut self, field: &str, r: Result<T, E>, message: &str) -> Option<T> {
-        match r {
-            Ok(v) => Some(v),
-            Err(_) => {
-                self.0.push(ProblemItem::field(field, message));
-                None
-            }
+        if let Ok(v) = r {
+            Some(v)
+        } else {
+            self.0.push(ProblemItem::field(field, message));
+            None
         }
     }
 
     pub fn text(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
         let v = value.trim();
         if v.is_empty() || v.chars().count() > max {
-            self.0.push(ProblemItem::field(field, format!("Informe um texto de 1 a {max} caracteres.")));
+            self.0.push(ProblemItem::field(
+                field,
+                format!("Informe um texto de 1 a {max} caracteres."),
+            ));
             None
         } else {
             Some(v.to_owned())
@@ -39,24 +41,39 @@ impl Fields {
     }
 
     pub fn date(&mut self, field: &str, value: &str) -> Option<NaiveDate> {
-        self.take(field, NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d"), "Data inválida; use o formato AAAA-MM-DD.")
+        self.take(
+            field,
+            NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d"),
+            "Data inválida; use o formato AAAA-MM-DD.",
+        )
     }
 
     pub fn uuid(&mut self, field: &str, value: &str) -> Option<Uuid> {
-        self.take(field, Uuid::parse_str(value.trim()), "Identificador inválido.")
+        self.take(
+            field,
+            Uuid::parse_str(value.trim()),
+            "Identificador inválido.",
+        )
     }
 
     pub fn range(&mut self, field: &str, value: i32, min: i32, max: i32) -> Option<i32> {
         if (min..=max).contains(&value) {
             Some(value)
         } else {
-            self.0.push(ProblemItem::field(field, format!("Valor fora do intervalo aceito ({min} a {max}).")));
+            self.0.push(ProblemItem::field(
+                field,
+                format!("Valor fora do intervalo aceito ({min} a {max})."),
+            ));
             None
         }
     }
 
     pub fn finish(self) -> Result<(), ApiError> {
-        if self.0.is_empty() { Ok(()) } else { Err(ApiError::Invalid(self.0)) }
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Invalid(self.0))
+        }
     }
 }
 
@@ -93,7 +110,10 @@ fn driver_json(d: &Driver) -> serde_json::Value {
 }
 
 fn conflict(field: &'static str, message: &str) -> ApiError {
-    ApiError::Conflict("Já existe um cadastro com este dado.".into(), vec![ProblemItem::field(field, message)])
+    ApiError::Conflict(
+        "Já existe um cadastro com este dado.".into(),
+        vec![ProblemItem::field(field, message)],
+    )
 }
 
 pub async fn create_driver(
@@ -104,14 +124,32 @@ pub async fn create_driver(
     let dto = body.into_inner();
     let mut f = Fields::default();
     let name = f.text("name", &dto.name, 200);
-    let cpf = f.take("cpf", Cpf::parse(&dto.cpf), "CPF inválido: confira os dígitos verificadores.");
-    let number = f.take("cnh.number", CnhNumber::parse(&dto.cnh.number), "Número de registro da CNH inválido.");
-    let category = f.take("cnh.category", CnhCategory::parse(&dto.cnh.category), "Categoria de CNH desconhecida.");
+    let cpf = f.take(
+        "cpf",
+        Cpf::parse(&dto.cpf),
+        "CPF inválido: confira os dígitos verificadores.",
+    );
+    let number = f.take(
+        "cnh.number",
+        CnhNumber::parse(&dto.cnh.number),
+        "Número de registro da CNH inválido.",
+    );
+    let category = f.take(
+        "cnh.category",
+        CnhCategory::parse(&dto.cnh.category),
+        "Categoria de CNH desconhecida.",
+    );
     let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
     let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
     f.finish()?;
-    let (Some(name), Some(cpf), Some(number), Some(category), Some(first_license_date), Some(expires_on)) =
-        (name, cpf, number, category, first, expires)
+    let (
+        Some(name),
+        Some(cpf),
+        Some(number),
+        Some(category),
+        Some(first_license_date),
+        Some(expires_on),
+    ) = (name, cpf, number, category, first, expires)
     else {
         return Err(ApiError::Internal);
     };
@@ -119,13 +157,24 @@ pub async fn create_driver(
         id: Uuid::new_v4(),
         name,
         cpf,
-        cnh: Cnh { number, category, first_license_date, ear: dto.cnh.ear, expires_on },
+        cnh: Cnh {
+            number,
+            category,
+            first_license_date,
+            ear: dto.cnh.ear,
+            expires_on,
+        },
         created_at: state.clock.now(),
     };
     match state.store.insert_driver(&driver, &official.actor).await {
         Ok(()) => Ok(HttpResponse::Created().json(driver_json(&driver))),
-        Err(StorageError::Conflict("cpf")) => Err(conflict("cpf", "Já existe um condutor com este CPF.")),
-        Err(StorageError::Conflict("cnh_number")) => Err(conflict("cnh.number", "Já existe um condutor com esta CNH.")),
+        Err(StorageError::Conflict("cpf")) => {
+            Err(conflict("cpf", "Já existe um condutor com este CPF."))
+        }
+        Err(StorageError::Conflict("cnh_number")) => Err(conflict(
+            "cnh.number",
+            "Já existe um condutor com esta CNH.",
+        )),
         Err(e) => Err(e.into()),
     }
 }
@@ -169,23 +218,51 @@ pub async fn create_vehicle(
 ) -> Result<HttpResponse, ApiError> {
     let dto = body.into_inner();
     let mut f = Fields::default();
-    let plate = f.take("plate", Plate::parse(&dto.plate), "Placa inválida: use o padrão antigo (ABC-1234) ou Mercosul (BRA2E19).");
-    let renavam = f.take("renavam", Renavam::parse(&dto.renavam), "RENAVAM inválido: confira o dígito verificador.");
+    let plate = f.take(
+        "plate",
+        Plate::parse(&dto.plate),
+        "Placa inválida: use o padrão antigo (ABC-1234) ou Mercosul (BRA2E19).",
+    );
+    let renavam = f.take(
+        "renavam",
+        Renavam::parse(&dto.renavam),
+        "RENAVAM inválido: confira o dígito verificador.",
+    );
     let make = f.text("make", &dto.make, 60);
     let model = f.text("model", &dto.model, 80);
     let color = f.text("color", &dto.color, 40);
     let model_year = f.range("model_year", dto.model_year, 1900, 2200);
     let doors = f.range("doors", dto.doors, 1, 9);
-    let capacity = f.range("capacity_including_driver", dto.capacity_including_driver, 1, 99);
+    let capacity = f.range(
+        "capacity_including_driver",
+        dto.capacity_including_driver,
+        1,
+        99,
+    );
     let ibge_text = match &dto.registration_municipality_ibge {
         serde_json::Value::Number(n) => n.to_string(),
         serde_json::Value::String(s) => s.clone(),
         _ => String::new(),
     };
-    let ibge = f.take("registration_municipality_ibge", IbgeCode::parse(&ibge_text), "Código IBGE do município inválido (7 dígitos).");
+    let ibge = f.take(
+        "registration_municipality_ibge",
+        IbgeCode::parse(&ibge_text),
+        "Código IBGE do município inválido (7 dígitos).",
+    );
     f.finish()?;
-    let (Some(plate), Some(renavam), Some(make), Some(model), Some(color), Some(model_year), Some(doors), Some(capacity), Some(ibge)) =
-        (plate, renavam, make, model, color, model_year, doors, capacity, ibge)
+    let (
+        Some(plate),
+        Some(renavam),
+        Some(make),
+        Some(model),
+        Some(color),
+        Some(model_year),
+        Some(doors),
+        Some(capacity),
+        Some(ibge),
+    ) = (
+        plate, renavam, make, model, color, model_year, doors, capacity, ibge,
+    )
     else {
         return Err(ApiError::Internal);
     };
@@ -205,8 +282,13 @@ pub async fn create_vehicle(
     };
     match state.store.insert_vehicle(&vehicle, &official.actor).await {
         Ok(()) => Ok(HttpResponse::Created().json(vehicle_json(&vehicle))),
-        Err(StorageError::Conflict("plate_mercosul")) => Err(conflict("plate", "Já existe um veículo com esta placa.")),
-        Err(StorageError::Conflict("renavam")) => Err(conflict("renavam", "Já existe um veículo com este RENAVAM.")),
+        Err(StorageError::Conflict("plate_mercosul")) => {
+            Err(conflict("plate", "Já existe um veículo com esta placa."))
+        }
+        Err(StorageError::Conflict("renavam")) => Err(conflict(
+            "renavam",
+            "Já existe um veículo com este RENAVAM.",
+        )),
         Err(e) => Err(e.into()),
     }
 }

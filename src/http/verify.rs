@@ -21,12 +21,18 @@ fn status_for(v: Verdict) -> StatusCode {
 
 pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
     let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
-    HttpResponse::build(status_for(v.verdict)).insert_header(("Cache-Control", "no-store")).json(v)
+    HttpResponse::build(status_for(v.verdict))
+        .insert_header(("Cache-Control", "no-store"))
+        .json(v)
 }
 
 async fn by_code(state: &AppState, raw: &str) -> Verification {
     let now = state.clock.now();
-    let outcome = |verdict, document| Verification { verdict, checked_at: now, document };
+    let outcome = |verdict, document| Verification {
+        verdict,
+        checked_at: now,
+        document,
+    };
     let Some(code) = normalise_verification_code(raw) else {
         return outcome(Verdict::Malformed, None);
     };
@@ -51,7 +57,9 @@ pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> Ht
         Verdict::UnknownDocument => StatusCode::NOT_FOUND,
         other => status_for(other),
     };
-    HttpResponse::build(status).insert_header(("Cache-Control", "no-store")).json(v)
+    HttpResponse::build(status)
+        .insert_header(("Cache-Control", "no-store"))
+        .json(v)
 }
 
 pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
@@ -78,7 +86,10 @@ fn html(status: StatusCode, body: &str) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))
-        .insert_header(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"))
+        .insert_header((
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+        ))
         .insert_header(("X-Content-Type-Options", "nosniff"))
         .insert_header(("Referrer-Policy", "no-referrer"))
         .body(body.to_owned())
@@ -103,14 +114,54 @@ fn esc(s: &str) -> String {
 /// (css class, icon, headline, explanation) for a verdict.
 fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str) {
     match v {
-        Verdict::Valid => ("ok", "✔", "AUTORIZADO", "Documento autêntico, emitido pela Prefeitura e em vigor."),
-        Verdict::Expired => ("warn", "⚠", "VENCIDO", "Documento autêntico, mas a validade terminou. O veículo não está autorizado."),
-        Verdict::Revoked => ("bad", "✖", "REVOGADO", "Documento autêntico, mas a autorização foi revogada. O veículo não está autorizado."),
-        Verdict::InvalidSignature => ("bad", "✖", "FALSO OU ALTERADO", "A assinatura digital não confere: este documento não foi emitido assim pela Prefeitura."),
-        Verdict::UnknownKey => ("bad", "✖", "NÃO RECONHECIDO", "Assinado por uma chave que a Prefeitura não publicou: não confie neste documento."),
-        Verdict::Malformed => ("bad", "✖", "CÓDIGO INVÁLIDO", "Este código não é de um documento do selo. Confira se leu o QR code ou digitou o código corretamente."),
-        Verdict::UnknownDocument => ("bad", "✖", "NÃO ENCONTRADO", "Não há documento com estes dados no cadastro da Prefeitura: não confie nele."),
-        Verdict::StatusUnavailable => ("warn", "?", "SITUAÇÃO INDISPONÍVEL", "A assinatura é autêntica, mas o cadastro não pôde ser consultado agora. Tente novamente em instantes."),
+        Verdict::Valid => (
+            "ok",
+            "✔",
+            "AUTORIZADO",
+            "Documento autêntico, emitido pela Prefeitura e em vigor.",
+        ),
+        Verdict::Expired => (
+            "warn",
+            "⚠",
+            "VENCIDO",
+            "Documento autêntico, mas a validade terminou. O veículo não está autorizado.",
+        ),
+        Verdict::Revoked => (
+            "bad",
+            "✖",
+            "REVOGADO",
+            "Documento autêntico, mas a autorização foi revogada. O veículo não está autorizado.",
+        ),
+        Verdict::InvalidSignature => (
+            "bad",
+            "✖",
+            "FALSO OU ALTERADO",
+            "A assinatura digital não confere: este documento não foi emitido assim pela Prefeitura.",
+        ),
+        Verdict::UnknownKey => (
+            "bad",
+            "✖",
+            "NÃO RECONHECIDO",
+            "Assinado por uma chave que a Prefeitura não publicou: não confie neste documento.",
+        ),
+        Verdict::Malformed => (
+            "bad",
+            "✖",
+            "CÓDIGO INVÁLIDO",
+            "Este código não é de um documento do selo. Confira se leu o QR code ou digitou o código corretamente.",
+        ),
+        Verdict::UnknownDocument => (
+            "bad",
+            "✖",
+            "NÃO ENCONTRADO",
+            "Não há documento com estes dados no cadastro da Prefeitura: não confie nele.",
+        ),
+        Verdict::StatusUnavailable => (
+            "warn",
+            "?",
+            "SITUAÇÃO INDISPONÍVEL",
+            "A assinatura é autêntica, mas o cadastro não pôde ser consultado agora. Tente novamente em instantes.",
+        ),
     }
 }
 

@@ -22,9 +22,13 @@ use sha2::{Digest, Sha256};
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
-    #[error("no signing key in {dir}; run `selo keys generate` (or start with SELO_ENV other than production to create a development key)")]
+    #[error(
+        "no signing key in {dir}; run `selo keys generate` (or start with SELO_ENV other than production to create a development key)"
+    )]
     Missing { dir: PathBuf },
-    #[error("key file {path} is readable by group or others (mode {mode:o}); run `chmod 600 {path}`")]
+    #[error(
+        "key file {path} is readable by group or others (mode {mode:o}); run `chmod 600 {path}`"
+    )]
     Permissions { path: PathBuf, mode: u32 },
     #[error("key file {path} is not 64 hexadecimal characters")]
     Format { path: PathBuf },
@@ -33,13 +37,19 @@ pub enum KeyError {
     #[error("more than one private key in {dir} and no `active` file says which one signs")]
     Ambiguous { dir: PathBuf },
     #[error("could not read or write {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the system random number generator failed")]
     Random,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {
-    move |source| KeyError::Io { path: path.to_path_buf(), source }
+    move |source| KeyError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Key id: the first 6 bytes of SHA-256 of the public key, base64url (8 characters).
@@ -70,14 +80,19 @@ impl ActiveKey {
     /// Builds a key from a seed; for tests and fixtures.
     pub fn from_seed(seed: [u8; 32]) -> Self {
         let key = SigningKey::from_bytes(&seed);
-        Self { kid: key_id(&key.verifying_key()), key }
+        Self {
+            kid: key_id(&key.verifying_key()),
+            key,
+        }
     }
 }
 
 impl fmt::Debug for ActiveKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never print the private key.
-        f.debug_struct("ActiveKey").field("kid", &self.kid).finish_non_exhaustive()
+        f.debug_struct("ActiveKey")
+            .field("kid", &self.kid)
+            .finish_non_exhaustive()
     }
 }
 
@@ -124,7 +139,7 @@ pub struct Keys {
 }
 
 /// Fills a 32-byte seed from the OS (ed25519-dalek 3 wants an infallible RNG, so we fill the
-/// seed ourselves; TECH_NOTES).
+/// seed ourselves; `TECH_NOTES.md`).
 fn random_seed() -> Result<[u8; 32], KeyError> {
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(|_| KeyError::Random)?;
@@ -134,28 +149,40 @@ fn random_seed() -> Result<[u8; 32], KeyError> {
 fn parse_hex32(text: &str, path: &Path) -> Result<[u8; 32], KeyError> {
     let t = text.trim();
     if t.len() != 64 {
-        return Err(KeyError::Format { path: path.to_path_buf() });
+        return Err(KeyError::Format {
+            path: path.to_path_buf(),
+        });
     }
     let mut out = [0u8; 32];
     for (i, chunk) in t.as_bytes().chunks(2).enumerate() {
-        let s = std::str::from_utf8(chunk).map_err(|_| KeyError::Format { path: path.to_path_buf() })?;
-        out[i] = u8::from_str_radix(s, 16).map_err(|_| KeyError::Format { path: path.to_path_buf() })?;
+        let s = std::str::from_utf8(chunk).map_err(|_| KeyError::Format {
+            path: path.to_path_buf(),
+        })?;
+        out[i] = u8::from_str_radix(s, 16).map_err(|_| KeyError::Format {
+            path: path.to_path_buf(),
+        })?;
     }
     Ok(out)
 }
 
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 #[cfg(unix)]
 fn mode_of(path: &Path) -> Result<u32, KeyError> {
     use std::os::unix::fs::PermissionsExt;
-    Ok(std::fs::metadata(path).map_err(io_err(path))?.permissions().mode() & 0o777)
+    Ok(std::fs::metadata(path)
+        .map_err(io_err(path))?
+        .permissions()
+        .mode()
+        & 0o777)
 }
 
 #[cfg(not(unix))]
@@ -194,19 +221,32 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(KeyError::Missing { dir: dir.to_path_buf() });
+            return Err(KeyError::Missing {
+                dir: dir.to_path_buf(),
+            });
         }
-        Err(e) => return Err(KeyError::Io { path: dir.to_path_buf(), source: e }),
+        Err(e) => {
+            return Err(KeyError::Io {
+                path: dir.to_path_buf(),
+                source: e,
+            });
+        }
     };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for path in paths {
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
         if !name.starts_with("ed25519-") {
             continue;
         }
-        let is_private = name.ends_with(".key");
-        if !is_private && !name.ends_with(".pub") {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        let is_private = extension == "key";
+        if !is_private && extension != "pub" {
             continue;
         }
         if is_private {
@@ -222,7 +262,8 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
             public.insert(key.verifying_key());
             private.insert(key_id(&key.verifying_key()), key);
         } else {
-            let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::Format { path: path.clone() })?;
+            let key = VerifyingKey::from_bytes(&bytes)
+                .map_err(|_| KeyError::Format { path: path.clone() })?;
             public.insert(key);
         }
     }
@@ -230,43 +271,69 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
     let active_kid = match std::fs::read_to_string(&active_file) {
         Ok(s) => Some(s.trim().to_owned()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(KeyError::Io { path: active_file, source: e }),
+        Err(e) => {
+            return Err(KeyError::Io {
+                path: active_file,
+                source: e,
+            });
+        }
     };
+    #[allow(clippy::single_match_else)]
     let (kid, key) = match active_kid {
         Some(kid) => {
             let key = private
                 .remove(&kid)
-                .ok_or_else(|| KeyError::ActiveMissing { kid: kid.clone(), dir: dir.to_path_buf() })?;
+                .ok_or_else(|| KeyError::ActiveMissing {
+                    kid: kid.clone(),
+                    dir: dir.to_path_buf(),
+                })?;
             (kid, key)
         }
         None => {
             if private.len() > 1 {
-                return Err(KeyError::Ambiguous { dir: dir.to_path_buf() });
+                return Err(KeyError::Ambiguous {
+                    dir: dir.to_path_buf(),
+                });
             }
-            private.pop_first().ok_or_else(|| KeyError::Missing { dir: dir.to_path_buf() })?
+            private.pop_first().ok_or_else(|| KeyError::Missing {
+                dir: dir.to_path_buf(),
+            })?
         }
     };
-    Ok(Keys { active: ActiveKey { kid, key }, public })
+    Ok(Keys {
+        active: ActiveKey { kid, key },
+        public,
+    })
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn generate_then_load_round_trips_and_rotation_keeps_old_keys() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(load(dir.path(), true), Err(KeyError::Missing { .. })));
+        assert!(matches!(
+            load(dir.path(), true),
+            Err(KeyError::Missing { .. })
+        ));
         let first = generate(dir.path()).unwrap();
         let keys = load(dir.path(), true).unwrap();
         assert_eq!(keys.active.kid(), first);
-        assert_eq!(mode_of(&dir.path().join(format!("ed25519-{first}.key"))).unwrap(), 0o600);
+        assert_eq!(
+            mode_of(&dir.path().join(format!("ed25519-{first}.key"))).unwrap(),
+            0o600
+        );
         let second = generate(dir.path()).unwrap();
         let keys = load(dir.path(), true).unwrap();
         assert_eq!(keys.active.kid(), second);
         assert!(keys.public.get(&first).is_some());
         let jwks = keys.public.to_jwks().to_string();
-        assert!(!jwks.contains("\"d\""), "JWKS must hold no private part: {jwks}");
+        assert!(
+            !jwks.contains("\"d\""),
+            "JWKS must hold no private part: {jwks}"
+        );
     }
 
     #[cfg(unix)]
@@ -277,7 +344,10 @@ mod tests {
         let kid = generate(dir.path()).unwrap();
         let path = dir.path().join(format!("ed25519-{kid}.key"));
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
-        assert!(matches!(load(dir.path(), true), Err(KeyError::Permissions { .. })));
+        assert!(matches!(
+            load(dir.path(), true),
+            Err(KeyError::Permissions { .. })
+        ));
         assert!(load(dir.path(), false).is_ok());
     }
 }

@@ -1,7 +1,7 @@
-//! The signed token printed in every QR code: a tagged COSE_Sign1 (RFC 9052, CBOR tag 18)
+//! The signed token printed in every QR code: a tagged `COSE_Sign1` (RFC 9052, CBOR tag 18)
 //! signed with Ed25519, carried in the URL as base64url without padding.
 //!
-//! Protected header: `{1: -8}` (alg: EdDSA) and `{4: kid}` (kid as a byte string holding the
+//! Protected header: `{1: -8}` (alg: `EdDSA`) and `{4: kid}` (kid as a byte string holding the
 //! ASCII key id). Unprotected header: empty. External AAD: empty. Payload: a CBOR map with
 //! text keys, see [`TokenPayload`]. The token signs the *record* the city issued, not the PDF.
 
@@ -9,7 +9,9 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::NaiveDate;
 use ciborium::Value;
-use coset::{CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, TaggedCborSerializable, iana};
+use coset::{
+    CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, TaggedCborSerializable, iana,
+};
 use ed25519_dalek::Signature;
 use uuid::Uuid;
 
@@ -54,13 +56,25 @@ pub enum TokenError {
 impl TokenPayload {
     fn to_cbor(&self) -> Vec<u8> {
         let map = Value::Map(vec![
-            (Value::Text("v".into()), Value::Integer(PAYLOAD_VERSION.into())),
+            (
+                Value::Text("v".into()),
+                Value::Integer(PAYLOAD_VERSION.into()),
+            ),
             (Value::Text("k".into()), Value::Text(self.kind.clone())),
-            (Value::Text("d".into()), Value::Bytes(self.document_id.as_bytes().to_vec())),
+            (
+                Value::Text("d".into()),
+                Value::Bytes(self.document_id.as_bytes().to_vec()),
+            ),
             (Value::Text("n".into()), Value::Text(self.number.clone())),
             (Value::Text("p".into()), Value::Text(self.plate.clone())),
-            (Value::Text("i".into()), Value::Integer(self.issued_at.into())),
-            (Value::Text("u".into()), Value::Text(self.valid_until.format("%Y-%m-%d").to_string())),
+            (
+                Value::Text("i".into()),
+                Value::Integer(self.issued_at.into()),
+            ),
+            (
+                Value::Text("u".into()),
+                Value::Text(self.valid_until.format("%Y-%m-%d").to_string()),
+            ),
             (Value::Text("s".into()), Value::Text(self.issuer.clone())),
         ]);
         let mut out = Vec::with_capacity(96);
@@ -70,7 +84,8 @@ impl TokenPayload {
     }
 
     fn from_cbor(bytes: &[u8]) -> Result<Self, TokenError> {
-        let value: Value = ciborium::from_reader(bytes).map_err(|_| TokenError::Malformed("payload is not CBOR"))?;
+        let value: Value = ciborium::from_reader(bytes)
+            .map_err(|_| TokenError::Malformed("payload is not CBOR"))?;
         let Value::Map(entries) = value else {
             return Err(TokenError::Malformed("payload is not a map"));
         };
@@ -82,7 +97,10 @@ impl TokenPayload {
                 .ok_or(TokenError::Malformed("payload lacks a field"))
         };
         let text = |key: &str| -> Result<String, TokenError> {
-            get(key)?.as_text().map(str::to_owned).ok_or(TokenError::Malformed("payload field has the wrong type"))
+            get(key)?
+                .as_text()
+                .map(str::to_owned)
+                .ok_or(TokenError::Malformed("payload field has the wrong type"))
         };
         let version: u64 = get("v")?
             .as_integer()
@@ -91,8 +109,11 @@ impl TokenPayload {
         if version != PAYLOAD_VERSION {
             return Err(TokenError::Malformed("unsupported payload version"));
         }
-        let id_bytes = get("d")?.as_bytes().ok_or(TokenError::Malformed("bad document id"))?;
-        let document_id = Uuid::from_slice(id_bytes).map_err(|_| TokenError::Malformed("bad document id"))?;
+        let id_bytes = get("d")?
+            .as_bytes()
+            .ok_or(TokenError::Malformed("bad document id"))?;
+        let document_id =
+            Uuid::from_slice(id_bytes).map_err(|_| TokenError::Malformed("bad document id"))?;
         let issued_at = get("i")?
             .as_integer()
             .and_then(|i| i64::try_from(i).ok())
@@ -137,7 +158,7 @@ pub fn verify(token: &str, keys: &KeySet) -> Result<TokenPayload, TokenError> {
         .map_err(|_| TokenError::Malformed("not base64url"))?;
     let sign1 = CoseSign1::from_tagged_slice(&bytes)
         .or_else(|_| CoseSign1::from_slice(&bytes))
-        .map_err(|_| TokenError::Malformed("not a COSE_Sign1"))?;
+        .map_err(|_| TokenError::Malformed("not a `COSE_Sign1`"))?;
     let header = &sign1.protected.header;
     if header.alg != Some(coset::Algorithm::Assigned(iana::Algorithm::EdDSA)) {
         return Err(TokenError::Malformed("algorithm is not EdDSA"));
@@ -149,13 +170,18 @@ pub fn verify(token: &str, keys: &KeySet) -> Result<TokenPayload, TokenError> {
     let key = keys.get(kid).ok_or(TokenError::UnknownKey)?;
     sign1.verify_signature(b"", |sig, tbs| {
         let sig = Signature::from_slice(sig).map_err(|_| TokenError::InvalidSignature)?;
-        key.verify_strict(tbs, &sig).map_err(|_| TokenError::InvalidSignature)
+        key.verify_strict(tbs, &sig)
+            .map_err(|_| TokenError::InvalidSignature)
     })?;
-    let payload = sign1.payload.as_deref().ok_or(TokenError::Malformed("no payload"))?;
+    let payload = sign1
+        .payload
+        .as_deref()
+        .ok_or(TokenError::Malformed("no payload"))?;
     TokenPayload::from_cbor(payload)
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -181,7 +207,11 @@ mod tests {
     fn round_trip() {
         let key = ActiveKey::from_seed([7; 32]);
         let token = sign(&payload(), &key);
-        assert!(token.len() < 260, "token too long for a compact QR: {}", token.len());
+        assert!(
+            token.len() < 260,
+            "token too long for a compact QR: {}",
+            token.len()
+        );
         assert_eq!(verify(&token, &keyset(&key)).unwrap(), payload());
     }
 
@@ -197,7 +227,10 @@ mod tests {
     fn garbage_is_malformed() {
         let keys = keyset(&ActiveKey::from_seed([7; 32]));
         for t in ["", "!!!", "AAAA", "2Q", &"A".repeat(5000)] {
-            assert!(matches!(verify(t, &keys), Err(TokenError::Malformed(_))), "{t}");
+            assert!(
+                matches!(verify(t, &keys), Err(TokenError::Malformed(_))),
+                "{t}"
+            );
         }
     }
 

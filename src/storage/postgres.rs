@@ -8,8 +8,9 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use uuid::Uuid;
 
 use super::{
-    AuthorizationRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow,
-    NewGrant, Repository, ReservedNumber, RevocationRow, RevokeOutcome, StorageError, VehicleRow, event_data, sql,
+    AuthorizationRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow,
+    DriverRow, NewGrant, Repository, ReservedNumber, RevocationRow, RevokeOutcome, StorageError,
+    VehicleRow, event_data, sql,
 };
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
 
@@ -39,7 +40,12 @@ impl PgRepository {
         &self.pool
     }
 
-    async fn active_flags_on(conn: &mut sqlx::PgConnection, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+    async fn active_flags_on(
+        conn: &mut sqlx::PgConnection,
+        driver_id: Uuid,
+        vehicle_id: Uuid,
+        today: NaiveDate,
+    ) -> Result<(bool, bool), StorageError> {
         let d: i64 = sqlx::query_scalar(sql::ACTIVE_FOR_DRIVER)
             .bind(driver_id.to_string())
             .bind(today)
@@ -90,7 +96,10 @@ impl Repository for PgRepository {
     }
 
     async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
-        let row: Option<DriverRow> = sqlx::query_as(sql::SELECT_DRIVER).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        let row: Option<DriverRow> = sqlx::query_as(sql::SELECT_DRIVER)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(Driver::try_from).transpose()
     }
 
@@ -128,18 +137,35 @@ impl Repository for PgRepository {
     }
 
     async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
-        let row: Option<VehicleRow> = sqlx::query_as(sql::SELECT_VEHICLE).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        let row: Option<VehicleRow> = sqlx::query_as(sql::SELECT_VEHICLE)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(Vehicle::try_from).transpose()
     }
 
-    async fn active_authorization_flags(&self, driver_id: Uuid, vehicle_id: Uuid, today: NaiveDate) -> Result<(bool, bool), StorageError> {
+    async fn active_authorization_flags(
+        &self,
+        driver_id: Uuid,
+        vehicle_id: Uuid,
+        today: NaiveDate,
+    ) -> Result<(bool, bool), StorageError> {
         let mut conn = self.pool.acquire().await?;
         Self::active_flags_on(&mut conn, driver_id, vehicle_id, today).await
     }
 
-    async fn reserve_number(&self, series: &str, year: i32, now: DateTime<Utc>) -> Result<ReservedNumber, StorageError> {
+    async fn reserve_number(
+        &self,
+        series: &str,
+        year: i32,
+        now: DateTime<Utc>,
+    ) -> Result<ReservedNumber, StorageError> {
         let mut tx = self.pool.begin().await?;
-        let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER).bind(series).bind(year).fetch_one(&mut *tx).await?;
+        let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
+            .bind(series)
+            .bind(year)
+            .fetch_one(&mut *tx)
+            .await?;
         let number = ReservedNumber::format(series, year, seq);
         sqlx::query(sql::INSERT_NUMBER)
             .bind(&number)
@@ -153,9 +179,19 @@ impl Repository for PgRepository {
         Ok(ReservedNumber { number, year, seq })
     }
 
-    async fn void_number(&self, number: &str, reason: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
+    async fn void_number(
+        &self,
+        number: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(sql::VOID_NUMBER).bind(number).bind(now).bind(reason).execute(&mut *tx).await?;
+        sqlx::query(sql::VOID_NUMBER)
+            .bind(number)
+            .bind(now)
+            .bind(reason)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(sql::INSERT_EVENT)
             .bind("document_number")
             .bind(number)
@@ -176,13 +212,23 @@ impl Repository for PgRepository {
         let mut tx = self.pool.begin().await?;
         // Lei (minuta) art. 8º: one active authorization per driver and per vehicle,
         // re-checked with the driver's and the vehicle's rows locked.
-        sqlx::query(sql::LOCK_DRIVER).bind(a.driver_id.to_string()).execute(&mut *tx).await?;
-        sqlx::query(sql::LOCK_VEHICLE).bind(a.vehicle_id.to_string()).execute(&mut *tx).await?;
-        let (d, v) = Self::active_flags_on(&mut *tx, a.driver_id, a.vehicle_id, grant.today).await?;
+        sqlx::query(sql::LOCK_DRIVER)
+            .bind(a.driver_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(sql::LOCK_VEHICLE)
+            .bind(a.vehicle_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let (d, v) = Self::active_flags_on(&mut tx, a.driver_id, a.vehicle_id, grant.today).await?;
         if d || v {
             return Err(StorageError::Conflict("active_authorization"));
         }
-        let issued = sqlx::query(sql::ISSUE_NUMBER).bind(&a.number).bind(a.granted_at).execute(&mut *tx).await?;
+        let issued = sqlx::query(sql::ISSUE_NUMBER)
+            .bind(&a.number)
+            .bind(a.granted_at)
+            .execute(&mut *tx)
+            .await?;
         if issued.rows_affected() != 1 {
             return Err(StorageError::Conflict("number"));
         }
@@ -236,46 +282,80 @@ impl Repository for PgRepository {
     }
 
     async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
-        let row: Option<AuthorizationRow> =
-            sqlx::query_as(sql::SELECT_AUTHORIZATION).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        let row: Option<AuthorizationRow> = sqlx::query_as(sql::SELECT_AUTHORIZATION)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(AppAuthorization::try_from).transpose()
     }
 
-    async fn documents_of(&self, authorization_id: Uuid) -> Result<Vec<DocumentMeta>, StorageError> {
-        let rows: Vec<DocumentRow> =
-            sqlx::query_as(sql::SELECT_DOCUMENTS_OF).bind(authorization_id.to_string()).fetch_all(&self.pool).await?;
+    async fn documents_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> Result<Vec<DocumentMeta>, StorageError> {
+        let rows: Vec<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENTS_OF)
+            .bind(authorization_id.to_string())
+            .fetch_all(&self.pool)
+            .await?;
         rows.into_iter().map(DocumentMeta::try_from).collect()
     }
 
-    async fn document_pdf(&self, id: Uuid) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
-        let row: Option<DocumentPdfRow> =
-            sqlx::query_as(sql::SELECT_DOCUMENT_PDF).bind(id.to_string()).fetch_optional(&self.pool).await?;
+    async fn document_pdf(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
+        let row: Option<DocumentPdfRow> = sqlx::query_as(sql::SELECT_DOCUMENT_PDF)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(TryInto::try_into).transpose()
     }
 
     async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
-        let row: Option<DocumentStatusRow> =
-            sqlx::query_as(sql::SELECT_DOCUMENT_STATUS).bind(id.to_string()).fetch_optional(&self.pool).await?;
+        let row: Option<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(DocumentStatus::try_from).transpose()
     }
 
     async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
-        let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_CODE).bind(code).fetch_optional(&self.pool).await?;
+        let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_CODE)
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(DocumentMeta::try_from).transpose()
     }
 
-    async fn revoke_authorization(&self, id: Uuid, reason: &str, actor: &str, now: DateTime<Utc>) -> Result<RevokeOutcome, StorageError> {
+    async fn revoke_authorization(
+        &self,
+        id: Uuid,
+        reason: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<RevokeOutcome, StorageError> {
         let mut tx = self.pool.begin().await?;
-        let exists: i64 = sqlx::query_scalar(sql::LOCK_AUTHORIZATION).bind(id.to_string()).fetch_one(&mut *tx).await?;
+        let exists: i64 = sqlx::query_scalar(sql::LOCK_AUTHORIZATION)
+            .bind(id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
         if exists == 0 {
             return Ok(RevokeOutcome::NotFound);
         }
-        let existing: Option<RevocationRow> =
-            sqlx::query_as(sql::SELECT_REVOCATION).bind(id.to_string()).fetch_optional(&mut *tx).await?;
+        let existing: Option<RevocationRow> = sqlx::query_as(sql::SELECT_REVOCATION)
+            .bind(id.to_string())
+            .fetch_optional(&mut *tx)
+            .await?;
         if let Some(r) = existing {
             return Ok(RevokeOutcome::AlreadyRevoked(r.into()));
         }
-        sqlx::query(sql::INSERT_REVOCATION).bind(id.to_string()).bind(now).bind(actor).bind(reason).execute(&mut *tx).await?;
+        sqlx::query(sql::INSERT_REVOCATION)
+            .bind(id.to_string())
+            .bind(now)
+            .bind(actor)
+            .bind(reason)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(sql::INSERT_EVENT)
             .bind("app_authorization")
             .bind(id.to_string())
@@ -288,6 +368,10 @@ impl Repository for PgRepository {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(RevokeOutcome::Revoked(Revocation { revoked_at: now, revoked_by: actor.to_owned(), reason: reason.to_owned() }))
+        Ok(RevokeOutcome::Revoked(Revocation {
+            revoked_at: now,
+            revoked_by: actor.to_owned(),
+            reason: reason.to_owned(),
+        }))
     }
 }

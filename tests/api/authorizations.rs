@@ -13,12 +13,24 @@ async fn granting_returns_number_validity_documents_and_verification_url() {
     assert_eq!(body["valid_until"], "2027-11-20");
     assert_eq!(body["status"], "active");
     assert_eq!(body["legal_basis_version"], "APP-MINUTA-2023-11-23/v1");
-    let kinds: Vec<&str> = body["documents"].as_array().unwrap().iter().map(|d| d["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = body["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["app_authorization", "app_sticker"]);
-    assert!(body["verification_url"].as_str().unwrap().starts_with("https://selo.example.test/v/"));
+    assert!(
+        body["verification_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://selo.example.test/v/")
+    );
 
     let id = body["id"].as_str().unwrap();
-    let res = app.get_authed(&format!("/api/v1/app-authorizations/{id}")).await;
+    let res = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let fetched: Value = res.json().await.unwrap();
     assert_eq!(fetched["number"], body["number"]);
@@ -31,16 +43,30 @@ async fn numbers_are_sequential_per_year() {
     let mut numbers = Vec::new();
     for i in 0..3 {
         let d = app.create_driver(&driver_body(CPFS[i], CNHS[i])).await;
-        let v = app.create_vehicle(&vehicle_body(PLATES[i], RENAVAMS[i])).await;
+        let v = app
+            .create_vehicle(&vehicle_body(PLATES[i], RENAVAMS[i]))
+            .await;
         let res = app.grant(&d, &v, "2026-11-20").await;
         assert_eq!(res.status(), StatusCode::CREATED);
-        numbers.push(res.json::<Value>().await.unwrap()["number"].as_str().unwrap().to_owned());
+        numbers.push(
+            res.json::<Value>().await.unwrap()["number"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
     }
-    assert_eq!(numbers, ["APP-2026/000001", "APP-2026/000002", "APP-2026/000003"]);
+    assert_eq!(
+        numbers,
+        ["APP-2026/000001", "APP-2026/000002", "APP-2026/000003"]
+    );
 }
 
 /// Applies `change` to otherwise eligible inputs and expects a 422 naming exactly `rule`.
-async fn expect_single_failure(change: impl Fn(&mut Value, &mut Value, &mut String), rule: &str, field: &str) {
+async fn expect_single_failure(
+    change: impl Fn(&mut Value, &mut Value, &mut String),
+    rule: &str,
+    field: &str,
+) {
     let app = spawn_app().await;
     let mut driver = driver_body(CPFS[0], CNHS[0]);
     let mut vehicle = vehicle_body(PLATES[0], RENAVAMS[0]);
@@ -62,54 +88,104 @@ async fn expect_single_failure(change: impl Fn(&mut Value, &mut Value, &mut Stri
 
 #[tokio::test]
 async fn app_art12_i_cnh_category_a_is_rejected() {
-    expect_single_failure(|d, _, _| d["cnh"]["category"] = json!("A"), "APP-ART12-I", "cnh.category").await;
+    expect_single_failure(
+        |d, _, _| d["cnh"]["category"] = json!("A"),
+        "APP-ART12-I",
+        "cnh.category",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art12_i_cnh_without_ear_is_rejected() {
-    expect_single_failure(|d, _, _| d["cnh"]["ear"] = json!(false), "APP-ART12-I", "cnh.ear").await;
+    expect_single_failure(
+        |d, _, _| d["cnh"]["ear"] = json!(false),
+        "APP-ART12-I",
+        "cnh.ear",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art12_i_licence_younger_than_two_years_is_rejected() {
     // Granted on 30/11/2026: a first licence of 01/12/2024 is one day short.
-    expect_single_failure(|d, _, _| d["cnh"]["first_license_date"] = json!("2024-12-01"), "APP-ART12-I", "cnh.first_license_date").await;
+    expect_single_failure(
+        |d, _, _| d["cnh"]["first_license_date"] = json!("2024-12-01"),
+        "APP-ART12-I",
+        "cnh.first_license_date",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art12_i_expired_cnh_is_rejected() {
-    expect_single_failure(|d, _, _| d["cnh"]["expires_on"] = json!("2026-11-29"), "APP-ART12-I", "cnh.expires_on").await;
+    expect_single_failure(
+        |d, _, _| d["cnh"]["expires_on"] = json!("2026-11-29"),
+        "APP-ART12-I",
+        "cnh.expires_on",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art2_p2_car_older_than_twelve_model_years_is_rejected() {
-    expect_single_failure(|_, v, _| v["model_year"] = json!(2013), "APP-ART2-P2", "vehicle.model_year").await;
+    expect_single_failure(
+        |_, v, _| v["model_year"] = json!(2013),
+        "APP-ART2-P2",
+        "vehicle.model_year",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art2_p1_two_door_car_is_rejected() {
-    expect_single_failure(|_, v, _| v["doors"] = json!(2), "APP-ART2-P1", "vehicle.doors").await;
+    expect_single_failure(
+        |_, v, _| v["doors"] = json!(2),
+        "APP-ART2-P1",
+        "vehicle.doors",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art2_p1_car_without_air_conditioning_is_rejected() {
-    expect_single_failure(|_, v, _| v["air_conditioning"] = json!(false), "APP-ART2-P1", "vehicle.air_conditioning").await;
+    expect_single_failure(
+        |_, v, _| v["air_conditioning"] = json!(false),
+        "APP-ART2-P1",
+        "vehicle.air_conditioning",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art2_car_for_more_than_seven_people_is_rejected() {
-    expect_single_failure(|_, v, _| v["capacity_including_driver"] = json!(8), "APP-ART2", "vehicle.capacity_including_driver").await;
+    expect_single_failure(
+        |_, v, _| v["capacity_including_driver"] = json!(8),
+        "APP-ART2",
+        "vehicle.capacity_including_driver",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art8_p1_i_car_registered_elsewhere_is_rejected() {
     // Cuiabá-MT (5103403) is not one of the three municipalities.
-    expect_single_failure(|_, v, _| v["registration_municipality_ibge"] = json!(5_103_403), "APP-ART8-P1-I", "vehicle.registration_municipality_ibge").await;
+    expect_single_failure(
+        |_, v, _| v["registration_municipality_ibge"] = json!(5_103_403),
+        "APP-ART8-P1-I",
+        "vehicle.registration_municipality_ibge",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn app_art3_pu_fee_paid_in_the_future_is_rejected() {
-    expect_single_failure(|_, _, fee| *fee = "2026-12-01".into(), "APP-ART3-PU", "fee_paid_on").await;
+    expect_single_failure(
+        |_, _, fee| *fee = "2026-12-01".into(),
+        "APP-ART3-PU",
+        "fee_paid_on",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -124,8 +200,16 @@ async fn every_failed_requirement_is_listed_at_once() {
     let d = app.create_driver(&driver).await;
     let v = app.create_vehicle(&vehicle).await;
     let body: Value = app.grant(&d, &v, "2026-11-20").await.json().await.unwrap();
-    let rules: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["rule"].as_str().unwrap()).collect();
-    assert_eq!(rules, ["APP-ART12-I", "APP-ART2-P1", "APP-ART2-P1", "APP-ART8-P1-I"]);
+    let rules: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        ["APP-ART12-I", "APP-ART2-P1", "APP-ART2-P1", "APP-ART8-P1-I"]
+    );
 }
 
 #[tokio::test]
@@ -135,39 +219,82 @@ async fn app_art8_one_active_authorization_per_driver_and_per_vehicle() {
     let driver_id = first["driver_id"].as_str().unwrap();
     let vehicle_id = first["vehicle_id"].as_str().unwrap();
 
-    let other_vehicle = app.create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1])).await;
-    let body: Value = app.grant(driver_id, &other_vehicle, "2026-11-20").await.json().await.unwrap();
+    let other_vehicle = app
+        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+    let body: Value = app
+        .grant(driver_id, &other_vehicle, "2026-11-20")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["errors"][0]["rule"], "APP-ART8");
     assert_eq!(body["errors"][0]["field"], "driver_id");
 
     let other_driver = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
-    let body: Value = app.grant(&other_driver, vehicle_id, "2026-11-20").await.json().await.unwrap();
+    let body: Value = app
+        .grant(&other_driver, vehicle_id, "2026-11-20")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["errors"][0]["rule"], "APP-ART8");
     assert_eq!(body["errors"][0]["field"], "vehicle_id");
 
     // Once revoked, the driver may be authorized again.
     let id = first["id"].as_str().unwrap();
-    let res = app.post(&format!("/api/v1/app-authorizations/{id}/revocation"), &json!({"reason": "Pedido do condutor"})).await;
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/revocation"),
+            &json!({"reason": "Pedido do condutor"}),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(app.grant(driver_id, &other_vehicle, "2026-11-20").await.status(), StatusCode::CREATED);
+    assert_eq!(
+        app.grant(driver_id, &other_vehicle, "2026-11-20")
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
 }
 
 #[tokio::test]
 async fn concurrent_grants_for_one_driver_yield_exactly_one_authorization() {
     let app = spawn_app().await;
     let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
-    let v1 = app.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0])).await;
-    let v2 = app.create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1])).await;
-    let (a, b) = tokio::join!(app.grant(&d, &v1, "2026-11-20"), app.grant(&d, &v2, "2026-11-20"));
+    let v1 = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+    let v2 = app
+        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+    let (a, b) = tokio::join!(
+        app.grant(&d, &v1, "2026-11-20"),
+        app.grant(&d, &v2, "2026-11-20")
+    );
     let mut statuses = [a.status(), b.status()];
     statuses.sort();
-    assert_eq!(statuses, [StatusCode::CREATED, StatusCode::UNPROCESSABLE_ENTITY]);
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::UNPROCESSABLE_ENTITY]
+    );
     // The loser's reserved number, if any, was voided, not issued: the next grant still gets
     // a fresh number and no number is shared.
-    let v3 = app.create_vehicle(&vehicle_body(PLATES[2], RENAVAMS[2])).await;
+    let v3 = app
+        .create_vehicle(&vehicle_body(PLATES[2], RENAVAMS[2]))
+        .await;
     let d2 = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
-    let third: Value = app.grant(&d2, &v3, "2026-11-20").await.json().await.unwrap();
-    let winner: Value = if a.status() == StatusCode::CREATED { a.json().await.unwrap() } else { b.json().await.unwrap() };
+    let third: Value = app
+        .grant(&d2, &v3, "2026-11-20")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let winner: Value = if a.status() == StatusCode::CREATED {
+        a.json().await.unwrap()
+    } else {
+        b.json().await.unwrap()
+    };
     assert_ne!(third["number"], winner["number"]);
 }
 
@@ -175,10 +302,26 @@ async fn concurrent_grants_for_one_driver_yield_exactly_one_authorization() {
 async fn registration_rejects_identifiers_with_wrong_check_digits() {
     let app = spawn_app().await;
     let cases = [
-        ("/api/v1/drivers", driver_body("123.456.789-10", CNHS[0]), "cpf"),
-        ("/api/v1/drivers", driver_body(CPFS[0], "78623161668"), "cnh.number"),
-        ("/api/v1/vehicles", vehicle_body("ABC12D3", RENAVAMS[0]), "plate"),
-        ("/api/v1/vehicles", vehicle_body(PLATES[0], "13824652269"), "renavam"),
+        (
+            "/api/v1/drivers",
+            driver_body("123.456.789-10", CNHS[0]),
+            "cpf",
+        ),
+        (
+            "/api/v1/drivers",
+            driver_body(CPFS[0], "78623161668"),
+            "cnh.number",
+        ),
+        (
+            "/api/v1/vehicles",
+            vehicle_body("ABC12D3", RENAVAMS[0]),
+            "plate",
+        ),
+        (
+            "/api/v1/vehicles",
+            vehicle_body(PLATES[0], "13824652269"),
+            "renavam",
+        ),
     ];
     for (path, body, field) in cases {
         let res = app.post(path, &body).await;
@@ -191,12 +334,19 @@ async fn registration_rejects_identifiers_with_wrong_check_digits() {
 #[tokio::test]
 async fn old_and_mercosul_forms_of_one_plate_are_the_same_vehicle() {
     let app = spawn_app().await;
-    app.create_vehicle(&vehicle_body("ABC-1234", RENAVAMS[0])).await;
-    let res = app.post("/api/v1/vehicles", &vehicle_body("ABC1C34", RENAVAMS[1])).await;
+    app.create_vehicle(&vehicle_body("ABC-1234", RENAVAMS[0]))
+        .await;
+    let res = app
+        .post("/api/v1/vehicles", &vehicle_body("ABC1C34", RENAVAMS[1]))
+        .await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
-    let res = app.post("/api/v1/drivers", &driver_body(CPFS[0], CNHS[0])).await;
+    let res = app
+        .post("/api/v1/drivers", &driver_body(CPFS[0], CNHS[0]))
+        .await;
     assert_eq!(res.status(), StatusCode::CREATED);
-    let res = app.post("/api/v1/drivers", &driver_body("52998224725", CNHS[1])).await;
+    let res = app
+        .post("/api/v1/drivers", &driver_body("52998224725", CNHS[1]))
+        .await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
 }
 
@@ -204,22 +354,42 @@ async fn old_and_mercosul_forms_of_one_plate_are_the_same_vehicle() {
 async fn revoking_twice_is_a_conflict_and_unknown_ids_are_404() {
     let app = spawn_app().await;
     let g = app.granted().await;
-    let path = format!("/api/v1/app-authorizations/{}/revocation", g["id"].as_str().unwrap());
-    let res = app.post(&path, &json!({"reason": "Fraude documental"})).await;
+    let path = format!(
+        "/api/v1/app-authorizations/{}/revocation",
+        g["id"].as_str().unwrap()
+    );
+    let res = app
+        .post(&path, &json!({"reason": "Fraude documental"}))
+        .await;
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["status"], "revoked");
     assert_eq!(body["revocation"]["reason"], "Fraude documental");
-    assert_eq!(app.post(&path, &json!({"reason": "de novo"})).await.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        app.post(&path, &json!({"reason": "de novo"}))
+            .await
+            .status(),
+        StatusCode::CONFLICT
+    );
     let missing = "/api/v1/app-authorizations/00000000-0000-4000-8000-000000000000/revocation";
-    assert_eq!(app.post(missing, &json!({"reason": "x"})).await.status(), StatusCode::NOT_FOUND);
-    assert_eq!(app.post(&path, &json!({"reason": "  "})).await.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        app.post(missing, &json!({"reason": "x"})).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.post(&path, &json!({"reason": "  "})).await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
 }
 
 #[tokio::test]
 async fn unknown_driver_or_vehicle_is_a_field_error() {
     let app = spawn_app().await;
-    let v = app.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0])).await;
-    let res = app.grant("00000000-0000-4000-8000-000000000000", &v, "2026-11-20").await;
+    let v = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+    let res = app
+        .grant("00000000-0000-4000-8000-000000000000", &v, "2026-11-20")
+        .await;
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["errors"][0]["field"], "driver_id");

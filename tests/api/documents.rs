@@ -8,7 +8,10 @@ async fn sticker_page_is_exactly_100_by_140_mm_and_one_page() {
     let grant = app.granted().await;
     let info = pdf_info(&app.document_bytes(&grant, "app_sticker").await);
     // 100 mm = 283.465 pt, 140 mm = 396.85 pt.
-    assert!(info.contains("Page size:       283.465 x 396.85 pts"), "{info}");
+    assert!(
+        info.contains("Page size:       283.465 x 396.85 pts"),
+        "{info}"
+    );
     assert!(info.contains("Pages:           1"), "{info}");
 }
 
@@ -46,7 +49,10 @@ async fn authorization_is_a4_with_driver_vehicle_validity_and_masked_cpf() {
     ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
-    assert!(!text.contains("529.982.247-25"), "the full CPF is not printed");
+    assert!(
+        !text.contains("529.982.247-25"),
+        "the full CPF is not printed"
+    );
 }
 
 #[tokio::test]
@@ -58,7 +64,15 @@ async fn stored_pdf_matches_its_sha256() {
         let res = app.get_authed(doc["url"].as_str().unwrap()).await;
         assert_eq!(res.status(), StatusCode::OK);
         let bytes = res.bytes().await.unwrap();
-        let hex: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let hex = hex_of(&Sha256::digest(&bytes));
         assert_eq!(hex, doc["sha256"].as_str().unwrap());
     }
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }

@@ -17,16 +17,38 @@ async fn problem(res: reqwest::Response, status: StatusCode) -> Value {
 async fn issuing_endpoints_answer_401_without_a_valid_token() {
     let app = spawn_app().await;
     let body = driver_body(CPFS[0], CNHS[0]);
-    for path in ["/api/v1/drivers", "/api/v1/vehicles", "/api/v1/app-authorizations"] {
-        let res = app.client.post(app.url(path)).json(&body).send().await.unwrap();
+    for path in [
+        "/api/v1/drivers",
+        "/api/v1/vehicles",
+        "/api/v1/app-authorizations",
+    ] {
+        let res = app
+            .client
+            .post(app.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         problem(res, StatusCode::UNAUTHORIZED).await;
-        let res = app.client.post(app.url(path)).bearer_auth("wrong-token").json(&body).send().await.unwrap();
+        let res = app
+            .client
+            .post(app.url(path))
+            .bearer_auth("wrong-token")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         problem(res, StatusCode::UNAUTHORIZED).await;
     }
-    let res = app.get("/api/v1/documents/00000000-0000-4000-8000-000000000000").await;
+    let res = app
+        .get("/api/v1/documents/00000000-0000-4000-8000-000000000000")
+        .await;
     problem(res, StatusCode::UNAUTHORIZED).await;
     // Verification stays public.
-    assert_eq!(app.get("/.well-known/selo-keys.json").await.status(), StatusCode::OK);
+    assert_eq!(
+        app.get("/.well-known/selo-keys.json").await.status(),
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]
@@ -40,13 +62,32 @@ async fn bad_json_wrong_types_unknown_routes_methods_and_big_bodies_are_problems
             .body(body)
             .send()
     };
-    problem(post_raw("{not json").await.unwrap(), StatusCode::BAD_REQUEST).await;
-    problem(post_raw(r#"{"name": 1, "cpf": "x", "cnh": {}}"#).await.unwrap(), StatusCode::UNPROCESSABLE_ENTITY).await;
+    problem(
+        post_raw("{not json").await.unwrap(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    problem(
+        post_raw(r#"{"name": 1, "cpf": "x", "cnh": {}}"#)
+            .await
+            .unwrap(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     problem(app.get("/api/v1/nothing-here").await, StatusCode::NOT_FOUND).await;
-    let res = app.client.delete(app.url("/api/v1/drivers")).send().await.unwrap();
+    let res = app
+        .client
+        .delete(app.url("/api/v1/drivers"))
+        .send()
+        .await
+        .unwrap();
     problem(res, StatusCode::METHOD_NOT_ALLOWED).await;
     let big = json!({"name": "x".repeat(100_000)});
-    problem(app.post("/api/v1/drivers", &big).await, StatusCode::PAYLOAD_TOO_LARGE).await;
+    problem(
+        app.post("/api/v1/drivers", &big).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
     let res = app
         .client
         .post(app.url("/api/v1/drivers"))
@@ -56,7 +97,12 @@ async fn bad_json_wrong_types_unknown_routes_methods_and_big_bodies_are_problems
         .await
         .unwrap();
     problem(res, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
-    problem(app.get_authed("/api/v1/app-authorizations/not-a-uuid").await, StatusCode::NOT_FOUND).await;
+    problem(
+        app.get_authed("/api/v1/app-authorizations/not-a-uuid")
+            .await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -68,14 +114,24 @@ async fn health_reports_the_database_of_the_configured_backend() {
     assert_eq!(body["database"], "ok");
     // A PostgreSQL run that silently fell back to SQLite would fail here.
     assert_eq!(body["backend"], app.backend);
-    let expected = if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) { "postgres" } else { "sqlite" };
+    let expected = if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) {
+        "postgres"
+    } else {
+        "sqlite"
+    };
     assert_eq!(body["backend"], expected);
 }
 
 #[tokio::test]
 async fn the_request_id_is_echoed() {
     let app = spawn_app().await;
-    let res = app.client.get(app.url("/nope")).header("x-request-id", "abc-123").send().await.unwrap();
+    let res = app
+        .client
+        .get(app.url("/nope"))
+        .header("x-request-id", "abc-123")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.headers()["x-request-id"], "abc-123");
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["request_id"], "abc-123");

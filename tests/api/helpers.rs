@@ -18,7 +18,9 @@ pub const PUBLIC_URL: &str = "https://selo.example.test";
 
 /// 30/11/2026 12:00 in Barra do Garças (UTC−4).
 pub fn t0() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z").unwrap().to_utc()
+    DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
+        .unwrap()
+        .to_utc()
 }
 
 pub struct TestApp {
@@ -35,9 +37,9 @@ pub struct TestApp {
 async fn fresh_database(data_dir: &Path) -> (String, &'static str) {
     match std::env::var("TEST_DATABASE_URL") {
         Ok(url) if url.starts_with("postgres") => {
-            let mut conn = sqlx::PgConnection::connect(&url)
-                .await
-                .unwrap_or_else(|e| panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}"));
+            let mut conn = sqlx::PgConnection::connect(&url).await.unwrap_or_else(|e| {
+                panic!("TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}")
+            });
             let name = format!("selo_test_{}", uuid::Uuid::new_v4().simple());
             sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                 .execute(&mut conn)
@@ -46,8 +48,13 @@ async fn fresh_database(data_dir: &Path) -> (String, &'static str) {
             let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
             (format!("{base}/{name}"), "postgres")
         }
-        Ok(other) if !other.is_empty() => panic!("TEST_DATABASE_URL must be a postgres:// URL, got another scheme"),
-        _ => (format!("sqlite://{}/nested/selo.db", data_dir.display()), "sqlite"),
+        Ok(other) if !other.is_empty() => {
+            panic!("TEST_DATABASE_URL must be a postgres:// URL, got another scheme")
+        }
+        _ => (
+            format!("sqlite://{}/nested/selo.db", data_dir.display()),
+            "sqlite",
+        ),
     }
 }
 
@@ -67,7 +74,9 @@ pub async fn spawn_app() -> TestApp {
         workers: 1,
     };
     let clock = Arc::new(FixedClock::new(t0()));
-    let app = Application::build(settings, clock.clone()).await.expect("application builds");
+    let app = Application::build(settings, clock.clone())
+        .await
+        .expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     TestApp {
@@ -108,11 +117,22 @@ impl TestApp {
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
-        self.client.post(self.url(path)).bearer_auth(ADMIN_TOKEN).json(body).send().await.unwrap()
+        self.client
+            .post(self.url(path))
+            .bearer_auth(ADMIN_TOKEN)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
     }
 
     pub async fn get_authed(&self, path: &str) -> reqwest::Response {
-        self.client.get(self.url(path)).bearer_auth(ADMIN_TOKEN).send().await.unwrap()
+        self.client
+            .get(self.url(path))
+            .bearer_auth(ADMIN_TOKEN)
+            .send()
+            .await
+            .unwrap()
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
@@ -121,17 +141,38 @@ impl TestApp {
 
     pub async fn create_driver(&self, body: &Value) -> String {
         let res = self.post("/api/v1/drivers", body).await;
-        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
-        res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+        res.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     pub async fn create_vehicle(&self, body: &Value) -> String {
         let res = self.post("/api/v1/vehicles", body).await;
-        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
-        res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+        res.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
-    pub async fn grant(&self, driver_id: &str, vehicle_id: &str, fee_paid_on: &str) -> reqwest::Response {
+    pub async fn grant(
+        &self,
+        driver_id: &str,
+        vehicle_id: &str,
+        fee_paid_on: &str,
+    ) -> reqwest::Response {
         self.post(
             "/api/v1/app-authorizations",
             &json!({"driver_id": driver_id, "vehicle_id": vehicle_id, "fee_paid_on": fee_paid_on}),
@@ -142,14 +183,26 @@ impl TestApp {
     /// Registers driver 0 and vehicle 0 and grants; returns the 201 body.
     pub async fn granted(&self) -> Value {
         let d = self.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
-        let v = self.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0])).await;
+        let v = self
+            .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+            .await;
         let res = self.grant(&d, &v, "2026-11-20").await;
-        assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
         res.json().await.unwrap()
     }
 
     pub async fn document_bytes(&self, grant: &Value, kind: &str) -> Vec<u8> {
-        let doc = grant["documents"].as_array().unwrap().iter().find(|d| d["kind"] == kind).unwrap();
+        let doc = grant["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["kind"] == kind)
+            .unwrap();
         let res = self.get_authed(doc["url"].as_str().unwrap()).await;
         assert_eq!(res.status(), StatusCode::OK);
         assert_eq!(res.headers()["content-type"], "application/pdf");
@@ -165,12 +218,21 @@ impl TestApp {
 
 /// The token at the end of a verification URL.
 pub fn token_of(url: &str) -> String {
-    url.rsplit_once("/v/").expect("verification URL").1.to_owned()
+    url.rsplit_once("/v/")
+        .expect("verification URL")
+        .1
+        .to_owned()
 }
 
 fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("could not run {cmd:?} (install poppler-utils and zbar-tools): {e}"));
-    assert!(out.status.success(), "{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!("could not run {cmd:?} (install poppler-utils and zbar-tools): {e}")
+    });
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -198,7 +260,10 @@ pub fn pdf_info(pdf: &[u8]) -> String {
 pub fn qr_codes(pdf: &[u8]) -> Vec<String> {
     let (dir, path) = pdf_file(pdf);
     let prefix = dir.path().join("page");
-    run(Command::new("pdftoppm").args(["-png", "-r", "150", "-singlefile"]).arg(&path).arg(&prefix));
+    run(Command::new("pdftoppm")
+        .args(["-png", "-r", "150", "-singlefile"])
+        .arg(&path)
+        .arg(&prefix));
     let png = dir.path().join("page.png");
     run(Command::new("zbarimg").args(["--raw", "-q"]).arg(&png))
         .lines()

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Integration suite: the real application on a random port, through real HTTP.
 //! Runs on SQLite by default and on PostgreSQL when `TEST_DATABASE_URL=postgres://…` is set
 //! (a fresh database per test). One binary, so it links once.

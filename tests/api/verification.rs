@@ -15,7 +15,11 @@ async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
     let pdf = app.document_bytes(&grant, "app_sticker").await;
     let codes = qr_codes(&pdf);
     assert_eq!(codes.len(), 1, "exactly one QR code on the sticker");
-    assert!(codes[0].starts_with(&format!("{PUBLIC_URL}/v/")), "{}", codes[0]);
+    assert!(
+        codes[0].starts_with(&format!("{PUBLIC_URL}/v/")),
+        "{}",
+        codes[0]
+    );
     assert_eq!(codes[0], grant["verification_url"]);
 
     let (status, body) = app.verify(&token_of(&codes[0])).await;
@@ -27,7 +31,10 @@ async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
     assert_eq!(body["document"]["valid_until"], "2027-11-20");
     // Public tier: nothing personal.
     let text = body.to_string();
-    assert!(!text.contains("Maria") && !text.contains("52998224725") && !text.contains("982.247"), "{text}");
+    assert!(
+        !text.contains("Maria") && !text.contains("52998224725") && !text.contains("982.247"),
+        "{text}"
+    );
 
     // The authorization's own QR verifies too.
     let pdf = app.document_bytes(&grant, "app_authorization").await;
@@ -41,9 +48,14 @@ async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
 async fn one_changed_byte_is_an_invalid_signature() {
     let app = spawn_app().await;
     let grant = app.granted().await;
-    let mut raw = URL_SAFE_NO_PAD.decode(token_of(grant["verification_url"].as_str().unwrap())).unwrap();
+    let mut raw = URL_SAFE_NO_PAD
+        .decode(token_of(grant["verification_url"].as_str().unwrap()))
+        .unwrap();
     // Change the plate inside the signed payload: BRA2E19 → BRA2E18.
-    let pos = raw.windows(7).position(|w| w == b"BRA2E19").expect("plate in payload");
+    let pos = raw
+        .windows(7)
+        .position(|w| w == b"BRA2E19")
+        .expect("plate in payload");
     raw[pos + 6] = b'8';
     let (status, body) = app.verify(&URL_SAFE_NO_PAD.encode(&raw)).await;
     assert_eq!(status, StatusCode::OK);
@@ -51,7 +63,9 @@ async fn one_changed_byte_is_an_invalid_signature() {
     assert!(body.get("document").is_none());
 
     // And a changed byte of the signature itself.
-    let mut raw = URL_SAFE_NO_PAD.decode(token_of(grant["verification_url"].as_str().unwrap())).unwrap();
+    let mut raw = URL_SAFE_NO_PAD
+        .decode(token_of(grant["verification_url"].as_str().unwrap()))
+        .unwrap();
     let last = raw.len() - 1;
     raw[last] ^= 0x01;
     let (_, body) = app.verify(&URL_SAFE_NO_PAD.encode(&raw)).await;
@@ -72,8 +86,8 @@ async fn a_token_signed_by_an_unknown_key_is_reported_as_such() {
         valid_until: chrono::NaiveDate::from_ymd_opt(2030, 1, 1).unwrap(),
         issuer: "BDG-SMF".into(),
     };
-    let forger = ActiveKey::from_seed([42; 32]);
-    let (status, body) = app.verify(&token::sign(&forged, &forger)).await;
+    let impostor = ActiveKey::from_seed([42; 32]);
+    let (status, body) = app.verify(&token::sign(&forged, &impostor)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["verdict"], "unknown_key");
     assert!(body.get("document").is_none());
@@ -82,7 +96,14 @@ async fn a_token_signed_by_an_unknown_key_is_reported_as_such() {
 #[tokio::test]
 async fn malformed_tokens_are_400_and_never_500() {
     let app = spawn_app().await;
-    for t in ["x", "AAAA", "0oRN", "not-base64!!", &"A".repeat(3000), "%F0%9F%98%80"] {
+    for t in [
+        "x",
+        "AAAA",
+        "0oRN",
+        "not-base64!!",
+        &"A".repeat(3000),
+        "%F0%9F%98%80",
+    ] {
         let (status, body) = app.verify(t).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{t}");
         assert_eq!(body["verdict"], "malformed");
@@ -97,8 +118,16 @@ async fn revoked_authorization_is_reported_as_revoked() {
     let app = spawn_app().await;
     let grant = app.granted().await;
     let token = token_of(grant["verification_url"].as_str().unwrap());
-    let path = format!("/api/v1/app-authorizations/{}/revocation", grant["id"].as_str().unwrap());
-    assert_eq!(app.post(&path, &json!({"reason": "Cassação por fraude"})).await.status(), StatusCode::OK);
+    let path = format!(
+        "/api/v1/app-authorizations/{}/revocation",
+        grant["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        app.post(&path, &json!({"reason": "Cassação por fraude"}))
+            .await
+            .status(),
+        StatusCode::OK
+    );
     let (status, body) = app.verify(&token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["verdict"], "revoked");
@@ -113,7 +142,11 @@ async fn authorization_past_valid_until_is_expired_from_midnight_in_cuiaba() {
     let grant = app.granted().await;
     let token = token_of(grant["verification_url"].as_str().unwrap());
     // valid_until 20/11/2027: still valid at 23:59 local time (03:59Z on the 21st)…
-    app.clock.set(chrono::DateTime::parse_from_rfc3339("2027-11-21T03:59:00Z").unwrap().to_utc());
+    app.clock.set(
+        chrono::DateTime::parse_from_rfc3339("2027-11-21T03:59:00Z")
+            .unwrap()
+            .to_utc(),
+    );
     assert_eq!(app.verify(&token).await.1["verdict"], "valid");
     // …and expired from 00:00 local time (04:00Z), DL-8 / DL-11.
     app.clock.advance(Duration::minutes(1));
@@ -130,13 +163,21 @@ async fn verification_page_is_portuguese_and_shows_the_verdict() {
     let token = token_of(grant["verification_url"].as_str().unwrap());
     let res = app.get(&format!("/v/{token}")).await;
     assert_eq!(res.status(), StatusCode::OK);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
     let html = res.text().await.unwrap();
     assert!(html.contains("lang=\"pt-BR\""));
     assert!(html.contains("AUTORIZADO"));
     assert!(html.contains("BRA2E19"));
     assert!(html.contains("20/11/2027"));
-    assert!(!html.contains("Maria"), "no personal data on the public page");
+    assert!(
+        !html.contains("Maria"),
+        "no personal data on the public page"
+    );
 }
 
 #[tokio::test]
@@ -150,8 +191,16 @@ async fn the_printed_code_finds_the_document() {
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["verdict"], "valid");
     assert_eq!(body["document"]["number"], "APP-2026/000001");
-    assert_eq!(app.get("/api/v1/verify/code/ZZZZ-ZZZZ").await.status(), StatusCode::NOT_FOUND);
-    let page = app.get(&format!("/v?codigo={code}")).await.text().await.unwrap();
+    assert_eq!(
+        app.get("/api/v1/verify/code/ZZZZ-ZZZZ").await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let page = app
+        .get(&format!("/v?codigo={code}"))
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(page.contains("AUTORIZADO"));
 }
 
@@ -175,7 +224,9 @@ async fn keys_endpoint_publishes_public_keys_only_and_they_verify_tokens() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "key") {
             let hex = std::fs::read_to_string(&path).unwrap();
-            let seed: Vec<u8> = (0..32).map(|i| u8::from_str_radix(&hex.trim()[2 * i..2 * i + 2], 16).unwrap()).collect();
+            let seed: Vec<u8> = (0..32)
+                .map(|i| u8::from_str_radix(&hex.trim()[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
             let text = jwks.to_string();
             assert!(!text.contains(hex.trim()));
             assert!(!text.contains(&URL_SAFE_NO_PAD.encode(&seed)));
@@ -186,7 +237,11 @@ async fn keys_endpoint_publishes_public_keys_only_and_they_verify_tokens() {
     let key = ed25519_dalek::VerifyingKey::from_bytes(&x.try_into().unwrap()).unwrap();
     let mut set = selo::signing::keys::KeySet::default();
     set.insert(key);
-    let payload = token::verify(&token_of(grant["verification_url"].as_str().unwrap()), &set).unwrap();
+    let payload =
+        token::verify(&token_of(grant["verification_url"].as_str().unwrap()), &set).unwrap();
     assert_eq!(payload.number, "APP-2026/000001");
-    assert_eq!(selo::signing::keys::key_id(&key), k["kid"].as_str().unwrap());
+    assert_eq!(
+        selo::signing::keys::key_id(&key),
+        k["kid"].as_str().unwrap()
+    );
 }
