@@ -16,7 +16,11 @@ use uuid::Uuid;
 fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration, Duration) {
     samples.sort();
     let at = |p: f64| {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
         let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
         samples[i]
     };
@@ -39,7 +43,9 @@ fn bench(name: &str, iterations: usize, mut f: impl FnMut()) {
 }
 
 fn main() {
-    let now: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z").unwrap().to_utc();
+    let now: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
+        .unwrap()
+        .to_utc();
     let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
     let basis = AppLegalBasis::draft_2023();
     let driver = Driver {
@@ -82,7 +88,10 @@ fn main() {
         granted_by: "bench".into(),
         revocation: None,
     };
-    let letterhead = Letterhead { ouvidoria_phone: "(66) 3401-9999".into(), public_url: "https://selo.example.test".into() };
+    let letterhead = Letterhead {
+        ouvidoria_phone: "(66) 3401-9999".into(),
+        public_url: "https://selo.example.test".into(),
+    };
     let ctx = AppDocumentContext {
         authorization: &authorization,
         driver: &driver,
@@ -105,7 +114,10 @@ fn main() {
         issuer: "BDG-SMF".into(),
     };
 
-    println!("selo benchmarks ({} CPUs)", std::thread::available_parallelism().map_or(0, std::num::NonZero::get));
+    println!(
+        "selo benchmarks ({} CPUs)",
+        std::thread::available_parallelism().map_or(0, std::num::NonZero::get)
+    );
     bench("token sign (COSE_Sign1, Ed25519)", 20_000, || {
         std::hint::black_box(token::sign(&payload, &key));
     });
@@ -118,14 +130,20 @@ fn main() {
         let t = token::sign(&payload, &key);
         let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
         let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
-        bytes = renderer.render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now).unwrap().len();
+        bytes = renderer
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now)
+            .unwrap()
+            .len();
     });
     println!("{:<40} {} bytes", "  sticker PDF size", bytes);
     bench("A4 authorization: sign + QR + render PDF", 200, || {
         let t = token::sign(&payload, &key);
         let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
         let inputs = ctx.authorization_inputs("K7Q2-9XHM", &qr);
-        bytes = renderer.render_blocking("app_authorization.typ", &inputs, Some(&qr.svg), now).unwrap().len();
+        bytes = renderer
+            .render_blocking("app_authorization.typ", &inputs, Some(&qr.svg), now)
+            .unwrap()
+            .len();
     });
     println!("{:<40} {} bytes", "  authorization PDF size", bytes);
 }
