@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::too_many_lines)]
 //! `cargo bench`: sticker and A4 render + sign, token sign and verify, on this machine.
 //! A plain harness (no extra dependencies): warm up, then time N runs and print percentiles.
 
@@ -28,7 +29,7 @@ fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration, Duration) {
 }
 
 fn bench(name: &str, iterations: usize, mut f: impl FnMut()) {
-    for _ in 0..iterations / 10 + 1 {
+    for _ in 0..=(iterations / 10) {
         f();
     }
     let samples: Vec<Duration> = (0..iterations)

@@ -14,6 +14,7 @@ use crate::documents::{self, APP_ISSUER, AppDocumentContext, Qr};
 use crate::domain::app::{GrantFacts, RuleFailure, decide_grant};
 use crate::domain::dates::local_date;
 use crate::domain::registry::AppAuthorization;
+use crate::signing::pades::{self, PadesError, SignatureInfo};
 use crate::signing::token::{self, TokenPayload};
 use crate::state::AppState;
 use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
@@ -31,6 +32,8 @@ pub enum GrantError {
     Storage(#[from] StorageError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    PdfSignature(#[from] PadesError),
     #[error("could not build the QR code or verification code")]
     Encoding,
 }
@@ -124,7 +127,9 @@ pub async fn grant_app_authorization(
             // Invariant 2: the reserved number ends voided, never silently lost or reused.
             let reason = match &e {
                 GrantError::Storage(StorageError::Conflict(_)) => "conflito ao gravar a concessão",
-                GrantError::Render(_) | GrantError::Encoding => "falha ao gerar os documentos",
+                GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding => {
+                    "falha ao gerar os documentos"
+                }
                 _ => "falha ao gravar a concessão",
             };
             if let Err(void_err) = store
@@ -179,11 +184,24 @@ async fn issue_document(
             ctx.authorization_inputs(&code, &qr),
         ),
     };
-    let pdf = state
+    let unsigned = state
         .renderer
         .render(template, inputs, Some(qr.svg), now)
         .await?;
-    let sha256 = hex_lower(&Sha256::digest(&pdf));
+    // PAdES B-B signature inside the PDF, off the async workers too.
+    let keys = state.keys.clone();
+    let pdf = tokio::task::spawn_blocking(move || {
+        let info = SignatureInfo {
+            time: now,
+            name: "Prefeitura Municipal de Barra do Garças",
+            reason: kind.label_pt(),
+            location: "Barra do Garças-MT",
+        };
+        pades::sign_pdf(&unsigned, &keys.active, &keys.chain, &info)
+    })
+    .await
+    .map_err(|_| GrantError::Encoding)??;
+    let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
     Ok(NewDocument {
         id,
         kind,
@@ -197,14 +215,4 @@ async fn issue_document(
         legal_basis_version: a.legal_basis_version.clone(),
         issued_at: now,
     })
-}
-
-fn hex_lower(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
 }

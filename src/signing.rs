@@ -1,4 +1,17 @@
-//! Keys, signed tokens (`COSE_Sign1` with Ed25519) and, later, PDF signatures.
+//! Keys, signed tokens (`COSE_Sign1` with Ed25519), the X.509 chain and the PDF signatures.
 
 pub mod keys;
+pub mod pades;
+pub mod pki;
 pub mod token;
+
+/// Lower-case hexadecimal of `bytes` (key files, digests, PDF hex strings).
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}

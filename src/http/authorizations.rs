@@ -147,7 +147,7 @@ pub async fn grant(
             Err(ApiError::Invalid(vec![ProblemItem::field(field, msg)]))
         }
         Err(GrantError::Storage(e)) => Err(e.into()),
-        Err(e @ (GrantError::Render(_) | GrantError::Encoding)) => {
+        Err(e @ (GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding)) => {
             tracing::error!(error = %e, "document generation failed; grant rolled back");
             Err(ApiError::Internal)
         }

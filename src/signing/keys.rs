@@ -20,6 +20,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
+use super::hex;
+
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     #[error(
@@ -43,6 +45,8 @@ pub enum KeyError {
     },
     #[error("the system random number generator failed")]
     Random,
+    #[error("certificate {path}: {reason}")]
+    Certificate { path: PathBuf, reason: String },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {
@@ -136,6 +140,8 @@ impl KeySet {
 pub struct Keys {
     pub active: ActiveKey,
     pub public: KeySet,
+    /// Root CA and document-signing certificate of the active key (`PAdES`).
+    pub chain: super::pki::Chain,
 }
 
 /// Fills a 32-byte seed from the OS (ed25519-dalek 3 wants an infallible RNG, so we fill the
@@ -165,16 +171,6 @@ fn parse_hex32(text: &str, path: &Path) -> Result<[u8; 32], KeyError> {
     Ok(out)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
-}
-
 #[cfg(unix)]
 fn mode_of(path: &Path) -> Result<u32, KeyError> {
     use std::os::unix::fs::PermissionsExt;
@@ -190,13 +186,8 @@ fn mode_of(_path: &Path) -> Result<u32, KeyError> {
     Ok(0o600)
 }
 
-/// Creates a new key in `dir` (mode 0600), makes it the active one and returns its kid.
-/// Existing keys are kept, so documents they signed keep verifying.
-pub fn generate(dir: &Path) -> Result<String, KeyError> {
-    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let key = SigningKey::from_bytes(&random_seed()?);
-    let kid = key_id(&key.verifying_key());
-    let path = dir.join(format!("ed25519-{kid}.key"));
+/// Writes a 32-byte secret as hex to a new file of mode 0600.
+pub(crate) fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<(), KeyError> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -204,10 +195,27 @@ pub fn generate(dir: &Path) -> Result<String, KeyError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(&path).map_err(io_err(&path))?;
-    file.write_all(format!("{}\n", hex(key.as_bytes())).as_bytes())
+    let mut file = options.open(path).map_err(io_err(path))?;
+    file.write_all(format!("{}\n", hex(seed)).as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(io_err(&path))?;
+        .map_err(io_err(path))
+}
+
+/// Reads a 32-byte secret written by [`write_secret`].
+pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], KeyError> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    parse_hex32(&text, path)
+}
+
+/// Creates a new key in `dir` (mode 0600), makes it the active one and returns its kid.
+/// Existing keys are kept, so documents they signed keep verifying.
+pub fn generate(dir: &Path) -> Result<String, KeyError> {
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let seed = random_seed()?;
+    let key = SigningKey::from_bytes(&seed);
+    let kid = key_id(&key.verifying_key());
+    write_secret(&dir.join(format!("ed25519-{kid}.key")), &seed)?;
+    super::pki::ensure_chain(dir, &key)?;
     let active = dir.join("active");
     std::fs::write(&active, format!("{kid}\n")).map_err(io_err(&active))?;
     Ok(kid)
@@ -300,9 +308,16 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
             })?
         }
     };
+    // Production never creates certificates on its own: `selo keys generate` does.
+    let chain = if strict {
+        super::pki::load_chain(dir, &kid)?
+    } else {
+        super::pki::ensure_chain(dir, &key)?
+    };
     Ok(Keys {
         active: ActiveKey { kid, key },
         public,
+        chain,
     })
 }
 
