@@ -4,13 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use selo::documents::render::Renderer;
-use selo::documents::{AppDocumentContext, Letterhead, Qr};
-use selo::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
-use selo::domain::legal_basis::AppLegalBasis;
-use selo::domain::registry::{AppAuthorization, Cnh, Driver, Vehicle};
-use selo::signing::keys::{ActiveKey, KeySet};
+use selo::documents::{Letterhead, Qr};
+use selo::samples::SampleRecords;
+use selo::signing::keys::KeySet;
+use selo::signing::pades::{self, SignatureInfo};
 use selo::signing::token::{self, TokenPayload};
 use uuid::Uuid;
 
@@ -47,63 +46,18 @@ fn main() {
     let now: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
         .unwrap()
         .to_utc();
-    let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
-    let basis = AppLegalBasis::draft_2023();
-    let driver = Driver {
-        id: Uuid::new_v4(),
-        name: "Maria da Silva Souza".into(),
-        cpf: Cpf::parse("52998224725").unwrap(),
-        cnh: Cnh {
-            number: CnhNumber::parse("58316794534").unwrap(),
-            category: CnhCategory::B,
-            first_license_date: d(2015, 3, 10),
-            ear: true,
-            expires_on: d(2030, 1, 1),
-        },
-        created_at: now,
-    };
-    let vehicle = Vehicle {
-        id: Uuid::new_v4(),
-        plate: Plate::parse("BRA2E19").unwrap(),
-        renavam: Renavam::parse("13824652268").unwrap(),
-        make: "Chevrolet".into(),
-        model: "Onix Plus".into(),
-        color: "Prata".into(),
-        model_year: 2022,
-        doors: 4,
-        air_conditioning: true,
-        capacity_including_driver: 5,
-        registration_municipality: IbgeCode::from_const(5_101_803),
-        created_at: now,
-    };
-    let authorization = AppAuthorization {
-        id: Uuid::new_v4(),
-        number: "APP-2026/000123".into(),
-        driver_id: driver.id,
-        vehicle_id: vehicle.id,
-        fee_paid_on: d(2026, 11, 20),
-        valid_from: d(2026, 11, 20),
-        valid_until: d(2027, 11, 20),
-        legal_basis_version: basis.version.into(),
-        granted_at: now,
-        granted_by: "bench".into(),
-        revocation: None,
-    };
+    let records = SampleRecords::new(now).unwrap();
+    let authorization = &records.authorization;
     let letterhead = Letterhead {
         ouvidoria_phone: "(66) 3401-9999".into(),
         public_url: "https://selo.example.test".into(),
     };
-    let ctx = AppDocumentContext {
-        authorization: &authorization,
-        driver: &driver,
-        vehicle: &vehicle,
-        basis: &basis,
-        letterhead: &letterhead,
-        issued_at: now,
-    };
-    let key = ActiveKey::from_seed([7; 32]);
-    let mut keys = KeySet::default();
-    keys.insert(key.verifying_key());
+    let ctx = records.context(&letterhead, now);
+    let keys_dir = tempfile::tempdir().unwrap();
+    selo::signing::keys::generate(keys_dir.path()).unwrap();
+    let loaded = selo::signing::keys::load(keys_dir.path(), true).unwrap();
+    let key = &loaded.active;
+    let keys: &KeySet = &loaded.public;
     let renderer = Renderer::new(2);
     let payload = TokenPayload {
         kind: "app_sticker".into(),
@@ -114,37 +68,80 @@ fn main() {
         valid_until: authorization.valid_until,
         issuer: "BDG-SMF".into(),
     };
+    let info = SignatureInfo {
+        time: now,
+        name: "Prefeitura Municipal de Barra do Garças",
+        reason: "benchmark",
+        location: "Barra do Garças-MT",
+    };
 
     println!(
         "selo benchmarks ({} CPUs)",
         std::thread::available_parallelism().map_or(0, std::num::NonZero::get)
     );
     bench("token sign (COSE_Sign1, Ed25519)", 20_000, || {
-        std::hint::black_box(token::sign(&payload, &key));
+        std::hint::black_box(token::sign(&payload, key));
     });
-    let signed = token::sign(&payload, &key);
+    let signed = token::sign(&payload, key);
     bench("token verify (decode + verify_strict)", 20_000, || {
-        std::hint::black_box(token::verify(&signed, &keys).unwrap());
+        std::hint::black_box(token::verify(&signed, keys).unwrap());
     });
-    let mut bytes = 0;
-    bench("sticker: sign token + QR + render PDF", 300, || {
-        let t = token::sign(&payload, &key);
-        let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
-        let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
-        bytes = renderer
-            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now)
-            .unwrap()
-            .len();
-    });
-    println!("{:<40} {} bytes", "  sticker PDF size", bytes);
-    bench("A4 authorization: sign + QR + render PDF", 200, || {
-        let t = token::sign(&payload, &key);
-        let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
-        let inputs = ctx.authorization_inputs("K7Q2-9XHM", &qr);
-        bytes = renderer
-            .render_blocking("app_authorization.typ", &inputs, Some(&qr.svg), now)
-            .unwrap()
-            .len();
-    });
-    println!("{:<40} {} bytes", "  authorization PDF size", bytes);
+    for (name, template, n) in [
+        ("sticker", "app_sticker.typ", 300),
+        ("A4 authorization", "app_authorization.typ", 200),
+    ] {
+        let mut bytes = Vec::new();
+        bench(&format!("{name}: token + QR + render + PAdES"), n, || {
+            let t = token::sign(&payload, key);
+            let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
+            let inputs = if template == "app_sticker.typ" {
+                ctx.sticker_inputs("K7Q2-9XHM", &qr)
+            } else {
+                ctx.authorization_inputs("K7Q2-9XHM", &qr)
+            };
+            let pdf = renderer
+                .render_blocking(template, &inputs, Some(&qr.svg), now)
+                .unwrap();
+            bytes = pades::sign_pdf(&pdf, key, &loaded.chain, &info).unwrap();
+        });
+        println!("{:<40} {} bytes", format!("  {name} PDF size"), bytes.len());
+        bench(
+            &format!("{name}: verify embedded PDF signature"),
+            500,
+            || {
+                std::hint::black_box(pades::verify_pdf(&bytes, &loaded.chain.root, keys).unwrap());
+            },
+        );
+    }
+    rss_after_renders(&renderer, &ctx, now);
+}
+
+/// Issue 4's memory target: the process RSS after 10,000 sticker renders.
+fn rss_after_renders(
+    renderer: &Renderer,
+    ctx: &selo::documents::AppDocumentContext<'_>,
+    now: DateTime<Utc>,
+) {
+    let qr = Qr::new("https://selo.example.test/v/sample").unwrap();
+    let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
+    for i in 0..10_000 {
+        // Vary the input so the engine cannot serve every render from its cache.
+        let mut inputs = inputs.clone();
+        inputs["code"] = serde_json::json!(format!("{:04}-TEST", i % 10_000));
+        std::hint::black_box(
+            renderer
+                .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now)
+                .unwrap(),
+        );
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let rss = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS"))
+        .unwrap_or("VmRSS: unknown");
+    println!(
+        "{:<40} {}",
+        "RSS after 10,000 sticker renders",
+        rss.trim_start_matches("VmRSS:").trim()
+    );
 }

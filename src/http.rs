@@ -96,6 +96,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/api/v1/documents/{id}",
         vec![web::get().to(authorizations::document)],
     ))
+    // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
+    .service(resource(
+        "/api/v1/verify/pdf",
+        vec![web::post().to(verify::api_pdf)],
+    ))
     .service(resource(
         "/api/v1/verify/code/{code}",
         vec![web::get().to(verify::api_code)],
@@ -105,6 +110,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(verify::api_token)],
     ))
     .service(resource("/v", vec![web::get().to(verify::page_code)]))
+    .service(resource("/v/pdf", vec![web::post().to(verify::page_pdf)]))
     .service(resource(
         "/v/{token}",
         vec![web::get().to(verify::page_token)],

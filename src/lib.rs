@@ -9,6 +9,7 @@ pub mod documents;
 pub mod domain;
 pub mod http;
 pub mod issuance;
+pub mod samples;
 pub mod settings;
 pub mod signing;
 pub mod startup;

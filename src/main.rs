@@ -12,6 +12,7 @@ const USAGE: &str = "selo — documentos assinados do transporte de passageiros 
 usage:
   selo [serve]               run the service (configuration: environment variables, see README)
   selo keys generate [DIR]   create a new Ed25519 signing key (default DIR: $SELO_KEYS_DIR or keys/)
+  selo samples DIR           render and sign one example of every document kind into DIR
   selo help                  this text";
 
 fn main() -> anyhow::Result<()> {
@@ -27,6 +28,7 @@ fn main() -> anyhow::Result<()> {
         [] | ["serve"] => serve(settings),
         ["keys", "generate"] => keys_generate(&settings.keys_dir),
         ["keys", "generate", dir] => keys_generate(&PathBuf::from(dir)),
+        ["samples", dir] => samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -52,5 +54,18 @@ fn keys_generate(dir: &std::path::Path) -> anyhow::Result<()> {
         "created signing key {kid} in {} (now the active key)",
         dir.display()
     );
+    Ok(())
+}
+
+fn samples(settings: &Settings, dir: &std::path::Path) -> anyhow::Result<()> {
+    let keys = selo::startup::load_or_create_keys(settings)?;
+    let letterhead = selo::documents::Letterhead {
+        ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
+        public_url: settings.public_url.clone(),
+    };
+    let now = chrono::Utc::now();
+    for path in selo::samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)? {
+        println!("{}", path.display());
+    }
     Ok(())
 }

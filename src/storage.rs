@@ -243,6 +243,11 @@ pub trait Repository: Send + Sync {
         &self,
         code: &str,
     ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
+    /// The document whose stored (signed) PDF has this SHA-256, lower-case hex.
+    fn document_by_sha256(
+        &self,
+        sha256: &str,
+    ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
     fn revoke_authorization(
         &self,
         id: Uuid,
@@ -357,6 +362,9 @@ impl Repository for Store {
     async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
         dispatch!(self, r => r.document_by_code(code))
     }
+    async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        dispatch!(self, r => r.document_by_sha256(sha256))
+    }
     async fn revoke_authorization(
         &self,
         id: Uuid,
@@ -412,6 +420,9 @@ pub(crate) mod sql {
     pub const SELECT_DOCUMENT_BY_CODE: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
         WHERE d.verification_code = $1";
+    pub const SELECT_DOCUMENT_BY_SHA256: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
+        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
+        WHERE d.sha256 = $1";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \

@@ -89,6 +89,42 @@ pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, Pu
     (verdict, doc)
 }
 
+/// The live verdict of document `id`, if the register has it and `matches` accepts it.
+async fn lookup<R: Repository>(
+    store: &R,
+    id: Option<uuid::Uuid>,
+    now: DateTime<Utc>,
+    matches: impl Fn(&DocumentStatus) -> bool,
+) -> (Verdict, Option<PublicDocument>) {
+    let Some(id) = id else {
+        return (Verdict::UnknownDocument, None);
+    };
+    match store.document_status(id).await {
+        Ok(Some(status)) if matches(&status) => {
+            let (verdict, doc) = live_verdict(&status, now);
+            (verdict, Some(doc))
+        }
+        Ok(_) => (Verdict::UnknownDocument, None),
+        Err(e) => {
+            log_storage_error(&e);
+            (Verdict::StatusUnavailable, None)
+        }
+    }
+}
+
+/// Turns a register search into the id to look up, or the verdict when it failed.
+fn found(
+    result: Result<Option<crate::storage::DocumentMeta>, StorageError>,
+) -> Result<Option<uuid::Uuid>, Verdict> {
+    match result {
+        Ok(meta) => Ok(meta.map(|m| m.id)),
+        Err(e) => {
+            log_storage_error(&e);
+            Err(Verdict::StatusUnavailable)
+        }
+    }
+}
+
 /// Verifies a scanned token at `now`.
 pub async fn verify_token<R: Repository>(
     raw: &str,
@@ -107,19 +143,126 @@ pub async fn verify_token<R: Repository>(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
-    match store.document_status(payload.document_id).await {
-        Ok(Some(status)) if matches_register(&payload, &status) => {
-            let (verdict, doc) = live_verdict(&status, now);
-            outcome(verdict, Some(doc))
+    let (verdict, document) = lookup(store, Some(payload.document_id), now, |s| {
+        matches_register(&payload, s)
+    })
+    .await;
+    outcome(verdict, document)
+}
+
+/// Looks up the short code printed under the QR (`K7Q2-9XHM`, typed in any case).
+pub async fn verify_code<R: Repository>(raw: &str, store: &R, now: DateTime<Utc>) -> Verification {
+    let outcome = |verdict, document| Verification {
+        verdict,
+        checked_at: now,
+        document,
+    };
+    let Some(code) = crate::documents::normalise_verification_code(raw) else {
+        return outcome(Verdict::Malformed, None);
+    };
+    match found(store.document_by_code(&code).await) {
+        Ok(id) => {
+            let (verdict, document) = lookup(store, id, now, |_| true).await;
+            outcome(verdict, document)
         }
-        Ok(_) => outcome(Verdict::UnknownDocument, None),
-        Err(e) => {
-            log_storage_error(&e);
-            outcome(Verdict::StatusUnavailable, None)
-        }
+        Err(verdict) => outcome(verdict, None),
     }
 }
 
 fn log_storage_error(e: &StorageError) {
     tracing::error!(error = %e, "status lookup failed during verification");
+}
+
+/// What the embedded signature of an uploaded PDF says.
+#[derive(Debug, Clone, Serialize)]
+pub struct PdfSignatureReport {
+    /// The signed bytes are unchanged and nothing was appended after the signature.
+    pub intact: bool,
+    /// Signed with a key selo publishes, certified by the municipal root.
+    pub trusted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_at: Option<String>,
+    /// In Brazilian Portuguese, for the person who uploaded the file.
+    pub detail: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PdfVerification {
+    pub verdict: Verdict,
+    pub checked_at: DateTime<Utc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<PdfSignatureReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<PublicDocument>,
+}
+
+/// Verifies the PAdES signature embedded in `pdf`, then finds the document it is (by the
+/// SHA-256 of the whole file) and its live status.
+pub async fn verify_pdf_upload<R: Repository>(
+    pdf: &[u8],
+    root: &x509_cert::Certificate,
+    keys: &KeySet,
+    store: &R,
+    now: DateTime<Utc>,
+) -> PdfVerification {
+    use crate::signing::pades::{PdfVerifyError as E, verify_pdf};
+    let outcome = |verdict, signature, document| PdfVerification {
+        verdict,
+        checked_at: now,
+        signature,
+        document,
+    };
+    let report = |intact, trusted, detail| PdfSignatureReport {
+        intact,
+        trusted,
+        kid: None,
+        signed_at: None,
+        detail,
+    };
+    let verified = match verify_pdf(pdf, root, keys) {
+        Ok(v) => v,
+        Err(E::NoSignature | E::Malformed(_)) => {
+            return outcome(Verdict::Malformed, None, None);
+        }
+        Err(E::Altered) => {
+            let r = report(
+                false,
+                false,
+                "O conteúdo assinado foi alterado: este arquivo não é o documento emitido.",
+            );
+            return outcome(Verdict::InvalidSignature, Some(r), None);
+        }
+        Err(E::ModifiedAfterSigning) => {
+            let r = report(
+                false,
+                false,
+                "O arquivo recebeu alterações depois de assinado.",
+            );
+            return outcome(Verdict::InvalidSignature, Some(r), None);
+        }
+        Err(E::Untrusted | E::UnknownKey) => {
+            let r = report(
+                true,
+                false,
+                "Assinado por um certificado que não é da Prefeitura de Barra do Garças.",
+            );
+            return outcome(Verdict::UnknownKey, Some(r), None);
+        }
+    };
+    let signature = Some(PdfSignatureReport {
+        intact: true,
+        trusted: true,
+        kid: Some(verified.kid.clone()),
+        signed_at: verified.signed_at.clone(),
+        detail: "Assinatura íntegra, feita com a chave publicada da Prefeitura.",
+    });
+    match found(store.document_by_sha256(&verified.sha256).await) {
+        Ok(id) => {
+            let (verdict, document) = lookup(store, id, now, |_| true).await;
+            outcome(verdict, signature, document)
+        }
+        Err(verdict) => outcome(verdict, signature, None),
+    }
 }

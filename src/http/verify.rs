@@ -2,14 +2,17 @@
 //! (the short printed code), and the pt-BR pages `GET /v/{token}` and `GET /v?codigo=…` that a
 //! phone opens when the QR code is scanned. Public tier: no names, no CPF (LGPD art. 6º, III).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use crate::documents::{format, normalise_verification_code};
+use super::problem::ApiError;
+use crate::documents::format;
 use crate::state::AppState;
-use crate::storage::Repository;
-use crate::verification::{PublicDocument, Verdict, Verification, live_verdict, verify_token};
+use crate::verification::{
+    PdfVerification, PublicDocument, Verdict, Verification, verify_code, verify_pdf_upload,
+    verify_token,
+};
 
 fn status_for(v: Verdict) -> StatusCode {
     match v {
@@ -26,33 +29,8 @@ pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> 
         .json(v)
 }
 
-async fn by_code(state: &AppState, raw: &str) -> Verification {
-    let now = state.clock.now();
-    let outcome = |verdict, document| Verification {
-        verdict,
-        checked_at: now,
-        document,
-    };
-    let Some(code) = normalise_verification_code(raw) else {
-        return outcome(Verdict::Malformed, None);
-    };
-    let meta = match state.store.document_by_code(&code).await {
-        Ok(Some(m)) => m,
-        Ok(None) => return outcome(Verdict::UnknownDocument, None),
-        Err(_) => return outcome(Verdict::StatusUnavailable, None),
-    };
-    match state.store.document_status(meta.id).await {
-        Ok(Some(s)) => {
-            let (verdict, doc) = live_verdict(&s, now);
-            outcome(verdict, Some(doc))
-        }
-        Ok(None) => outcome(Verdict::UnknownDocument, None),
-        Err(_) => outcome(Verdict::StatusUnavailable, None),
-    }
-}
-
 pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> HttpResponse {
-    let v = by_code(&state, &code).await;
+    let v = verify_code(&code, &state.store, state.clock.now()).await;
     let status = match v.verdict {
         Verdict::UnknownDocument => StatusCode::NOT_FOUND,
         other => status_for(other),
@@ -62,9 +40,131 @@ pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> Ht
         .json(v)
 }
 
+/// Largest PDF accepted for verification.
+pub const MAX_PDF_BYTES: usize = 5 * 1024 * 1024;
+
+/// Reads an uploaded PDF: a multipart form (first file part, e.g. field `pdf`) or the raw
+/// body. Refuses more than [`MAX_PDF_BYTES`].
+async fn read_upload(req: &HttpRequest, payload: web::Payload) -> Result<Vec<u8>, ApiError> {
+    use futures_util::StreamExt as _;
+    let too_large = || ApiError::PayloadTooLarge;
+    if req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .is_some_and(|n| n > MAX_PDF_BYTES + 64 * 1024)
+    {
+        return Err(too_large());
+    }
+    let is_multipart = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    let mut out = Vec::new();
+    if is_multipart {
+        let mut form = actix_multipart::Multipart::new(req.headers(), payload);
+        while let Some(field) = form.next().await {
+            let mut field =
+                field.map_err(|_| ApiError::BadRequest("Formulário multipart inválido.".into()))?;
+            if field
+                .content_disposition()
+                .and_then(|cd| cd.get_filename())
+                .is_none()
+            {
+                continue; // not a file part
+            }
+            while let Some(chunk) = field.next().await {
+                let chunk = chunk
+                    .map_err(|_| ApiError::BadRequest("Falha ao receber o arquivo.".into()))?;
+                if out.len() + chunk.len() > MAX_PDF_BYTES {
+                    return Err(too_large());
+                }
+                out.extend_from_slice(&chunk);
+            }
+            break;
+        }
+    } else {
+        let mut payload = payload;
+        while let Some(chunk) = payload.next().await {
+            let chunk =
+                chunk.map_err(|_| ApiError::BadRequest("Falha ao receber o arquivo.".into()))?;
+            if out.len() + chunk.len() > MAX_PDF_BYTES {
+                return Err(too_large());
+            }
+            out.extend_from_slice(&chunk);
+        }
+    }
+    if out.is_empty() {
+        return Err(ApiError::BadRequest("Envie um arquivo PDF.".into()));
+    }
+    Ok(out)
+}
+
+async fn check_pdf(state: &AppState, pdf: &[u8]) -> PdfVerification {
+    verify_pdf_upload(
+        pdf,
+        &state.keys.chain.root,
+        &state.keys.public,
+        &state.store,
+        state.clock.now(),
+    )
+    .await
+}
+
+/// `POST /api/v1/verify/pdf`: raw body (`application/pdf`) or multipart.
+pub async fn api_pdf(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let pdf = read_upload(&req, payload).await?;
+    let v = check_pdf(&state, &pdf).await;
+    Ok(HttpResponse::build(status_for(v.verdict))
+        .insert_header(("Cache-Control", "no-store"))
+        .json(v))
+}
+
+/// `POST /v/pdf`: the upload form of the verification page.
+pub async fn page_pdf(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> HttpResponse {
+    match read_upload(&req, payload).await {
+        Ok(pdf) => {
+            let v = check_pdf(&state, &pdf).await;
+            let as_token = Verification {
+                verdict: v.verdict,
+                checked_at: v.checked_at,
+                document: v.document.clone(),
+            };
+            let note = v.signature.as_ref().map(|s| s.detail);
+            html(status_for(v.verdict), &page(&state, Some(&as_token), note))
+        }
+        Err(e) => {
+            let status = actix_web::ResponseError::status_code(&e);
+            let v = Verification {
+                verdict: Verdict::Malformed,
+                checked_at: state.clock.now(),
+                document: None,
+            };
+            html(
+                status,
+                &page(
+                    &state,
+                    Some(&v),
+                    Some("Não foi possível ler o arquivo enviado (máximo de 5 MB)."),
+                ),
+            )
+        }
+    }
+}
+
 pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
     let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
-    html(status_for(v.verdict), &page(&state, Some(&v)))
+    html(status_for(v.verdict), &page(&state, Some(&v), None))
 }
 
 #[derive(Deserialize)]
@@ -74,10 +174,10 @@ pub struct CodeQuery {
 
 pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> HttpResponse {
     match q.codigo.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-        None => html(StatusCode::OK, &page(&state, None)),
+        None => html(StatusCode::OK, &page(&state, None, None)),
         Some(code) => {
-            let v = by_code(&state, code).await;
-            html(status_for(v.verdict), &page(&state, Some(&v)))
+            let v = verify_code(code, &state.store, state.clock.now()).await;
+            html(status_for(v.verdict), &page(&state, Some(&v), None))
         }
     }
 }
@@ -179,14 +279,15 @@ fn details(doc: &PublicDocument) -> String {
     )
 }
 
-fn page(state: &AppState, v: Option<&Verification>) -> String {
+fn page(state: &AppState, v: Option<&Verification>, note: Option<&str>) -> String {
     let result = v.map_or_else(String::new, |v| {
         let (class, icon, headline, text) = banner(v.verdict);
         let doc = v.document.as_ref().map_or_else(String::new, details);
         format!(
             "<section class=\"verdict {class}\" role=\"status\"><div class=\"icon\" aria-hidden=\"true\">{icon}</div>\
              <h1>{headline}</h1><p>{text}</p></section>{doc}\
-             <p class=\"when\">Verificado em {when} (horário de Mato Grosso).</p>",
+             {note}<p class=\"when\">Verificado em {when} (horário de Mato Grosso).</p>",
+            note = note.map_or_else(String::new, |n| format!("<p class=\"hint\">{}</p>", esc(n))),
             when = esc(&format::datetime_local(v.checked_at)),
         )
     });
@@ -214,6 +315,8 @@ footer{{color:#57606a;font-size:.9rem;padding:16px;text-align:center}}
 <main>{result}
 <form method="get" action="/v"><label for="codigo">Verificar pelo código impresso no documento:</label><br>
 <input id="codigo" name="codigo" placeholder="XXXX-XXXX" maxlength="12" autocomplete="off"> <button type="submit">Verificar</button></form>
+<form method="post" action="/v/pdf" enctype="multipart/form-data"><label for="pdf">Verificar um PDF (assinatura digital e situação):</label><br>
+<input id="pdf" name="pdf" type="file" accept="application/pdf"> <button type="submit">Verificar PDF</button></form>
 </main>
 <footer>Sugestões e reclamações: Ouvidoria Municipal {phone}</footer>
 </body></html>"#,

@@ -327,6 +327,14 @@ impl Repository for PgRepository {
         row.map(DocumentMeta::try_from).transpose()
     }
 
+    async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_SHA256)
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(DocumentMeta::try_from).transpose()
+    }
+
     async fn revoke_authorization(
         &self,
         id: Uuid,

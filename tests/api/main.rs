@@ -8,4 +8,6 @@ mod helpers;
 mod authorizations;
 mod documents;
 mod errors;
+mod pdf_signatures;
+mod samples;
 mod verification;
