@@ -127,3 +127,41 @@ impl Renderer {
         .map_err(|_| RenderError::PoolClosed)?
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_record_and_clock_give_identical_pdf_bytes_and_pdfa_metadata() {
+        let qr = crate::documents::Qr::new("https://selo.example.test/v/abc").unwrap();
+        let inputs = serde_json::json!({
+            "number": "APP-2026/000001", "plate": "BRA2E19", "valid_until": "20/11/2027",
+            "ouvidoria_phone": "(66) 3401-9999", "code": "K7Q2-9XHM",
+            "verify_address": "https://selo.example.test/v", "qr_width_mm": 52.0,
+            "legal_basis_version": "test",
+        });
+        let at = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
+            .unwrap()
+            .to_utc();
+        let renderer = Renderer::new(1);
+        let a = renderer
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
+            .unwrap();
+        let b = Renderer::new(1)
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
+            .unwrap();
+        assert_eq!(a, b, "rendering must be deterministic");
+        let later = at + chrono::Duration::seconds(1);
+        let c = renderer
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), later)
+            .unwrap();
+        assert_ne!(a, c, "the issue instant is part of the document");
+        let text = String::from_utf8_lossy(&a);
+        assert!(
+            text.contains("pdfaid:part") && text.contains("pdfaid:conformance"),
+            "PDF/A identification in XMP"
+        );
+    }
+}

@@ -10,4 +10,5 @@ mod documents;
 mod errors;
 mod pdf_signatures;
 mod samples;
+mod startup;
 mod verification;

@@ -1,0 +1,102 @@
+//! What `selo serve` refuses to start with, and what it creates on a fresh machine.
+
+use std::sync::Arc;
+
+use selo::clock::SystemClock;
+use selo::settings::{Environment, Settings};
+use selo::startup::Application;
+
+fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) -> Settings {
+    Settings {
+        listen: "127.0.0.1:0".into(),
+        public_url: "http://127.0.0.1".into(),
+        database_url: format!("sqlite://{}/deep/er/selo.db", data.display()),
+        keys_dir: keys.to_path_buf(),
+        environment: env,
+        admin_token: None,
+        ouvidoria_phone: Some("(66) 3401-9999".into()),
+        render_threads: 1,
+        workers: 1,
+    }
+}
+
+async fn build_error(s: Settings) -> String {
+    match Application::build(s, Arc::new(SystemClock)).await {
+        Ok(_) => panic!("expected start-up to be refused"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[tokio::test]
+async fn production_refuses_to_start_without_a_key_or_with_a_readable_one() {
+    let keys = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let err = build_error(settings(keys.path(), data.path(), Environment::Production)).await;
+    assert!(err.contains("selo keys generate"), "{err}");
+    assert!(
+        !keys.path().join("active").exists(),
+        "production must not create keys"
+    );
+
+    let kid = selo::signing::keys::generate(keys.path()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let key = keys.path().join(format!("ed25519-{kid}.key"));
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let err = build_error(settings(keys.path(), data.path(), Environment::Production)).await;
+        assert!(err.contains("chmod 600"), "{err}");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let mut s = settings(keys.path(), data.path(), Environment::Production);
+    s.ouvidoria_phone = None;
+    let err = build_error(s).await;
+    assert!(err.contains("SELO_OUVIDORIA_PHONE"), "{err}");
+    assert!(
+        Application::build(
+            settings(keys.path(), data.path(), Environment::Production),
+            Arc::new(SystemClock)
+        )
+        .await
+        .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn development_creates_a_private_key_certificates_and_the_database_folder() {
+    let keys = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let app = Application::build(
+        settings(keys.path(), data.path(), Environment::Development),
+        Arc::new(SystemClock),
+    )
+    .await
+    .unwrap();
+    assert!(app.port() > 0);
+    assert!(data.path().join("deep/er/selo.db").exists());
+    let names: Vec<String> = std::fs::read_dir(keys.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("ed25519-") && n.ends_with(".key")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n == "root-ca.pem"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("doc-signing-")),
+        "{names:?}"
+    );
+    #[cfg(unix)]
+    for n in names.iter().filter(|n| n.ends_with(".key")) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(keys.path().join(n))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600, "{n}");
+    }
+}
