@@ -1,4 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::case_sensitive_file_extension_comparisons
+)]
 //! Integration suite: the real application on a random port, through real HTTP.
 //! Runs on SQLite by default and on PostgreSQL when `TEST_DATABASE_URL=postgres://…` is set
 //! (a fresh database per test). One binary, so it links once.
