@@ -394,3 +394,31 @@ async fn unknown_driver_or_vehicle_is_a_field_error() {
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["errors"][0]["field"], "driver_id");
 }
+
+/// LEGAL_RULES S01: model year 2013 at the year rollover, in America/Cuiaba.
+#[tokio::test]
+async fn s01_vehicle_age_boundary_follows_the_local_year() {
+    let at = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+    for (instant, expected) in [
+        ("2025-12-31T23:59:00-04:00", StatusCode::CREATED),
+        (
+            "2026-01-01T00:00:00-04:00",
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        // 02:00Z is still 31/12/2025 22:00 in Barra do Garças.
+        ("2026-01-01T02:00:00Z", StatusCode::CREATED),
+    ] {
+        let app = spawn_app().await;
+        app.clock.set(at(instant));
+        let mut vehicle = vehicle_body(PLATES[0], RENAVAMS[0]);
+        vehicle["model_year"] = json!(2013);
+        let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+        let v = app.create_vehicle(&vehicle).await;
+        let res = app.grant(&d, &v, "2025-12-01").await;
+        assert_eq!(res.status(), expected, "{instant}");
+        if expected == StatusCode::UNPROCESSABLE_ENTITY {
+            let body: Value = res.json().await.unwrap();
+            assert_eq!(body["errors"][0]["rule"], "APP-ART2-P2");
+        }
+    }
+}
