@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod authorizations;
+pub mod calendar;
 pub mod meta;
 pub mod problem;
 pub mod registry;
@@ -95,6 +96,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/documents/{id}",
         vec![web::get().to(authorizations::document)],
+    ))
+    .service(resource(
+        "/api/v1/calendar/closed-days",
+        vec![web::post().to(calendar::add_closed_days)],
+    ))
+    .service(resource(
+        "/api/v1/calendar/{year}",
+        vec![web::get().to(calendar::year)],
+    ))
+    .service(resource(
+        "/api/v1/deadlines",
+        vec![web::get().to(calendar::deadline)],
     ))
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
     .service(resource(

@@ -84,6 +84,8 @@ impl Application {
                 public_url: settings.public_url.clone(),
             }),
             settings: Arc::new(settings.clone()),
+            calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
+            deadline_rules: Arc::new(crate::domain::calendar::DeadlineRules::default()),
         };
         let data = web::Data::new(state);
         let server = HttpServer::new(move || {

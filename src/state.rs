@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
+use crate::domain::calendar::{CalendarSettings, DeadlineRules};
 use crate::domain::legal_basis::AppLegalBasis;
 use crate::settings::Settings;
 use crate::signing::keys::Keys;
@@ -19,4 +20,6 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub app_basis: Arc<AppLegalBasis>,
     pub letterhead: Arc<Letterhead>,
+    pub calendar_settings: Arc<CalendarSettings>,
+    pub deadline_rules: Arc<DeadlineRules>,
 }

@@ -13,6 +13,7 @@ use std::future::Future;
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
+use crate::domain::calendar::{ClosedDay, DayKind};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
 
@@ -248,6 +249,15 @@ pub trait Repository: Send + Sync {
         &self,
         sha256: &str,
     ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
+    /// Every decreed day without office hours.
+    fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
+    /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
+    fn add_decreed_days(
+        &self,
+        days: &[ClosedDay],
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
     fn revoke_authorization(
         &self,
         id: Uuid,
@@ -365,6 +375,17 @@ impl Repository for Store {
     async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
         dispatch!(self, r => r.document_by_sha256(sha256))
     }
+    async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
+        dispatch!(self, r => r.decreed_days())
+    }
+    async fn add_decreed_days(
+        &self,
+        days: &[ClosedDay],
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        dispatch!(self, r => r.add_decreed_days(days, actor, now))
+    }
     async fn revoke_authorization(
         &self,
         id: Uuid,
@@ -423,6 +444,10 @@ pub(crate) mod sql {
     pub const SELECT_DOCUMENT_BY_SHA256: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
         WHERE d.sha256 = $1";
+    pub const SELECT_DECREED_DAYS: &str =
+        "SELECT date, kind, description, act FROM calendar_days ORDER BY date";
+    pub const INSERT_DECREED_DAY: &str = "INSERT INTO calendar_days (date, kind, description, act, created_at, \
+        created_by) VALUES ($1, $2, $3, $4, $5, $6)";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
@@ -648,4 +673,39 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
 /// The data column of an event, as JSON text.
 pub(crate) fn event_data(value: &serde_json::Value) -> String {
     value.to_string()
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct DecreedDayRow {
+    date: NaiveDate,
+    kind: String,
+    description: String,
+    act: Option<String>,
+}
+
+/// The stored name of a decreed day kind.
+pub(crate) fn day_kind_name(kind: DayKind) -> &'static str {
+    match kind {
+        DayKind::Municipal => "municipal",
+        DayKind::Recess => "recess",
+        _ => "ponto_facultativo",
+    }
+}
+
+impl TryFrom<DecreedDayRow> for ClosedDay {
+    type Error = StorageError;
+    fn try_from(r: DecreedDayRow) -> Result<Self, StorageError> {
+        let kind = match r.kind.as_str() {
+            "municipal" => DayKind::Municipal,
+            "ponto_facultativo" => DayKind::PontoFacultativo,
+            "recess" => DayKind::Recess,
+            _ => return Err(corrupt("kind", &r.date.to_string())),
+        };
+        Ok(ClosedDay {
+            date: r.date,
+            kind,
+            description: r.description,
+            act: r.act,
+        })
+    }
 }

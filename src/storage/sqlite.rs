@@ -11,10 +11,11 @@ use sqlx::sqlite::{
 use uuid::Uuid;
 
 use super::{
-    AuthorizationRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow,
-    DriverRow, NewGrant, Repository, ReservedNumber, RevocationRow, RevokeOutcome, StorageError,
-    VehicleRow, event_data, sql,
+    AuthorizationRow, DecreedDayRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus,
+    DocumentStatusRow, DriverRow, NewGrant, Repository, ReservedNumber, RevocationRow,
+    RevokeOutcome, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
+use crate::domain::calendar::ClosedDay;
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -341,6 +342,35 @@ impl Repository for SqliteRepository {
             .fetch_optional(&self.pool)
             .await?;
         row.map(DocumentMeta::try_from).transpose()
+    }
+
+    async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
+        let rows: Vec<DecreedDayRow> = sqlx::query_as(sql::SELECT_DECREED_DAYS)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(ClosedDay::try_from).collect()
+    }
+
+    async fn add_decreed_days(
+        &self,
+        days: &[ClosedDay],
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        for day in days {
+            sqlx::query(sql::INSERT_DECREED_DAY)
+                .bind(day.date)
+                .bind(day_kind_name(day.kind))
+                .bind(&day.description)
+                .bind(&day.act)
+                .bind(now)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn revoke_authorization(

@@ -10,6 +10,7 @@
 mod helpers;
 
 mod authorizations;
+mod calendar;
 mod documents;
 mod errors;
 mod pdf_signatures;

@@ -1,0 +1,142 @@
+//! `/api/v1/calendar` and `/api/v1/deadlines`: the municipal calendar (statutory days computed,
+//! decreed days recorded through the API) and deadlines with how they were computed.
+
+use actix_web::{HttpResponse, web};
+use chrono::{Datelike, Duration, NaiveDate};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::auth::Official;
+use super::problem::{ApiError, ProblemItem};
+use super::registry::Fields;
+use crate::domain::calendar::{Calendar, ClosedDay, DayKind, deadline_in_days};
+use crate::state::AppState;
+use crate::storage::{Repository, StorageError};
+
+/// Longest decreed range accepted at once (a recess is a few weeks).
+const MAX_RANGE_DAYS: i64 = 62;
+
+async fn calendar(state: &AppState) -> Result<Calendar, ApiError> {
+    let decreed = state.store.decreed_days().await?;
+    Ok(Calendar::new(
+        state.calendar_settings.as_ref().clone(),
+        decreed,
+    ))
+}
+
+pub async fn year(
+    state: web::Data<AppState>,
+    year: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let year: i32 = year
+        .parse()
+        .ok()
+        .filter(|y| (1990..=2100).contains(y))
+        .ok_or_else(|| ApiError::NotFound("Ano fora do calendário (1990 a 2100).".into()))?;
+    let cal = calendar(&state).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "year": year,
+        "settings": *state.calendar_settings,
+        "note": "Sábados e domingos não têm expediente e não estão listados.",
+        "closed_days": cal.closed_days(year),
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct NewClosedDaysDto {
+    from: String,
+    until: Option<String>,
+    kind: String,
+    description: String,
+    act: Option<String>,
+}
+
+pub async fn add_closed_days(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<NewClosedDaysDto>,
+) -> Result<HttpResponse, ApiError> {
+    let mut f = Fields::default();
+    let from = f.date("from", &body.from);
+    let until = match &body.until {
+        Some(u) => f.date("until", u),
+        None => from,
+    };
+    let description = f.text("description", &body.description, 200);
+    let act = match body.act.as_deref().map(str::trim) {
+        Some("") | None => None,
+        Some(a) => f.text("act", a, 200),
+    };
+    let kind = match body.kind.as_str() {
+        "ponto_facultativo" => Some(DayKind::PontoFacultativo),
+        "recess" => Some(DayKind::Recess),
+        "municipal" => Some(DayKind::Municipal),
+        _ => f.take::<DayKind, ()>(
+            "kind",
+            Err(()),
+            "Use ponto_facultativo, recess ou municipal.",
+        ),
+    };
+    f.finish()?;
+    let (Some(from), Some(until), Some(description), Some(kind)) = (from, until, description, kind)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let span = (until - from).num_days();
+    if !(0..MAX_RANGE_DAYS).contains(&span) {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "until",
+            format!("O período deve começar em `from` e ter no máximo {MAX_RANGE_DAYS} dias."),
+        )]));
+    }
+    let days: Vec<ClosedDay> = (0..=span)
+        .map(|i| ClosedDay {
+            date: from + Duration::days(i),
+            kind,
+            description: description.clone(),
+            act: act.clone(),
+        })
+        .collect();
+    match state
+        .store
+        .add_decreed_days(&days, &official.actor, state.clock.now())
+        .await
+    {
+        Ok(()) => Ok(HttpResponse::Created().json(json!({ "closed_days": days }))),
+        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
+            "Um dos dias já está registrado no calendário.".into(),
+            vec![ProblemItem::field("from", "Dia já registrado.")],
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct DeadlineQuery {
+    start: String,
+    days: u32,
+}
+
+/// `GET /api/v1/deadlines?start=2025-10-17&days=15`: DL-1…DL-5 with the explanation.
+pub async fn deadline(
+    state: web::Data<AppState>,
+    q: web::Query<DeadlineQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let start = NaiveDate::parse_from_str(&q.start, "%Y-%m-%d")
+        .ok()
+        .filter(|d| (1990..=2100).contains(&d.year()))
+        .ok_or_else(|| {
+            ApiError::Invalid(vec![ProblemItem::field(
+                "start",
+                "Data inválida; use AAAA-MM-DD.",
+            )])
+        })?;
+    if q.days == 0 || q.days > 3650 {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "days",
+            "Informe de 1 a 3650 dias.",
+        )]));
+    }
+    let cal = calendar(&state).await?;
+    Ok(HttpResponse::Ok().json(deadline_in_days(start, q.days, &cal, &state.deadline_rules)))
+}
