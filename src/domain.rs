@@ -2,6 +2,7 @@
 //! comes in as an argument (America/Cuiaba, DL-11).
 
 pub mod app;
+pub mod app_sanctions;
 pub mod calendar;
 pub mod dates;
 pub mod ids;

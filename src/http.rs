@@ -98,6 +98,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(authorizations::document)],
     ))
     .service(resource(
+        "/api/v1/app-authorizations/{id}/sanctions",
+        vec![web::post().to(authorizations::sanction)],
+    ))
+    .service(resource(
+        "/api/v1/app-infractions",
+        vec![web::get().to(authorizations::infractions)],
+    ))
+    .service(resource(
         "/api/v1/calendar/closed-days",
         vec![web::post().to(calendar::add_closed_days)],
     ))

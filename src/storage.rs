@@ -13,6 +13,7 @@ use std::future::Future;
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
+use crate::domain::app_sanctions::{Sanction, SanctionKind};
 use crate::domain::calendar::{ClosedDay, DayKind};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
@@ -140,6 +141,7 @@ pub struct DocumentStatus {
     pub plate: Plate,
     pub valid_until: NaiveDate,
     pub revoked_at: Option<DateTime<Utc>>,
+    pub sanctions: Vec<Sanction>,
 }
 
 /// A reserved authorization number.
@@ -249,6 +251,19 @@ pub trait Repository: Send + Sync {
         &self,
         sha256: &str,
     ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
+    /// Appends a sanction; `false` if the authorization does not exist.
+    fn add_sanction(
+        &self,
+        authorization_id: Uuid,
+        sanction: &Sanction,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, StorageError>> + Send;
+    /// The sanctions of an authorization, oldest first.
+    fn sanctions_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> impl Future<Output = Result<Vec<Sanction>, StorageError>> + Send;
     /// Every decreed day without office hours.
     fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
     /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
@@ -378,6 +393,18 @@ impl Repository for Store {
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         dispatch!(self, r => r.decreed_days())
     }
+    async fn add_sanction(
+        &self,
+        authorization_id: Uuid,
+        sanction: &Sanction,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        dispatch!(self, r => r.add_sanction(authorization_id, sanction, actor, now))
+    }
+    async fn sanctions_of(&self, authorization_id: Uuid) -> Result<Vec<Sanction>, StorageError> {
+        dispatch!(self, r => r.sanctions_of(authorization_id))
+    }
     async fn add_decreed_days(
         &self,
         days: &[ClosedDay],
@@ -411,9 +438,13 @@ pub(crate) mod sql {
     pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
         air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at FROM vehicles WHERE id = $1";
     pub const ACTIVE_FOR_DRIVER: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.driver_id = $1 \
-        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id)";
+        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id) \
+        AND NOT EXISTS (SELECT 1 FROM app_authorization_sanctions s WHERE s.authorization_id = a.id \
+        AND s.kind = 'cassacao' AND s.effective_from <= $2)";
     pub const ACTIVE_FOR_VEHICLE: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.vehicle_id = $1 \
-        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id)";
+        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id) \
+        AND NOT EXISTS (SELECT 1 FROM app_authorization_sanctions s WHERE s.authorization_id = a.id \
+        AND s.kind = 'cassacao' AND s.effective_from <= $2)";
     pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
         ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
     pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at) \
@@ -448,6 +479,10 @@ pub(crate) mod sql {
         "SELECT date, kind, description, act FROM calendar_days ORDER BY date";
     pub const INSERT_DECREED_DAY: &str = "INSERT INTO calendar_days (date, kind, description, act, created_at, \
         created_by) VALUES ($1, $2, $3, $4, $5, $6)";
+    pub const INSERT_SANCTION: &str = "INSERT INTO app_authorization_sanctions (authorization_id, kind, \
+        effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
+        FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
@@ -666,6 +701,7 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
             plate,
             valid_until: r.valid_until,
             revoked_at: r.revoked_at,
+            sanctions: Vec::new(),
         })
     }
 }
@@ -706,6 +742,29 @@ impl TryFrom<DecreedDayRow> for ClosedDay {
             kind,
             description: r.description,
             act: r.act,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct SanctionRow {
+    kind: String,
+    effective_from: NaiveDate,
+    until: Option<NaiveDate>,
+    reason: String,
+    legal_basis: String,
+}
+
+impl TryFrom<SanctionRow> for Sanction {
+    type Error = StorageError;
+    fn try_from(r: SanctionRow) -> Result<Self, StorageError> {
+        Ok(Sanction {
+            kind: SanctionKind::parse(&r.kind)
+                .ok_or_else(|| corrupt("sanction kind", &r.effective_from.to_string()))?,
+            effective_from: r.effective_from,
+            until: r.until,
+            reason: r.reason,
+            legal_basis: r.legal_basis,
         })
     }
 }

@@ -4,7 +4,8 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::domain::app::{AuthorizationStatus, status_at};
+use crate::domain::app::AuthorizationStatus;
+use crate::domain::app_sanctions::status_with_sanctions;
 use crate::signing::keys::KeySet;
 use crate::signing::token::{self, TokenError, TokenPayload};
 use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
@@ -17,8 +18,10 @@ pub enum Verdict {
     Valid,
     /// Authentic, but past its last day (America/Cuiaba).
     Expired,
-    /// Authentic, but revoked.
+    /// Authentic, but revoked (by revocation or cassação).
     Revoked,
+    /// Authentic, but suspended now; `document.suspended_until` says until when.
+    Suspended,
     /// The signature does not match: forged or altered.
     InvalidSignature,
     /// Signed by a key the city never published.
@@ -37,6 +40,7 @@ impl Verdict {
             Self::Valid => "valid",
             Self::Expired => "expired",
             Self::Revoked => "revoked",
+            Self::Suspended => "suspended",
             Self::InvalidSignature => "invalid_signature",
             Self::UnknownKey => "unknown_key",
             Self::Malformed => "malformed",
@@ -54,6 +58,9 @@ pub struct PublicDocument {
     pub plate: String,
     pub valid_until: NaiveDate,
     pub status: AuthorizationStatus,
+    /// While suspended: the day the authorization is reinstated (DL-9).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended_until: Option<NaiveDate>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -73,11 +80,17 @@ fn matches_register(payload: &TokenPayload, status: &DocumentStatus) -> bool {
 
 /// Verdict of the live status of a document found in the register.
 pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, PublicDocument) {
-    let s = status_at(status.valid_until, status.revoked_at, now);
+    let (s, suspended_until) = status_with_sanctions(
+        status.valid_until,
+        status.revoked_at,
+        &status.sanctions,
+        now,
+    );
     let verdict = match s {
         AuthorizationStatus::Active => Verdict::Valid,
         AuthorizationStatus::Expired => Verdict::Expired,
-        AuthorizationStatus::Revoked => Verdict::Revoked,
+        AuthorizationStatus::Revoked | AuthorizationStatus::Cassada => Verdict::Revoked,
+        AuthorizationStatus::Suspended => Verdict::Suspended,
     };
     let doc = PublicDocument {
         kind: status.meta.kind,
@@ -85,6 +98,7 @@ pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, Pu
         plate: status.plate.formatted(),
         valid_until: status.valid_until,
         status: s,
+        suspended_until,
     };
     (verdict, doc)
 }

@@ -322,6 +322,10 @@ pub enum AuthorizationStatus {
     Active,
     Expired,
     Revoked,
+    /// Suspended (art. 24 PU, art. 26 V and §1º); see `app_sanctions`.
+    Suspended,
+    /// Revoked by cassação (art. 26 §2º).
+    Cassada,
 }
 
 impl AuthorizationStatus {
@@ -330,6 +334,8 @@ impl AuthorizationStatus {
             Self::Active => "active",
             Self::Expired => "expired",
             Self::Revoked => "revoked",
+            Self::Suspended => "suspended",
+            Self::Cassada => "cassada",
         }
     }
 
@@ -339,6 +345,8 @@ impl AuthorizationStatus {
             Self::Active => "ativa",
             Self::Expired => "vencida",
             Self::Revoked => "revogada",
+            Self::Suspended => "suspensa",
+            Self::Cassada => "cassada",
         }
     }
 }

@@ -40,6 +40,17 @@ pub struct AppLegalBasis {
     pub min_years_since_first_license: u32,
     /// DL-6 switch.
     pub month_overflow: MonthOverflow,
+    /// APP-ART25: fines per class, in UPFG.
+    pub fine_upf_leve: u32,
+    pub fine_upf_media: u32,
+    pub fine_upf_grave: u32,
+    pub fine_upf_gravissima: u32,
+    /// AMB-26: recidivism window of art. 26 §§1º–2º and 27 PU (the text states none).
+    pub recidivism_window_months: u32,
+    /// APP-ART26-P1: suspension for repeating art. 26, IV (AMB-35: lex specialis).
+    pub suspension_repeat_iv_days: u32,
+    /// APP-ART24-PU / APP-ART26-V: general suspension length.
+    pub suspension_general_months: u32,
 }
 
 impl AppLegalBasis {
@@ -74,6 +85,13 @@ impl AppLegalBasis {
             ],
             min_years_since_first_license: 2,
             month_overflow: MonthOverflow::LastDay,
+            fine_upf_leve: 115,
+            fine_upf_media: 285,
+            fine_upf_grave: 570,
+            fine_upf_gravissima: 950,
+            recidivism_window_months: 12,
+            suspension_repeat_iv_days: 30,
+            suspension_general_months: 12,
         }
     }
 

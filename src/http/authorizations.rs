@@ -8,7 +8,8 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::problem::{ApiError, ProblemItem};
 use super::registry::Fields;
-use crate::domain::app::status_at;
+use crate::domain::app_sanctions::{Sanction, SanctionKind, status_with_sanctions};
+use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::registry::AppAuthorization;
 use crate::issuance::{self, GrantError, verification_url};
 use crate::state::AppState;
@@ -38,10 +39,12 @@ fn authorization_json(
     state: &AppState,
     a: &AppAuthorization,
     docs: &[DocRef<'_>],
+    sanctions: &[Sanction],
 ) -> serde_json::Value {
-    let status = status_at(
+    let (status, suspended_until) = status_with_sanctions(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
+        sanctions,
         state.clock.now(),
     );
     let sticker_url = docs
@@ -57,6 +60,8 @@ fn authorization_json(
         "valid_from": a.valid_from,
         "valid_until": a.valid_until,
         "status": status,
+        "suspended_until": suspended_until,
+        "sanctions": sanctions,
         "legal_basis_version": a.legal_basis_version,
         "granted_at": a.granted_at,
         "revocation": a.revocation.as_ref().map(|r| json!({
@@ -127,7 +132,7 @@ pub async fn grant(
                     token: &d.token,
                 })
                 .collect();
-            let body = authorization_json(&state, &granted.authorization, &docs);
+            let body = authorization_json(&state, &granted.authorization, &docs, &[]);
             Ok(HttpResponse::Created()
                 .insert_header((
                     "Location",
@@ -166,7 +171,12 @@ pub async fn get(
         .await?
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     let docs = state.store.documents_of(id).await?;
-    Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
+    Ok(HttpResponse::Ok().json(authorization_json(
+        &state,
+        &a,
+        &refs(&docs),
+        &state.store.sanctions_of(id).await?,
+    )))
 }
 
 pub async fn revoke(
@@ -200,7 +210,12 @@ pub async fn revoke(
                 .await?
                 .ok_or(ApiError::Internal)?;
             let docs = state.store.documents_of(id).await?;
-            Ok(HttpResponse::Ok().json(authorization_json(&state, &a, &refs(&docs))))
+            Ok(HttpResponse::Ok().json(authorization_json(
+                &state,
+                &a,
+                &refs(&docs),
+                &state.store.sanctions_of(id).await?,
+            )))
         }
     }
 }
@@ -226,4 +241,99 @@ pub async fn document(
         ))
         .insert_header(("X-Content-SHA256", meta.sha256))
         .body(pdf))
+}
+
+#[derive(Deserialize)]
+pub struct SanctionDto {
+    kind: String,
+    effective_from: String,
+    days: Option<u32>,
+    months: Option<u32>,
+    reason: String,
+    legal_basis: String,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/sanctions`: a suspension for `days` or `months`
+/// from `effective_from` (DL-9: reinstated on the day after the last), or a cassação.
+pub async fn sanction(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<SanctionDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let mut f = Fields::default();
+    let from = f.date("effective_from", &body.effective_from);
+    let reason = f.text("reason", &body.reason, 1000);
+    let legal_basis = f.text("legal_basis", &body.legal_basis, 200);
+    let kind = f.take(
+        "kind",
+        SanctionKind::parse(&body.kind).ok_or(()),
+        "Use suspension ou cassacao.",
+    );
+    let overflow = state.app_basis.month_overflow;
+    let until = match (kind, body.days, body.months, from) {
+        (Some(SanctionKind::Suspension), Some(d), None, Some(from)) if d > 0 => {
+            Some(sanction_end_days(from, d))
+        }
+        (Some(SanctionKind::Suspension), None, Some(m), Some(from)) if m > 0 => {
+            Some(sanction_end_months(from, m, overflow))
+        }
+        (Some(SanctionKind::Suspension), ..) => {
+            f.take::<(), ()>(
+                "days",
+                Err(()),
+                "Informe a duração da suspensão em `days` ou em `months` (apenas um).",
+            );
+            None
+        }
+        _ => None,
+    };
+    f.finish()?;
+    let (Some(kind), Some(effective_from), Some(reason), Some(legal_basis)) =
+        (kind, from, reason, legal_basis)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let sanction = Sanction {
+        kind,
+        effective_from,
+        until,
+        reason,
+        legal_basis,
+    };
+    if !state
+        .store
+        .add_sanction(id, &sanction, &official.actor, state.clock.now())
+        .await?
+    {
+        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
+    }
+    let a = state
+        .store
+        .get_authorization(id)
+        .await?
+        .ok_or(ApiError::Internal)?;
+    let docs = state.store.documents_of(id).await?;
+    let sanctions = state.store.sanctions_of(id).await?;
+    Ok(HttpResponse::Created().json(authorization_json(&state, &a, &refs(&docs), &sanctions)))
+}
+
+/// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the
+/// legal basis in force.
+pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
+    let items: Vec<_> = crate::domain::app_sanctions::APP_INFRACTIONS
+        .iter()
+        .map(|i| {
+            json!({
+                "id": i.id,
+                "article": i.article,
+                "class": i.class,
+                "description": i.description,
+                "fine_upf": i.class.upf(&state.app_basis),
+            })
+        })
+        .collect();
+    HttpResponse::Ok()
+        .json(json!({"legal_basis_version": state.app_basis.version, "infractions": items}))
 }

@@ -230,7 +230,13 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
             "bad",
             "✖",
             "REVOGADO",
-            "Documento autêntico, mas a autorização foi revogada. O veículo não está autorizado.",
+            "Documento autêntico, mas a autorização foi revogada ou cassada. O veículo não está autorizado.",
+        ),
+        Verdict::Suspended => (
+            "bad",
+            "✖",
+            "SUSPENSO",
+            "Documento autêntico, mas a autorização está suspensa: o veículo não pode prestar o serviço agora.",
         ),
         Verdict::InvalidSignature => (
             "bad",
@@ -269,13 +275,17 @@ fn details(doc: &PublicDocument) -> String {
     format!(
         "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Autorização nº</dt><dd>{number}</dd>\
          <dt>Placa</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
-         <dt>Situação</dt><dd>{status}</dd></dl>\
+         <dt>Situação</dt><dd>{status}{suspension}</dd></dl>\
          <p class=\"hint\">Confira se a placa do veículo é <strong>{plate}</strong>.</p>",
         kind = esc(doc.kind.label_pt()),
         number = esc(&doc.number),
         plate = esc(&doc.plate),
         until = esc(&format::date(doc.valid_until)),
         status = esc(doc.status.label_pt()),
+        suspension = doc.suspended_until.map_or_else(String::new, |u| format!(
+            " até {}",
+            esc(&format::date(u - chrono::Duration::days(1)))
+        )),
     )
 }
 

@@ -10,8 +10,9 @@ use uuid::Uuid;
 use super::{
     AuthorizationRow, DecreedDayRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus,
     DocumentStatusRow, DriverRow, NewGrant, Repository, ReservedNumber, RevocationRow,
-    RevokeOutcome, StorageError, VehicleRow, day_kind_name, event_data, sql,
+    RevokeOutcome, SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
+use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
 
@@ -317,7 +318,11 @@ impl Repository for PgRepository {
             .bind(id.to_string())
             .fetch_optional(&self.pool)
             .await?;
-        row.map(DocumentStatus::try_from).transpose()
+        let Some(mut status) = row.map(DocumentStatus::try_from).transpose()? else {
+            return Ok(None);
+        };
+        status.sanctions = self.sanctions_of(status.meta.authorization_id).await?;
+        Ok(Some(status))
     }
 
     async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
@@ -334,6 +339,56 @@ impl Repository for PgRepository {
             .fetch_optional(&self.pool)
             .await?;
         row.map(DocumentMeta::try_from).transpose()
+    }
+
+    async fn add_sanction(
+        &self,
+        authorization_id: Uuid,
+        sanction: &Sanction,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        let mut tx = self.pool.begin().await?;
+        let exists: i64 = sqlx::query_scalar(sql::LOCK_AUTHORIZATION)
+            .bind(authorization_id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
+        if exists == 0 {
+            return Ok(false);
+        }
+        sqlx::query(sql::INSERT_SANCTION)
+            .bind(authorization_id.to_string())
+            .bind(sanction.kind.as_str())
+            .bind(sanction.effective_from)
+            .bind(sanction.until)
+            .bind(&sanction.reason)
+            .bind(&sanction.legal_basis)
+            .bind(now)
+            .bind(actor)
+            .execute(&mut *tx)
+            .await?;
+        let data = serde_json::json!({"kind": sanction.kind.as_str(), "effective_from": sanction.effective_from, "until": sanction.until, "legal_basis": sanction.legal_basis});
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("app_authorization")
+            .bind(authorization_id.to_string())
+            .bind("sanctioned")
+            .bind(actor)
+            .bind(&sanction.reason)
+            .bind(None::<String>)
+            .bind(now)
+            .bind(event_data(&data))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn sanctions_of(&self, authorization_id: Uuid) -> Result<Vec<Sanction>, StorageError> {
+        let rows: Vec<SanctionRow> = sqlx::query_as(sql::SELECT_SANCTIONS)
+            .bind(authorization_id.to_string())
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(Sanction::try_from).collect()
     }
 
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {

@@ -15,5 +15,6 @@ mod documents;
 mod errors;
 mod pdf_signatures;
 mod samples;
+mod sanctions;
 mod startup;
 mod verification;

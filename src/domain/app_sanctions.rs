@@ -1,0 +1,471 @@
+//! Ride-hailing infractions and sanctions (draft consolidated law, arts. 24–27; LEGAL_RULES
+//! §2B): the catalogue as data, fines in UPFG and R$, recidivism, and the status of an
+//! authorization under suspension or cassação.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+
+use super::app::AuthorizationStatus;
+use super::calendar::{sanction_end_days, sanction_end_months, within_lookback};
+use super::dates::local_date;
+use super::legal_basis::AppLegalBasis;
+
+/// Infraction class (art. 25).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InfractionClass {
+    Leve,
+    Media,
+    Grave,
+    Gravissima,
+}
+
+impl InfractionClass {
+    /// APP-ART25: leve 115, média 285, grave 570, gravíssima 950 UPFG (parameters).
+    pub fn upf(self, basis: &AppLegalBasis) -> u32 {
+        match self {
+            Self::Leve => basis.fine_upf_leve,
+            Self::Media => basis.fine_upf_media,
+            Self::Grave => basis.fine_upf_grave,
+            Self::Gravissima => basis.fine_upf_gravissima,
+        }
+    }
+
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::Leve => "leve",
+            Self::Media => "média",
+            Self::Grave => "grave",
+            Self::Gravissima => "gravíssima",
+        }
+    }
+}
+
+/// One typified infraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct InfractionType {
+    pub id: &'static str,
+    pub article: &'static str,
+    pub class: InfractionClass,
+    pub description: &'static str,
+}
+
+/// The catalogue of arts. 26 and 27 (AMB-37: the specific typification prevails).
+pub const APP_INFRACTIONS: [InfractionType; 7] = [
+    InfractionType {
+        id: "APP-ART26-I",
+        article: "art. 26, I",
+        class: InfractionClass::Leve,
+        description: "Deixar de atender à convocação para vistoria.",
+    },
+    InfractionType {
+        id: "APP-ART26-II",
+        article: "art. 26, II",
+        class: InfractionClass::Leve,
+        description: "Não apresentar o veículo regularizado no prazo de 15 dias do art. 16, §2º (impedimento imediato).",
+    },
+    InfractionType {
+        id: "APP-ART26-III",
+        article: "art. 26, III",
+        class: InfractionClass::Leve,
+        description: "Descumprir dever do condutor previsto no art. 13.",
+    },
+    InfractionType {
+        id: "APP-ART26-IV",
+        article: "art. 26, IV",
+        class: InfractionClass::Grave,
+        description: "Embarcar passageiro na via pública e prestar o serviço sem intermediação da plataforma.",
+    },
+    InfractionType {
+        id: "APP-ART26-V",
+        article: "art. 26, V",
+        class: InfractionClass::Grave,
+        description: "Agredir fisicamente agente de fiscalização no exercício da função.",
+    },
+    InfractionType {
+        id: "APP-ART26-VI",
+        article: "art. 26, VI",
+        class: InfractionClass::Grave,
+        description: "Utilizar ponto de táxi, ainda que momentaneamente, para embarque ou desembarque.",
+    },
+    InfractionType {
+        id: "APP-ART27",
+        article: "art. 27",
+        class: InfractionClass::Gravissima,
+        description: "Transporte clandestino: prestar o serviço sem autorização válida.",
+    },
+];
+
+pub fn infraction(id: &str) -> Option<&'static InfractionType> {
+    APP_INFRACTIONS.iter().find(|i| i.id == id)
+}
+
+/// A consequence the law attaches to an infraction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Consequence {
+    /// Fine in UPFG (art. 25); `centavos` when the UPF value of the year is known (W3).
+    Fine {
+        upf: u32,
+        centavos: Option<i64>,
+        article: &'static str,
+    },
+    /// Suspension of the authorization for `[from, until)` (DL-9).
+    Suspension {
+        from: NaiveDate,
+        until: NaiveDate,
+        article: &'static str,
+    },
+    /// Revocation by cassação (art. 26, §2º).
+    Cassacao {
+        from: NaiveDate,
+        article: &'static str,
+    },
+    /// Notice to the platform to suspend the vehicle until regularized (art. 27, PU).
+    PlatformNotice { article: &'static str },
+}
+
+/// An earlier infraction of the same offender.
+#[derive(Debug, Clone)]
+pub struct PriorInfraction {
+    pub id: String,
+    pub committed_on: NaiveDate,
+    /// Annulled penalties do not count (AMB-29).
+    pub annulled: bool,
+}
+
+/// Consequences of infraction `id` committed on `committed_on`, given the offender's prior
+/// infractions and the UPF value (centavos) of the year, if known. The sanction starts on
+/// `effective` (the date the decision takes effect).
+pub fn consequences(
+    kind: &InfractionType,
+    committed_on: NaiveDate,
+    effective: NaiveDate,
+    prior: &[PriorInfraction],
+    upf_centavos: Option<i64>,
+    basis: &AppLegalBasis,
+) -> Vec<Consequence> {
+    let upf = kind.class.upf(basis);
+    let mut out = vec![Consequence::Fine {
+        upf,
+        centavos: upf_centavos.map(|v| v * i64::from(upf)),
+        article: "art. 25",
+    }];
+    // AMB-26: same article and inciso, committed within the window (DL-10), not annulled.
+    let repeat = prior.iter().any(|p| {
+        !p.annulled
+            && p.id == kind.id
+            && within_lookback(
+                p.committed_on,
+                committed_on,
+                basis.recidivism_window_months,
+                basis.month_overflow,
+            )
+    });
+    match (kind.id, repeat) {
+        // Art. 26, §2º: repeating V → cassação (plus the fine).
+        ("APP-ART26-V", true) => out.push(Consequence::Cassacao {
+            from: effective,
+            article: "art. 26, §2º",
+        }),
+        // Art. 26, V: 12 months of suspension (AMB-35: art. 24 PU's general length).
+        ("APP-ART26-V", false) => out.push(Consequence::Suspension {
+            from: effective,
+            until: sanction_end_months(
+                effective,
+                basis.suspension_general_months,
+                basis.month_overflow,
+            ),
+            article: "art. 26, V",
+        }),
+        // Art. 26, §1º: repeating IV → 30 days (lex specialis over art. 24 PU, AMB-35).
+        ("APP-ART26-IV", true) => out.push(Consequence::Suspension {
+            from: effective,
+            until: sanction_end_days(effective, basis.suspension_repeat_iv_days),
+            article: "art. 26, §1º",
+        }),
+        // Art. 27, parágrafo único: repeating clandestine service → notice to the platform.
+        ("APP-ART27", true) => out.push(Consequence::PlatformNotice {
+            article: "art. 27, parágrafo único",
+        }),
+        _ => {}
+    }
+    out
+}
+
+/// A sanction in force on an authorization, as registered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sanction {
+    pub kind: SanctionKind,
+    pub effective_from: NaiveDate,
+    /// Suspensions: the day the authorization is reinstated (DL-9, exclusive end).
+    pub until: Option<NaiveDate>,
+    pub reason: String,
+    pub legal_basis: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionKind {
+    Suspension,
+    Cassacao,
+}
+
+impl SanctionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Suspension => "suspension",
+            Self::Cassacao => "cassacao",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "suspension" => Some(Self::Suspension),
+            "cassacao" => Some(Self::Cassacao),
+            _ => None,
+        }
+    }
+}
+
+/// Status at `now` with sanctions: revoked or cassada first, then expired, then suspended
+/// (with the reinstatement day), else active.
+pub fn status_with_sanctions(
+    valid_until: NaiveDate,
+    revoked_at: Option<DateTime<Utc>>,
+    sanctions: &[Sanction],
+    now: DateTime<Utc>,
+) -> (AuthorizationStatus, Option<NaiveDate>) {
+    let base = super::app::status_at(valid_until, revoked_at, now);
+    if base == AuthorizationStatus::Revoked {
+        return (base, None);
+    }
+    let today = local_date(now);
+    if sanctions
+        .iter()
+        .any(|s| s.kind == SanctionKind::Cassacao && s.effective_from <= today)
+    {
+        return (AuthorizationStatus::Cassada, None);
+    }
+    if base == AuthorizationStatus::Expired {
+        return (base, None);
+    }
+    let suspended_until = sanctions
+        .iter()
+        .filter(|s| s.kind == SanctionKind::Suspension && s.effective_from <= today)
+        .filter_map(|s| s.until.filter(|u| today < *u))
+        .max();
+    match suspended_until {
+        Some(until) => (AuthorizationStatus::Suspended, Some(until)),
+        None => (AuthorizationStatus::Active, None),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn prior(id: &str, on: NaiveDate) -> PriorInfraction {
+        PriorInfraction {
+            id: id.into(),
+            committed_on: on,
+            annulled: false,
+        }
+    }
+
+    // APP-ART25: one fine per class, in UPFG and in R$ when the UPF value is known.
+    #[test]
+    fn app_art25_fines_by_class() {
+        let b = AppLegalBasis::draft_2023();
+        let upf = |id| match consequences(
+            infraction(id).unwrap(),
+            d(2026, 5, 1),
+            d(2026, 6, 1),
+            &[],
+            Some(10_000),
+            &b,
+        )[0]
+        {
+            Consequence::Fine { upf, centavos, .. } => (upf, centavos),
+            _ => unreachable!(),
+        };
+        assert_eq!(upf("APP-ART26-I"), (115, Some(1_150_000)));
+        assert_eq!(upf("APP-ART26-IV"), (570, Some(5_700_000)));
+        assert_eq!(upf("APP-ART27"), (950, Some(9_500_000)));
+        assert_eq!(InfractionClass::Media.upf(&b), 285);
+        let c = consequences(
+            infraction("APP-ART26-III").unwrap(),
+            d(2026, 5, 1),
+            d(2026, 6, 1),
+            &[],
+            None,
+            &b,
+        );
+        assert_eq!(
+            c,
+            vec![Consequence::Fine {
+                upf: 115,
+                centavos: None,
+                article: "art. 25"
+            }]
+        );
+    }
+
+    // APP-ART26-V: grave + 12 months of suspension; APP-ART26-P2: repeating V → cassação.
+    #[test]
+    fn app_art26_v_suspension_and_app_art26_p2_cassacao() {
+        let b = AppLegalBasis::draft_2023();
+        let v = infraction("APP-ART26-V").unwrap();
+        let first = consequences(v, d(2026, 1, 10), d(2026, 2, 1), &[], None, &b);
+        assert_eq!(
+            first[1],
+            Consequence::Suspension {
+                from: d(2026, 2, 1),
+                until: d(2027, 2, 1),
+                article: "art. 26, V"
+            }
+        );
+        let again = consequences(
+            v,
+            d(2026, 9, 1),
+            d(2026, 10, 1),
+            &[prior("APP-ART26-V", d(2026, 1, 10))],
+            None,
+            &b,
+        );
+        assert_eq!(
+            again[1],
+            Consequence::Cassacao {
+                from: d(2026, 10, 1),
+                article: "art. 26, §2º"
+            }
+        );
+    }
+
+    // APP-ART26-P1: repeating IV within 12 months (AMB-26, DL-10 inclusive) → 30 days.
+    #[test]
+    fn app_art26_p1_repeat_of_iv_suspends_for_thirty_days() {
+        let b = AppLegalBasis::draft_2023();
+        let iv = infraction("APP-ART26-IV").unwrap();
+        let within = consequences(
+            iv,
+            d(2026, 4, 10),
+            d(2026, 5, 4),
+            &[prior("APP-ART26-IV", d(2025, 4, 10))],
+            None,
+            &b,
+        );
+        assert_eq!(
+            within[1],
+            Consequence::Suspension {
+                from: d(2026, 5, 4),
+                until: d(2026, 6, 3),
+                article: "art. 26, §1º"
+            }
+        );
+        let outside = consequences(
+            iv,
+            d(2026, 4, 11),
+            d(2026, 5, 4),
+            &[prior("APP-ART26-IV", d(2025, 4, 10))],
+            None,
+            &b,
+        );
+        assert_eq!(outside.len(), 1);
+        // A different inciso is not a repeat; an annulled penalty does not count (AMB-29).
+        let other = consequences(
+            iv,
+            d(2026, 1, 1),
+            d(2026, 2, 1),
+            &[prior("APP-ART26-VI", d(2025, 6, 1))],
+            None,
+            &b,
+        );
+        assert_eq!(other.len(), 1);
+        let annulled = PriorInfraction {
+            annulled: true,
+            ..prior("APP-ART26-IV", d(2025, 6, 1))
+        };
+        assert_eq!(
+            consequences(iv, d(2026, 1, 1), d(2026, 2, 1), &[annulled], None, &b).len(),
+            1
+        );
+    }
+
+    // APP-ART27-PU: repeating clandestine service → notice to the platform.
+    #[test]
+    fn app_art27_pu_repeat_notifies_the_platform() {
+        let b = AppLegalBasis::draft_2023();
+        let c = consequences(
+            infraction("APP-ART27").unwrap(),
+            d(2026, 3, 1),
+            d(2026, 3, 2),
+            &[prior("APP-ART27", d(2026, 1, 1))],
+            None,
+            &b,
+        );
+        assert_eq!(
+            c[1],
+            Consequence::PlatformNotice {
+                article: "art. 27, parágrafo único"
+            }
+        );
+    }
+
+    // APP-ART24-PU / DL-9: suspended on [from, until), reinstated on `until`; cassação wins.
+    #[test]
+    fn status_under_sanctions() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        let s = Sanction {
+            kind: SanctionKind::Suspension,
+            effective_from: d(2026, 12, 1),
+            until: Some(d(2026, 12, 31)),
+            reason: "r".into(),
+            legal_basis: "art. 26, §1º".into(),
+        };
+        let until = d(2027, 11, 20);
+        assert_eq!(
+            status_with_sanctions(
+                until,
+                None,
+                std::slice::from_ref(&s),
+                at("2026-12-01T03:59:00Z")
+            )
+            .0,
+            AuthorizationStatus::Active
+        );
+        assert_eq!(
+            status_with_sanctions(
+                until,
+                None,
+                std::slice::from_ref(&s),
+                at("2026-12-01T04:00:00Z")
+            ),
+            (AuthorizationStatus::Suspended, Some(d(2026, 12, 31)))
+        );
+        assert_eq!(
+            status_with_sanctions(
+                until,
+                None,
+                std::slice::from_ref(&s),
+                at("2026-12-31T04:00:00Z")
+            )
+            .0,
+            AuthorizationStatus::Active
+        );
+        let c = Sanction {
+            kind: SanctionKind::Cassacao,
+            until: None,
+            ..s.clone()
+        };
+        assert_eq!(
+            status_with_sanctions(until, None, &[s, c], at("2026-12-05T12:00:00Z")).0,
+            AuthorizationStatus::Cassada
+        );
+    }
+}

@@ -1,0 +1,135 @@
+use chrono::Duration;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{spawn_app, token_of};
+
+/// Issue 3 §6: a suspended driver's sticker verifies as suspended, with until when.
+#[tokio::test]
+async fn a_suspended_authorization_verifies_as_suspended_until_reinstated() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        grant["id"].as_str().unwrap()
+    );
+    // Art. 26, §1º: 30 days from 01/12/2026 → reinstated on 31/12/2026 (DL-9).
+    let body = json!({"kind": "suspension", "effective_from": "2026-12-01", "days": 30,
+                      "reason": "Reincidência no art. 26, IV", "legal_basis": "art. 26, §1º"});
+    let res = app.post(&path, &body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let a: Value = res.json().await.unwrap();
+    assert_eq!(a["status"], "active", "not yet in effect on 30/11");
+    assert_eq!(a["sanctions"][0]["until"], "2026-12-31");
+
+    app.clock.advance(Duration::days(1)); // 01/12/2026 12:00 local
+    let (status, v) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["verdict"], "suspended");
+    assert_eq!(v["document"]["status"], "suspended");
+    assert_eq!(v["document"]["suspended_until"], "2026-12-31");
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(
+        page.contains("SUSPENSO") && page.contains("suspensa até 30/12/2026"),
+        "{page}"
+    );
+
+    app.clock.advance(Duration::days(30)); // 31/12/2026: reinstated
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+}
+
+#[tokio::test]
+async fn a_cassacao_verifies_as_revoked_with_status_cassada() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        grant["id"].as_str().unwrap()
+    );
+    let body = json!({"kind": "cassacao", "effective_from": "2026-11-30",
+                      "reason": "Reincidência no art. 26, V", "legal_basis": "art. 26, §2º"});
+    let a: Value = app.post(&path, &body).await.json().await.unwrap();
+    assert_eq!(a["status"], "cassada");
+    let (_, v) = app
+        .verify(&token_of(grant["verification_url"].as_str().unwrap()))
+        .await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "cassada");
+}
+
+#[tokio::test]
+async fn sanction_requests_are_validated() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        grant["id"].as_str().unwrap()
+    );
+    for body in [
+        json!({"kind": "suspension", "effective_from": "2026-12-01", "days": 30, "months": 1, "reason": "x", "legal_basis": "art. 26"}),
+        json!({"kind": "suspension", "effective_from": "2026-12-01", "reason": "x", "legal_basis": "art. 26"}),
+        json!({"kind": "multa", "effective_from": "2026-12-01", "reason": "x", "legal_basis": "art. 26"}),
+        json!({"kind": "cassacao", "effective_from": "01/12/2026", "reason": "x", "legal_basis": "art. 26"}),
+    ] {
+        assert_eq!(
+            app.post(&path, &body).await.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}"
+        );
+    }
+    let missing = "/api/v1/app-authorizations/00000000-0000-4000-8000-000000000000/sanctions";
+    let body = json!({"kind": "cassacao", "effective_from": "2026-12-01", "reason": "x", "legal_basis": "art. 26"});
+    assert_eq!(
+        app.post(missing, &body).await.status(),
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_infraction_catalogue_lists_fines_in_upf() {
+    let app = spawn_app().await;
+    let body: Value = app
+        .get("/api/v1/app-infractions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let items = body["infractions"].as_array().unwrap();
+    assert_eq!(items.len(), 7);
+    let fine = |id: &str| {
+        items.iter().find(|i| i["id"] == id).unwrap()["fine_upf"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(
+        (fine("APP-ART26-I"), fine("APP-ART26-IV"), fine("APP-ART27")),
+        (115, 570, 950)
+    );
+}
+
+/// AMB-54: the ride-hailing law sets no bar after cassação, so the driver may be authorized
+/// again (with another car, or the same one).
+#[tokio::test]
+async fn after_cassacao_the_driver_may_apply_again() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let (d, v) = (
+        grant["driver_id"].as_str().unwrap(),
+        grant["vehicle_id"].as_str().unwrap(),
+    );
+    assert_eq!(
+        app.grant(d, v, "2026-11-20").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        grant["id"].as_str().unwrap()
+    );
+    let body = json!({"kind": "cassacao", "effective_from": "2026-11-30", "reason": "x", "legal_basis": "art. 26, §2º"});
+    assert_eq!(app.post(&path, &body).await.status(), StatusCode::CREATED);
+    assert_eq!(
+        app.grant(d, v, "2026-11-20").await.status(),
+        StatusCode::CREATED
+    );
+}
