@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod authorizations;
 pub mod calendar;
+pub mod history;
 pub mod meta;
 pub mod problem;
 pub mod registry;
@@ -96,6 +97,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/documents/{id}",
         vec![web::get().to(authorizations::document)],
+    ))
+    .service(resource(
+        "/api/v1/drivers/{id}/history",
+        vec![web::get().to(history::driver)],
+    ))
+    .service(resource(
+        "/api/v1/vehicles/{id}/history",
+        vec![web::get().to(history::vehicle)],
+    ))
+    .service(resource(
+        "/api/v1/app-authorizations/{id}/history",
+        vec![web::get().to(history::authorization)],
     ))
     .service(resource(
         "/api/v1/app-authorizations/{id}/sanctions",

@@ -144,6 +144,19 @@ pub struct DocumentStatus {
     pub sanctions: Vec<Sanction>,
 }
 
+/// One append-only event: who did what, when, why, under which legal basis.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+pub struct Event {
+    pub kind: String,
+    pub actor: String,
+    pub reason: Option<String>,
+    pub legal_basis_version: Option<String>,
+    pub occurred_at: DateTime<Utc>,
+    /// JSON text of the event's details.
+    #[serde(skip)]
+    pub data: String,
+}
+
 /// A reserved authorization number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReservedNumber {
@@ -264,6 +277,12 @@ pub trait Repository: Send + Sync {
         &self,
         authorization_id: Uuid,
     ) -> impl Future<Output = Result<Vec<Sanction>, StorageError>> + Send;
+    /// The append-only history of an entity, oldest first.
+    fn events_of(
+        &self,
+        entity_type: &str,
+        entity_id: &str,
+    ) -> impl Future<Output = Result<Vec<Event>, StorageError>> + Send;
     /// Every decreed day without office hours.
     fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
     /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
@@ -393,6 +412,13 @@ impl Repository for Store {
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         dispatch!(self, r => r.decreed_days())
     }
+    async fn events_of(
+        &self,
+        entity_type: &str,
+        entity_id: &str,
+    ) -> Result<Vec<Event>, StorageError> {
+        dispatch!(self, r => r.events_of(entity_type, entity_id))
+    }
     async fn add_sanction(
         &self,
         authorization_id: Uuid,
@@ -483,6 +509,8 @@ pub(crate) mod sql {
         effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
         FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
+    pub const SELECT_EVENTS: &str = "SELECT kind, actor, reason, legal_basis_version, occurred_at, data \
+        FROM events WHERE entity_type = $1 AND entity_id = $2 ORDER BY id";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \

@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::{
     AuthorizationRow, DecreedDayRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus,
-    DocumentStatusRow, DriverRow, NewGrant, Repository, ReservedNumber, RevocationRow,
+    DocumentStatusRow, DriverRow, Event, NewGrant, Repository, ReservedNumber, RevocationRow,
     RevokeOutcome, SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::app_sanctions::Sanction;
@@ -389,6 +389,18 @@ impl Repository for PgRepository {
             .fetch_all(&self.pool)
             .await?;
         rows.into_iter().map(Sanction::try_from).collect()
+    }
+
+    async fn events_of(
+        &self,
+        entity_type: &str,
+        entity_id: &str,
+    ) -> Result<Vec<Event>, StorageError> {
+        Ok(sqlx::query_as(sql::SELECT_EVENTS)
+            .bind(entity_type)
+            .bind(entity_id)
+            .fetch_all(&self.pool)
+            .await?)
     }
 
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {

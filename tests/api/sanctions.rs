@@ -133,3 +133,53 @@ async fn after_cassacao_the_driver_may_apply_again() {
         StatusCode::CREATED
     );
 }
+
+/// Every state change is an append-only event readable at the entity's history.
+#[tokio::test]
+async fn history_lists_grant_sanction_and_revocation_events() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let body = json!({"kind": "suspension", "effective_from": "2026-12-01", "months": 1, "reason": "Agressão", "legal_basis": "art. 26, V"});
+    app.post(&format!("/api/v1/app-authorizations/{id}/sanctions"), &body)
+        .await;
+    app.post(
+        &format!("/api/v1/app-authorizations/{id}/revocation"),
+        &json!({"reason": "Pedido"}),
+    )
+    .await;
+    let res = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let h: Value = res.json().await.unwrap();
+    let kinds: Vec<&str> = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["granted", "sanctioned", "revoked"]);
+    assert_eq!(
+        h["events"][0]["legal_basis_version"],
+        "APP-MINUTA-2023-11-23/v1"
+    );
+    assert_eq!(h["events"][0]["data"]["number"], "APP-2026/000001");
+    assert_eq!(h["events"][1]["data"]["until"], "2027-01-01");
+    assert_eq!(h["events"][2]["reason"], "Pedido");
+    let driver = grant["driver_id"].as_str().unwrap();
+    let h: Value = app
+        .get_authed(&format!("/api/v1/drivers/{driver}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(h["events"][0]["kind"], "registered");
+    // Officials only.
+    assert_eq!(
+        app.get(&format!("/api/v1/app-authorizations/{id}/history"))
+            .await
+            .status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
