@@ -99,6 +99,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(authorizations::document)],
     ))
     .service(resource(
+        "/api/v1/openapi.json",
+        vec![web::get().to(meta::openapi)],
+    ))
+    .service(resource(
         "/api/v1/drivers/{id}/history",
         vec![web::get().to(history::driver)],
     ))

@@ -35,3 +35,11 @@ pub async fn not_found() -> Result<HttpResponse, ApiError> {
 pub async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
     Err(ApiError::MethodNotAllowed)
 }
+
+/// `GET /api/v1/openapi.json`: the API described in OpenAPI 3.1 (`src/http/openapi.json`,
+/// the integration suite checks that every operation in it is served).
+pub async fn openapi() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(include_str!("openapi.json"))
+}

@@ -136,3 +136,37 @@ async fn the_request_id_is_echoed() {
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["request_id"], "abc-123");
 }
+
+/// Every operation the OpenAPI document describes is served (no 404 from the router, no 405).
+#[tokio::test]
+async fn every_operation_in_the_openapi_document_is_served() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    assert!(paths.len() >= 20);
+    for (path, ops) in paths {
+        let concrete = path
+            .replace("{id}", "00000000-0000-4000-8000-000000000000")
+            .replace("{year}", "2026")
+            .replace("{token}", "x")
+            .replace("{code}", "x");
+        for method in ops.as_object().unwrap().keys() {
+            let m = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let res = app
+                .client
+                .request(m, app.url(&concrete))
+                .bearer_auth(crate::helpers::ADMIN_TOKEN)
+                .send()
+                .await
+                .unwrap();
+            let status = res.status();
+            let body = res.text().await.unwrap_or_default();
+            assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+            assert!(
+                !body.contains("Endereço não encontrado"),
+                "{method} {path} is not routed"
+            );
+        }
+    }
+}
