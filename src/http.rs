@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod authorizations;
 pub mod calendar;
+pub mod fields;
 pub mod history;
 pub mod meta;
 pub mod problem;

@@ -6,8 +6,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
+use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use super::registry::Fields;
 use crate::domain::app_sanctions::{Sanction, SanctionKind, status_with_sanctions};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::registry::AppAuthorization;

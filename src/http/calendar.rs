@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::auth::Official;
+use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use super::registry::Fields;
 use crate::domain::calendar::{Calendar, ClosedDay, DayKind, deadline_in_days};
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};

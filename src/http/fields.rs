@@ -1,0 +1,70 @@
+//! Field-by-field parsing of request bodies that reports every invalid field at once.
+
+use chrono::NaiveDate;
+use uuid::Uuid;
+
+use super::problem::{ApiError, ProblemItem};
+
+/// Collects every field error before answering.
+#[derive(Default)]
+pub struct Fields(Vec<ProblemItem>);
+
+impl Fields {
+    pub fn take<T, E>(&mut self, field: &str, r: Result<T, E>, message: &str) -> Option<T> {
+        if let Ok(v) = r {
+            Some(v)
+        } else {
+            self.0.push(ProblemItem::field(field, message));
+            None
+        }
+    }
+
+    pub fn text(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
+        let v = value.trim();
+        if v.is_empty() || v.chars().count() > max {
+            self.0.push(ProblemItem::field(
+                field,
+                format!("Informe um texto de 1 a {max} caracteres."),
+            ));
+            None
+        } else {
+            Some(v.to_owned())
+        }
+    }
+
+    pub fn date(&mut self, field: &str, value: &str) -> Option<NaiveDate> {
+        self.take(
+            field,
+            NaiveDate::parse_from_str(value.trim(), "%Y-%m-%d"),
+            "Data inválida; use o formato AAAA-MM-DD.",
+        )
+    }
+
+    pub fn uuid(&mut self, field: &str, value: &str) -> Option<Uuid> {
+        self.take(
+            field,
+            Uuid::parse_str(value.trim()),
+            "Identificador inválido.",
+        )
+    }
+
+    pub fn range(&mut self, field: &str, value: i32, min: i32, max: i32) -> Option<i32> {
+        if (min..=max).contains(&value) {
+            Some(value)
+        } else {
+            self.0.push(ProblemItem::field(
+                field,
+                format!("Valor fora do intervalo aceito ({min} a {max})."),
+            ));
+            None
+        }
+    }
+
+    pub fn finish(self) -> Result<(), ApiError> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Invalid(self.0))
+        }
+    }
+}
