@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod authorizations;
+pub mod autos;
 pub mod calendar;
 pub mod fields;
 pub mod history;
@@ -62,6 +63,7 @@ fn resource(path: &str, routes: Vec<Route>) -> actix_web::Resource {
 }
 
 /// Registers every route.
+#[allow(clippy::too_many_lines)] // the route table reads best as one list
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(
         web::JsonConfig::default()
@@ -102,6 +104,26 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/openapi.json",
         vec![web::get().to(meta::openapi)],
+    ))
+    .service(resource(
+        "/api/v1/upf-values/{year}",
+        vec![web::put().to(autos::set_upf)],
+    ))
+    .service(resource(
+        "/api/v1/app-infraction-autos",
+        vec![web::post().to(autos::create)],
+    ))
+    .service(resource(
+        "/api/v1/app-infraction-autos/{id}",
+        vec![web::get().to(autos::get)],
+    ))
+    .service(resource(
+        "/api/v1/app-infraction-autos/{id}/history",
+        vec![web::get().to(history::auto)],
+    ))
+    .service(resource(
+        "/api/v1/app-infraction-autos/{id}/notification",
+        vec![web::post().to(autos::notify)],
     ))
     .service(resource(
         "/api/v1/drivers/{id}/history",

@@ -157,6 +157,35 @@ pub struct Event {
     pub data: String,
 }
 
+/// An auto de infração of the ride-hailing law, as recorded.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AppAuto {
+    pub id: Uuid,
+    pub number: String,
+    pub infraction_id: String,
+    pub driver_id: Uuid,
+    pub authorization_id: Option<Uuid>,
+    pub committed_at: DateTime<Utc>,
+    pub committed_on: NaiveDate,
+    pub place: String,
+    pub facts: String,
+    pub inspector: String,
+    pub drawn_up_at: DateTime<Utc>,
+    pub fine_upf: i64,
+    pub fine_centavos: Option<i64>,
+    pub consequences: serde_json::Value,
+    pub legal_basis_version: String,
+    pub notification: Option<AutoNotification>,
+}
+
+/// How and when the notice of an auto reached the infractor, and when it was filed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AutoNotification {
+    pub method: String,
+    pub notified_on: NaiveDate,
+    pub juntada_on: NaiveDate,
+}
+
 /// A reserved authorization number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReservedNumber {
@@ -283,6 +312,43 @@ pub trait Repository: Send + Sync {
         entity_type: &str,
         entity_id: &str,
     ) -> impl Future<Output = Result<Vec<Event>, StorageError>> + Send;
+    /// Records the UPF value of a year; `Conflict("upf_values")` if already set.
+    fn set_upf_value(
+        &self,
+        year: i32,
+        centavos: i64,
+        act: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn upf_value(
+        &self,
+        year: i32,
+    ) -> impl Future<Output = Result<Option<i64>, StorageError>> + Send;
+    /// Earlier autos of a driver: (infraction id, date committed).
+    fn prior_autos(
+        &self,
+        driver_id: Uuid,
+    ) -> impl Future<Output = Result<Vec<(String, NaiveDate)>, StorageError>> + Send;
+    /// Records an auto, taking the next number of `series` in the same transaction.
+    fn insert_auto(
+        &self,
+        auto: &AppAuto,
+        series: &str,
+        actor: &str,
+    ) -> impl Future<Output = Result<String, StorageError>> + Send;
+    fn get_auto(
+        &self,
+        id: Uuid,
+    ) -> impl Future<Output = Result<Option<AppAuto>, StorageError>> + Send;
+    /// `Ok(false)` if the auto does not exist; `Conflict` if already notified.
+    fn record_notification(
+        &self,
+        auto_id: Uuid,
+        n: &AutoNotification,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, StorageError>> + Send;
     /// Every decreed day without office hours.
     fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
     /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
@@ -412,6 +478,42 @@ impl Repository for Store {
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         dispatch!(self, r => r.decreed_days())
     }
+    async fn set_upf_value(
+        &self,
+        year: i32,
+        centavos: i64,
+        act: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        dispatch!(self, r => r.set_upf_value(year, centavos, act, actor, now))
+    }
+    async fn upf_value(&self, year: i32) -> Result<Option<i64>, StorageError> {
+        dispatch!(self, r => r.upf_value(year))
+    }
+    async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
+        dispatch!(self, r => r.prior_autos(driver_id))
+    }
+    async fn insert_auto(
+        &self,
+        auto: &AppAuto,
+        series: &str,
+        actor: &str,
+    ) -> Result<String, StorageError> {
+        dispatch!(self, r => r.insert_auto(auto, series, actor))
+    }
+    async fn get_auto(&self, id: Uuid) -> Result<Option<AppAuto>, StorageError> {
+        dispatch!(self, r => r.get_auto(id))
+    }
+    async fn record_notification(
+        &self,
+        auto_id: Uuid,
+        n: &AutoNotification,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        dispatch!(self, r => r.record_notification(auto_id, n, actor, now))
+    }
     async fn events_of(
         &self,
         entity_type: &str,
@@ -511,6 +613,23 @@ pub(crate) mod sql {
         FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
     pub const SELECT_EVENTS: &str = "SELECT kind, actor, reason, legal_basis_version, occurred_at, data \
         FROM events WHERE entity_type = $1 AND entity_id = $2 ORDER BY id";
+    pub const INSERT_UPF: &str = "INSERT INTO upf_values (year, centavos, act, created_at, created_by) \
+        VALUES ($1, $2, $3, $4, $5)";
+    pub const SELECT_UPF: &str = "SELECT centavos FROM upf_values WHERE year = $1";
+    pub const SELECT_PRIOR_AUTOS: &str = "SELECT infraction_id, committed_on FROM app_infraction_autos WHERE driver_id = $1 ORDER BY committed_on";
+    pub const INSERT_ISSUED_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, \
+        reserved_at, closed_at) VALUES ($1, $2, $3, $4, 'issued', $5, $5)";
+    pub const INSERT_AUTO: &str = "INSERT INTO app_infraction_autos (id, number, infraction_id, driver_id, \
+        authorization_id, committed_at, committed_on, place, facts, inspector, drawn_up_at, fine_upf, fine_centavos, \
+        consequences, legal_basis_version, created_by) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+    pub const SELECT_AUTO: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, a.authorization_id, \
+        a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, a.fine_centavos, \
+        a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on FROM app_infraction_autos a \
+        LEFT JOIN app_auto_notifications n ON n.auto_id = a.id WHERE a.id = $1";
+    pub const AUTO_EXISTS: &str = "SELECT COUNT(*) FROM app_infraction_autos WHERE id = $1";
+    pub const INSERT_NOTIFICATION: &str = "INSERT INTO app_auto_notifications (auto_id, method, notified_on, \
+        juntada_on, recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
@@ -793,6 +912,61 @@ impl TryFrom<SanctionRow> for Sanction {
             until: r.until,
             reason: r.reason,
             legal_basis: r.legal_basis,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct AutoRow {
+    id: String,
+    number: String,
+    infraction_id: String,
+    driver_id: String,
+    authorization_id: Option<String>,
+    committed_at: DateTime<Utc>,
+    committed_on: NaiveDate,
+    place: String,
+    facts: String,
+    inspector: String,
+    drawn_up_at: DateTime<Utc>,
+    fine_upf: i64,
+    fine_centavos: Option<i64>,
+    consequences: String,
+    legal_basis_version: String,
+    method: Option<String>,
+    notified_on: Option<NaiveDate>,
+    juntada_on: Option<NaiveDate>,
+}
+
+impl TryFrom<AutoRow> for AppAuto {
+    type Error = StorageError;
+    fn try_from(r: AutoRow) -> Result<Self, StorageError> {
+        let notification = match (r.method, r.notified_on, r.juntada_on) {
+            (Some(method), Some(notified_on), Some(juntada_on)) => Some(AutoNotification {
+                method,
+                notified_on,
+                juntada_on,
+            }),
+            _ => None,
+        };
+        Ok(AppAuto {
+            id: parse_uuid(&r.id)?,
+            driver_id: parse_uuid(&r.driver_id)?,
+            authorization_id: r.authorization_id.as_deref().map(parse_uuid).transpose()?,
+            consequences: serde_json::from_str(&r.consequences)
+                .map_err(|_| corrupt("consequences", &r.id))?,
+            number: r.number,
+            infraction_id: r.infraction_id,
+            committed_at: r.committed_at,
+            committed_on: r.committed_on,
+            place: r.place,
+            facts: r.facts,
+            inspector: r.inspector,
+            drawn_up_at: r.drawn_up_at,
+            fine_upf: r.fine_upf,
+            fine_centavos: r.fine_centavos,
+            legal_basis_version: r.legal_basis_version,
+            notification,
         })
     }
 }

@@ -6,7 +6,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
 use super::app::AuthorizationStatus;
-use super::calendar::{sanction_end_days, sanction_end_months, within_lookback};
+use super::calendar::{
+    Calendar, Deadline, DeadlineRules, deadline_in_days, sanction_end_days, sanction_end_months,
+    within_lookback,
+};
 use super::dates::local_date;
 use super::legal_basis::AppLegalBasis;
 
@@ -191,6 +194,55 @@ pub fn consequences(
         _ => {}
     }
     out
+}
+
+/// The procedure's deadlines once the notice of an auto was delivered and filed (juntada).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AutoDeadlines {
+    /// APP-ART22-P1: dispatch of the notice within 90 days of the auto (DL-5 applies, INTERP).
+    pub dispatch_due: Deadline,
+    pub dispatched_in_time: bool,
+    /// AMB-34 / DL-3: defence within 15 days of the juntada (AMB-33).
+    pub defence_due: Deadline,
+    /// AMB-32: payment within 30 days of the effective end of the defence period.
+    pub payment_due: Deadline,
+    /// A pt-BR recommendation when the notice was late (AMB-33: archive the auto).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recommendation: Option<&'static str>,
+}
+
+/// APP-ART22-P1/P2 with AMB-32…34: every deadline of the procedure of an auto.
+pub fn auto_deadlines(
+    drawn_up_on: NaiveDate,
+    notified_on: NaiveDate,
+    juntada_on: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &AppLegalBasis,
+) -> AutoDeadlines {
+    // The 90 days run from the drawing-up itself, not from a notification.
+    let dispatch_rules = DeadlineRules {
+        notification_on_closed_day_moves: false,
+        ..rules.clone()
+    };
+    let dispatch_due = deadline_in_days(
+        drawn_up_on,
+        basis.notice_dispatch_days,
+        cal,
+        &dispatch_rules,
+    );
+    let dispatched_in_time = notified_on <= dispatch_due.due;
+    let defence_due = deadline_in_days(juntada_on, basis.defence_days, cal, rules);
+    let payment_due = deadline_in_days(defence_due.due, basis.payment_days, cal, &dispatch_rules);
+    AutoDeadlines {
+        recommendation: (!dispatched_in_time).then_some(
+            "Notificação intempestiva: expedida depois de 90 dias da lavratura do auto (art. 22, §1º); recomenda-se o arquivamento.",
+        ),
+        dispatch_due,
+        dispatched_in_time,
+        defence_due,
+        payment_due,
+    }
 }
 
 /// A sanction in force on an authorization, as registered.
@@ -415,6 +467,38 @@ mod tests {
                 article: "art. 27, parágrafo único"
             }
         );
+    }
+
+    // APP-ART22-P1: 90 days from the auto; AMB-33/34: defence from the juntada, payment after it.
+    #[test]
+    fn app_art22_p1_notice_deadlines_and_late_notice() {
+        let b = AppLegalBasis::draft_2023();
+        let cal = Calendar::default();
+        let rules = DeadlineRules::default();
+        // Auto on Monday 02/03/2026: day 90 is Sunday 31/05 → dispatch due Monday 01/06.
+        let dl = auto_deadlines(
+            d(2026, 3, 2),
+            d(2026, 5, 29),
+            d(2026, 6, 3),
+            &cal,
+            &rules,
+            &b,
+        );
+        assert_eq!(dl.dispatch_due.due, d(2026, 6, 1));
+        assert!(dl.dispatched_in_time && dl.recommendation.is_none());
+        // Juntada Wednesday 03/06 + 15 = Thursday 18/06; + 30 = Saturday 18/07 → Monday 20/07.
+        assert_eq!(dl.defence_due.due, d(2026, 6, 18));
+        assert_eq!(dl.payment_due.due, d(2026, 7, 20));
+        let late = auto_deadlines(
+            d(2026, 3, 2),
+            d(2026, 6, 2),
+            d(2026, 6, 3),
+            &cal,
+            &rules,
+            &b,
+        );
+        assert!(!late.dispatched_in_time);
+        assert!(late.recommendation.unwrap().contains("arquivamento"));
     }
 
     // APP-ART24-PU / DL-9: suspended on [from, until), reinstated on `until`; cassação wins.

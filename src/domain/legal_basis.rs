@@ -51,6 +51,13 @@ pub struct AppLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// APP-ART22-P1: the notice of penalty goes out within 90 days of the auto.
+    pub notice_dispatch_days: u32,
+    /// AMB-34: the app law sets no defence, reconsideration or payment periods; until the
+    /// decree, the municipality's analogous law (Lei 4.937/2025 arts. 22–23): 15, 10, 30 days.
+    pub defence_days: u32,
+    pub reconsideration_days: u32,
+    pub payment_days: u32,
 }
 
 impl AppLegalBasis {
@@ -92,6 +99,10 @@ impl AppLegalBasis {
             recidivism_window_months: 12,
             suspension_repeat_iv_days: 30,
             suspension_general_months: 12,
+            notice_dispatch_days: 90,
+            defence_days: 15,
+            reconsideration_days: 10,
+            payment_days: 30,
         }
     }
 

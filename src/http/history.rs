@@ -55,3 +55,11 @@ pub async fn authorization(
 ) -> Result<HttpResponse, ApiError> {
     history(&state, "app_authorization", &id).await
 }
+
+pub async fn auto(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    history(&state, "app_infraction_auto", &id).await
+}

@@ -8,9 +8,10 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use uuid::Uuid;
 
 use super::{
-    AuthorizationRow, DecreedDayRow, DocumentMeta, DocumentPdfRow, DocumentRow, DocumentStatus,
-    DocumentStatusRow, DriverRow, Event, NewGrant, Repository, ReservedNumber, RevocationRow,
-    RevokeOutcome, SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
+    AppAuto, AuthorizationRow, AutoNotification, AutoRow, DecreedDayRow, DocumentMeta,
+    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewGrant,
+    Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow, StorageError,
+    VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
@@ -401,6 +402,144 @@ impl Repository for PgRepository {
             .bind(entity_id)
             .fetch_all(&self.pool)
             .await?)
+    }
+
+    async fn set_upf_value(
+        &self,
+        year: i32,
+        centavos: i64,
+        act: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        sqlx::query(sql::INSERT_UPF)
+            .bind(year)
+            .bind(centavos)
+            .bind(act)
+            .bind(now)
+            .bind(actor)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn upf_value(&self, year: i32) -> Result<Option<i64>, StorageError> {
+        Ok(sqlx::query_scalar(sql::SELECT_UPF)
+            .bind(year)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
+        Ok(sqlx::query_as(sql::SELECT_PRIOR_AUTOS)
+            .bind(driver_id.to_string())
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    async fn insert_auto(
+        &self,
+        auto: &AppAuto,
+        series: &str,
+        actor: &str,
+    ) -> Result<String, StorageError> {
+        let mut tx = self.pool.begin().await?;
+        let year = chrono::Datelike::year(&crate::domain::dates::local_date(auto.drawn_up_at));
+        let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
+            .bind(series)
+            .bind(year)
+            .fetch_one(&mut *tx)
+            .await?;
+        let number = ReservedNumber::format(series, year, seq);
+        sqlx::query(sql::INSERT_ISSUED_NUMBER)
+            .bind(&number)
+            .bind(series)
+            .bind(year)
+            .bind(seq)
+            .bind(auto.drawn_up_at)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(sql::INSERT_AUTO)
+            .bind(auto.id.to_string())
+            .bind(&number)
+            .bind(&auto.infraction_id)
+            .bind(auto.driver_id.to_string())
+            .bind(auto.authorization_id.map(|a| a.to_string()))
+            .bind(auto.committed_at)
+            .bind(auto.committed_on)
+            .bind(&auto.place)
+            .bind(&auto.facts)
+            .bind(&auto.inspector)
+            .bind(auto.drawn_up_at)
+            .bind(auto.fine_upf)
+            .bind(auto.fine_centavos)
+            .bind(auto.consequences.to_string())
+            .bind(&auto.legal_basis_version)
+            .bind(actor)
+            .execute(&mut *tx)
+            .await?;
+        let data = serde_json::json!({"number": number, "infraction_id": auto.infraction_id, "driver_id": auto.driver_id});
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("app_infraction_auto")
+            .bind(auto.id.to_string())
+            .bind("drawn_up")
+            .bind(actor)
+            .bind(None::<String>)
+            .bind(&auto.legal_basis_version)
+            .bind(auto.drawn_up_at)
+            .bind(event_data(&data))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(number)
+    }
+
+    async fn get_auto(&self, id: Uuid) -> Result<Option<AppAuto>, StorageError> {
+        let row: Option<AutoRow> = sqlx::query_as(sql::SELECT_AUTO)
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(AppAuto::try_from).transpose()
+    }
+
+    async fn record_notification(
+        &self,
+        auto_id: Uuid,
+        n: &AutoNotification,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        let mut tx = self.pool.begin().await?;
+        let exists: i64 = sqlx::query_scalar(sql::AUTO_EXISTS)
+            .bind(auto_id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
+        if exists == 0 {
+            return Ok(false);
+        }
+        sqlx::query(sql::INSERT_NOTIFICATION)
+            .bind(auto_id.to_string())
+            .bind(&n.method)
+            .bind(n.notified_on)
+            .bind(n.juntada_on)
+            .bind(now)
+            .bind(actor)
+            .execute(&mut *tx)
+            .await?;
+        let data = serde_json::json!({"method": n.method, "notified_on": n.notified_on, "juntada_on": n.juntada_on});
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("app_infraction_auto")
+            .bind(auto_id.to_string())
+            .bind("notified")
+            .bind(actor)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(now)
+            .bind(event_data(&data))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {

@@ -10,6 +10,7 @@
 mod helpers;
 
 mod authorizations;
+mod autos;
 mod calendar;
 mod documents;
 mod errors;

@@ -1,0 +1,340 @@
+//! Autos de infração of the ride-hailing law (arts. 22–27) and the UPF value table (W3).
+//! Sanctions a decision may impose are *proposed* here; they are recorded on the
+//! authorization only once the decision is final (AMB-29), through `…/sanctions`.
+
+use actix_web::{HttpResponse, web};
+use chrono::{DateTime, Datelike};
+use serde::Deserialize;
+use serde_json::json;
+use uuid::Uuid;
+
+use super::auth::Official;
+use super::fields::Fields;
+use super::problem::{ApiError, ProblemItem};
+use crate::documents::format;
+use crate::domain::app_sanctions::{
+    Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
+};
+use crate::domain::calendar::Calendar;
+use crate::domain::dates::local_date;
+use crate::state::AppState;
+use crate::storage::{AppAuto, AutoNotification, Repository, StorageError};
+
+/// Number series of ride-hailing autos: `AI-APP-2026/000001`.
+pub const AUTO_SERIES: &str = "AI-APP";
+
+#[derive(Deserialize)]
+pub struct UpfDto {
+    centavos: i64,
+    act: String,
+}
+
+/// `PUT /api/v1/upf-values/{year}`: the UPF value of a year, from the annual decree.
+pub async fn set_upf(
+    state: web::Data<AppState>,
+    official: Official,
+    year: web::Path<i32>,
+    body: web::Json<UpfDto>,
+) -> Result<HttpResponse, ApiError> {
+    let mut f = Fields::default();
+    let year = f.range("year", *year, 2000, 2100);
+    let act = f.text("act", &body.act, 200);
+    if body.centavos <= 0 {
+        f.take::<(), ()>(
+            "centavos",
+            Err(()),
+            "Informe o valor da UPF em centavos, maior que zero.",
+        );
+    }
+    f.finish()?;
+    let (Some(year), Some(act)) = (year, act) else {
+        return Err(ApiError::Internal);
+    };
+    match state.store.set_upf_value(year, body.centavos, &act, &official.actor, state.clock.now()).await {
+        Ok(()) => Ok(HttpResponse::Created().json(json!({"year": year, "centavos": body.centavos, "value": format::money(body.centavos), "act": act}))),
+        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(format!("O valor da UPF de {year} já está registrado."), vec![])),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct AutoDto {
+    infraction_id: String,
+    driver_id: String,
+    authorization_id: Option<String>,
+    committed_at: String,
+    place: String,
+    facts: String,
+    inspector: String,
+}
+
+fn proposal(c: &Consequence) -> serde_json::Value {
+    match c {
+        Consequence::Fine {
+            upf,
+            centavos,
+            article,
+        } => json!({
+            "kind": "fine", "upf": upf, "centavos": centavos, "value": centavos.map(format::money), "article": article,
+        }),
+        Consequence::Suspension {
+            from,
+            until,
+            article,
+        } => json!({
+            "kind": "suspension", "days": (*until - *from).num_days(), "article": article,
+        }),
+        Consequence::Cassacao { article, .. } => json!({"kind": "cassacao", "article": article}),
+        Consequence::PlatformNotice { article } => {
+            json!({"kind": "platform_notice", "article": article})
+        }
+    }
+}
+
+async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, ApiError> {
+    let deadlines = match &a.notification {
+        Some(n) => {
+            let cal = Calendar::new(
+                state.calendar_settings.as_ref().clone(),
+                state.store.decreed_days().await?,
+            );
+            Some(auto_deadlines(
+                local_date(a.drawn_up_at),
+                n.notified_on,
+                n.juntada_on,
+                &cal,
+                &state.deadline_rules,
+                &state.app_basis,
+            ))
+        }
+        None => None,
+    };
+    Ok(json!({
+        "id": a.id,
+        "number": a.number,
+        "infraction": infraction(&a.infraction_id),
+        "driver_id": a.driver_id,
+        "authorization_id": a.authorization_id,
+        "committed_at": a.committed_at,
+        "committed_on": a.committed_on,
+        "place": a.place,
+        "facts": a.facts,
+        "inspector": a.inspector,
+        "drawn_up_at": a.drawn_up_at,
+        "fine": {"upf": a.fine_upf, "centavos": a.fine_centavos, "value": a.fine_centavos.map(format::money)},
+        "proposed_consequences": a.consequences,
+        "note": "Sanções além da multa só se aplicam após decisão definitiva (AMB-29).",
+        "legal_basis_version": a.legal_basis_version,
+        "notification": a.notification,
+        "deadlines": deadlines,
+    }))
+}
+
+/// The driver must exist, and the authorization, if given, must be the driver's.
+async fn check_parties(
+    state: &AppState,
+    driver_id: Uuid,
+    authorization_id: Option<Uuid>,
+) -> Result<(), ApiError> {
+    if state.store.get_driver(driver_id).await?.is_none() {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "driver_id",
+            "Condutor não cadastrado.",
+        )]));
+    }
+    if let Some(a) = authorization_id
+        && state
+            .store
+            .get_authorization(a)
+            .await?
+            .is_none_or(|x| x.driver_id != driver_id)
+    {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "authorization_id",
+            "Autorização inexistente ou de outro condutor.",
+        )]));
+    }
+    Ok(())
+}
+
+/// `POST /api/v1/app-infraction-autos`: draws up an auto and computes its consequences.
+pub async fn create(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<AutoDto>,
+) -> Result<HttpResponse, ApiError> {
+    let mut f = Fields::default();
+    let kind = f.take(
+        "infraction_id",
+        infraction(&body.infraction_id).ok_or(()),
+        "Infração desconhecida; veja /api/v1/app-infractions.",
+    );
+    let driver_id = f.uuid("driver_id", &body.driver_id);
+    let authorization_id = match &body.authorization_id {
+        Some(a) => f.uuid("authorization_id", a).map(Some),
+        None => Some(None),
+    };
+    let committed_at = f.take(
+        "committed_at",
+        DateTime::parse_from_rfc3339(body.committed_at.trim()).map(|t| t.to_utc()),
+        "Data e hora inválidas; use RFC 3339, ex. 2026-11-30T14:05:00-04:00.",
+    );
+    let place = f.text("place", &body.place, 300);
+    let facts = f.text("facts", &body.facts, 4000);
+    let inspector = f.text("inspector", &body.inspector, 200);
+    f.finish()?;
+    let (
+        Some(kind),
+        Some(driver_id),
+        Some(authorization_id),
+        Some(committed_at),
+        Some(place),
+        Some(facts),
+        Some(inspector),
+    ) = (
+        kind,
+        driver_id,
+        authorization_id,
+        committed_at,
+        place,
+        facts,
+        inspector,
+    )
+    else {
+        return Err(ApiError::Internal);
+    };
+    let now = state.clock.now();
+    if committed_at > now {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "committed_at",
+            "A infração não pode ser posterior à lavratura do auto.",
+        )]));
+    }
+    check_parties(&state, driver_id, authorization_id).await?;
+    let committed_on = local_date(committed_at);
+    let today = local_date(now);
+    let prior: Vec<PriorInfraction> = state
+        .store
+        .prior_autos(driver_id)
+        .await?
+        .into_iter()
+        .map(|(id, committed_on)| PriorInfraction {
+            id,
+            committed_on,
+            annulled: false,
+        })
+        .collect();
+    // AMB-03: the UPF value in force on the date the auto is drawn up.
+    let upf = state.store.upf_value(today.year()).await?;
+    let cons = consequences(kind, committed_on, today, &prior, upf, &state.app_basis);
+    let (fine_upf, fine_centavos) = match cons.first() {
+        Some(Consequence::Fine { upf, centavos, .. }) => (i64::from(*upf), *centavos),
+        _ => return Err(ApiError::Internal),
+    };
+    let mut auto = AppAuto {
+        id: Uuid::new_v4(),
+        number: String::new(),
+        infraction_id: kind.id.to_owned(),
+        driver_id,
+        authorization_id,
+        committed_at,
+        committed_on,
+        place,
+        facts,
+        inspector,
+        drawn_up_at: now,
+        fine_upf,
+        fine_centavos,
+        consequences: serde_json::Value::Array(cons.iter().map(proposal).collect()),
+        legal_basis_version: state.app_basis.version.to_owned(),
+        notification: None,
+    };
+    auto.number = state
+        .store
+        .insert_auto(&auto, AUTO_SERIES, &official.actor)
+        .await?;
+    Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
+}
+
+fn parse_auto_id(raw: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Auto de infração não encontrado.".into()))
+}
+
+pub async fn get(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let auto = state
+        .store
+        .get_auto(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Auto de infração não encontrado.".into()))?;
+    Ok(HttpResponse::Ok().json(auto_json(&state, &auto).await?))
+}
+
+#[derive(Deserialize)]
+pub struct NotificationDto {
+    method: String,
+    notified_on: String,
+    juntada_on: String,
+}
+
+/// `POST /api/v1/app-infraction-autos/{id}/notification`: art. 22 §§1º–2º.
+pub async fn notify(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<NotificationDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let mut f = Fields::default();
+    let method = f.take(
+        "method",
+        ["post", "electronic", "edital"]
+            .contains(&body.method.as_str())
+            .then(|| body.method.clone())
+            .ok_or(()),
+        "Use post (AR), electronic ou edital (art. 22, §1º).",
+    );
+    let notified_on = f.date("notified_on", &body.notified_on);
+    let juntada_on = f.date("juntada_on", &body.juntada_on);
+    if let (Some(n), Some(j)) = (notified_on, juntada_on)
+        && j < n
+    {
+        f.take::<(), ()>(
+            "juntada_on",
+            Err(()),
+            "A juntada não pode ser anterior à notificação.",
+        );
+    }
+    f.finish()?;
+    let (Some(method), Some(notified_on), Some(juntada_on)) = (method, notified_on, juntada_on)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let n = AutoNotification {
+        method,
+        notified_on,
+        juntada_on,
+    };
+    match state
+        .store
+        .record_notification(id, &n, &official.actor, state.clock.now())
+        .await
+    {
+        Ok(true) => {
+            let auto = state.store.get_auto(id).await?.ok_or(ApiError::Internal)?;
+            Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
+        }
+        Ok(false) => Err(ApiError::NotFound(
+            "Auto de infração não encontrado.".into(),
+        )),
+        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
+            "A notificação deste auto já foi registrada.".into(),
+            vec![],
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
