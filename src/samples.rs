@@ -60,6 +60,7 @@ impl SampleRecords {
             air_conditioning: true,
             capacity_including_driver: 5,
             registration_municipality: IbgeCode::from_const(5_101_803),
+            in_service_since: None,
             created_at: now,
         };
         let authorization = AppAuthorization {

@@ -561,10 +561,11 @@ pub(crate) mod sql {
     pub const SELECT_DRIVER: &str = "SELECT id, name, cpf, cnh_number, cnh_category, cnh_first_license_date, \
         cnh_ear, cnh_expires_on, created_at FROM drivers WHERE id = $1";
     pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
-        model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at) \
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+        model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
+        in_service_since) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
     pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
-        air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at FROM vehicles WHERE id = $1";
+        air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since \
+        FROM vehicles WHERE id = $1";
     pub const ACTIVE_FOR_DRIVER: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.driver_id = $1 \
         AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id) \
         AND NOT EXISTS (SELECT 1 FROM app_authorization_sanctions s WHERE s.authorization_id = a.id \
@@ -697,6 +698,7 @@ pub(crate) struct VehicleRow {
     capacity_including_driver: i32,
     registration_municipality_ibge: i32,
     created_at: DateTime<Utc>,
+    in_service_since: Option<NaiveDate>,
 }
 
 impl TryFrom<VehicleRow> for Vehicle {
@@ -718,6 +720,7 @@ impl TryFrom<VehicleRow> for Vehicle {
             air_conditioning: r.air_conditioning,
             capacity_including_driver: r.capacity_including_driver,
             created_at: r.created_at,
+            in_service_since: r.in_service_since,
         })
     }
 }

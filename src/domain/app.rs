@@ -39,6 +39,8 @@ pub struct VehicleFacts {
     pub air_conditioning: bool,
     pub capacity_including_driver: i32,
     pub registration_municipality: IbgeCode,
+    /// Since when the car serves ride-hailing in the municipality, if known (APP-ART2-P3).
+    pub in_service_since: Option<NaiveDate>,
 }
 
 /// Everything the grant decision depends on.
@@ -150,7 +152,9 @@ pub fn app_art2_p1_p2_vehicle(
     out: &mut Failures,
 ) {
     let age = vehicle_age(v.model_year, today);
-    if age > basis.max_vehicle_age_years {
+    if age > basis.max_vehicle_age_years
+        && app_art2_p3_grandfathered_until(v, today, basis).is_none()
+    {
         let msg = format!(
             "O veículo tem {age} anos contados do ano-modelo {}; o máximo é {} anos (apto até 31/12/{}).",
             v.model_year,
@@ -182,6 +186,25 @@ pub fn app_art2_p1_p2_vehicle(
             msg,
         );
     }
+}
+
+/// APP-ART2-P3 (art. 2º, §3º, INTERP AMB-16): a car already in service on the entry into
+/// force (EIF) with at most 12 years then stays eligible through EIF + 1 year, even if it
+/// turns 13 meanwhile; with `transition_grandfather_all`, every car in service at EIF does.
+/// Returns the last day of the protection when it applies on `today`.
+pub fn app_art2_p3_grandfathered_until(
+    v: &VehicleFacts,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+) -> Option<NaiveDate> {
+    let eif = basis.entry_into_force?;
+    let in_service = v.in_service_since?;
+    if in_service > eif {
+        return None;
+    }
+    let until = add_months(eif, 12, basis.month_overflow);
+    let young_enough = vehicle_age(v.model_year, eif) <= basis.max_vehicle_age_years;
+    (today <= until && (young_enough || basis.transition_grandfather_all)).then_some(until)
 }
 
 /// APP-ART2 (art. 2º, caput): capacity of up to 7 people including the driver.
@@ -390,6 +413,7 @@ mod tests {
                 air_conditioning: true,
                 capacity_including_driver: 5,
                 registration_municipality: IbgeCode::from_const(5_101_803),
+                in_service_since: None,
             },
             fee_paid_on: d(2026, 11, 20),
             today: d(2026, 11, 30),
@@ -505,6 +529,39 @@ mod tests {
             rules_failed(&f),
             vec![("APP-ART2-P2", "vehicle.model_year")]
         );
+    }
+
+    // S02 — APP-ART2-P3 with a hypothetical EIF of 2025-07-01.
+    #[test]
+    fn s02_app_art2_p3_transitional_rule() {
+        let mut basis = AppLegalBasis::draft_2023();
+        basis.entry_into_force = Some(d(2025, 7, 1));
+        let check = |model_year, on: NaiveDate, basis: &AppLegalBasis| {
+            let mut f = eligible();
+            f.vehicle.model_year = model_year;
+            f.vehicle.in_service_since = Some(d(2024, 1, 10));
+            f.today = on;
+            f.fee_paid_on = on;
+            decide_grant(&f, basis).is_ok()
+        };
+        assert!(check(2013, d(2026, 3, 15), &basis));
+        assert!(check(2013, d(2026, 7, 1), &basis));
+        assert!(!check(2013, d(2026, 7, 2), &basis));
+        // Model 2012 was 13 at EIF: not protected, unless every car in service is.
+        assert!(!check(2012, d(2026, 3, 15), &basis));
+        basis.transition_grandfather_all = true;
+        assert!(check(2012, d(2026, 3, 15), &basis));
+        assert!(!check(2012, d(2026, 7, 2), &basis));
+        // Without a known EIF (the default, W2) nothing is grandfathered.
+        assert!(!check(2013, d(2026, 3, 15), &AppLegalBasis::draft_2023()));
+        // A car that entered service after EIF is not protected.
+        let mut f = eligible();
+        f.vehicle.model_year = 2013;
+        f.vehicle.in_service_since = Some(d(2025, 8, 1));
+        f.today = d(2026, 3, 15);
+        f.fee_paid_on = f.today;
+        basis.transition_grandfather_all = false;
+        assert!(decide_grant(&f, &basis).is_err());
     }
 
     #[test]

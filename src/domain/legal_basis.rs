@@ -51,6 +51,10 @@ pub struct AppLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// APP-ART30 / W2: entry into force of the law; unknown for the draft, so `None`.
+    pub entry_into_force: Option<NaiveDate>,
+    /// APP-ART2-P3 switch (AMB-16): protect every car in service at EIF, whatever its age.
+    pub transition_grandfather_all: bool,
     /// APP-ART22-P1: the notice of penalty goes out within 90 days of the auto.
     pub notice_dispatch_days: u32,
     /// AMB-34: the app law sets no defence, reconsideration or payment periods; until the
@@ -99,6 +103,8 @@ impl AppLegalBasis {
             recidivism_window_months: 12,
             suspension_repeat_iv_days: 30,
             suspension_general_months: 12,
+            entry_into_force: None,
+            transition_grandfather_all: false,
             notice_dispatch_days: 90,
             defence_days: 15,
             reconsideration_days: 10,

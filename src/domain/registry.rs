@@ -51,6 +51,8 @@ pub struct Vehicle {
     pub air_conditioning: bool,
     pub capacity_including_driver: i32,
     pub registration_municipality: IbgeCode,
+    /// Since when the car serves ride-hailing here, if declared (APP-ART2-P3).
+    pub in_service_since: Option<NaiveDate>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -62,6 +64,7 @@ impl Vehicle {
             air_conditioning: self.air_conditioning,
             capacity_including_driver: self.capacity_including_driver,
             registration_municipality: self.registration_municipality,
+            in_service_since: self.in_service_since,
         }
     }
 }

@@ -128,6 +128,8 @@ pub struct NewVehicleDto {
     capacity_including_driver: i32,
     /// A number or a string of 7 digits.
     registration_municipality_ibge: serde_json::Value,
+    /// Optional: since when the car serves ride-hailing here (art. 2 §3).
+    in_service_since: Option<String>,
 }
 
 fn vehicle_json(v: &Vehicle) -> serde_json::Value {
@@ -143,6 +145,7 @@ fn vehicle_json(v: &Vehicle) -> serde_json::Value {
         "air_conditioning": v.air_conditioning,
         "capacity_including_driver": v.capacity_including_driver,
         "registration_municipality_ibge": v.registration_municipality.code(),
+        "in_service_since": v.in_service_since,
         "created_at": v.created_at,
     })
 }
@@ -180,6 +183,10 @@ pub async fn create_vehicle(
         serde_json::Value::String(s) => s.clone(),
         _ => String::new(),
     };
+    let in_service_since = match &dto.in_service_since {
+        Some(d) => f.date("in_service_since", d),
+        None => None,
+    };
     let ibge = f.take(
         "registration_municipality_ibge",
         IbgeCode::parse(&ibge_text),
@@ -214,6 +221,7 @@ pub async fn create_vehicle(
         air_conditioning: dto.air_conditioning,
         capacity_including_driver: capacity,
         registration_municipality: ibge,
+        in_service_since,
         created_at: state.clock.now(),
     };
     match state.store.insert_vehicle(&vehicle, &official.actor).await {

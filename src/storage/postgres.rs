@@ -122,6 +122,7 @@ impl Repository for PgRepository {
             .bind(v.capacity_including_driver)
             .bind(v.registration_municipality.as_i32())
             .bind(v.created_at)
+            .bind(v.in_service_since)
             .execute(&mut *tx)
             .await?;
         sqlx::query(sql::INSERT_EVENT)

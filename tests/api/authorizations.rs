@@ -422,3 +422,22 @@ async fn s01_vehicle_age_boundary_follows_the_local_year() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_vehicle_may_declare_since_when_it_serves() {
+    let app = spawn_app().await;
+    let mut body = vehicle_body(PLATES[0], RENAVAMS[0]);
+    body["in_service_since"] = json!("2024-01-10");
+    let res = app.post("/api/v1/vehicles", &body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["in_service_since"],
+        "2024-01-10"
+    );
+    let mut body = vehicle_body(PLATES[1], RENAVAMS[1]);
+    body["in_service_since"] = json!("10/01/2024");
+    assert_eq!(
+        app.post("/api/v1/vehicles", &body).await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+}
