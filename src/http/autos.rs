@@ -121,7 +121,12 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
         "facts": a.facts,
         "inspector": a.inspector,
         "drawn_up_at": a.drawn_up_at,
-        "fine": {"upf": a.fine_upf, "centavos": a.fine_centavos, "value": a.fine_centavos.map(format::money)},
+        "fine": {
+            "upf": a.fine_upf,
+            "centavos": a.fine_centavos,
+            "value": a.fine_centavos.map(format::money),
+            "value_in_words": a.fine_centavos.map(format::money_in_words),
+        },
         "proposed_consequences": a.consequences,
         "note": "Sanções além da multa só se aplicam após decisão definitiva (AMB-29).",
         "legal_basis_version": a.legal_basis_version,

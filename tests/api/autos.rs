@@ -55,6 +55,10 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
     assert_eq!(second["number"], "AI-APP-2026/000002");
     assert_eq!(second["fine"]["centavos"], 5_728_500);
     assert_eq!(second["fine"]["value"], "R$\u{a0}57.285,00");
+    assert_eq!(
+        second["fine"]["value_in_words"],
+        "cinquenta e sete mil duzentos e oitenta e cinco reais"
+    );
     let proposed = &second["proposed_consequences"][1];
     assert_eq!(
         (proposed["kind"].as_str(), proposed["days"].as_i64()),
