@@ -5,6 +5,7 @@ pub mod app;
 pub mod app_sanctions;
 pub mod calendar;
 pub mod dates;
+pub mod driver_record;
 pub mod ids;
 pub mod legal_basis;
 pub mod registry;

@@ -126,6 +126,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(autos::notify)],
     ))
     .service(resource(
+        "/api/v1/drivers/{id}/record",
+        vec![web::post().to(registry::file_record)],
+    ))
+    .service(resource(
         "/api/v1/drivers/{id}/history",
         vec![web::get().to(history::driver)],
     ))

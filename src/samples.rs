@@ -46,6 +46,7 @@ impl SampleRecords {
                 ear: true,
                 expires_on: date(2030, 1, 1),
             },
+            record: crate::domain::driver_record::DriverRecord::default(),
             created_at: now,
         };
         let vehicle = Vehicle {

@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 use crate::domain::app_sanctions::{Sanction, SanctionKind};
 use crate::domain::calendar::{ClosedDay, DayKind};
+use crate::domain::driver_record::DriverRecord;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
 
@@ -227,6 +228,14 @@ pub trait Repository: Send + Sync {
         driver: &Driver,
         actor: &str,
     ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    /// Appends a new snapshot of the driver's record; `false` if the driver does not exist.
+    fn add_driver_record(
+        &self,
+        driver_id: Uuid,
+        record: &DriverRecord,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, StorageError>> + Send;
     fn get_driver(
         &self,
         id: Uuid,
@@ -415,6 +424,15 @@ impl Repository for Store {
     async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
         dispatch!(self, r => r.insert_driver(driver, actor))
     }
+    async fn add_driver_record(
+        &self,
+        driver_id: Uuid,
+        record: &DriverRecord,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        dispatch!(self, r => r.add_driver_record(driver_id, record, actor, now))
+    }
     async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
         dispatch!(self, r => r.get_driver(id))
     }
@@ -559,7 +577,11 @@ pub(crate) mod sql {
     pub const INSERT_DRIVER: &str = "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
         cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
     pub const SELECT_DRIVER: &str = "SELECT id, name, cpf, cnh_number, cnh_category, cnh_first_license_date, \
-        cnh_ear, cnh_expires_on, created_at FROM drivers WHERE id = $1";
+        cnh_ear, cnh_expires_on, created_at, (SELECT r.record FROM driver_records r WHERE r.driver_id = drivers.id \
+        ORDER BY r.id DESC LIMIT 1) AS record FROM drivers WHERE id = $1";
+    pub const INSERT_DRIVER_RECORD: &str = "INSERT INTO driver_records (driver_id, record, recorded_at, recorded_by) \
+        VALUES ($1, $2, $3, $4)";
+    pub const DRIVER_EXISTS: &str = "SELECT COUNT(*) FROM drivers WHERE id = $1";
     pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
         model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
         in_service_since) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
@@ -661,6 +683,7 @@ pub(crate) struct DriverRow {
     cnh_ear: bool,
     cnh_expires_on: NaiveDate,
     created_at: DateTime<Utc>,
+    record: Option<String>,
 }
 
 impl TryFrom<DriverRow> for Driver {
@@ -677,6 +700,12 @@ impl TryFrom<DriverRow> for Driver {
                 first_license_date: r.cnh_first_license_date,
                 ear: r.cnh_ear,
                 expires_on: r.cnh_expires_on,
+            },
+            record: match &r.record {
+                Some(json) => {
+                    serde_json::from_str(json).map_err(|_| corrupt("driver record", &r.id))?
+                }
+                None => DriverRecord::default(),
             },
             name: r.name,
             created_at: r.created_at,

@@ -29,6 +29,8 @@ pub struct DriverFacts {
     pub ear: bool,
     pub first_license_date: NaiveDate,
     pub cnh_expires_on: NaiveDate,
+    /// Certificates, traffic infractions and the CTB 306 record (art. 12, III, IV, §1º).
+    pub record: super::driver_record::DriverRecord,
 }
 
 /// What the register knows about the car (from its CRLV).
@@ -318,6 +320,10 @@ pub fn decide_grant(
 ) -> Result<GrantDecision, Vec<RuleFailure>> {
     let mut failures = Vec::new();
     app_art12_i_cnh(&facts.driver, facts.today, basis, &mut failures);
+    let record = &facts.driver.record;
+    super::driver_record::app_art12_iii_certificates(record, facts.today, basis, &mut failures);
+    super::driver_record::app_art12_iv_no_gravissima(record, facts.today, basis, &mut failures);
+    super::driver_record::app_art12_p1_ctb306(record, facts.today, basis, &mut failures);
     app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
     app_art2_capacity(&facts.vehicle, basis, &mut failures);
     app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
@@ -399,6 +405,22 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
     }
 
+    fn clean_record() -> crate::domain::driver_record::DriverRecord {
+        use crate::domain::driver_record::{Court, CriminalCertificate, DriverRecord};
+        DriverRecord {
+            criminal_certificates: Court::ALL
+                .iter()
+                .map(|&court| CriminalCertificate {
+                    court,
+                    issued_on: d(2023, 1, 1),
+                    valid_until: Some(d(2030, 1, 1)),
+                    clear: true,
+                })
+                .collect(),
+            ..DriverRecord::default()
+        }
+    }
+
     fn eligible() -> GrantFacts {
         GrantFacts {
             driver: DriverFacts {
@@ -406,6 +428,7 @@ mod tests {
                 ear: true,
                 first_license_date: d(2015, 3, 10),
                 cnh_expires_on: d(2030, 1, 1),
+                record: clean_record(),
             },
             vehicle: VehicleFacts {
                 model_year: 2020,

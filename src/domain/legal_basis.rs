@@ -51,6 +51,10 @@ pub struct AppLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// AMB-23: validity of a criminal-record certificate that prints none.
+    pub certificate_default_validity_days: u32,
+    /// APP-ART12-P1 (AMB-25): years barred after the CTB 306 sentence is extinguished.
+    pub ctb306_bar_years: u32,
     /// APP-ART30 / W2: entry into force of the law; unknown for the draft, so `None`.
     pub entry_into_force: Option<NaiveDate>,
     /// APP-ART2-P3 switch (AMB-16): protect every car in service at EIF, whatever its age.
@@ -103,6 +107,8 @@ impl AppLegalBasis {
             recidivism_window_months: 12,
             suspension_repeat_iv_days: 30,
             suspension_general_months: 12,
+            certificate_default_validity_days: 90,
+            ctb306_bar_years: 5,
             entry_into_force: None,
             transition_grandfather_all: false,
             notice_dispatch_days: 90,

@@ -4,6 +4,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::app::{DriverFacts, VehicleFacts};
+use super::driver_record::DriverRecord;
 use super::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 
 /// A driver's licence (CNH) as registered.
@@ -23,6 +24,8 @@ pub struct Driver {
     pub name: String,
     pub cpf: Cpf,
     pub cnh: Cnh,
+    /// The latest filed record (art. 12, III, IV, §1º).
+    pub record: DriverRecord,
     pub created_at: DateTime<Utc>,
 }
 
@@ -33,6 +36,7 @@ impl Driver {
             ear: self.cnh.ear,
             first_license_date: self.cnh.first_license_date,
             cnh_expires_on: self.cnh.expires_on,
+            record: self.record.clone(),
         }
     }
 }

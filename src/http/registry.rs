@@ -8,6 +8,9 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
+use crate::domain::driver_record::{
+    CriminalCertificate, Ctb306Record, DriverRecord, TrafficInfraction,
+};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::registry::{Cnh, Driver, Vehicle};
 use crate::state::AppState;
@@ -27,6 +30,58 @@ pub struct NewDriverDto {
     name: String,
     cpf: String,
     cnh: CnhDto,
+    /// Art. 12, III, IV and §1º: optional at registration, required to be granted.
+    #[serde(flatten)]
+    record: RecordDto,
+}
+
+/// The driver's record as filed (all parts optional; a filing adds to the record in force).
+#[derive(Deserialize, Default)]
+pub struct RecordDto {
+    #[serde(default)]
+    criminal_certificates: Vec<CriminalCertificate>,
+    #[serde(default)]
+    traffic_infractions: Vec<TrafficInfraction>,
+    #[serde(default)]
+    ctb306: Option<Ctb306Record>,
+}
+
+impl RecordDto {
+    /// Checks the classes and dates, and merges into `base`.
+    fn merge_into(self, base: &DriverRecord, f: &mut Fields) -> DriverRecord {
+        const CLASSES: [&str; 4] = ["leve", "media", "grave", "gravissima"];
+        if self
+            .traffic_infractions
+            .iter()
+            .any(|i| !CLASSES.contains(&i.class.as_str()))
+        {
+            f.take::<(), ()>(
+                "traffic_infractions",
+                Err(()),
+                "Classe de infração inválida: use leve, media, grave ou gravissima.",
+            );
+        }
+        if self
+            .criminal_certificates
+            .iter()
+            .any(|c| c.valid_until.is_some_and(|u| u < c.issued_on))
+        {
+            f.take::<(), ()>(
+                "criminal_certificates",
+                Err(()),
+                "A validade de uma certidão é anterior à sua emissão.",
+            );
+        }
+        let mut record = base.clone();
+        record
+            .criminal_certificates
+            .extend(self.criminal_certificates);
+        record.traffic_infractions.extend(self.traffic_infractions);
+        if self.ctb306.is_some() {
+            record.ctb306 = self.ctb306;
+        }
+        record
+    }
 }
 
 fn driver_json(d: &Driver) -> serde_json::Value {
@@ -41,6 +96,7 @@ fn driver_json(d: &Driver) -> serde_json::Value {
             "ear": d.cnh.ear,
             "expires_on": d.cnh.expires_on,
         },
+        "record": d.record,
         "created_at": d.created_at,
     })
 }
@@ -77,6 +133,7 @@ pub async fn create_driver(
     );
     let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
     let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
+    let record = dto.record.merge_into(&DriverRecord::default(), &mut f);
     f.finish()?;
     let (
         Some(name),
@@ -100,6 +157,7 @@ pub async fn create_driver(
             ear: dto.cnh.ear,
             expires_on,
         },
+        record,
         created_at: state.clock.now(),
     };
     match state.store.insert_driver(&driver, &official.actor).await {
@@ -235,4 +293,29 @@ pub async fn create_vehicle(
         )),
         Err(e) => Err(e.into()),
     }
+}
+
+/// `POST /api/v1/drivers/{id}/record`: files certificates, traffic infractions or the CTB 306
+/// record; they add to the record in force (append-only snapshots).
+pub async fn file_record(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<RecordDto>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Condutor não encontrado.".into());
+    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
+    let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
+    let mut f = Fields::default();
+    let record = body.into_inner().merge_into(&driver.record, &mut f);
+    f.finish()?;
+    if !state
+        .store
+        .add_driver_record(id, &record, &official.actor, state.clock.now())
+        .await?
+    {
+        return Err(not_found());
+    }
+    let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
+    Ok(HttpResponse::Created().json(driver_json(&driver)))
 }

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
+use crate::domain::driver_record::DriverRecord;
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -99,6 +100,13 @@ impl Repository for SqliteRepository {
             .bind(driver.created_at)
             .execute(&mut *tx)
             .await?;
+        sqlx::query(sql::INSERT_DRIVER_RECORD)
+            .bind(driver.id.to_string())
+            .bind(serde_json::to_string(&driver.record).unwrap_or_else(|_| "{}".into()))
+            .bind(driver.created_at)
+            .bind(actor)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(sql::INSERT_EVENT)
             .bind("driver")
             .bind(driver.id.to_string())
@@ -112,6 +120,44 @@ impl Repository for SqliteRepository {
             .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn add_driver_record(
+        &self,
+        driver_id: Uuid,
+        record: &DriverRecord,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let exists: i64 = sqlx::query_scalar(sql::DRIVER_EXISTS)
+            .bind(driver_id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
+        if exists == 0 {
+            return Ok(false);
+        }
+        let json = serde_json::to_string(record).unwrap_or_else(|_| "{}".into());
+        sqlx::query(sql::INSERT_DRIVER_RECORD)
+            .bind(driver_id.to_string())
+            .bind(&json)
+            .bind(now)
+            .bind(actor)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind("driver")
+            .bind(driver_id.to_string())
+            .bind("record_filed")
+            .bind(actor)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(now)
+            .bind(json)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {

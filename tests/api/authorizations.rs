@@ -441,3 +441,79 @@ async fn a_vehicle_may_declare_since_when_it_serves() {
         StatusCode::UNPROCESSABLE_ENTITY
     );
 }
+
+/// APP-ART12-III: without the four certificates the grant lists each missing one; filing
+/// them afterwards (append-only) makes the driver eligible.
+#[tokio::test]
+async fn app_art12_iii_certificates_can_be_filed_after_registration() {
+    let app = spawn_app().await;
+    let mut driver = driver_body(CPFS[0], CNHS[0]);
+    driver
+        .as_object_mut()
+        .unwrap()
+        .remove("criminal_certificates");
+    let d = app.create_driver(&driver).await;
+    let v = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+    let body: Value = app.grant(&d, &v, "2026-11-20").await.json().await.unwrap();
+    let fields: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "criminal_certificates.estadual_1",
+            "criminal_certificates.estadual_2",
+            "criminal_certificates.federal_1",
+            "criminal_certificates.federal_2"
+        ]
+    );
+    let res = app
+        .post(
+            &format!("/api/v1/drivers/{d}/record"),
+            &json!({"criminal_certificates": crate::helpers::clear_certificates()}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(
+        app.grant(&d, &v, "2026-11-20").await.status(),
+        StatusCode::CREATED
+    );
+    let h: Value = app
+        .get_authed(&format!("/api/v1/drivers/{d}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(h["events"][1]["kind"], "record_filed");
+}
+
+#[tokio::test]
+async fn app_art12_iv_a_recent_gravissima_is_rejected() {
+    expect_single_failure(
+        |d, _, _| {
+            d["traffic_infractions"] =
+                json!([{"committed_on": "2026-06-01", "class": "gravissima"}]);
+        },
+        "APP-ART12-IV",
+        "traffic_infractions",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn app_art12_p1_a_ctb306_conviction_not_yet_extinguished_is_rejected() {
+    expect_single_failure(
+        |d, _, _| {
+            d["ctb306"] =
+                json!({"final_conviction_on": "2024-03-01", "sentence_extinguished_on": null});
+        },
+        "APP-ART12-P1",
+        "ctb306",
+    )
+    .await;
+}

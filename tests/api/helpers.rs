@@ -89,11 +89,21 @@ pub async fn spawn_app() -> TestApp {
     }
 }
 
+/// The four criminal-record certificates of art. 12, III, clear and valid for every clock the
+/// tests use.
+pub fn clear_certificates() -> Value {
+    json!(["estadual_1", "estadual_2", "federal_1", "federal_2"]
+        .iter()
+        .map(|c| json!({"court": c, "issued_on": "2025-06-01", "valid_until": "2028-12-31", "clear": true}))
+        .collect::<Vec<_>>())
+}
+
 pub fn driver_body(cpf: &str, cnh: &str) -> Value {
     json!({
         "name": "Maria da Silva Souza",
         "cpf": cpf,
-        "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2030-01-01"}
+        "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2030-01-01"},
+        "criminal_certificates": clear_certificates(),
     })
 }
 

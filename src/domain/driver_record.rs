@@ -1,0 +1,333 @@
+//! The ride-hailing driver's record beyond the CNH (draft consolidated law, art. 12, III, IV
+//! and §1º; LEGAL_RULES AMB-23…25): criminal-record certificates, traffic infractions and the
+//! CTB art. 306 bar. Facts come from documents the applicant files; the rules are pure.
+
+use chrono::{Duration, NaiveDate};
+use serde::{Deserialize, Serialize};
+
+use super::app::RuleFailure;
+use super::calendar::within_lookback;
+use super::dates::add_months;
+use super::legal_basis::AppLegalBasis;
+
+/// Which court issued a criminal-record certificate (AMB-23: state and federal, first and
+/// second instance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Court {
+    #[serde(rename = "estadual_1")]
+    Estadual1,
+    #[serde(rename = "estadual_2")]
+    Estadual2,
+    #[serde(rename = "federal_1")]
+    Federal1,
+    #[serde(rename = "federal_2")]
+    Federal2,
+}
+
+impl Court {
+    pub const ALL: [Court; 4] = [
+        Court::Estadual1,
+        Court::Estadual2,
+        Court::Federal1,
+        Court::Federal2,
+    ];
+
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::Estadual1 => "Justiça Estadual, 1ª instância",
+            Self::Estadual2 => "Justiça Estadual, 2ª instância",
+            Self::Federal1 => "Justiça Federal, 1ª instância",
+            Self::Federal2 => "Justiça Federal, 2ª instância",
+        }
+    }
+
+    pub fn field(self) -> &'static str {
+        match self {
+            Self::Estadual1 => "criminal_certificates.estadual_1",
+            Self::Estadual2 => "criminal_certificates.estadual_2",
+            Self::Federal1 => "criminal_certificates.federal_1",
+            Self::Federal2 => "criminal_certificates.federal_2",
+        }
+    }
+}
+
+/// A criminal-record certificate as filed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CriminalCertificate {
+    pub court: Court,
+    pub issued_on: NaiveDate,
+    /// The validity printed on it, if any (AMB-23: otherwise 90 days from issue).
+    pub valid_until: Option<NaiveDate>,
+    /// `true` for "nada consta".
+    pub clear: bool,
+}
+
+/// A traffic infraction from the DETRAN/SENATRAN extract (AMB-24).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrafficInfraction {
+    pub committed_on: NaiveDate,
+    /// `leve`, `media`, `grave` or `gravissima`.
+    pub class: String,
+    /// Cancelled penalties do not count (AMB-24).
+    #[serde(default)]
+    pub cancelled: bool,
+}
+
+/// A record of the CTB art. 306 crime (AMB-25: only a final conviction bars).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ctb306Record {
+    pub final_conviction_on: NaiveDate,
+    /// The day the sentence was served or extinguished, when it was.
+    pub sentence_extinguished_on: Option<NaiveDate>,
+}
+
+/// Everything filed about the driver's record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DriverRecord {
+    #[serde(default)]
+    pub criminal_certificates: Vec<CriminalCertificate>,
+    #[serde(default)]
+    pub traffic_infractions: Vec<TrafficInfraction>,
+    #[serde(default)]
+    pub ctb306: Option<Ctb306Record>,
+}
+
+fn fail(
+    out: &mut Vec<RuleFailure>,
+    rule: &'static str,
+    article: &'static str,
+    field: &'static str,
+    message: String,
+) {
+    out.push(RuleFailure {
+        rule,
+        article,
+        field,
+        message,
+    });
+}
+
+/// APP-ART12-III: the four certificates, clear and within their validity on `today`.
+pub fn app_art12_iii_certificates(
+    r: &DriverRecord,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Vec<RuleFailure>,
+) {
+    for court in Court::ALL {
+        let valid = r.criminal_certificates.iter().any(|c| {
+            let until = c.valid_until.unwrap_or(
+                c.issued_on + Duration::days(i64::from(basis.certificate_default_validity_days)),
+            );
+            c.court == court && c.clear && c.issued_on <= today && today <= until
+        });
+        if !valid {
+            let msg = format!(
+                "Falta certidão negativa criminal ({}) dentro do prazo de validade.",
+                court.label_pt()
+            );
+            fail(out, "APP-ART12-III", "art. 12, III", court.field(), msg);
+        }
+    }
+}
+
+/// APP-ART12-IV: no gravíssima in the 12 months before the protocol date (DL-10, inclusive).
+pub fn app_art12_iv_no_gravissima(
+    r: &DriverRecord,
+    protocol: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Vec<RuleFailure>,
+) {
+    let blocking = r.traffic_infractions.iter().filter(|i| {
+        !i.cancelled
+            && i.class == "gravissima"
+            && within_lookback(i.committed_on, protocol, 12, basis.month_overflow)
+    });
+    if let Some(latest) = blocking.map(|i| i.committed_on).max() {
+        let msg = format!(
+            "Infração de trânsito gravíssima em {}, nos 12 meses anteriores ao pedido; pedido possível a partir de {}.",
+            latest.format("%d/%m/%Y"),
+            (add_months(latest, 12, basis.month_overflow) + Duration::days(1)).format("%d/%m/%Y")
+        );
+        fail(
+            out,
+            "APP-ART12-IV",
+            "art. 12, IV",
+            "traffic_infractions",
+            msg,
+        );
+    }
+}
+
+/// APP-ART12-P1: a final CTB art. 306 conviction bars until 5 years after the sentence was
+/// served or extinguished (AMB-25; eligible from that date + 5 years + 1 day).
+pub fn app_art12_p1_ctb306(
+    r: &DriverRecord,
+    today: NaiveDate,
+    basis: &AppLegalBasis,
+    out: &mut Vec<RuleFailure>,
+) {
+    let Some(rec) = &r.ctb306 else { return };
+    let message = match rec.sentence_extinguished_on {
+        None => "Condenação definitiva pelo crime do art. 306 do CTB com pena ainda não cumprida ou extinta.".to_owned(),
+        Some(ext) => {
+            let eligible_from = add_months(ext, basis.ctb306_bar_years * 12, basis.month_overflow) + Duration::days(1);
+            if today >= eligible_from {
+                return;
+            }
+            format!(
+                "Condenação pelo crime do art. 306 do CTB: impedimento por 5 anos a contar da extinção da pena ({}); pedido possível a partir de {}.",
+                ext.format("%d/%m/%Y"),
+                eligible_from.format("%d/%m/%Y")
+            )
+        }
+    };
+    fail(out, "APP-ART12-P1", "art. 12, §1º", "ctb306", message);
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn certs(issued: NaiveDate, until: Option<NaiveDate>) -> Vec<CriminalCertificate> {
+        Court::ALL
+            .iter()
+            .map(|&court| CriminalCertificate {
+                court,
+                issued_on: issued,
+                valid_until: until,
+                clear: true,
+            })
+            .collect()
+    }
+
+    fn failures(r: &DriverRecord, today: NaiveDate) -> Vec<(&'static str, &'static str)> {
+        let b = AppLegalBasis::draft_2023();
+        let mut out = Vec::new();
+        app_art12_iii_certificates(r, today, &b, &mut out);
+        app_art12_iv_no_gravissima(r, today, &b, &mut out);
+        app_art12_p1_ctb306(r, today, &b, &mut out);
+        out.iter().map(|f| (f.rule, f.field)).collect()
+    }
+
+    #[test]
+    fn app_art12_iii_four_clear_certificates_within_validity() {
+        let today = d(2026, 11, 30);
+        assert!(
+            failures(
+                &DriverRecord {
+                    criminal_certificates: certs(d(2026, 11, 1), None),
+                    ..Default::default()
+                },
+                today
+            )
+            .is_empty()
+        );
+        // AMB-23: 90 days from issue when no validity is printed: 01/09 + 90 = 30/11 still valid, 31/08 not.
+        assert!(
+            failures(
+                &DriverRecord {
+                    criminal_certificates: certs(d(2026, 9, 1), None),
+                    ..Default::default()
+                },
+                today
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            failures(
+                &DriverRecord {
+                    criminal_certificates: certs(d(2026, 8, 31), None),
+                    ..Default::default()
+                },
+                today
+            )
+            .len(),
+            4
+        );
+        // A printed validity prevails.
+        let printed = certs(d(2026, 1, 1), Some(d(2026, 12, 31)));
+        assert!(
+            failures(
+                &DriverRecord {
+                    criminal_certificates: printed,
+                    ..Default::default()
+                },
+                today
+            )
+            .is_empty()
+        );
+        // One missing court, one positive certificate.
+        let mut c = certs(d(2026, 11, 1), None);
+        c.remove(3);
+        c[0].clear = false;
+        assert_eq!(
+            failures(
+                &DriverRecord {
+                    criminal_certificates: c,
+                    ..Default::default()
+                },
+                today
+            ),
+            vec![
+                ("APP-ART12-III", "criminal_certificates.estadual_1"),
+                ("APP-ART12-III", "criminal_certificates.federal_2")
+            ]
+        );
+    }
+
+    // DL-10: a gravíssima on E blocks a protocol on P iff E ≤ P ≤ E + 12 months.
+    #[test]
+    fn app_art12_iv_gravissima_in_the_last_twelve_months() {
+        let base = DriverRecord {
+            criminal_certificates: certs(d(2026, 11, 1), None),
+            ..Default::default()
+        };
+        let with = |class: &str, on, cancelled| DriverRecord {
+            traffic_infractions: vec![TrafficInfraction {
+                committed_on: on,
+                class: class.into(),
+                cancelled,
+            }],
+            ..base.clone()
+        };
+        assert_eq!(
+            failures(&with("gravissima", d(2025, 11, 30), false), d(2026, 11, 30)),
+            vec![("APP-ART12-IV", "traffic_infractions")]
+        );
+        assert!(failures(&with("gravissima", d(2025, 11, 29), false), d(2026, 11, 30)).is_empty());
+        assert!(failures(&with("grave", d(2026, 6, 1), false), d(2026, 11, 30)).is_empty());
+        assert!(failures(&with("gravissima", d(2026, 6, 1), true), d(2026, 11, 30)).is_empty());
+    }
+
+    // AMB-25: barred until extinction + 5 years; eligible from the day after.
+    #[test]
+    fn app_art12_p1_ctb306_five_years_after_extinction() {
+        let base = DriverRecord {
+            criminal_certificates: certs(d(2026, 11, 1), None),
+            ..Default::default()
+        };
+        let rec = |ext| DriverRecord {
+            ctb306: Some(Ctb306Record {
+                final_conviction_on: d(2019, 5, 1),
+                sentence_extinguished_on: ext,
+            }),
+            ..base.clone()
+        };
+        assert_eq!(
+            failures(&rec(None), d(2026, 11, 30)),
+            vec![("APP-ART12-P1", "ctb306")]
+        );
+        assert_eq!(
+            failures(&rec(Some(d(2021, 11, 30))), d(2026, 11, 30)),
+            vec![("APP-ART12-P1", "ctb306")]
+        );
+        assert!(failures(&rec(Some(d(2021, 11, 29))), d(2026, 11, 30)).is_empty());
+    }
+}
