@@ -8,4 +8,5 @@ pub mod dates;
 pub mod driver_record;
 pub mod ids;
 pub mod legal_basis;
+pub mod platform;
 pub mod registry;

@@ -7,6 +7,7 @@ pub mod calendar;
 pub mod fields;
 pub mod history;
 pub mod meta;
+pub mod platforms;
 pub mod problem;
 pub mod registry;
 pub mod verify;
@@ -128,6 +129,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/drivers/{id}/record",
         vec![web::post().to(registry::file_record)],
+    ))
+    .service(resource(
+        "/api/v1/platforms",
+        vec![web::post().to(platforms::create)],
+    ))
+    .service(resource(
+        "/api/v1/platforms/{id}",
+        vec![web::get().to(platforms::get)],
     ))
     .service(resource(
         "/api/v1/drivers/{id}/history",

@@ -40,11 +40,15 @@ impl From<sqlx::Error> for StorageError {
             sqlx::Error::Database(db) if db.is_unique_violation() => {
                 let text = format!("{} {}", db.message(), db.constraint().unwrap_or_default());
                 let field = [
+                    "cnpj",
                     "cpf",
                     "cnh_number",
                     "plate_mercosul",
                     "renavam",
                     "verification_code",
+                    "calendar_days",
+                    "upf_values",
+                    "app_auto_notifications",
                     "number",
                 ]
                 .into_iter()
@@ -185,6 +189,22 @@ pub struct AutoNotification {
     pub method: String,
     pub notified_on: NaiveDate,
     pub juntada_on: NaiveDate,
+}
+
+/// A registered platform.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+pub struct PlatformRecord {
+    pub id: String,
+    pub cnpj: String,
+    pub name: String,
+    pub insurance_policy: String,
+    pub insurer: String,
+    pub insurance_cover_centavos: i64,
+    pub insurance_valid_until: NaiveDate,
+    pub fee_paid_on: NaiveDate,
+    pub valid_until: NaiveDate,
+    pub legal_basis_version: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A reserved authorization number.
@@ -358,6 +378,16 @@ pub trait Repository: Send + Sync {
         actor: &str,
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, StorageError>> + Send;
+    /// `Conflict("cnpj")` if the CNPJ is registered already.
+    fn insert_platform(
+        &self,
+        p: &PlatformRecord,
+        actor: &str,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_platform(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<PlatformRecord>, StorageError>> + Send;
     /// Every decreed day without office hours.
     fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
     /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
@@ -495,6 +525,12 @@ impl Repository for Store {
     }
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         dispatch!(self, r => r.decreed_days())
+    }
+    async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
+        dispatch!(self, r => r.insert_platform(p, actor))
+    }
+    async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
+        dispatch!(self, r => r.get_platform(id))
     }
     async fn set_upf_value(
         &self,
@@ -653,6 +689,11 @@ pub(crate) mod sql {
     pub const AUTO_EXISTS: &str = "SELECT COUNT(*) FROM app_infraction_autos WHERE id = $1";
     pub const INSERT_NOTIFICATION: &str = "INSERT INTO app_auto_notifications (auto_id, method, notified_on, \
         juntada_on, recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
+    pub const INSERT_PLATFORM: &str = "INSERT INTO platforms (id, cnpj, name, insurance_policy, insurer, \
+        insurance_cover_centavos, insurance_valid_until, fee_paid_on, valid_until, legal_basis_version, created_at, \
+        created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+    pub const SELECT_PLATFORM: &str = "SELECT id, cnpj, name, insurance_policy, insurer, insurance_cover_centavos, \
+        insurance_valid_until, fee_paid_on, valid_until, legal_basis_version, created_at FROM platforms WHERE id = $1";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \

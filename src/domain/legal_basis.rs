@@ -51,6 +51,8 @@ pub struct AppLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// APP-ART5-X: minimum APP insurance cover of a platform, in centavos (R$ 50.000,00).
+    pub platform_min_app_cover_centavos: i64,
     /// AMB-23: validity of a criminal-record certificate that prints none.
     pub certificate_default_validity_days: u32,
     /// APP-ART12-P1 (AMB-25): years barred after the CTB 306 sentence is extinguished.
@@ -107,6 +109,7 @@ impl AppLegalBasis {
             recidivism_window_months: 12,
             suspension_repeat_iv_days: 30,
             suspension_general_months: 12,
+            platform_min_app_cover_centavos: 5_000_000,
             certificate_default_validity_days: 90,
             ctb306_bar_years: 5,
             entry_into_force: None,

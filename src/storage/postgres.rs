@@ -10,8 +10,8 @@ use uuid::Uuid;
 use super::{
     AppAuto, AuthorizationRow, AutoNotification, AutoRow, DecreedDayRow, DocumentMeta,
     DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewGrant,
-    Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow, StorageError,
-    VehicleRow, day_kind_name, event_data, sql,
+    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
+    StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
@@ -587,6 +587,32 @@ impl Repository for PgRepository {
             .await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
+        sqlx::query(sql::INSERT_PLATFORM)
+            .bind(&p.id)
+            .bind(&p.cnpj)
+            .bind(&p.name)
+            .bind(&p.insurance_policy)
+            .bind(&p.insurer)
+            .bind(p.insurance_cover_centavos)
+            .bind(p.insurance_valid_until)
+            .bind(p.fee_paid_on)
+            .bind(p.valid_until)
+            .bind(&p.legal_basis_version)
+            .bind(p.created_at)
+            .bind(actor)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
+        Ok(sqlx::query_as(sql::SELECT_PLATFORM)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
     }
 
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {

@@ -15,6 +15,7 @@ mod calendar;
 mod documents;
 mod errors;
 mod pdf_signatures;
+mod platforms;
 mod samples;
 mod sanctions;
 mod startup;

@@ -1,0 +1,149 @@
+//! Technology platforms (draft consolidated law, arts. 3º, 5º X and 6º; AMB-42, AMB-45):
+//! registration with the SMF, 12 months from fee payment, APP insurance of at least
+//! R$ 50.000,00 in force.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+
+use super::app::{RuleFailure, validity_until};
+use super::dates::local_date;
+use super::legal_basis::AppLegalBasis;
+
+/// What a platform files to register.
+#[derive(Debug, Clone)]
+pub struct PlatformFacts {
+    pub insurance_cover_centavos: i64,
+    pub insurance_valid_until: NaiveDate,
+    pub fee_paid_on: NaiveDate,
+    pub today: NaiveDate,
+}
+
+/// Decides a platform registration; `Ok(valid_until)` when accepted.
+pub fn decide_platform(
+    f: &PlatformFacts,
+    basis: &AppLegalBasis,
+) -> Result<NaiveDate, Vec<RuleFailure>> {
+    let mut out = Vec::new();
+    // Art. 5º, X: seguro de Acidentes Pessoais a Passageiros de no mínimo R$ 50.000,00.
+    if f.insurance_cover_centavos < basis.platform_min_app_cover_centavos {
+        out.push(RuleFailure {
+            rule: "APP-ART5-X",
+            article: "art. 5º, X",
+            field: "app_insurance.cover_centavos",
+            message: format!(
+                "A cobertura do seguro APP deve ser de no mínimo {}; informada: {}.",
+                crate::documents::format::money(basis.platform_min_app_cover_centavos),
+                crate::documents::format::money(f.insurance_cover_centavos)
+            ),
+        });
+    }
+    if f.insurance_valid_until < f.today {
+        out.push(RuleFailure {
+            rule: "APP-ART5-X",
+            article: "art. 5º, X",
+            field: "app_insurance.valid_until",
+            message: format!(
+                "O seguro APP venceu em {}.",
+                f.insurance_valid_until.format("%d/%m/%Y")
+            ),
+        });
+    }
+    // Art. 3º, parágrafo único (AMB-45): 12 months from the fee payment.
+    let until = validity_until(f.fee_paid_on, basis);
+    if f.fee_paid_on > f.today || until < f.today {
+        out.push(RuleFailure {
+            rule: "APP-ART3-PU",
+            article: "art. 3º, parágrafo único",
+            field: "fee_paid_on",
+            message: "O pagamento das taxas deve ser do período atual e não pode ser futuro."
+                .into(),
+        });
+    }
+    if out.is_empty() { Ok(until) } else { Err(out) }
+}
+
+/// Status of a registered platform at an instant (APP-ART6: rides only through a platform
+/// registered with the SMF).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlatformStatus {
+    Active,
+    /// The registration's 12 months ended (DL-8).
+    Expired,
+    /// The APP insurance lapsed: the platform must renew it (AMB-36: notice to regularize).
+    InsuranceLapsed,
+}
+
+pub fn platform_status(
+    valid_until: NaiveDate,
+    insurance_valid_until: NaiveDate,
+    now: DateTime<Utc>,
+) -> PlatformStatus {
+    let today = local_date(now);
+    if today > valid_until {
+        PlatformStatus::Expired
+    } else if today > insurance_valid_until {
+        PlatformStatus::InsuranceLapsed
+    } else {
+        PlatformStatus::Active
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn facts() -> PlatformFacts {
+        PlatformFacts {
+            insurance_cover_centavos: 5_000_000,
+            insurance_valid_until: d(2027, 6, 30),
+            fee_paid_on: d(2026, 11, 2),
+            today: d(2026, 11, 30),
+        }
+    }
+
+    // APP-ART5-X: R$ 50.000,00 is enough, a centavo less is not; a lapsed policy is refused.
+    #[test]
+    fn app_art5_x_app_insurance_cover_and_validity() {
+        let b = AppLegalBasis::draft_2023();
+        assert_eq!(decide_platform(&facts(), &b), Ok(d(2027, 11, 2)));
+        let low = PlatformFacts {
+            insurance_cover_centavos: 4_999_999,
+            ..facts()
+        };
+        assert_eq!(
+            decide_platform(&low, &b).unwrap_err()[0].field,
+            "app_insurance.cover_centavos"
+        );
+        let lapsed = PlatformFacts {
+            insurance_valid_until: d(2026, 11, 29),
+            ..facts()
+        };
+        assert_eq!(
+            decide_platform(&lapsed, &b).unwrap_err()[0].field,
+            "app_insurance.valid_until"
+        );
+    }
+
+    #[test]
+    fn platform_status_on_a_date() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        assert_eq!(
+            platform_status(d(2027, 11, 2), d(2027, 6, 30), at("2027-06-30T12:00:00Z")),
+            PlatformStatus::Active
+        );
+        assert_eq!(
+            platform_status(d(2027, 11, 2), d(2027, 6, 30), at("2027-07-01T12:00:00Z")),
+            PlatformStatus::InsuranceLapsed
+        );
+        assert_eq!(
+            platform_status(d(2027, 11, 2), d(2027, 6, 30), at("2027-11-03T12:00:00Z")),
+            PlatformStatus::Expired
+        );
+    }
+}

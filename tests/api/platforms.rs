@@ -1,0 +1,62 @@
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::spawn_app;
+
+fn platform(cnpj: &str, cover: i64) -> Value {
+    json!({"name": "Plataforma Exemplo Ltda.", "cnpj": cnpj, "fee_paid_on": "2026-11-02",
+           "app_insurance": {"policy": "APP-123", "insurer": "Seguradora Exemplo S.A.", "cover_centavos": cover, "valid_until": "2027-06-30"}})
+}
+
+/// APP-ART5-X and AMB-45 through the API, with an alphanumeric CNPJ (IN RFB 2.229/2024).
+#[tokio::test]
+async fn platforms_register_with_app_insurance_of_at_least_fifty_thousand_reais() {
+    let app = spawn_app().await;
+    let res = app
+        .post(
+            "/api/v1/platforms",
+            &platform("12.ABC.345/01DE-35", 5_000_000),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["cnpj"], "12.ABC.345/01DE-35");
+    assert_eq!(p["valid_until"], "2027-11-02");
+    assert_eq!(p["status"], "active");
+    assert_eq!(p["app_insurance"]["cover"], "R$\u{a0}50.000,00");
+    let got: Value = app
+        .get_authed(&format!("/api/v1/platforms/{}", p["id"].as_str().unwrap()))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got["id"], p["id"]);
+
+    assert_eq!(
+        app.post(
+            "/api/v1/platforms",
+            &platform("12.ABC.345/01DE-35", 5_000_000)
+        )
+        .await
+        .status(),
+        StatusCode::CONFLICT
+    );
+    let res = app
+        .post(
+            "/api/v1/platforms",
+            &platform("11.222.333/0001-81", 4_999_999),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART5-X");
+    let res = app
+        .post(
+            "/api/v1/platforms",
+            &platform("12.ABC.345/01DE-53", 5_000_000),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["field"], "cnpj");
+}
