@@ -139,6 +139,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(platforms::get)],
     ))
     .service(resource(
+        "/api/v1/platforms/{id}/data-requests",
+        vec![web::post().to(platforms::create_data_request)],
+    ))
+    .service(resource(
+        "/api/v1/data-requests/{id}",
+        vec![web::get().to(platforms::get_data_request)],
+    ))
+    .service(resource(
+        "/api/v1/data-requests/{id}/delivery",
+        vec![web::post().to(platforms::record_delivery)],
+    ))
+    .service(resource(
         "/api/v1/drivers/{id}/history",
         vec![web::get().to(history::driver)],
     ))

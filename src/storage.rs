@@ -49,6 +49,7 @@ impl From<sqlx::Error> for StorageError {
                     "calendar_days",
                     "upf_values",
                     "app_auto_notifications",
+                    "data_request_deliveries",
                     "number",
                 ]
                 .into_iter()
@@ -205,6 +206,20 @@ pub struct PlatformRecord {
     pub valid_until: NaiveDate,
     pub legal_basis_version: String,
     pub created_at: DateTime<Utc>,
+}
+
+/// A data request to a platform and its delivery, if any.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+pub struct DataRequest {
+    pub id: String,
+    pub platform_id: String,
+    pub justification: String,
+    pub scope: String,
+    pub notified_at: DateTime<Utc>,
+    pub due_at: DateTime<Utc>,
+    pub delivered_at: Option<DateTime<Utc>>,
+    pub sha256: Option<String>,
+    pub signer: Option<String>,
 }
 
 /// A reserved authorization number.
@@ -388,6 +403,26 @@ pub trait Repository: Send + Sync {
         &self,
         id: &str,
     ) -> impl Future<Output = Result<Option<PlatformRecord>, StorageError>> + Send;
+    fn insert_data_request(
+        &self,
+        r: &DataRequest,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
+    fn get_data_request(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<DataRequest>, StorageError>> + Send;
+    /// Records the delivery; `Conflict` if already delivered.
+    fn record_delivery(
+        &self,
+        id: &str,
+        delivered_at: DateTime<Utc>,
+        sha256: &str,
+        signer: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), StorageError>> + Send;
     /// Every decreed day without office hours.
     fn decreed_days(&self) -> impl Future<Output = Result<Vec<ClosedDay>, StorageError>> + Send;
     /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
@@ -525,6 +560,28 @@ impl Repository for Store {
     }
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         dispatch!(self, r => r.decreed_days())
+    }
+    async fn insert_data_request(
+        &self,
+        req: &DataRequest,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        dispatch!(self, r => r.insert_data_request(req, actor, now))
+    }
+    async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
+        dispatch!(self, r => r.get_data_request(id))
+    }
+    async fn record_delivery(
+        &self,
+        id: &str,
+        delivered_at: DateTime<Utc>,
+        sha256: &str,
+        signer: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        dispatch!(self, r => r.record_delivery(id, delivered_at, sha256, signer, actor, now))
     }
     async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
         dispatch!(self, r => r.insert_platform(p, actor))
@@ -694,6 +751,13 @@ pub(crate) mod sql {
         created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     pub const SELECT_PLATFORM: &str = "SELECT id, cnpj, name, insurance_policy, insurer, insurance_cover_centavos, \
         insurance_valid_until, fee_paid_on, valid_until, legal_basis_version, created_at FROM platforms WHERE id = $1";
+    pub const INSERT_DATA_REQUEST: &str = "INSERT INTO data_requests (id, platform_id, justification, scope, \
+        notified_at, due_at, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    pub const SELECT_DATA_REQUEST: &str = "SELECT r.id, r.platform_id, r.justification, r.scope, r.notified_at, \
+        r.due_at, d.delivered_at, d.sha256, d.signer FROM data_requests r \
+        LEFT JOIN data_request_deliveries d ON d.request_id = r.id WHERE r.id = $1";
+    pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
+        recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
     pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \

@@ -51,6 +51,8 @@ pub struct AppLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// APP-ART4-P2: hours a platform has to deliver requested data (DL-7).
+    pub data_request_hours: u32,
     /// APP-ART5-X: minimum APP insurance cover of a platform, in centavos (R$ 50.000,00).
     pub platform_min_app_cover_centavos: i64,
     /// AMB-23: validity of a criminal-record certificate that prints none.
@@ -109,6 +111,7 @@ impl AppLegalBasis {
             recidivism_window_months: 12,
             suspension_repeat_iv_days: 30,
             suspension_general_months: 12,
+            data_request_hours: 24,
             platform_min_app_cover_centavos: 5_000_000,
             certificate_default_validity_days: 90,
             ctb306_bar_years: 5,

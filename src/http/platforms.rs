@@ -124,3 +124,166 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound("Plataforma não encontrada.".into()))?;
     Ok(HttpResponse::Ok().json(platform_json(&state, &p)))
 }
+
+#[derive(Deserialize)]
+pub struct DataRequestDto {
+    justification: String,
+    scope: String,
+    notified_at: String,
+}
+
+fn request_json(r: &crate::storage::DataRequest) -> serde_json::Value {
+    let status = match r.delivered_at {
+        None => "pending",
+        Some(at) if at <= r.due_at => "delivered_in_time",
+        Some(_) => "delivered_late",
+    };
+    json!({
+        "id": r.id,
+        "platform_id": r.platform_id,
+        "justification": r.justification,
+        "scope": r.scope,
+        "notified_at": r.notified_at,
+        "due_at": r.due_at,
+        "deadline": "24 horas contadas minuto a minuto do recebimento da notificação, sem prorrogação (art. 4º, §2º; DL-7)",
+        "delivered_at": r.delivered_at,
+        "sha256": r.sha256,
+        "signer": r.signer,
+        "status": status,
+    })
+}
+
+fn parse_instant(f: &mut Fields, field: &str, raw: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    f.take(
+        field,
+        chrono::DateTime::parse_from_rfc3339(raw.trim()).map(|t| t.to_utc()),
+        "Data e hora inválidas; use RFC 3339, ex. 2026-11-30T14:05:00-04:00.",
+    )
+}
+
+/// `POST /api/v1/platforms/{id}/data-requests` (art. 4º, §2º): a justified request (art. 4º,
+/// caput) with 24 hours to deliver, counted minute by minute (DL-7).
+pub async fn create_data_request(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<DataRequestDto>,
+) -> Result<HttpResponse, ApiError> {
+    let platform = state
+        .store
+        .get_platform(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Plataforma não encontrada.".into()))?;
+    let mut f = Fields::default();
+    let justification = f.text("justification", &body.justification, 4000);
+    let scope = f.text("scope", &body.scope, 4000);
+    let notified_at = parse_instant(&mut f, "notified_at", &body.notified_at);
+    f.finish()?;
+    let (Some(justification), Some(scope), Some(notified_at)) = (justification, scope, notified_at)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let r = crate::storage::DataRequest {
+        id: Uuid::new_v4().to_string(),
+        platform_id: platform.id,
+        justification,
+        scope,
+        notified_at,
+        due_at: crate::domain::calendar::deadline_in_hours(
+            notified_at,
+            state.app_basis.data_request_hours,
+        ),
+        delivered_at: None,
+        sha256: None,
+        signer: None,
+    };
+    state
+        .store
+        .insert_data_request(&r, &official.actor, state.clock.now())
+        .await?;
+    Ok(HttpResponse::Created().json(request_json(&r)))
+}
+
+#[derive(Deserialize)]
+pub struct DeliveryDto {
+    delivered_at: String,
+    sha256: String,
+    signer: String,
+}
+
+/// `POST /api/v1/data-requests/{id}/delivery` (art. 4º, §3º): the delivered file's hash and
+/// the platform's authenticating agent.
+pub async fn record_delivery(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<DeliveryDto>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Solicitação não encontrada.".into());
+    let r = state
+        .store
+        .get_data_request(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut f = Fields::default();
+    let delivered_at = parse_instant(&mut f, "delivered_at", &body.delivered_at);
+    let sha = body.sha256.trim().to_ascii_lowercase();
+    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        f.take::<(), ()>(
+            "sha256",
+            Err(()),
+            "Informe o SHA-256 do arquivo entregue (64 caracteres hexadecimais).",
+        );
+    }
+    let signer = f.text("signer", &body.signer, 200);
+    f.finish()?;
+    let (Some(delivered_at), Some(signer)) = (delivered_at, signer) else {
+        return Err(ApiError::Internal);
+    };
+    if delivered_at < r.notified_at {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "delivered_at",
+            "A entrega não pode ser anterior à notificação.",
+        )]));
+    }
+    match state
+        .store
+        .record_delivery(
+            &r.id,
+            delivered_at,
+            &sha,
+            &signer,
+            &official.actor,
+            state.clock.now(),
+        )
+        .await
+    {
+        Ok(()) => {}
+        Err(StorageError::Conflict(_)) => {
+            return Err(ApiError::Conflict(
+                "A entrega já foi registrada.".into(),
+                vec![],
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let r = state
+        .store
+        .get_data_request(&id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(HttpResponse::Created().json(request_json(&r)))
+}
+
+pub async fn get_data_request(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let r = state
+        .store
+        .get_data_request(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Solicitação não encontrada.".into()))?;
+    Ok(HttpResponse::Ok().json(request_json(&r)))
+}

@@ -8,7 +8,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use uuid::Uuid;
 
 use super::{
-    AppAuto, AuthorizationRow, AutoNotification, AutoRow, DecreedDayRow, DocumentMeta,
+    AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
     DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewGrant,
     PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
     StorageError, VehicleRow, day_kind_name, event_data, sql,
@@ -613,6 +613,54 @@ impl Repository for PgRepository {
             .bind(id)
             .fetch_optional(&self.pool)
             .await?)
+    }
+
+    async fn insert_data_request(
+        &self,
+        r: &DataRequest,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        sqlx::query(sql::INSERT_DATA_REQUEST)
+            .bind(&r.id)
+            .bind(&r.platform_id)
+            .bind(&r.justification)
+            .bind(&r.scope)
+            .bind(r.notified_at)
+            .bind(r.due_at)
+            .bind(now)
+            .bind(actor)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
+        Ok(sqlx::query_as(sql::SELECT_DATA_REQUEST)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    async fn record_delivery(
+        &self,
+        id: &str,
+        delivered_at: DateTime<Utc>,
+        sha256: &str,
+        signer: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        sqlx::query(sql::INSERT_DELIVERY)
+            .bind(id)
+            .bind(delivered_at)
+            .bind(sha256)
+            .bind(signer)
+            .bind(now)
+            .bind(actor)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {

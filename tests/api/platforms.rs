@@ -60,3 +60,78 @@ async fn platforms_register_with_app_insurance_of_at_least_fifty_thousand_reais(
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["errors"][0]["field"], "cnpj");
 }
+
+/// APP-ART4-P2 / DL-7: 24 hours minute by minute from receipt, no weekend extension.
+#[tokio::test]
+async fn data_requests_are_due_twenty_four_hours_after_receipt() {
+    let app = spawn_app().await;
+    let p: Value = app
+        .post(
+            "/api/v1/platforms",
+            &platform("11.222.333/0001-81", 5_000_000),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let pid = p["id"].as_str().unwrap();
+    // Received on Saturday 28/11/2026 at 15:37 local time.
+    let body = json!({"justification": "Apuração de embarque irregular na rodoviária", "scope": "Viagens da placa BRA2E19 em 27/11/2026",
+                      "notified_at": "2026-11-28T15:37:00-04:00"});
+    let res = app
+        .post(&format!("/api/v1/platforms/{pid}/data-requests"), &body)
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let r: Value = res.json().await.unwrap();
+    assert_eq!(r["due_at"], "2026-11-29T19:37:00Z");
+    assert_eq!(r["status"], "pending");
+    let rid = r["id"].as_str().unwrap();
+    let sha = "a".repeat(64);
+    let late = json!({"delivered_at": "2026-11-29T15:38:00-04:00", "sha256": sha, "signer": "Representante legal"});
+    let d: Value = app
+        .post(&format!("/api/v1/data-requests/{rid}/delivery"), &late)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(d["status"], "delivered_late");
+    assert_eq!(
+        app.post(&format!("/api/v1/data-requests/{rid}/delivery"), &late)
+            .await
+            .status(),
+        StatusCode::CONFLICT
+    );
+
+    let r2: Value = app
+        .post(&format!("/api/v1/platforms/{pid}/data-requests"), &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let on_time = json!({"delivered_at": "2026-11-29T15:37:00-04:00", "sha256": sha, "signer": "Representante legal"});
+    let d: Value = app
+        .post(
+            &format!(
+                "/api/v1/data-requests/{}/delivery",
+                r2["id"].as_str().unwrap()
+            ),
+            &on_time,
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(d["status"], "delivered_in_time");
+
+    let no_reason =
+        json!({"justification": " ", "scope": "x", "notified_at": "2026-11-28T15:37:00-04:00"});
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/platforms/{pid}/data-requests"),
+            &no_reason
+        )
+        .await
+        .status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+}
