@@ -990,6 +990,18 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
     }
 }
 
+/// An event to append: who did what to which entity, when, why, under which legal basis.
+pub(crate) struct NewEvent<'a, R, B> {
+    pub entity_type: &'a str,
+    pub entity_id: String,
+    pub kind: &'a str,
+    pub actor: &'a str,
+    pub reason: R,
+    pub legal_basis_version: B,
+    pub at: DateTime<Utc>,
+    pub data: String,
+}
+
 /// The data column of an event, as JSON text.
 pub(crate) fn event_data(value: &serde_json::Value) -> String {
     value.to_string()

@@ -9,9 +9,9 @@ use uuid::Uuid;
 
 use super::{
     AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
-    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewGrant,
-    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
-    StorageError, VehicleRow, day_kind_name, event_data, sql,
+    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent,
+    NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
+    SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
@@ -91,17 +91,20 @@ impl Repository for PgRepository {
             .bind(actor)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("driver")
-            .bind(driver.id.to_string())
-            .bind("registered")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(driver.created_at)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "driver",
+                entity_id: driver.id.to_string(),
+                kind: "registered",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: driver.created_at,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -129,17 +132,20 @@ impl Repository for PgRepository {
             .bind(actor)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("driver")
-            .bind(driver_id.to_string())
-            .bind("record_filed")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(json)
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "driver",
+                entity_id: driver_id.to_string(),
+                kind: "record_filed",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: json,
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -171,17 +177,20 @@ impl Repository for PgRepository {
             .bind(v.in_service_since)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("vehicle")
-            .bind(v.id.to_string())
-            .bind("registered")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(v.created_at)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "vehicle",
+                entity_id: v.id.to_string(),
+                kind: "registered",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: v.created_at,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -242,17 +251,20 @@ impl Repository for PgRepository {
             .bind(reason)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("document_number")
-            .bind(number)
-            .bind("voided")
-            .bind("system")
-            .bind(reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "document_number",
+                entity_id: number.to_string(),
+                kind: "voided",
+                actor: "system",
+                reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -316,17 +328,20 @@ impl Repository for PgRepository {
             "valid_until": a.valid_until,
             "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
         });
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(a.id.to_string())
-            .bind("granted")
-            .bind(&a.granted_by)
-            .bind(None::<String>)
-            .bind(&a.legal_basis_version)
-            .bind(a.granted_at)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: a.id.to_string(),
+                kind: "granted",
+                actor: &a.granted_by,
+                reason: None::<String>,
+                legal_basis_version: &a.legal_basis_version,
+                at: a.granted_at,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -416,17 +431,20 @@ impl Repository for PgRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"kind": sanction.kind.as_str(), "effective_from": sanction.effective_from, "until": sanction.until, "legal_basis": sanction.legal_basis});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(authorization_id.to_string())
-            .bind("sanctioned")
-            .bind(actor)
-            .bind(&sanction.reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: authorization_id.to_string(),
+                kind: "sanctioned",
+                actor,
+                reason: &sanction.reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -526,17 +544,20 @@ impl Repository for PgRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"number": number, "infraction_id": auto.infraction_id, "driver_id": auto.driver_id});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_infraction_auto")
-            .bind(auto.id.to_string())
-            .bind("drawn_up")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(&auto.legal_basis_version)
-            .bind(auto.drawn_up_at)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_infraction_auto",
+                entity_id: auto.id.to_string(),
+                kind: "drawn_up",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: &auto.legal_basis_version,
+                at: auto.drawn_up_at,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(number)
     }
@@ -574,17 +595,20 @@ impl Repository for PgRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"method": n.method, "notified_on": n.notified_on, "juntada_on": n.juntada_on});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_infraction_auto")
-            .bind(auto_id.to_string())
-            .bind("notified")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_infraction_auto",
+                entity_id: auto_id.to_string(),
+                kind: "notified",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -721,17 +745,20 @@ impl Repository for PgRepository {
             .bind(reason)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(id.to_string())
-            .bind("revoked")
-            .bind(actor)
-            .bind(reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: id.to_string(),
+                kind: "revoked",
+                actor,
+                reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(RevokeOutcome::Revoked(Revocation {
             revoked_at: now,
@@ -739,4 +766,27 @@ impl Repository for PgRepository {
             reason: reason.to_owned(),
         }))
     }
+}
+
+/// Appends one event in the caller's transaction.
+async fn insert_event<R, B>(
+    conn: &mut sqlx::PgConnection,
+    e: NewEvent<'_, R, B>,
+) -> Result<(), StorageError>
+where
+    R: for<'q> sqlx::Encode<'q, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send,
+    B: for<'q> sqlx::Encode<'q, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send,
+{
+    sqlx::query(sql::INSERT_EVENT)
+        .bind(e.entity_type)
+        .bind(e.entity_id)
+        .bind(e.kind)
+        .bind(e.actor)
+        .bind(e.reason)
+        .bind(e.legal_basis_version)
+        .bind(e.at)
+        .bind(e.data)
+        .execute(conn)
+        .await?;
+    Ok(())
 }

@@ -12,9 +12,9 @@ use uuid::Uuid;
 
 use super::{
     AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
-    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewGrant,
-    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
-    StorageError, VehicleRow, day_kind_name, event_data, sql,
+    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent,
+    NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
+    SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
@@ -107,17 +107,20 @@ impl Repository for SqliteRepository {
             .bind(actor)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("driver")
-            .bind(driver.id.to_string())
-            .bind("registered")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(driver.created_at)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "driver",
+                entity_id: driver.id.to_string(),
+                kind: "registered",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: driver.created_at,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -145,17 +148,20 @@ impl Repository for SqliteRepository {
             .bind(actor)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("driver")
-            .bind(driver_id.to_string())
-            .bind("record_filed")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(json)
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "driver",
+                entity_id: driver_id.to_string(),
+                kind: "record_filed",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: json,
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -187,17 +193,20 @@ impl Repository for SqliteRepository {
             .bind(v.in_service_since)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("vehicle")
-            .bind(v.id.to_string())
-            .bind("registered")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(v.created_at)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "vehicle",
+                entity_id: v.id.to_string(),
+                kind: "registered",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: v.created_at,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -258,17 +267,20 @@ impl Repository for SqliteRepository {
             .bind(reason)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("document_number")
-            .bind(number)
-            .bind("voided")
-            .bind("system")
-            .bind(reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "document_number",
+                entity_id: number.to_string(),
+                kind: "voided",
+                actor: "system",
+                reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -324,17 +336,20 @@ impl Repository for SqliteRepository {
             "valid_until": a.valid_until,
             "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
         });
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(a.id.to_string())
-            .bind("granted")
-            .bind(&a.granted_by)
-            .bind(None::<String>)
-            .bind(&a.legal_basis_version)
-            .bind(a.granted_at)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: a.id.to_string(),
+                kind: "granted",
+                actor: &a.granted_by,
+                reason: None::<String>,
+                legal_basis_version: &a.legal_basis_version,
+                at: a.granted_at,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -424,17 +439,20 @@ impl Repository for SqliteRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"kind": sanction.kind.as_str(), "effective_from": sanction.effective_from, "until": sanction.until, "legal_basis": sanction.legal_basis});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(authorization_id.to_string())
-            .bind("sanctioned")
-            .bind(actor)
-            .bind(&sanction.reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: authorization_id.to_string(),
+                kind: "sanctioned",
+                actor,
+                reason: &sanction.reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -534,17 +552,20 @@ impl Repository for SqliteRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"number": number, "infraction_id": auto.infraction_id, "driver_id": auto.driver_id});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_infraction_auto")
-            .bind(auto.id.to_string())
-            .bind("drawn_up")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(&auto.legal_basis_version)
-            .bind(auto.drawn_up_at)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_infraction_auto",
+                entity_id: auto.id.to_string(),
+                kind: "drawn_up",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: &auto.legal_basis_version,
+                at: auto.drawn_up_at,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(number)
     }
@@ -582,17 +603,20 @@ impl Repository for SqliteRepository {
             .execute(&mut *tx)
             .await?;
         let data = serde_json::json!({"method": n.method, "notified_on": n.notified_on, "juntada_on": n.juntada_on});
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_infraction_auto")
-            .bind(auto_id.to_string())
-            .bind("notified")
-            .bind(actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(now)
-            .bind(event_data(&data))
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_infraction_auto",
+                entity_id: auto_id.to_string(),
+                kind: "notified",
+                actor,
+                reason: None::<String>,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: event_data(&data),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -729,17 +753,20 @@ impl Repository for SqliteRepository {
             .bind(reason)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("app_authorization")
-            .bind(id.to_string())
-            .bind("revoked")
-            .bind(actor)
-            .bind(reason)
-            .bind(None::<String>)
-            .bind(now)
-            .bind("{}")
-            .execute(&mut *tx)
-            .await?;
+        insert_event(
+            &mut tx,
+            NewEvent {
+                entity_type: "app_authorization",
+                entity_id: id.to_string(),
+                kind: "revoked",
+                actor,
+                reason,
+                legal_basis_version: None::<String>,
+                at: now,
+                data: "{}".to_owned(),
+            },
+        )
+        .await?;
         tx.commit().await?;
         Ok(RevokeOutcome::Revoked(Revocation {
             revoked_at: now,
@@ -747,4 +774,27 @@ impl Repository for SqliteRepository {
             reason: reason.to_owned(),
         }))
     }
+}
+
+/// Appends one event in the caller's transaction.
+async fn insert_event<R, B>(
+    conn: &mut sqlx::SqliteConnection,
+    e: NewEvent<'_, R, B>,
+) -> Result<(), StorageError>
+where
+    R: for<'q> sqlx::Encode<'q, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite> + Send,
+    B: for<'q> sqlx::Encode<'q, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite> + Send,
+{
+    sqlx::query(sql::INSERT_EVENT)
+        .bind(e.entity_type)
+        .bind(e.entity_id)
+        .bind(e.kind)
+        .bind(e.actor)
+        .bind(e.reason)
+        .bind(e.legal_basis_version)
+        .bind(e.at)
+        .bind(e.data)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
