@@ -147,3 +147,24 @@ mod tests {
         );
     }
 }
+
+/// State of a data request (APP-ART4-P2): pending, or delivered in time or late against the
+/// 24 hours counted minute by minute (DL-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataRequestStatus {
+    Pending,
+    DeliveredInTime,
+    DeliveredLate,
+}
+
+pub fn data_request_status(
+    due_at: DateTime<Utc>,
+    delivered_at: Option<DateTime<Utc>>,
+) -> DataRequestStatus {
+    match delivered_at {
+        None => DataRequestStatus::Pending,
+        Some(at) if at <= due_at => DataRequestStatus::DeliveredInTime,
+        Some(_) => DataRequestStatus::DeliveredLate,
+    }
+}

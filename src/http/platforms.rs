@@ -133,11 +133,7 @@ pub struct DataRequestDto {
 }
 
 fn request_json(r: &crate::storage::DataRequest) -> serde_json::Value {
-    let status = match r.delivered_at {
-        None => "pending",
-        Some(at) if at <= r.due_at => "delivered_in_time",
-        Some(_) => "delivered_late",
-    };
+    let status = crate::domain::platform::data_request_status(r.due_at, r.delivered_at);
     json!({
         "id": r.id,
         "platform_id": r.platform_id,
