@@ -70,7 +70,7 @@ pub async fn grant_app_authorization(
     let now = state.clock.now();
     let today = local_date(now);
     let (driver_active, vehicle_active) = store
-        .active_authorization_flags(driver_id, vehicle_id, today)
+        .active_authorization_flags(driver_id, vehicle_id, now)
         .await?;
     let facts = GrantFacts {
         driver: driver.facts(),
@@ -112,7 +112,6 @@ pub async fn grant_app_authorization(
         let grant = NewGrant {
             authorization: authorization.clone(),
             documents: docs,
-            today,
         };
         store.commit_grant(&grant).await?;
         Ok::<_, GrantError>(grant.documents)

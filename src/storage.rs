@@ -246,13 +246,12 @@ pub enum RevokeOutcome {
 }
 
 /// A grant to commit in one transaction: the authorization, its documents, its event and
-/// the number turning from reserved to issued.
+/// the number turning from reserved to issued. The one-authorization rule is re-checked at
+/// the authorization's `granted_at`.
 #[derive(Debug, Clone)]
 pub struct NewGrant {
     pub authorization: AppAuthorization,
     pub documents: Vec<NewDocument>,
-    /// The grant date in America/Cuiaba, for the one-active-authorization re-check.
-    pub today: NaiveDate,
 }
 
 /// The register, as each backend implements it.
@@ -284,13 +283,13 @@ pub trait Repository: Send + Sync {
         &self,
         id: Uuid,
     ) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
-    /// Whether the driver and the vehicle hold an authorization that is neither revoked nor
-    /// past its last day on `today`.
+    /// Whether the driver and the vehicle hold an authorization that still binds them at
+    /// `now`; the decision is `domain::app_sanctions::binds_driver_and_vehicle`.
     fn active_authorization_flags(
         &self,
         driver_id: Uuid,
         vehicle_id: Uuid,
-        today: NaiveDate,
+        now: DateTime<Utc>,
     ) -> impl Future<Output = Result<(bool, bool), StorageError>> + Send;
     /// Reserves the next number of a series and year, committed at once (never reused).
     fn reserve_number(
@@ -511,9 +510,9 @@ impl Repository for Store {
         &self,
         driver_id: Uuid,
         vehicle_id: Uuid,
-        today: NaiveDate,
+        now: DateTime<Utc>,
     ) -> Result<(bool, bool), StorageError> {
-        dispatch!(self, r => r.active_authorization_flags(driver_id, vehicle_id, today))
+        dispatch!(self, r => r.active_authorization_flags(driver_id, vehicle_id, now))
     }
     async fn reserve_number(
         &self,
@@ -681,14 +680,10 @@ pub(crate) mod sql {
     pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
         air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since \
         FROM vehicles WHERE id = $1";
-    pub const ACTIVE_FOR_DRIVER: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.driver_id = $1 \
-        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id) \
-        AND NOT EXISTS (SELECT 1 FROM app_authorization_sanctions s WHERE s.authorization_id = a.id \
-        AND s.kind = 'cassacao' AND s.effective_from <= $2)";
-    pub const ACTIVE_FOR_VEHICLE: &str = "SELECT COUNT(*) FROM app_authorizations a WHERE a.vehicle_id = $1 \
-        AND a.valid_until >= $2 AND NOT EXISTS (SELECT 1 FROM app_authorization_revocations r WHERE r.authorization_id = a.id) \
-        AND NOT EXISTS (SELECT 1 FROM app_authorization_sanctions s WHERE s.authorization_id = a.id \
-        AND s.kind = 'cassacao' AND s.effective_from <= $2)";
+    pub const AUTHORIZATIONS_OF_DRIVER: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.driver_id = $1";
+    pub const AUTHORIZATIONS_OF_VEHICLE: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.vehicle_id = $1";
     pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
         ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
     pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at) \

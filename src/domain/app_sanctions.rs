@@ -313,6 +313,21 @@ pub fn status_with_sanctions(
     }
 }
 
+/// APP-ART8 (art. 8º, one vehicle per driver; INTERP one driver per vehicle): whether an
+/// authorization still binds its driver and vehicle at `now`. Suspended ones do; expired,
+/// revoked and cassadas do not (AMB-54: no bar after a ride-hailing cassação).
+pub fn binds_driver_and_vehicle(
+    valid_until: NaiveDate,
+    revoked_at: Option<DateTime<Utc>>,
+    sanctions: &[Sanction],
+    now: DateTime<Utc>,
+) -> bool {
+    matches!(
+        status_with_sanctions(valid_until, revoked_at, sanctions, now).0,
+        AuthorizationStatus::Active | AuthorizationStatus::Suspended
+    )
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -467,6 +482,41 @@ mod tests {
                 article: "art. 27, parágrafo único"
             }
         );
+    }
+
+    // APP-ART8 / AMB-54: which authorizations keep their driver and vehicle bound.
+    #[test]
+    fn app_art8_suspended_binds_cassada_expired_and_revoked_do_not() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        let now = at("2026-12-05T12:00:00Z");
+        let sanction = |kind, until| Sanction {
+            kind,
+            effective_from: d(2026, 12, 1),
+            until,
+            reason: "r".into(),
+            legal_basis: "b".into(),
+        };
+        let until = d(2027, 11, 20);
+        assert!(binds_driver_and_vehicle(until, None, &[], now));
+        assert!(binds_driver_and_vehicle(
+            until,
+            None,
+            &[sanction(SanctionKind::Suspension, Some(d(2026, 12, 31)))],
+            now
+        ));
+        assert!(!binds_driver_and_vehicle(
+            until,
+            None,
+            &[sanction(SanctionKind::Cassacao, None)],
+            now
+        ));
+        assert!(!binds_driver_and_vehicle(d(2026, 12, 4), None, &[], now));
+        assert!(!binds_driver_and_vehicle(
+            until,
+            Some(at("2026-12-02T10:00:00Z")),
+            &[],
+            now
+        ));
     }
 
     // APP-ART22-P1: 90 days from the auto; AMB-33/34: defence from the juntada, payment after it.

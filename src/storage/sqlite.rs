@@ -16,7 +16,7 @@ use super::{
     NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
     SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
-use crate::domain::app_sanctions::Sanction;
+use crate::domain::app_sanctions::{Sanction, binds_driver_and_vehicle};
 use crate::domain::calendar::ClosedDay;
 use crate::domain::driver_record::DriverRecord;
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
@@ -60,23 +60,43 @@ impl SqliteRepository {
         &self.pool
     }
 
+    /// Whether any authorization listed by `query` for `id` still binds at `now`: storage
+    /// fetches the facts, `domain` decides (APP-ART8).
+    async fn binds_on(
+        conn: &mut sqlx::SqliteConnection,
+        query: &'static str,
+        id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        let rows: Vec<(String, NaiveDate, Option<DateTime<Utc>>)> = sqlx::query_as(query)
+            .bind(id.to_string())
+            .fetch_all(&mut *conn)
+            .await?;
+        for (authorization_id, valid_until, revoked_at) in rows {
+            let sanctions: Vec<SanctionRow> = sqlx::query_as(sql::SELECT_SANCTIONS)
+                .bind(&authorization_id)
+                .fetch_all(&mut *conn)
+                .await?;
+            let sanctions = sanctions
+                .into_iter()
+                .map(Sanction::try_from)
+                .collect::<Result<Vec<_>, _>>()?;
+            if binds_driver_and_vehicle(valid_until, revoked_at, &sanctions, now) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     async fn active_flags_on(
         conn: &mut sqlx::SqliteConnection,
         driver_id: Uuid,
         vehicle_id: Uuid,
-        today: NaiveDate,
+        now: DateTime<Utc>,
     ) -> Result<(bool, bool), StorageError> {
-        let d: i64 = sqlx::query_scalar(sql::ACTIVE_FOR_DRIVER)
-            .bind(driver_id.to_string())
-            .bind(today)
-            .fetch_one(&mut *conn)
-            .await?;
-        let v: i64 = sqlx::query_scalar(sql::ACTIVE_FOR_VEHICLE)
-            .bind(vehicle_id.to_string())
-            .bind(today)
-            .fetch_one(&mut *conn)
-            .await?;
-        Ok((d > 0, v > 0))
+        let d = Self::binds_on(conn, sql::AUTHORIZATIONS_OF_DRIVER, driver_id, now).await?;
+        let v = Self::binds_on(conn, sql::AUTHORIZATIONS_OF_VEHICLE, vehicle_id, now).await?;
+        Ok((d, v))
     }
 }
 
@@ -223,10 +243,10 @@ impl Repository for SqliteRepository {
         &self,
         driver_id: Uuid,
         vehicle_id: Uuid,
-        today: NaiveDate,
+        now: DateTime<Utc>,
     ) -> Result<(bool, bool), StorageError> {
         let mut conn = self.pool.acquire().await?;
-        Self::active_flags_on(&mut conn, driver_id, vehicle_id, today).await
+        Self::active_flags_on(&mut conn, driver_id, vehicle_id, now).await
     }
 
     async fn reserve_number(
@@ -290,7 +310,8 @@ impl Repository for SqliteRepository {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         // Lei (minuta) art. 8º: one active authorization per driver and per vehicle,
         // re-checked under the write lock.
-        let (d, v) = Self::active_flags_on(&mut tx, a.driver_id, a.vehicle_id, grant.today).await?;
+        let (d, v) =
+            Self::active_flags_on(&mut tx, a.driver_id, a.vehicle_id, a.granted_at).await?;
         if d || v {
             return Err(StorageError::Conflict("active_authorization"));
         }
