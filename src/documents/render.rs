@@ -130,11 +130,11 @@ impl Renderer {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn same_record_and_clock_give_identical_pdf_bytes_and_pdfa_metadata() {
+    /// Sticker inputs, QR and instant shared by the rendering and signing tests.
+    pub(crate) fn sticker_fixture() -> (serde_json::Value, crate::documents::Qr, DateTime<Utc>) {
         let qr = crate::documents::Qr::new("https://selo.example.test/v/abc").unwrap();
         let inputs = serde_json::json!({
             "number": "APP-2026/000001", "plate": "BRA2E19", "valid_until": "20/11/2027",
@@ -145,6 +145,20 @@ mod tests {
         let at = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
             .unwrap()
             .to_utc();
+        (inputs, qr, at)
+    }
+
+    /// A rendered, unsigned sticker.
+    pub(crate) fn sticker_pdf() -> Vec<u8> {
+        let (inputs, qr, at) = sticker_fixture();
+        Renderer::new(1)
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
+            .unwrap()
+    }
+
+    #[test]
+    fn same_record_and_clock_give_identical_pdf_bytes_and_pdfa_metadata() {
+        let (inputs, qr, at) = sticker_fixture();
         let renderer = Renderer::new(1);
         let a = renderer
             .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)

@@ -82,7 +82,8 @@ pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
 
 type Failures = Vec<RuleFailure>;
 
-fn fail(
+/// Records one failed requirement.
+pub(crate) fn fail(
     out: &mut Failures,
     rule: &'static str,
     article: &'static str,

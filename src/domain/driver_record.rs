@@ -5,7 +5,7 @@
 use chrono::{Duration, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::app::RuleFailure;
+use super::app::{RuleFailure, fail};
 use super::calendar::within_lookback;
 use super::dates::add_months;
 use super::legal_basis::AppLegalBasis;
@@ -91,21 +91,6 @@ pub struct DriverRecord {
     pub traffic_infractions: Vec<TrafficInfraction>,
     #[serde(default)]
     pub ctb306: Option<Ctb306Record>,
-}
-
-fn fail(
-    out: &mut Vec<RuleFailure>,
-    rule: &'static str,
-    article: &'static str,
-    field: &'static str,
-    message: String,
-) {
-    out.push(RuleFailure {
-        rule,
-        article,
-        field,
-        message,
-    });
 }
 
 /// APP-ART12-III: the four certificates, clear and within their validity on `today`.

@@ -165,18 +165,19 @@ pub async fn get(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
+    Ok(HttpResponse::Ok().json(stored_json(&state, id).await?))
+}
+
+/// The authorization as stored now: record, documents and sanctions.
+async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, ApiError> {
     let a = state
         .store
         .get_authorization(id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     let docs = state.store.documents_of(id).await?;
-    Ok(HttpResponse::Ok().json(authorization_json(
-        &state,
-        &a,
-        &refs(&docs),
-        &state.store.sanctions_of(id).await?,
-    )))
+    let sanctions = state.store.sanctions_of(id).await?;
+    Ok(authorization_json(state, &a, &refs(&docs), &sanctions))
 }
 
 pub async fn revoke(
@@ -203,20 +204,7 @@ pub async fn revoke(
             ),
             vec![],
         )),
-        RevokeOutcome::Revoked(_) => {
-            let a = state
-                .store
-                .get_authorization(id)
-                .await?
-                .ok_or(ApiError::Internal)?;
-            let docs = state.store.documents_of(id).await?;
-            Ok(HttpResponse::Ok().json(authorization_json(
-                &state,
-                &a,
-                &refs(&docs),
-                &state.store.sanctions_of(id).await?,
-            )))
-        }
+        RevokeOutcome::Revoked(_) => Ok(HttpResponse::Ok().json(stored_json(&state, id).await?)),
     }
 }
 
@@ -309,14 +297,7 @@ pub async fn sanction(
     {
         return Err(ApiError::NotFound("Autorização não encontrada.".into()));
     }
-    let a = state
-        .store
-        .get_authorization(id)
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let docs = state.store.documents_of(id).await?;
-    let sanctions = state.store.sanctions_of(id).await?;
-    Ok(HttpResponse::Created().json(authorization_json(&state, &a, &refs(&docs), &sanctions)))
+    Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
 /// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the

@@ -564,23 +564,9 @@ pub fn verify_pdf(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::documents::Qr;
-    use crate::documents::render::Renderer;
 
     fn sample_pdf() -> Vec<u8> {
-        let qr = Qr::new("https://selo.example.test/v/abc").unwrap();
-        let inputs = serde_json::json!({
-            "number": "APP-2026/000001", "plate": "BRA2E19", "valid_until": "20/11/2027",
-            "ouvidoria_phone": "(66) 3401-9999", "code": "K7Q2-9XHM",
-            "verify_address": "https://selo.example.test/v", "qr_width_mm": 52.0,
-            "legal_basis_version": "test",
-        });
-        let at = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
-            .unwrap()
-            .to_utc();
-        Renderer::new(1)
-            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
-            .unwrap()
+        crate::documents::render::tests::sticker_pdf()
     }
 
     fn signed() -> (Vec<u8>, Chain, KeySet) {
