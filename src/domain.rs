@@ -4,6 +4,8 @@
 pub mod app;
 pub mod app_sanctions;
 pub mod calendar;
+pub mod charter;
+pub mod charter_sanctions;
 pub mod dates;
 pub mod driver_record;
 pub mod ids;

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod authorizations;
 pub mod autos;
 pub mod calendar;
+pub mod charter;
 pub mod fields;
 pub mod history;
 pub mod meta;
@@ -181,6 +182,118 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/deadlines",
         vec![web::get().to(calendar::deadline)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies",
+        vec![web::post().to(charter::create_company)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}",
+        vec![web::get().to(charter::get_company)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/checklist",
+        vec![web::post().to(charter::file_checklist)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/termos",
+        vec![web::post().to(charter::grant_termo)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/sanctions",
+        vec![web::post().to(charter::apply_sanction)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/vehicles",
+        vec![web::post().to(charter::create_vehicle)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/drivers",
+        vec![web::post().to(charter::create_driver)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/contracts",
+        vec![web::post().to(charter::create_contract)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/substitutions",
+        vec![web::post().to(charter::authorize_substitution)],
+    ))
+    .service(resource(
+        "/api/v1/charter/companies/{id}/autos",
+        vec![web::post().to(charter::create_auto)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/by-plate/{plate}",
+        vec![web::get().to(charter::vehicle_by_plate)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/{id}",
+        vec![web::get().to(charter::get_vehicle)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/{id}/itv",
+        vec![web::post().to(charter::file_itv)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/{id}/documents",
+        vec![web::post().to(charter::file_vehicle_documents)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/{id}/vistorias",
+        vec![web::post().to(charter::record_vistoria)],
+    ))
+    .service(resource(
+        "/api/v1/charter/vehicles/{id}/baixa",
+        vec![web::post().to(charter::baixa_vehicle)],
+    ))
+    .service(resource(
+        "/api/v1/charter/drivers/{id}",
+        vec![web::get().to(charter::get_driver)],
+    ))
+    .service(resource(
+        "/api/v1/charter/drivers/{id}/documents",
+        vec![web::post().to(charter::file_driver_documents)],
+    ))
+    .service(resource(
+        "/api/v1/charter/drivers/{id}/baixa",
+        vec![web::post().to(charter::baixa_driver)],
+    ))
+    .service(resource(
+        "/api/v1/charter/contracts/{id}/end",
+        vec![web::post().to(charter::end_contract)],
+    ))
+    .service(resource(
+        "/api/v1/charter/contracts/{id}/trips",
+        vec![web::post().to(charter::file_trip)],
+    ))
+    .service(resource(
+        "/api/v1/charter/autos",
+        vec![web::get().to(charter::list_autos)],
+    ))
+    .service(resource(
+        "/api/v1/charter/autos/{id}",
+        vec![web::get().to(charter::get_auto)],
+    ))
+    .service(resource(
+        "/api/v1/charter/autos/{id}/acts",
+        vec![web::post().to(charter::procedure_act)],
+    ))
+    .service(resource(
+        "/api/v1/charter/infractions",
+        vec![web::get().to(charter::infractions)],
+    ))
+    .service(resource(
+        "/api/v1/charter/transition",
+        vec![web::get().to(charter::transition)],
+    ))
+    .service(resource(
+        "/api/v1/charter/documents/{id}",
+        vec![web::get().to(charter::document_pdf)],
+    ))
+    .service(resource(
+        "/api/v1/charter/{entity}/{id}/history",
+        vec![web::get().to(charter::history)],
     ))
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
     .service(resource(

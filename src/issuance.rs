@@ -172,20 +172,68 @@ async fn issue_document(
         valid_until: a.valid_until,
         issuer: APP_ISSUER.to_owned(),
     };
-    let token = token::sign(&payload, &state.keys.active);
+    let marks = mark(state, &payload)?;
+    let (template, inputs) = match kind {
+        DocumentKind::AppSticker => (
+            "app_sticker.typ",
+            ctx.sticker_inputs(&marks.code, &marks.qr),
+        ),
+        DocumentKind::AppAuthorization => (
+            "app_authorization.typ",
+            ctx.authorization_inputs(&marks.code, &marks.qr),
+        ),
+        // Charter documents are issued by `charter_register`.
+        DocumentKind::CharterTermo | DocumentKind::CharterSelo => {
+            return Err(GrantError::Missing("ride-hailing document kind"));
+        }
+    };
+    let (pdf, sha256) =
+        render_signed(state, template, inputs, marks.qr.svg, kind.label_pt(), now).await?;
+    Ok(NewDocument {
+        id,
+        kind,
+        authorization_id: a.id,
+        number: a.number.clone(),
+        verification_code: marks.code,
+        token: marks.token,
+        key_id: state.keys.active.kid().to_owned(),
+        pdf,
+        sha256,
+        legal_basis_version: a.legal_basis_version.clone(),
+        issued_at: now,
+    })
+}
+
+/// What identifies a document to whoever holds it: the signed token, its QR code and the
+/// short verification code.
+pub(crate) struct Marks {
+    pub token: String,
+    pub qr: Qr,
+    pub code: String,
+}
+
+/// Signs the token of `payload` and builds its QR code and a fresh verification code.
+pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, GrantError> {
+    let token = token::sign(payload, &state.keys.active);
     let url = verification_url(&state.letterhead.public_url, &token);
     let qr = Qr::new(&url).ok_or(GrantError::Encoding)?;
     let code = documents::new_verification_code().ok_or(GrantError::Encoding)?;
-    let (template, inputs) = match kind {
-        DocumentKind::AppSticker => ("app_sticker.typ", ctx.sticker_inputs(&code, &qr)),
-        DocumentKind::AppAuthorization => (
-            "app_authorization.typ",
-            ctx.authorization_inputs(&code, &qr),
-        ),
-    };
+    Ok(Marks { token, qr, code })
+}
+
+/// Renders `template` (blocking pool) and embeds the PAdES signature; returns the signed
+/// bytes and their SHA-256 (lower-case hex).
+pub(crate) async fn render_signed(
+    state: &AppState,
+    template: &'static str,
+    inputs: serde_json::Value,
+    qr_svg: String,
+    reason: &'static str,
+    now: DateTime<Utc>,
+) -> Result<(Vec<u8>, String), GrantError> {
     let unsigned = state
         .renderer
-        .render(template, inputs, Some(qr.svg), now)
+        .render(template, inputs, Some(qr_svg), now)
         .await?;
     // PAdES B-B signature inside the PDF, off the async workers too.
     let keys = state.keys.clone();
@@ -193,7 +241,7 @@ async fn issue_document(
         let info = SignatureInfo {
             time: now,
             name: "Prefeitura Municipal de Barra do Garças",
-            reason: kind.label_pt(),
+            reason,
             location: "Barra do Garças-MT",
         };
         pades::sign_pdf(&unsigned, &keys.active, &keys.chain, &info)
@@ -201,17 +249,5 @@ async fn issue_document(
     .await
     .map_err(|_| GrantError::Encoding)??;
     let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
-    Ok(NewDocument {
-        id,
-        kind,
-        authorization_id: a.id,
-        number: a.number.clone(),
-        verification_code: code,
-        token,
-        key_id: state.keys.active.kid().to_owned(),
-        pdf,
-        sha256,
-        legal_basis_version: a.legal_basis_version.clone(),
-        issued_at: now,
-    })
+    Ok((pdf, sha256))
 }

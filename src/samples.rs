@@ -149,12 +149,13 @@ pub fn write_samples(
             token::sign(&payload, &keys.active)
         );
         let qr = Qr::new(&url).ok_or(SampleError::Qr)?;
-        let (template, inputs) = match kind {
-            DocumentKind::AppSticker => ("app_sticker.typ", ctx.sticker_inputs("K7Q2-9XHM", &qr)),
-            DocumentKind::AppAuthorization => (
+        let (template, inputs) = if kind == DocumentKind::AppSticker {
+            ("app_sticker.typ", ctx.sticker_inputs("K7Q2-9XHM", &qr))
+        } else {
+            (
                 "app_authorization.typ",
                 ctx.authorization_inputs("K7Q2-9XHM", &qr),
-            ),
+            )
         };
         let pdf = renderer.render_blocking(template, &inputs, Some(&qr.svg), now)?;
         let info = SignatureInfo {

@@ -79,6 +79,7 @@ impl Application {
             renderer: Renderer::new(settings.render_threads),
             clock,
             app_basis: Arc::new(AppLegalBasis::draft_2023()),
+            charter_basis: Arc::new(crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025()),
             letterhead: Arc::new(Letterhead {
                 ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
                 public_url: settings.public_url.clone(),

@@ -6,7 +6,7 @@ use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
 use crate::domain::calendar::{CalendarSettings, DeadlineRules};
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::{AppLegalBasis, CharterLegalBasis};
 use crate::settings::Settings;
 use crate::signing::keys::Keys;
 use crate::storage::Store;
@@ -19,6 +19,7 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     pub settings: Arc<Settings>,
     pub app_basis: Arc<AppLegalBasis>,
+    pub charter_basis: Arc<CharterLegalBasis>,
     pub letterhead: Arc<Letterhead>,
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,

@@ -5,6 +5,7 @@
 //! SQLite too); row structs are shared and every value read back is parsed again into a
 //! domain type, so a bad row is `StorageError::Corrupt`, never a wrong document.
 
+pub mod charter;
 pub mod postgres;
 pub mod sqlite;
 
@@ -44,6 +45,7 @@ impl From<sqlx::Error> for StorageError {
                     "cpf",
                     "cnh_number",
                     "plate_mercosul",
+                    "plate",
                     "renavam",
                     "verification_code",
                     "calendar_days",
@@ -82,6 +84,10 @@ pub enum DocumentKind {
     AppAuthorization,
     /// The 10 × 14 cm windshield sticker (APP-ART14).
     AppSticker,
+    /// The Termo de Autorização of a charter company (FRET-ART8).
+    CharterTermo,
+    /// The selo de vistoria of a charter vehicle (FRET-ART13).
+    CharterSelo,
 }
 
 impl DocumentKind {
@@ -89,6 +95,8 @@ impl DocumentKind {
         match self {
             Self::AppAuthorization => "app_authorization",
             Self::AppSticker => "app_sticker",
+            Self::CharterTermo => "charter_termo",
+            Self::CharterSelo => "charter_selo",
         }
     }
 
@@ -96,6 +104,8 @@ impl DocumentKind {
         match s {
             "app_authorization" => Some(Self::AppAuthorization),
             "app_sticker" => Some(Self::AppSticker),
+            "charter_termo" => Some(Self::CharterTermo),
+            "charter_selo" => Some(Self::CharterSelo),
             _ => None,
         }
     }
@@ -105,6 +115,8 @@ impl DocumentKind {
         match self {
             Self::AppAuthorization => "Autorização de transporte por aplicativo",
             Self::AppSticker => "Adesivo de identificação do veículo",
+            Self::CharterTermo => "Termo de Autorização de fretamento",
+            Self::CharterSelo => "Selo de vistoria de veículo de fretamento",
         }
     }
 }

@@ -4,10 +4,14 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
+use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::app::AuthorizationStatus;
 use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::charter::CharterStatus;
 use crate::signing::keys::KeySet;
 use crate::signing::token::{self, TokenError, TokenPayload};
+use crate::state::AppState;
+use crate::storage::charter::CharterDocument;
 use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
 
 /// The verdict on a scanned token.
@@ -22,6 +26,9 @@ pub enum Verdict {
     Revoked,
     /// Authentic, but suspended now; `document.suspended_until` says until when.
     Suspended,
+    /// Authentic, but a requirement has lapsed (vistoria pending, ITV, insurance, the
+    /// company's Termo): the vehicle may not operate now.
+    Irregular,
     /// The signature does not match: forged or altered.
     InvalidSignature,
     /// Signed by a key the city never published.
@@ -41,6 +48,7 @@ impl Verdict {
             Self::Expired => "expired",
             Self::Revoked => "revoked",
             Self::Suspended => "suspended",
+            Self::Irregular => "irregular",
             Self::InvalidSignature => "invalid_signature",
             Self::UnknownKey => "unknown_key",
             Self::Malformed => "malformed",
@@ -50,14 +58,36 @@ impl Verdict {
     }
 }
 
-/// What the public tier may see of a document (LGPD art. 6º, III: no name, no CPF).
+/// The live status of a document, in the words of its law.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum LiveStatus {
+    App(AuthorizationStatus),
+    Charter(CharterStatus),
+}
+
+impl LiveStatus {
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::App(s) => s.label_pt(),
+            Self::Charter(s) => s.label_pt(),
+        }
+    }
+}
+
+/// What the public tier may see of a document (LGPD art. 6º, III: no name, no CPF; a
+/// company's name and CNPJ are public).
 #[derive(Debug, Clone, Serialize)]
 pub struct PublicDocument {
     pub kind: DocumentKind,
     pub number: String,
+    /// The plate (vehicle documents) or the CNPJ (the Termo of a company), formatted.
     pub plate: String,
     pub valid_until: NaiveDate,
-    pub status: AuthorizationStatus,
+    pub status: LiveStatus,
+    /// The charter company, for charter documents.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub company: Option<String>,
     /// While suspended: the day the authorization is reinstated (DL-9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended_until: Option<NaiveDate>,
@@ -97,10 +127,72 @@ pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, Pu
         number: status.meta.number.clone(),
         plate: status.plate.formatted(),
         valid_until: status.valid_until,
-        status: s,
+        status: LiveStatus::App(s),
+        company: None,
         suspended_until,
     };
     (verdict, doc)
+}
+
+/// Verdict of the live status of a charter document (Lei 4.937/2025).
+pub fn charter_verdict(
+    doc: &CharterDocument,
+    live: CharterDocumentStatus,
+) -> Option<(Verdict, PublicDocument)> {
+    let verdict = match live.status {
+        CharterStatus::Ativo => Verdict::Valid,
+        CharterStatus::Vencido | CharterStatus::VidaUtilVencida => Verdict::Expired,
+        CharterStatus::Cassado | CharterStatus::Baixado => Verdict::Revoked,
+        CharterStatus::Suspenso => Verdict::Suspended,
+        CharterStatus::Irregular
+        | CharterStatus::PendenteVistoria
+        | CharterStatus::PendenteAutorizacao => Verdict::Irregular,
+    };
+    Some((
+        verdict,
+        PublicDocument {
+            kind: DocumentKind::parse(&doc.kind)?,
+            number: doc.number.clone(),
+            plate: live.subject,
+            valid_until: doc.valid_until?,
+            status: LiveStatus::Charter(live.status),
+            company: Some(live.company_name),
+            suspended_until: live.suspended_until,
+        },
+    ))
+}
+
+fn charter_matches(payload: &TokenPayload, doc: &CharterDocument) -> bool {
+    payload.kind == doc.kind
+        && payload.number == doc.number
+        && payload.plate == doc.subject_key
+        && Some(payload.valid_until) == doc.valid_until
+}
+
+/// The live verdict of charter document `doc`, if `matches` accepts it.
+async fn charter_lookup(
+    state: &AppState,
+    doc: Result<Option<CharterDocument>, StorageError>,
+    now: DateTime<Utc>,
+    matches: impl Fn(&CharterDocument) -> bool,
+) -> (Verdict, Option<PublicDocument>) {
+    let doc = match doc {
+        Ok(Some(d)) if matches(&d) => d,
+        Ok(_) => return (Verdict::UnknownDocument, None),
+        Err(e) => {
+            log_storage_error(&e);
+            return (Verdict::StatusUnavailable, None);
+        }
+    };
+    match charter_register::document_status(state, &doc, now).await {
+        Ok(Some(live)) => charter_verdict(&doc, live)
+            .map_or((Verdict::UnknownDocument, None), |(v, d)| (v, Some(d))),
+        Ok(None) => (Verdict::UnknownDocument, None),
+        Err(e) => {
+            log_storage_error(&e);
+            (Verdict::StatusUnavailable, None)
+        }
+    }
 }
 
 /// The live verdict of document `id`, if the register has it and `matches` accepts it.
@@ -140,12 +232,13 @@ fn found(
 }
 
 /// Verifies a scanned token at `now`.
-pub async fn verify_token<R: Repository>(
+pub async fn verify_token(
     raw: &str,
     keys: &KeySet,
-    store: &R,
+    state: &AppState,
     now: DateTime<Utc>,
 ) -> Verification {
+    let store = &state.store;
     let outcome = |verdict, document| Verification {
         verdict,
         checked_at: now,
@@ -157,15 +250,21 @@ pub async fn verify_token<R: Repository>(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
-    let (verdict, document) = lookup(store, Some(payload.document_id), now, |s| {
-        matches_register(&payload, s)
-    })
-    .await;
+    let (verdict, document) = if payload.kind.starts_with("charter_") {
+        let doc = store.charter_document(payload.document_id).await;
+        charter_lookup(state, doc, now, |d| charter_matches(&payload, d)).await
+    } else {
+        lookup(store, Some(payload.document_id), now, |s| {
+            matches_register(&payload, s)
+        })
+        .await
+    };
     outcome(verdict, document)
 }
 
 /// Looks up the short code printed under the QR (`K7Q2-9XHM`, typed in any case).
-pub async fn verify_code<R: Repository>(raw: &str, store: &R, now: DateTime<Utc>) -> Verification {
+pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verification {
+    let store = &state.store;
     let outcome = |verdict, document| Verification {
         verdict,
         checked_at: now,
@@ -175,8 +274,13 @@ pub async fn verify_code<R: Repository>(raw: &str, store: &R, now: DateTime<Utc>
         return outcome(Verdict::Malformed, None);
     };
     match found(store.document_by_code(&code).await) {
-        Ok(id) => {
-            let (verdict, document) = lookup(store, id, now, |_| true).await;
+        Ok(Some(id)) => {
+            let (verdict, document) = lookup(store, Some(id), now, |_| true).await;
+            outcome(verdict, document)
+        }
+        Ok(None) => {
+            let doc = store.charter_document_by_code(&code).await;
+            let (verdict, document) = charter_lookup(state, doc, now, |_| true).await;
             outcome(verdict, document)
         }
         Err(verdict) => outcome(verdict, None),
@@ -214,14 +318,15 @@ pub struct PdfVerification {
 
 /// Verifies the PAdES signature embedded in `pdf`, then finds the document it is (by the
 /// SHA-256 of the whole file) and its live status.
-pub async fn verify_pdf_upload<R: Repository>(
+pub async fn verify_pdf_upload(
     pdf: &[u8],
     root: &x509_cert::Certificate,
     keys: &KeySet,
-    store: &R,
+    state: &AppState,
     now: DateTime<Utc>,
 ) -> PdfVerification {
     use crate::signing::pades::{PdfVerifyError as E, verify_pdf};
+    let store = &state.store;
     let outcome = |verdict, signature, document| PdfVerification {
         verdict,
         checked_at: now,
@@ -273,8 +378,13 @@ pub async fn verify_pdf_upload<R: Repository>(
         detail: "Assinatura íntegra, feita com a chave publicada da Prefeitura.",
     });
     match found(store.document_by_sha256(&verified.sha256).await) {
-        Ok(id) => {
-            let (verdict, document) = lookup(store, id, now, |_| true).await;
+        Ok(Some(id)) => {
+            let (verdict, document) = lookup(store, Some(id), now, |_| true).await;
+            outcome(verdict, signature, document)
+        }
+        Ok(None) => {
+            let doc = store.charter_document_by_sha256(&verified.sha256).await;
+            let (verdict, document) = charter_lookup(state, doc, now, |_| true).await;
             outcome(verdict, signature, document)
         }
         Err(verdict) => outcome(verdict, signature, None),

@@ -13,7 +13,7 @@ use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 static FONT_REGULAR: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
 static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
 
-static TEMPLATES: [(&str, &str); 3] = [
+static TEMPLATES: [(&str, &str); 5] = [
     ("common.typ", include_str!("../../templates/common.typ")),
     (
         "app_authorization.typ",
@@ -22,6 +22,14 @@ static TEMPLATES: [(&str, &str); 3] = [
     (
         "app_sticker.typ",
         include_str!("../../templates/app_sticker.typ"),
+    ),
+    (
+        "charter_termo.typ",
+        include_str!("../../templates/charter_termo.typ"),
+    ),
+    (
+        "charter_selo.typ",
+        include_str!("../../templates/charter_selo.typ"),
     ),
 ];
 

@@ -130,3 +130,83 @@ impl AppLegalBasis {
             .find(|m| m.ibge == code.code())
     }
 }
+
+/// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as LEGAL_RULES recommends.
+#[derive(Debug, Clone, Serialize)]
+pub struct CharterLegalBasis {
+    /// Recorded on every decision and document.
+    pub version: &'static str,
+    /// FRET-ART29: in force on publication (AMB-02: 26/02/2025 assumed, UNSURE).
+    pub publication_date: NaiveDate,
+    /// Short citation printed on documents.
+    pub citation: &'static str,
+    /// FRET-ART8-P1: Termo de Autorização validity, in months (2 years).
+    pub termo_validity_months: u32,
+    /// FRET-ART13-P1-A: service life in months from the first registration (15 years).
+    pub service_life_months: u32,
+    /// FRET-ART13-P1-B: municipal vistoria validity in months (annual).
+    pub vistoria_validity_months: u32,
+    /// FRET-ART12-IV: ITV report validity in months (renewed every 6 months).
+    pub itv_validity_months: u32,
+    /// FRET-ART12-II (INTERP): a CRLV of the previous exercise is still accepted, since the
+    /// DETRAN-MT licensing calendar runs through the year by plate ending.
+    pub crlv_years_back_accepted: i32,
+    /// FRET-ART19 I–VI: the fine, in UPFBG.
+    pub fine_upf: u32,
+    /// FRET-ART19-PU: multiplier for repeating the same inciso; never compounds (AMB-27).
+    pub recidivism_multiplier: u32,
+    /// FRET-ART19-PU / FRET-ART20-IV: recidivism window in months (DL-10).
+    pub recidivism_window_months: u32,
+    /// FRET-ART20-PU: months barred after cassação (DL-9: eligible from the day after).
+    pub cassacao_bar_months: u32,
+    /// FRET-ART22: defence, days from notification.
+    pub defence_days: u32,
+    /// FRET-ART22-P3: reconsideration to the Mayor, days from the decision's notice.
+    pub reconsideration_days: u32,
+    /// FRET-ART23: payment, days from the effective end of the defence period (AMB-32).
+    pub payment_days: u32,
+    /// FRET-ART3: days to notify SIS of a contract's signing and of its end.
+    pub contract_notice_days: u32,
+    /// FRET-ART26: days from publication for operating companies to register.
+    pub transition_company_days: u32,
+    /// FRET-ART26-P1: days from publication for vehicle vistoria and enrolment.
+    pub transition_vehicle_days: u32,
+    /// FRET-ART15-V (INTERP, CTB art. 148-A §2): toxicological exam validity in months.
+    pub toxicological_validity_months: u32,
+    /// FRET-ART15-III (AMB-58): validity of a folha corrida that prints none.
+    pub certificate_default_validity_days: u32,
+    /// AMB-58 [FED] CTB art. 145, I: minimum age of a charter driver.
+    pub min_driver_age_years: u32,
+    /// DL-6 switch.
+    pub month_overflow: MonthOverflow,
+}
+
+impl CharterLegalBasis {
+    /// The text in `../shared/laws/000_*.txt`.
+    pub fn lei_4937_2025() -> Self {
+        Self {
+            version: "LEI-4937-2025/v1",
+            publication_date: NaiveDate::from_ymd_opt(2025, 2, 26).unwrap_or_default(),
+            citation: "Lei Municipal nº 4.937, de 26 de fevereiro de 2025 (fretamento)",
+            termo_validity_months: 24,
+            service_life_months: 15 * 12,
+            vistoria_validity_months: 12,
+            itv_validity_months: 6,
+            crlv_years_back_accepted: 1,
+            fine_upf: 500,
+            recidivism_multiplier: 2,
+            recidivism_window_months: 12,
+            cassacao_bar_months: 12,
+            defence_days: 15,
+            reconsideration_days: 10,
+            payment_days: 30,
+            contract_notice_days: 15,
+            transition_company_days: 90,
+            transition_vehicle_days: 60,
+            toxicological_validity_months: 30,
+            certificate_default_validity_days: 90,
+            min_driver_age_years: 21,
+            month_overflow: MonthOverflow::LastDay,
+        }
+    }
+}

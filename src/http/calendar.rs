@@ -16,7 +16,8 @@ use crate::storage::{Repository, StorageError};
 /// Longest decreed range accepted at once (a recess is a few weeks).
 const MAX_RANGE_DAYS: i64 = 62;
 
-async fn calendar(state: &AppState) -> Result<Calendar, ApiError> {
+/// The calendar in force: statutory days, switches and decreed days.
+pub(crate) async fn calendar(state: &AppState) -> Result<Calendar, ApiError> {
     let decreed = state.store.decreed_days().await?;
     Ok(Calendar::new(
         state.calendar_settings.as_ref().clone(),

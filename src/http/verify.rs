@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::problem::ApiError;
 use crate::documents::format;
 use crate::state::AppState;
+use crate::storage::DocumentKind;
 use crate::verification::{
     PdfVerification, PublicDocument, Verdict, Verification, verify_code, verify_pdf_upload,
     verify_token,
@@ -23,14 +24,14 @@ fn status_for(v: Verdict) -> StatusCode {
 }
 
 pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
+    let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
     HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
         .json(v)
 }
 
 pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> HttpResponse {
-    let v = verify_code(&code, &state.store, state.clock.now()).await;
+    let v = verify_code(&code, &state, state.clock.now()).await;
     let status = match v.verdict {
         Verdict::UnknownDocument => StatusCode::NOT_FOUND,
         other => status_for(other),
@@ -107,7 +108,7 @@ async fn check_pdf(state: &AppState, pdf: &[u8]) -> PdfVerification {
         pdf,
         &state.keys.chain.root,
         &state.keys.public,
-        &state.store,
+        state,
         state.clock.now(),
     )
     .await
@@ -163,7 +164,7 @@ pub async fn page_pdf(
 }
 
 pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state.store, state.clock.now()).await;
+    let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
     html(status_for(v.verdict), &page(&state, Some(&v), None))
 }
 
@@ -176,7 +177,7 @@ pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> 
     match q.codigo.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         None => html(StatusCode::OK, &page(&state, None, None)),
         Some(code) => {
-            let v = verify_code(code, &state.store, state.clock.now()).await;
+            let v = verify_code(code, &state, state.clock.now()).await;
             html(status_for(v.verdict), &page(&state, Some(&v), None))
         }
     }
@@ -238,6 +239,12 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
             "SUSPENSO",
             "Documento autêntico, mas a autorização está suspensa: o veículo não pode prestar o serviço agora.",
         ),
+        Verdict::Irregular => (
+            "bad",
+            "✖",
+            "IRREGULAR",
+            "Documento autêntico, mas há exigência pendente ou vencida (vistoria, inspeção, seguro ou autorização da empresa): o veículo não pode operar agora.",
+        ),
         Verdict::InvalidSignature => (
             "bad",
             "✖",
@@ -273,11 +280,25 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
 
 fn details(doc: &PublicDocument) -> String {
     format!(
-        "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Autorização nº</dt><dd>{number}</dd>\
-         <dt>Placa</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
+        "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Número</dt><dd>{number}</dd>{company}\
+         <dt>{subject}</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
          <dt>Situação</dt><dd>{status}{suspension}</dd></dl>\
-         <p class=\"hint\">Confira se a placa do veículo é <strong>{plate}</strong>.</p>",
+         <p class=\"hint\">Confira se {check} é <strong>{plate}</strong>.</p>",
         kind = esc(doc.kind.label_pt()),
+        company = doc.company.as_deref().map_or_else(String::new, |c| format!(
+            "<dt>Empresa</dt><dd>{}</dd>",
+            esc(c)
+        )),
+        subject = if doc.kind == DocumentKind::CharterTermo {
+            "CNPJ"
+        } else {
+            "Placa"
+        },
+        check = if doc.kind == DocumentKind::CharterTermo {
+            "o CNPJ da empresa"
+        } else {
+            "a placa do veículo"
+        },
         number = esc(&doc.number),
         plate = esc(&doc.plate),
         until = esc(&format::date(doc.valid_until)),

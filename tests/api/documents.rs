@@ -25,7 +25,8 @@ async fn sticker_text_has_number_plate_validity_and_ouvidoria() {
     assert!(text.contains("Válido até 20/11/2027"), "{text}");
     assert!(text.contains(OUVIDORIA), "{text}");
     let code = grant["documents"][1]["verification_code"].as_str().unwrap();
-    assert!(text.contains(code), "{text}");
+    // Letter-spaced codes may come out of pdftotext with spaces between glyphs.
+    assert!(text.replace(' ', "").contains(code), "{text}");
 }
 
 #[tokio::test]

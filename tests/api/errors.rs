@@ -150,7 +150,8 @@ async fn every_operation_in_the_openapi_document_is_served() {
             .replace("{id}", "00000000-0000-4000-8000-000000000000")
             .replace("{year}", "2026")
             .replace("{token}", "x")
-            .replace("{code}", "x");
+            .replace("{code}", "x")
+            .replace("{plate}", "ABC1D23");
         for method in ops.as_object().unwrap().keys() {
             let m = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
             let res = app

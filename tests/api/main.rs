@@ -12,6 +12,7 @@ mod helpers;
 mod authorizations;
 mod autos;
 mod calendar;
+mod charter;
 mod documents;
 mod errors;
 mod pdf_signatures;

@@ -1,0 +1,117 @@
+-- Charter register (Lei 4.937/2025). Each row holds the facts as filed, as JSON checked by
+-- the domain on every read; every later act (vistoria, ITV report, baixa, sanction, notice,
+-- decision…) is an append-only event of the entity. Rows and documents are append-only.
+
+CREATE TABLE charter_companies (
+    id TEXT PRIMARY KEY NOT NULL,
+    cnpj TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX charter_companies_cnpj ON charter_companies (cnpj);
+
+CREATE TABLE charter_vehicles (
+    id TEXT PRIMARY KEY NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    plate TEXT NOT NULL,
+    renavam TEXT NOT NULL UNIQUE,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX charter_vehicles_plate ON charter_vehicles (plate);
+CREATE INDEX charter_vehicles_company ON charter_vehicles (company_id);
+
+CREATE TABLE charter_drivers (
+    id TEXT PRIMARY KEY NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    cpf TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    UNIQUE (company_id, cpf)
+);
+CREATE INDEX charter_drivers_company ON charter_drivers (company_id);
+
+CREATE TABLE charter_contracts (
+    id TEXT PRIMARY KEY NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    reference TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX charter_contracts_reference ON charter_contracts (reference);
+CREATE INDEX charter_contracts_company ON charter_contracts (company_id);
+
+CREATE TABLE charter_termos (
+    id TEXT PRIMARY KEY NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    number TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX charter_termos_number ON charter_termos (number);
+CREATE INDEX charter_termos_company ON charter_termos (company_id);
+
+CREATE TABLE charter_autos (
+    id TEXT PRIMARY KEY NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    number TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX charter_autos_number ON charter_autos (number);
+CREATE INDEX charter_autos_company ON charter_autos (company_id);
+
+CREATE TABLE charter_documents (
+    id TEXT PRIMARY KEY NOT NULL,
+    kind TEXT NOT NULL,
+    subject_type TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    number TEXT NOT NULL,
+    verification_code TEXT NOT NULL UNIQUE,
+    token TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    pdf BLOB NOT NULL,
+    sha256 TEXT NOT NULL,
+    subject_key TEXT NOT NULL,
+    valid_until TEXT,
+    legal_basis_version TEXT NOT NULL,
+    issued_at TEXT NOT NULL
+);
+CREATE INDEX charter_documents_subject ON charter_documents (subject_type, subject_id);
+CREATE INDEX charter_documents_sha256 ON charter_documents (sha256);
+
+CREATE TRIGGER charter_companies_append_only_u BEFORE UPDATE ON charter_companies
+BEGIN SELECT RAISE(ABORT, 'charter_companies is append-only'); END;
+CREATE TRIGGER charter_companies_append_only_d BEFORE DELETE ON charter_companies
+BEGIN SELECT RAISE(ABORT, 'charter_companies is append-only'); END;
+CREATE TRIGGER charter_vehicles_append_only_u BEFORE UPDATE ON charter_vehicles
+BEGIN SELECT RAISE(ABORT, 'charter_vehicles is append-only'); END;
+CREATE TRIGGER charter_vehicles_append_only_d BEFORE DELETE ON charter_vehicles
+BEGIN SELECT RAISE(ABORT, 'charter_vehicles is append-only'); END;
+CREATE TRIGGER charter_drivers_append_only_u BEFORE UPDATE ON charter_drivers
+BEGIN SELECT RAISE(ABORT, 'charter_drivers is append-only'); END;
+CREATE TRIGGER charter_drivers_append_only_d BEFORE DELETE ON charter_drivers
+BEGIN SELECT RAISE(ABORT, 'charter_drivers is append-only'); END;
+CREATE TRIGGER charter_contracts_append_only_u BEFORE UPDATE ON charter_contracts
+BEGIN SELECT RAISE(ABORT, 'charter_contracts is append-only'); END;
+CREATE TRIGGER charter_contracts_append_only_d BEFORE DELETE ON charter_contracts
+BEGIN SELECT RAISE(ABORT, 'charter_contracts is append-only'); END;
+CREATE TRIGGER charter_termos_append_only_u BEFORE UPDATE ON charter_termos
+BEGIN SELECT RAISE(ABORT, 'charter_termos is append-only'); END;
+CREATE TRIGGER charter_termos_append_only_d BEFORE DELETE ON charter_termos
+BEGIN SELECT RAISE(ABORT, 'charter_termos is append-only'); END;
+CREATE TRIGGER charter_autos_append_only_u BEFORE UPDATE ON charter_autos
+BEGIN SELECT RAISE(ABORT, 'charter_autos is append-only'); END;
+CREATE TRIGGER charter_autos_append_only_d BEFORE DELETE ON charter_autos
+BEGIN SELECT RAISE(ABORT, 'charter_autos is append-only'); END;
+CREATE TRIGGER charter_documents_append_only_u BEFORE UPDATE ON charter_documents
+BEGIN SELECT RAISE(ABORT, 'charter_documents is append-only'); END;
+CREATE TRIGGER charter_documents_append_only_d BEFORE DELETE ON charter_documents
+BEGIN SELECT RAISE(ABORT, 'charter_documents is append-only'); END;

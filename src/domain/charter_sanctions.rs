@@ -1,0 +1,543 @@
+//! Infractions, fines and the procedure of the charter law (Lei 4.937/2025, arts. 18–23):
+//! the art. 19 catalogue as data, recidivism (art. 19 PU, never compounding, recalculated when
+//! an earlier penalty is annulled), the art. 20 IV cassação ground, and the deadlines of
+//! defence, reconsideration and payment.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use super::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days, within_lookback};
+use super::legal_basis::CharterLegalBasis;
+
+/// One typified infraction of art. 19 (every one is fined on the company).
+#[derive(Debug, Clone, Serialize)]
+pub struct CharterInfraction {
+    /// Rule id in LEGAL_RULES, e.g. `FRET-ART19-III`.
+    pub id: &'static str,
+    pub article: &'static str,
+    pub description: &'static str,
+    /// Repeating it within the window is a ground for cassação (art. 20, IV).
+    pub repeat_is_cassacao_ground: bool,
+}
+
+/// Lei 4.937/2025, art. 19, I–VI.
+pub const CHARTER_INFRACTIONS: &[CharterInfraction] = &[
+    CharterInfraction {
+        id: "FRET-ART19-I",
+        article: "art. 19, I",
+        description: "Deixar de cumprir notificações ou determinações do órgão fiscalizador.",
+        repeat_is_cassacao_ground: false,
+    },
+    CharterInfraction {
+        id: "FRET-ART19-II",
+        article: "art. 19, II",
+        description: "Deixar de prestar informações solicitadas pelo órgão fiscalizador.",
+        repeat_is_cassacao_ground: false,
+    },
+    CharterInfraction {
+        id: "FRET-ART19-III",
+        article: "art. 19, III",
+        description: "Utilizar veículo com certificado de vistoria vencido ou não cadastrado \
+                      na Secretaria de Infraestrutura e Serviços.",
+        repeat_is_cassacao_ground: false,
+    },
+    CharterInfraction {
+        id: "FRET-ART19-IV",
+        article: "art. 19, IV",
+        description: "Cobrar tarifa ou qualquer valor a bordo do veículo.",
+        repeat_is_cassacao_ground: false,
+    },
+    CharterInfraction {
+        id: "FRET-ART19-V",
+        article: "art. 19, V",
+        description: "Permitir que conduza o veículo motorista não habilitado para a função.",
+        repeat_is_cassacao_ground: false,
+    },
+    CharterInfraction {
+        id: "FRET-ART19-VI",
+        article: "art. 19, VI",
+        description: "Utilizar o veículo em outra modalidade de transporte sem a devida \
+                      autorização.",
+        repeat_is_cassacao_ground: true,
+    },
+];
+
+pub fn charter_infraction(id: &str) -> Option<&'static CharterInfraction> {
+    CHARTER_INFRACTIONS.iter().find(|i| i.id == id)
+}
+
+/// An auto of the company, as the fine assessment needs it.
+#[derive(Debug, Clone)]
+pub struct AutoFacts {
+    pub number: String,
+    pub infraction: &'static str,
+    pub committed_on: NaiveDate,
+    pub annulled: bool,
+    pub final_: bool,
+}
+
+/// The fine of one auto.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FineAssessment {
+    pub upf: u32,
+    /// Art. 19 PU: the same inciso repeated within 12 months.
+    pub recidivism: bool,
+    /// The earlier auto it repeats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<String>,
+    /// AMB-29: the doubled amount is confirmed once the earlier penalty is final.
+    pub doubling_confirmed: bool,
+    /// Art. 20, IV: repeating art. 19, VI opens the cassação procedure.
+    pub cassacao_ground: bool,
+    pub legal_basis_version: &'static str,
+}
+
+/// FRET-ART19 and FRET-ART19-PU, with AMB-26/27/29 and DL-10: the fine of every auto of a
+/// company, in the order given. An annulled auto has no fine (`None`) and no longer counts as
+/// the earlier infraction of any other. Doubling never compounds: the earlier auto need not
+/// itself be a first offence.
+pub fn assess_fines(autos: &[AutoFacts], basis: &CharterLegalBasis) -> Vec<Option<FineAssessment>> {
+    autos
+        .iter()
+        .map(|a| {
+            if a.annulled {
+                return None;
+            }
+            let prior = autos
+                .iter()
+                .filter(|p| {
+                    !p.annulled
+                        && p.number != a.number
+                        && p.infraction == a.infraction
+                        && p.committed_on < a.committed_on
+                        && within_lookback(
+                            p.committed_on,
+                            a.committed_on,
+                            basis.recidivism_window_months,
+                            basis.month_overflow,
+                        )
+                })
+                .max_by_key(|p| p.committed_on);
+            let recidivism = prior.is_some();
+            let ground = charter_infraction(a.infraction)
+                .is_some_and(|i| i.repeat_is_cassacao_ground)
+                && recidivism;
+            Some(FineAssessment {
+                upf: if recidivism {
+                    basis.fine_upf * basis.recidivism_multiplier
+                } else {
+                    basis.fine_upf
+                },
+                recidivism,
+                repeats: prior.map(|p| p.number.clone()),
+                doubling_confirmed: prior.is_some_and(|p| p.final_),
+                cassacao_ground: ground,
+                legal_basis_version: basis.version,
+            })
+        })
+        .collect()
+}
+
+/// How the auto was served (art. 22 §1º).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeMethod {
+    /// Copy handed over and signed for.
+    Contrafe,
+    /// Certificate issued by the inspector (e.g. on refusal to sign).
+    CertidaoFiscal,
+}
+
+/// The outcome of a decision on an auto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The penalty stands.
+    Mantido,
+    /// The penalty is annulled (recidivism of later autos is recalculated).
+    Anulado,
+}
+
+/// An act of the procedure of a charter auto, in the order recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "act", rename_all = "snake_case")]
+pub enum ProcedureAct {
+    /// Art. 22 §1º.
+    Notificacao {
+        method: NoticeMethod,
+        notified_on: NaiveDate,
+    },
+    /// Art. 22 §2º: filed at the Protocolo Geral, addressed to SIS.
+    Defesa {
+        protocol: String,
+        filed_on: NaiveDate,
+    },
+    /// Decision of the SIS Secretary, and when it was notified.
+    Decisao {
+        outcome: Outcome,
+        decided_on: NaiveDate,
+        notified_on: NaiveDate,
+    },
+    /// Art. 22 §3º: reconsideration, forwarded to the Mayor.
+    Reconsideracao {
+        protocol: String,
+        filed_on: NaiveDate,
+    },
+    /// The Mayor's decision on reconsideration.
+    DecisaoPrefeito {
+        outcome: Outcome,
+        decided_on: NaiveDate,
+    },
+}
+
+/// Where an auto stands on a date, with every deadline and how it was computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProcedureState {
+    pub stage: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notified_on: Option<NaiveDate>,
+    /// FRET-ART22: 15 days from notification.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defence_due: Option<Deadline>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defence_timely: Option<bool>,
+    /// FRET-ART23: 30 days from the effective end of the defence period (AMB-32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_due: Option<Deadline>,
+    /// FRET-ART22-P3: 10 days from the decision's notice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconsideration_due: Option<Deadline>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconsideration_timely: Option<bool>,
+    /// `GABINETE_DO_PREFEITO` while a reconsideration awaits the Mayor (art. 22 §3º).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routed_to: Option<&'static str>,
+    pub annulled: bool,
+    /// The penalty can no longer be challenged.
+    pub final_: bool,
+}
+
+/// FRET-ART22, FRET-ART22-P1…P3, FRET-ART23 (DL-1…DL-5): fold the acts of an auto.
+pub fn procedure_state(
+    acts: &[ProcedureAct],
+    today: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &CharterLegalBasis,
+) -> ProcedureState {
+    let mut s = ProcedureState {
+        stage: "lavrado",
+        notified_on: None,
+        defence_due: None,
+        defence_timely: None,
+        payment_due: None,
+        reconsideration_due: None,
+        reconsideration_timely: None,
+        routed_to: None,
+        annulled: false,
+        final_: false,
+    };
+    // Counting from an already-effective day: no DL-4 move (AMB-32).
+    let plain = DeadlineRules {
+        notification_on_closed_day_moves: false,
+        ..rules.clone()
+    };
+    let mut decided: Option<Outcome> = None;
+    let mut mayor: Option<Outcome> = None;
+    let mut recon_filed = false;
+    let mut defence_filed = false;
+    for act in acts {
+        match act {
+            ProcedureAct::Notificacao { notified_on, .. } => {
+                let due = deadline_in_days(*notified_on, basis.defence_days, cal, rules);
+                s.payment_due = Some(deadline_in_days(due.due, basis.payment_days, cal, &plain));
+                s.defence_due = Some(due);
+                s.notified_on = Some(*notified_on);
+                s.stage = "notificado";
+            }
+            ProcedureAct::Defesa { filed_on, .. } => {
+                defence_filed = true;
+                s.defence_timely = s.defence_due.as_ref().map(|d| *filed_on <= d.due);
+                s.stage = "defesa_apresentada";
+            }
+            ProcedureAct::Decisao {
+                outcome,
+                notified_on,
+                ..
+            } => {
+                decided = Some(*outcome);
+                s.reconsideration_due = Some(deadline_in_days(
+                    *notified_on,
+                    basis.reconsideration_days,
+                    cal,
+                    rules,
+                ));
+                s.stage = "decidido";
+            }
+            ProcedureAct::Reconsideracao { filed_on, .. } => {
+                recon_filed = true;
+                s.reconsideration_timely =
+                    s.reconsideration_due.as_ref().map(|d| *filed_on <= d.due);
+                s.routed_to = Some("GABINETE_DO_PREFEITO");
+                s.stage = "reconsideracao";
+            }
+            ProcedureAct::DecisaoPrefeito { outcome, .. } => {
+                mayor = Some(*outcome);
+                s.routed_to = None;
+                s.stage = "decidido_prefeito";
+            }
+        }
+    }
+    let last_outcome = mayor.or(decided);
+    s.annulled = last_outcome == Some(Outcome::Anulado);
+    s.final_ = match (decided, mayor) {
+        _ if s.annulled => false,
+        (_, Some(Outcome::Mantido)) => true,
+        (Some(Outcome::Mantido), None) => {
+            !recon_filed
+                && s.reconsideration_due
+                    .as_ref()
+                    .is_some_and(|d| today > d.due)
+        }
+        // Art. 23: no defence by the end of the period → facts deemed admitted.
+        (None, None) => !defence_filed && s.defence_due.as_ref().is_some_and(|d| today > d.due),
+        _ => false,
+    };
+    if s.annulled {
+        s.stage = "anulado";
+        s.payment_due = None;
+    } else if defence_filed && decided.is_none() {
+        // Payment under art. 23 applies only when no defence was filed.
+        s.payment_due = None;
+    }
+    if s.final_ && s.stage != "anulado" {
+        s.stage = "definitivo";
+    }
+    s
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::domain::calendar::CalendarSettings;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn auto(n: &str, inciso: &'static str, on: NaiveDate) -> AutoFacts {
+        AutoFacts {
+            number: n.into(),
+            infraction: inciso,
+            committed_on: on,
+            annulled: false,
+            final_: true,
+        }
+    }
+
+    fn basis() -> CharterLegalBasis {
+        CharterLegalBasis::lei_4937_2025()
+    }
+
+    fn upf(a: &[AutoFacts]) -> Vec<Option<u32>> {
+        assess_fines(a, &basis())
+            .into_iter()
+            .map(|f| f.map(|f| f.upf))
+            .collect()
+    }
+
+    #[test]
+    fn fret_art19_every_inciso_is_500_upfbg() {
+        for i in CHARTER_INFRACTIONS {
+            let fines = upf(&[auto("A1", i.id, d(2025, 4, 10))]);
+            assert_eq!(fines, vec![Some(500)], "{}", i.id);
+        }
+    }
+
+    #[test]
+    fn fret_art19_pu_s06_doubles_on_the_anniversary_not_the_day_after() {
+        let first = auto("A1", "FRET-ART19-III", d(2025, 4, 10));
+        let same_day = auto("A2", "FRET-ART19-III", d(2026, 4, 10));
+        let day_after = auto("A2", "FRET-ART19-III", d(2026, 4, 11));
+        let other_inciso = auto("A2", "FRET-ART19-I", d(2025, 6, 1));
+        assert_eq!(upf(&[first.clone(), same_day]), vec![Some(500), Some(1000)]);
+        assert_eq!(upf(&[first.clone(), day_after]), vec![Some(500), Some(500)]);
+        assert_eq!(
+            upf(&[first.clone(), other_inciso]),
+            vec![Some(500), Some(500)]
+        );
+        let f = assess_fines(
+            &[first, auto("A2", "FRET-ART19-III", d(2026, 4, 10))],
+            &basis(),
+        );
+        let second = f[1].clone().unwrap();
+        assert_eq!(second.repeats.as_deref(), Some("A1"));
+        assert!(second.doubling_confirmed);
+    }
+
+    #[test]
+    fn fret_art19_pu_s07_never_compounds_and_recalculates_after_annulment() {
+        let mut autos = vec![
+            auto("A1", "FRET-ART19-III", d(2025, 4, 10)),
+            auto("A2", "FRET-ART19-III", d(2025, 9, 1)),
+            auto("A3", "FRET-ART19-III", d(2026, 1, 15)),
+        ];
+        assert_eq!(upf(&autos), vec![Some(500), Some(1000), Some(1000)]);
+        autos[0].annulled = true;
+        assert_eq!(upf(&autos), vec![None, Some(500), Some(1000)]);
+    }
+
+    #[test]
+    fn fret_art19_pu_doubling_unconfirmed_while_earlier_penalty_not_final() {
+        let mut first = auto("A1", "FRET-ART19-II", d(2025, 4, 10));
+        first.final_ = false;
+        let f = assess_fines(
+            &[first, auto("A2", "FRET-ART19-II", d(2025, 5, 10))],
+            &basis(),
+        );
+        let second = f[1].clone().unwrap();
+        assert_eq!(second.upf, 1000);
+        assert!(!second.doubling_confirmed);
+    }
+
+    #[test]
+    fn fret_art20_iv_s08_repeating_vi_is_a_cassacao_ground() {
+        let f = assess_fines(
+            &[
+                auto("A1", "FRET-ART19-VI", d(2025, 2, 3)),
+                auto("A2", "FRET-ART19-VI", d(2025, 11, 20)),
+            ],
+            &basis(),
+        );
+        assert!(!f[0].clone().unwrap().cassacao_ground);
+        let second = f[1].clone().unwrap();
+        assert!(second.cassacao_ground);
+        assert_eq!(second.upf, 1000);
+        // Repeating another inciso is not a ground.
+        let g = assess_fines(
+            &[
+                auto("A1", "FRET-ART19-IV", d(2025, 2, 3)),
+                auto("A2", "FRET-ART19-IV", d(2025, 11, 20)),
+            ],
+            &basis(),
+        );
+        assert!(!g[1].clone().unwrap().cassacao_ground);
+    }
+
+    fn cal() -> Calendar {
+        Calendar::new(CalendarSettings::default(), [])
+    }
+
+    #[test]
+    fn fret_art22_s09_defence_due_monday_after_finados_and_art23_payment() {
+        let acts = [ProcedureAct::Notificacao {
+            method: NoticeMethod::Contrafe,
+            notified_on: d(2025, 10, 17),
+        }];
+        let s = procedure_state(
+            &acts,
+            d(2025, 10, 20),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert_eq!(s.defence_due.as_ref().unwrap().due, d(2025, 11, 3));
+        // AMB-32: 30 days from the effective end (03/11 → 03/12/2025, a Wednesday).
+        assert_eq!(s.payment_due.as_ref().unwrap().due, d(2025, 12, 3));
+        assert!(!s.final_);
+        let later = procedure_state(
+            &acts,
+            d(2025, 11, 4),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert!(later.final_, "art. 23: no defence → facts admitted");
+    }
+
+    #[test]
+    #[allow(clippy::many_single_char_names)]
+    fn fret_art22_p3_s10_reconsideration_goes_to_the_mayor() {
+        let acts = vec![
+            ProcedureAct::Notificacao {
+                method: NoticeMethod::CertidaoFiscal,
+                notified_on: d(2025, 8, 1),
+            },
+            ProcedureAct::Defesa {
+                protocol: "P-1".into(),
+                filed_on: d(2025, 8, 10),
+            },
+            ProcedureAct::Decisao {
+                outcome: Outcome::Mantido,
+                decided_on: d(2025, 9, 1),
+                notified_on: d(2025, 9, 4),
+            },
+        ];
+        let s = procedure_state(
+            &acts,
+            d(2025, 9, 5),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert_eq!(s.defence_timely, Some(true));
+        // Day 10 is Sunday 14/09; 15/09 is a business day under the default calendar…
+        assert_eq!(s.reconsideration_due.as_ref().unwrap().due, d(2025, 9, 15));
+        // …and with the municipal anniversary switched on, the due day is Tuesday 16/09.
+        let anniversary = Calendar::new(
+            CalendarSettings {
+                municipal_anniversary: true,
+                ..CalendarSettings::default()
+            },
+            [],
+        );
+        let t = procedure_state(
+            &acts,
+            d(2025, 9, 5),
+            &anniversary,
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert_eq!(t.reconsideration_due.as_ref().unwrap().due, d(2025, 9, 16));
+        assert!(!s.final_);
+        let mut with_recon = acts.clone();
+        with_recon.push(ProcedureAct::Reconsideracao {
+            protocol: "P-2".into(),
+            filed_on: d(2025, 9, 12),
+        });
+        let r = procedure_state(
+            &with_recon,
+            d(2025, 10, 1),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert_eq!(r.routed_to, Some("GABINETE_DO_PREFEITO"));
+        assert_eq!(r.reconsideration_timely, Some(true));
+        assert!(!r.final_);
+        with_recon.push(ProcedureAct::DecisaoPrefeito {
+            outcome: Outcome::Anulado,
+            decided_on: d(2025, 10, 2),
+        });
+        let a = procedure_state(
+            &with_recon,
+            d(2025, 10, 3),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert!(a.annulled);
+        assert!(!a.final_);
+        assert_eq!(a.stage, "anulado");
+        // Without reconsideration, the decision becomes final after the 10 days.
+        let f = procedure_state(
+            &acts,
+            d(2025, 9, 17),
+            &cal(),
+            &DeadlineRules::default(),
+            &basis(),
+        );
+        assert!(f.final_);
+    }
+}

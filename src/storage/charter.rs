@@ -1,0 +1,489 @@
+//! The charter register (Lei 4.937/2025). One implementation for both backends: the SQL is
+//! the same text, and [`on_backend!`] expands each body once per pool type, so nothing is
+//! written twice. Rows hold the facts as filed (JSON, parsed again by the domain on every
+//! read); later acts are append-only events of the entity.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::{Event, ReservedNumber, StorageError, Store, parse_uuid, sql};
+
+/// Runs `$body` with `$pool` bound to the backend's pool and `$begin()` opening a write
+/// transaction (`BEGIN IMMEDIATE` on SQLite, so check-then-write never deadlocks).
+macro_rules! on_backend {
+    ($store:expr, |$pool:ident, $begin:ident| $body:expr) => {
+        match $store {
+            Store::Sqlite(r) => {
+                let $pool = r.pool();
+                let $begin = || $pool.begin_with("BEGIN IMMEDIATE");
+                $body
+            }
+            Store::Postgres(r) => {
+                let $pool = r.pool();
+                let $begin = || $pool.begin();
+                $body
+            }
+        }
+    };
+}
+
+/// The tables of the charter register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharterTable {
+    Companies,
+    Vehicles,
+    Drivers,
+    Contracts,
+    Termos,
+    Autos,
+}
+
+impl CharterTable {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Companies => "charter_companies",
+            Self::Vehicles => "charter_vehicles",
+            Self::Drivers => "charter_drivers",
+            Self::Contracts => "charter_contracts",
+            Self::Termos => "charter_termos",
+            Self::Autos => "charter_autos",
+        }
+    }
+
+    /// The natural key column (unique, except drivers: unique per company).
+    fn key(self) -> &'static str {
+        match self {
+            Self::Companies => "cnpj",
+            Self::Vehicles => "plate",
+            Self::Drivers => "cpf",
+            Self::Contracts => "reference",
+            Self::Termos | Self::Autos => "number",
+        }
+    }
+
+    /// The entity type of its events (history endpoint).
+    pub fn entity_type(self) -> &'static str {
+        match self {
+            Self::Companies => "charter_company",
+            Self::Vehicles => "charter_vehicle",
+            Self::Drivers => "charter_driver",
+            Self::Contracts => "charter_contract",
+            Self::Termos => "charter_termo",
+            Self::Autos => "charter_auto",
+        }
+    }
+
+    fn columns(self) -> &'static str {
+        match self {
+            Self::Companies => {
+                "id, NULL AS company_id, cnpj AS natural_key, NULL AS alt_key, data, created_at, created_by"
+            }
+            Self::Vehicles => {
+                "id, company_id, plate AS natural_key, renavam AS alt_key, data, created_at, created_by"
+            }
+            Self::Drivers => {
+                "id, company_id, cpf AS natural_key, NULL AS alt_key, data, created_at, created_by"
+            }
+            Self::Contracts => {
+                "id, company_id, reference AS natural_key, NULL AS alt_key, data, created_at, created_by"
+            }
+            Self::Termos | Self::Autos => {
+                "id, company_id, number AS natural_key, NULL AS alt_key, data, created_at, created_by"
+            }
+        }
+    }
+
+    fn insert_sql(self) -> String {
+        let t = self.name();
+        let k = self.key();
+        match self {
+            Self::Companies => format!(
+                "INSERT INTO {t} (id, {k}, data, created_at, created_by) VALUES ($1, $2, $3, $4, $5)"
+            ),
+            Self::Vehicles => format!(
+                "INSERT INTO {t} (id, company_id, {k}, renavam, data, created_at, created_by) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            ),
+            _ => format!(
+                "INSERT INTO {t} (id, company_id, {k}, data, created_at, created_by) \
+                 VALUES ($1, $2, $3, $4, $5, $6)"
+            ),
+        }
+    }
+}
+
+/// One row of a charter table.
+#[derive(Debug, Clone)]
+pub struct CharterRow {
+    pub id: Uuid,
+    pub company_id: Option<Uuid>,
+    /// CNPJ, plate, CPF, contract reference or number.
+    pub key: String,
+    /// RENAVAM, for vehicles.
+    pub alt_key: Option<String>,
+    /// The facts as filed.
+    pub data: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+    pub created_by: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct RawRow {
+    id: String,
+    company_id: Option<String>,
+    natural_key: String,
+    alt_key: Option<String>,
+    data: String,
+    created_at: DateTime<Utc>,
+    created_by: String,
+}
+
+impl TryFrom<RawRow> for CharterRow {
+    type Error = StorageError;
+    fn try_from(r: RawRow) -> Result<Self, StorageError> {
+        Ok(Self {
+            id: parse_uuid(&r.id)?,
+            company_id: r.company_id.as_deref().map(parse_uuid).transpose()?,
+            data: serde_json::from_str(&r.data)
+                .map_err(|_| StorageError::Corrupt(format!("data in row {}", r.id)))?,
+            key: r.natural_key,
+            alt_key: r.alt_key,
+            created_at: r.created_at,
+            created_by: r.created_by,
+        })
+    }
+}
+
+/// An event to append with a row or on its own.
+#[derive(Debug, Clone)]
+pub struct CharterEvent<'a> {
+    pub entity_type: &'a str,
+    pub entity_id: Uuid,
+    pub kind: &'a str,
+    pub actor: &'a str,
+    pub reason: Option<&'a str>,
+    pub legal_basis_version: &'a str,
+    pub at: DateTime<Utc>,
+    pub data: serde_json::Value,
+}
+
+/// A signed charter document (Termo, selo de vistoria, auto, certidão).
+#[derive(Debug, Clone)]
+pub struct CharterDocument {
+    pub id: Uuid,
+    pub kind: String,
+    pub subject_type: String,
+    pub subject_id: Uuid,
+    pub company_id: Uuid,
+    pub number: String,
+    pub verification_code: String,
+    pub token: String,
+    pub key_id: String,
+    pub sha256: String,
+    /// What the token's `p` carries: the plate (selo) or the CNPJ (Termo), canonical.
+    pub subject_key: String,
+    pub valid_until: Option<NaiveDate>,
+    pub legal_basis_version: String,
+    pub issued_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct RawDocument {
+    id: String,
+    kind: String,
+    subject_type: String,
+    subject_id: String,
+    company_id: String,
+    number: String,
+    verification_code: String,
+    token: String,
+    key_id: String,
+    sha256: String,
+    subject_key: String,
+    valid_until: Option<NaiveDate>,
+    legal_basis_version: String,
+    issued_at: DateTime<Utc>,
+}
+
+impl TryFrom<RawDocument> for CharterDocument {
+    type Error = StorageError;
+    fn try_from(r: RawDocument) -> Result<Self, StorageError> {
+        Ok(Self {
+            id: parse_uuid(&r.id)?,
+            subject_id: parse_uuid(&r.subject_id)?,
+            company_id: parse_uuid(&r.company_id)?,
+            kind: r.kind,
+            subject_type: r.subject_type,
+            number: r.number,
+            verification_code: r.verification_code,
+            token: r.token,
+            key_id: r.key_id,
+            sha256: r.sha256,
+            subject_key: r.subject_key,
+            valid_until: r.valid_until,
+            legal_basis_version: r.legal_basis_version,
+            issued_at: r.issued_at,
+        })
+    }
+}
+
+const DOCUMENT_COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, number, \
+    verification_code, token, key_id, sha256, subject_key, valid_until, legal_basis_version, issued_at";
+const INSERT_DOCUMENT: &str = "INSERT INTO charter_documents (id, kind, subject_type, subject_id, \
+    company_id, number, verification_code, token, key_id, pdf, sha256, subject_key, valid_until, \
+    legal_basis_version, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+
+/// What to commit in one transaction: an optional new row, an optional number turning from
+/// reserved to issued, documents, and events.
+#[derive(Debug, Default)]
+pub struct CharterCommit<'a> {
+    pub row: Option<(CharterTable, CharterRow)>,
+    pub issue_number: Option<&'a str>,
+    pub documents: Vec<(CharterDocument, Vec<u8>)>,
+    pub events: Vec<CharterEvent<'a>>,
+}
+
+impl Store {
+    /// Commits rows, documents, the number and events together, or nothing.
+    pub async fn charter_commit(&self, c: CharterCommit<'_>) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let _ = pool;
+            let mut tx = begin().await?;
+            if let Some((table, row)) = &c.row {
+                let sql_text = table.insert_sql();
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql_text)).bind(row.id.to_string());
+                if *table != CharterTable::Companies {
+                    q = q.bind(row.company_id.map(|c| c.to_string()));
+                }
+                q = q.bind(&row.key);
+                if *table == CharterTable::Vehicles {
+                    q = q.bind(row.alt_key.clone().unwrap_or_default());
+                }
+                q.bind(row.data.to_string())
+                    .bind(row.created_at)
+                    .bind(&row.created_by)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            if let Some(number) = c.issue_number {
+                let at = c.events.first().map_or_else(Utc::now, |e| e.at);
+                let done = sqlx::query(sql::ISSUE_NUMBER)
+                    .bind(number)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                if done.rows_affected() != 1 {
+                    return Err(StorageError::Conflict("number"));
+                }
+            }
+            for (d, pdf) in &c.documents {
+                sqlx::query(INSERT_DOCUMENT)
+                    .bind(d.id.to_string())
+                    .bind(&d.kind)
+                    .bind(&d.subject_type)
+                    .bind(d.subject_id.to_string())
+                    .bind(d.company_id.to_string())
+                    .bind(&d.number)
+                    .bind(&d.verification_code)
+                    .bind(&d.token)
+                    .bind(&d.key_id)
+                    .bind(pdf.as_slice())
+                    .bind(&d.sha256)
+                    .bind(&d.subject_key)
+                    .bind(d.valid_until)
+                    .bind(&d.legal_basis_version)
+                    .bind(d.issued_at)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for e in &c.events {
+                sqlx::query(sql::INSERT_EVENT)
+                    .bind(e.entity_type)
+                    .bind(e.entity_id.to_string())
+                    .bind(e.kind)
+                    .bind(e.actor)
+                    .bind(e.reason)
+                    .bind(e.legal_basis_version)
+                    .bind(e.at)
+                    .bind(e.data.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    pub async fn charter_get(
+        &self,
+        table: CharterTable,
+        id: Uuid,
+    ) -> Result<Option<CharterRow>, StorageError> {
+        let q = format!(
+            "SELECT {} FROM {} WHERE id = $1",
+            table.columns(),
+            table.name()
+        );
+        on_backend!(self, |pool, _begin| {
+            let row: Option<RawRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(CharterRow::try_from).transpose()
+        })
+    }
+
+    /// Rows whose natural key is `key` (one, except drivers: one per company).
+    pub async fn charter_by_key(
+        &self,
+        table: CharterTable,
+        key: &str,
+    ) -> Result<Vec<CharterRow>, StorageError> {
+        let q = format!(
+            "SELECT {} FROM {} WHERE {} = $1 ORDER BY created_at",
+            table.columns(),
+            table.name(),
+            table.key()
+        );
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<RawRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(key)
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(CharterRow::try_from).collect()
+        })
+    }
+
+    /// The rows of a company, oldest first.
+    pub async fn charter_of_company(
+        &self,
+        table: CharterTable,
+        company_id: Uuid,
+    ) -> Result<Vec<CharterRow>, StorageError> {
+        let q = format!(
+            "SELECT {} FROM {} WHERE company_id = $1 ORDER BY created_at, id",
+            table.columns(),
+            table.name()
+        );
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<RawRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(company_id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(CharterRow::try_from).collect()
+        })
+    }
+
+    /// The events of a charter entity, oldest first (the acts the domain folds).
+    pub async fn charter_events(
+        &self,
+        table: CharterTable,
+        id: Uuid,
+    ) -> Result<Vec<Event>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<Event> = sqlx::query_as(sql::SELECT_EVENTS)
+                .bind(table.entity_type())
+                .bind(id.to_string())
+                .fetch_all(pool)
+                .await?;
+            Ok(rows)
+        })
+    }
+
+    /// Takes the next number of `series` for the year, already issued (autos: the number is
+    /// the record itself, nothing to render first).
+    pub async fn charter_next_number(
+        &self,
+        series: &str,
+        year: i32,
+        now: DateTime<Utc>,
+    ) -> Result<ReservedNumber, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let _ = pool;
+            let mut tx = begin().await?;
+            let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
+                .bind(series)
+                .bind(year)
+                .fetch_one(&mut *tx)
+                .await?;
+            let number = ReservedNumber::format(series, year, seq);
+            sqlx::query(sql::INSERT_NUMBER)
+                .bind(&number)
+                .bind(series)
+                .bind(year)
+                .bind(seq)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(ReservedNumber { number, year, seq })
+        })
+    }
+
+    async fn charter_document_where(
+        &self,
+        clause: &str,
+        value: &str,
+    ) -> Result<Vec<CharterDocument>, StorageError> {
+        let q = format!(
+            "SELECT {DOCUMENT_COLUMNS} FROM charter_documents WHERE {clause} ORDER BY issued_at, id"
+        );
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<RawDocument> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(value)
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(CharterDocument::try_from).collect()
+        })
+    }
+
+    pub async fn charter_document(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<CharterDocument>, StorageError> {
+        Ok(self
+            .charter_document_where("id = $1", &id.to_string())
+            .await?
+            .pop())
+    }
+
+    pub async fn charter_document_by_code(
+        &self,
+        code: &str,
+    ) -> Result<Option<CharterDocument>, StorageError> {
+        Ok(self
+            .charter_document_where("verification_code = $1", code)
+            .await?
+            .pop())
+    }
+
+    pub async fn charter_document_by_sha256(
+        &self,
+        sha256: &str,
+    ) -> Result<Option<CharterDocument>, StorageError> {
+        Ok(self
+            .charter_document_where("sha256 = $1", sha256)
+            .await?
+            .pop())
+    }
+
+    /// Documents issued for a subject (`termo`, `vehicle`, `auto`, …), oldest first.
+    pub async fn charter_documents_of(
+        &self,
+        subject_id: Uuid,
+    ) -> Result<Vec<CharterDocument>, StorageError> {
+        self.charter_document_where("subject_id = $1", &subject_id.to_string())
+            .await
+    }
+
+    pub async fn charter_document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let pdf: Option<Vec<u8>> =
+                sqlx::query_scalar("SELECT pdf FROM charter_documents WHERE id = $1")
+                    .bind(id.to_string())
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(pdf)
+        })
+    }
+}

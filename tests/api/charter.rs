@@ -1,0 +1,678 @@
+//! The charter register (Lei 4.937/2025) through the API: scenarios S03–S08 of LEGAL_RULES §6,
+//! the Termo and selo documents, and verification of both, on either database.
+
+use chrono::{DateTime, Utc};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    CNHS, CPFS, RENAVAMS, TestApp, pdf_info, pdf_text, qr_codes, spawn_app, token_of,
+};
+
+const CNPJ: &str = "11.222.333/0001-81";
+
+/// Noon in Barra do Garças on `date` (YYYY-MM-DD).
+fn noon(date: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(&format!("{date}T16:00:00Z"))
+        .unwrap()
+        .to_utc()
+}
+
+fn proof(valid_until: Option<&str>) -> Value {
+    json!({ "reference": "doc", "issued_on": "2025-01-02", "valid_until": valid_until })
+}
+
+fn checklist(certificates_until: &str) -> Value {
+    let mut c = serde_json::Map::new();
+    for item in [
+        "contrato_social",
+        "registro_junta_comercial",
+        "estatuto_alteracoes",
+        "cartao_cnpj",
+        "comprovante_endereco",
+        "alvara_funcionamento",
+        "garagem",
+        "equipe_manutencao_limpeza",
+        "escritorio_atendimento",
+        "licencas_ambientais",
+    ] {
+        c.insert(item.into(), proof(None));
+    }
+    for item in [
+        "cnd_federal",
+        "cnd_estadual",
+        "cnd_municipal",
+        "crf_fgts",
+        "cndt",
+    ] {
+        c.insert(item.into(), proof(Some(certificates_until)));
+    }
+    Value::Object(c)
+}
+
+fn company_body(cnpj: &str, certificates_until: &str) -> Value {
+    json!({
+        "cnpj": cnpj,
+        "name": "Araguaia Fretamentos Ltda.",
+        "address": "Av. Ministro João Alberto, 100, Barra do Garças-MT",
+        "phone": "(66) 3401-0000",
+        "email": "contato@araguaia.example",
+        "modality": "continuo",
+        "protocol": "SIS-2025/0042",
+        "applied_on": "2025-05-20",
+        "checklist": checklist(certificates_until),
+    })
+}
+
+fn bus_body(plate: &str, renavam: &str, kind: &str, first_registration: &str) -> Value {
+    json!({
+        "plate": plate,
+        "renavam": renavam,
+        "make": "Marcopolo",
+        "model": "Volare W9",
+        "kind": kind,
+        "doors": 2,
+        "has_turnstile": false,
+        "seated_capacity": 20,
+        "model_year": 2015,
+        "first_registration_date": first_registration,
+        "owner_cnpj": CNPJ,
+        "ownership_proof": "crv_e",
+        "crlv_year": 2025,
+        "insurance": { "policy": "RC-1", "insurer": "Seguradora Exemplo", "valid_from": "2025-01-01", "valid_to": "2026-12-31" },
+        "itv_report_date": "2025-05-02",
+        "itv_provider": "ITV Credenciada Ltda.",
+    })
+}
+
+async fn created(res: reqwest::Response) -> Value {
+    let status = res.status();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body
+}
+
+fn rules_of(problem: &Value) -> Vec<String> {
+    problem["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+async fn company(app: &TestApp, certificates_until: &str) -> String {
+    let body = created(
+        app.post(
+            "/api/v1/charter/companies",
+            &company_body(CNPJ, certificates_until),
+        )
+        .await,
+    )
+    .await;
+    body["id"].as_str().unwrap().to_owned()
+}
+
+async fn termo(app: &TestApp, company: &str) -> reqwest::Response {
+    app.post(
+        &format!("/api/v1/charter/companies/{company}/termos"),
+        &json!({}),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn s05_termo_two_years_prints_validity_and_renews_without_gap() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-05-23"));
+    let c = company(&app, "2027-12-31").await;
+    let t = created(termo(&app, &c).await).await;
+    assert_eq!(t["valid_from"], "2025-05-23");
+    assert_eq!(t["valid_until"], "2027-05-23");
+    assert_eq!(t["legal_basis_version"], "LEI-4937-2025/v1");
+    // The PDF: A4, the validity printed, the company and its CNPJ, the QR decodes.
+    let pdf = app
+        .get_authed(t["document"]["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    assert!(pdf_info(&pdf).contains("595.276 x 841.89 pts (A4)"));
+    let text = pdf_text(&pdf);
+    for needle in [
+        "TERMO DE AUTORIZAÇÃO",
+        "Araguaia Fretamentos Ltda.",
+        "11.222.333/0001-81",
+        "Fretamento contínuo",
+        "23/05/2027",
+        t["number"].as_str().unwrap(),
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    // Letter-spaced: pdftotext may put spaces between the code's glyphs.
+    let code = t["document"]["verification_code"].as_str().unwrap();
+    assert!(text.replace(' ', "").contains(code), "{text}");
+    let url = t["document"]["verification_url"].as_str().unwrap();
+    assert_eq!(qr_codes(&pdf), vec![url.to_owned()]);
+    let token = token_of(url);
+    // Sunday 23/05/2027 still valid; Monday 24/05 expired (DL-8, no extension).
+    app.clock.set(noon("2027-05-23"));
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "valid", "{v}");
+    assert_eq!(v["document"]["status"], "ativo");
+    assert_eq!(v["document"]["plate"], "11.222.333/0001-81");
+    assert_eq!(v["document"]["company"], "Araguaia Fretamentos Ltda.");
+    app.clock.set(noon("2027-05-24"));
+    assert_eq!(app.verify(&token).await.1["verdict"], "expired");
+    // Renewal on 10/05/2027 with current certificates: 24/05/2027 → 23/05/2029.
+    app.clock.set(noon("2027-05-10"));
+    let r = created(termo(&app, &c).await).await;
+    assert_eq!(r["valid_from"], "2027-05-24");
+    assert_eq!(r["valid_until"], "2029-05-23");
+    assert_eq!(r["renews"], t["number"]);
+    let company: Value = app
+        .get_authed(&format!("/api/v1/charter/companies/{c}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(company["status"], "ativo");
+    assert_eq!(company["termos"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn fret_art8_p2_termo_refused_with_expired_certificates_listing_each() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-01"));
+    let c = company(&app, "2025-05-31").await;
+    let res = termo(&app, &c).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(rules_of(&body), vec!["FRET-ART7-II"; 5]);
+    // Filing fresh certificates (art. 8 §2º) lets it through.
+    let res = app
+        .post(
+            &format!("/api/v1/charter/companies/{c}/checklist"),
+            &checklist("2025-12-31"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    created(termo(&app, &c).await).await;
+}
+
+#[tokio::test]
+async fn s04_vehicle_type_rules_and_no_standing_passengers() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let path = format!("/api/v1/charter/companies/{c}/vehicles");
+    let minibus = created(
+        app.post(
+            &path,
+            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2015-03-10"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(minibus["status"], "pendente_vistoria");
+    let mut turnstile = bus_body("QBA1C24", RENAVAMS[1], "onibus", "2015-03-10");
+    turnstile["has_turnstile"] = json!(true);
+    let van = bus_body("QBA1C24", RENAVAMS[1], "camioneta", "2015-03-10");
+    let mut three_doors = bus_body("QBA1C24", RENAVAMS[1], "onibus", "2015-03-10");
+    three_doors["doors"] = json!(3);
+    for (body, field) in [
+        (turnstile, "has_turnstile"),
+        (van, "kind"),
+        (three_doors, "doors"),
+    ] {
+        let res = app.post(&path, &body).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(rules_of(&p), vec!["FRET-ART11"]);
+        assert_eq!(p["errors"][0]["field"], field);
+    }
+    // Vistoria → selo; then a contract with the 20-seat minibus and a 21-passenger trip.
+    let vid = minibus["id"].as_str().unwrap();
+    created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    let contract = json!({
+        "kind": "continuo", "contractor_type": "pessoa_juridica", "contractor_name": "Frigorífico Araguaia",
+        "purpose": "Funcionários", "origin": "Centro", "destination": "Distrito Industrial",
+        "itinerary": "Av. Ministro João Alberto", "within_municipality": true,
+        "timetable": ["Seg a sex 06:00"], "signed_on": "2025-06-02", "start_date": "2025-06-02",
+        "end_date": "2026-06-01", "notary_registration": "1º Ofício nº 9", "nfse_number": "2025/1",
+        "passengers": [{"name": "Maria", "cpf": CPFS[0]}], "vehicle_plates": ["QBA1C23"],
+        "communicated_on": "2025-06-20",
+    });
+    let k = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/contracts"),
+            &contract,
+        )
+        .await,
+    )
+    .await;
+    // Communicated after 15 days (17/06): filed, with the art. 3º warning.
+    assert_eq!(k["warnings"][0]["rule"], "FRET-ART3");
+    let passengers: Vec<Value> = (0..21)
+        .map(|i| json!({"name": format!("P{i}"), "cpf": CPFS[i % 3]}))
+        .collect();
+    let trip = json!({"date": "2025-06-03", "vehicle_plate": "QBA1C23", "passengers": passengers});
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/charter/contracts/{}/trips",
+                k["id"].as_str().unwrap()
+            ),
+            &trip,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(rules_of(&res.json().await.unwrap()), vec!["FRET-ART10-PU"]);
+    let ok =
+        json!({"date": "2025-06-03", "vehicle_plate": "QBA1C23", "passengers": &passengers[..20]});
+    created(
+        app.post(
+            &format!(
+                "/api/v1/charter/contracts/{}/trips",
+                k["id"].as_str().unwrap()
+            ),
+            &ok,
+        )
+        .await,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn s03_service_life_and_the_selo_verifies_live() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-10"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let mut body = bus_body("QBA1C23", RENAVAMS[0], "onibus", "2010-03-15");
+    body["itv_report_date"] = json!("2025-03-01");
+    let v = created(
+        app.post(&format!("/api/v1/charter/companies/{c}/vehicles"), &body)
+            .await,
+    )
+    .await;
+    let vid = v["id"].as_str().unwrap();
+    assert_eq!(v["service_life_until"], "2025-03-15");
+    let selo = created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-03-10", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(selo["status"], "ativo");
+    let doc = &selo["selo"];
+    let pdf = app
+        .get_authed(doc["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    assert!(
+        pdf_info(&pdf).contains("297.638 x 419.528 pts"),
+        "{}",
+        pdf_info(&pdf)
+    );
+    let text = pdf_text(&pdf);
+    for needle in [
+        "SELO DE VISTORIA",
+        "QBA1C23",
+        "10/03/2026",
+        "15/03/2025",
+        "Araguaia Fretamentos",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let url = doc["verification_url"].as_str().unwrap();
+    assert_eq!(qr_codes(&pdf), vec![url.to_owned()]);
+    let token = token_of(url);
+    // By plate (inspector) and by token (anyone), on the last day and the day after.
+    app.clock.set(noon("2025-03-15"));
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    let by_plate: Value = app
+        .get_authed("/api/v1/charter/vehicles/by-plate/QBA-1C23")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_plate["status"], "ativo");
+    assert_eq!(by_plate["may_operate"], true);
+    app.clock.set(noon("2025-03-16"));
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "expired");
+    assert_eq!(v["document"]["status"], "vida_util_vencida");
+    let by_plate: Value = app
+        .get_authed("/api/v1/charter/vehicles/by-plate/QBA1C23")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_plate["status"], "vida_util_vencida");
+    assert_eq!(by_plate["may_operate"], false);
+    // The printed code finds the same document; an unknown plate is not registered.
+    let code = doc["verification_code"].as_str().unwrap();
+    let res = app.get(&format!("/api/v1/verify/code/{code}")).await;
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["document"]["number"],
+        doc["number"]
+    );
+    let res = app
+        .get_authed("/api/v1/charter/vehicles/by-plate/ABC1D23")
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn selo_turns_irregular_when_itv_lapses_and_revoked_on_baixa() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let v = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/vehicles"),
+            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2018-01-10"),
+        )
+        .await,
+    )
+    .await;
+    let vid = v["id"].as_str().unwrap();
+    let selo = created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    let token = token_of(selo["selo"]["verification_url"].as_str().unwrap());
+    // The ITV of 02/05/2025 lapses after 02/11/2025 (FRET-ART12-IV).
+    app.clock.set(noon("2025-11-03"));
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "irregular", "{v}");
+    app.post(
+        &format!("/api/v1/charter/vehicles/{vid}/itv"),
+        &json!({"report_date": "2025-11-03", "provider": "ITV Credenciada"}),
+    )
+    .await;
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    // Baixa without returning the selo or an incident report is refused (art. 13 §5º).
+    let res = app
+        .post(
+            &format!("/api/v1/charter/vehicles/{vid}/baixa"),
+            &json!({"requested_on": "2025-11-03", "selo_returned": false, "reason": "venda"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(rules_of(&res.json().await.unwrap()), vec!["FRET-ART13-P5"]);
+    let res = app
+        .post(
+            &format!("/api/v1/charter/vehicles/{vid}/baixa"),
+            &json!({"requested_on": "2025-11-03", "selo_returned": true, "reason": "venda"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "baixado");
+    // A failed vistoria issues nothing.
+    let history: Value = app
+        .get_authed(&format!("/api/v1/charter/vehicles/{vid}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kinds: Vec<&str> = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "registered",
+            "itv_report_filed",
+            "vistoria_recorded",
+            "itv_report_filed",
+            "baixa"
+        ]
+    );
+}
+
+async fn auto(app: &TestApp, company: &str, inciso: &str, on: &str) -> Value {
+    app.clock.set(noon(on));
+    created(
+        app.post(
+            &format!("/api/v1/charter/companies/{company}/autos"),
+            &json!({"infraction": inciso, "committed_on": on, "place": "Rodovia BR-070", "facts": "Constatado em fiscalização.", "inspector": "Fiscal SIS 12"}),
+        )
+        .await,
+    )
+    .await
+}
+
+async fn notify(app: &TestApp, auto: &Value, on: &str) -> Value {
+    app.clock.set(noon(on));
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/charter/autos/{}/acts",
+                auto["id"].as_str().unwrap()
+            ),
+            &json!({"act": "notificacao", "method": "contrafe", "notified_on": on}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    res.json().await.unwrap()
+}
+
+async fn get_auto(app: &TestApp, auto: &Value) -> Value {
+    app.get_authed(&format!(
+        "/api/v1/charter/autos/{}",
+        auto["id"].as_str().unwrap()
+    ))
+    .await
+    .json()
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn s06_fine_doubles_within_twelve_months_of_the_same_inciso() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    let c = company(&app, "2026-12-31").await;
+    let first = auto(&app, &c, "FRET-ART19-III", "2025-04-10").await;
+    assert_eq!(first["fine"]["upf"], 500);
+    assert_eq!(first["article"], "art. 19, III");
+    // The notice: defence 15 days from notification; no defence → final (art. 23).
+    let n = notify(&app, &first, "2025-04-11").await;
+    assert_eq!(n["procedure"]["defence_due"]["due"], "2025-04-28");
+    let other = auto(&app, &c, "FRET-ART19-I", "2025-06-01").await;
+    assert_eq!(other["fine"]["upf"], 500);
+    let again = auto(&app, &c, "FRET-ART19-III", "2026-04-10").await;
+    assert_eq!(again["fine"]["upf"], 1000);
+    assert_eq!(again["fine"]["recidivism"], true);
+    assert_eq!(again["fine"]["repeats"], first["number"]);
+    assert_eq!(again["fine"]["doubling_confirmed"], true);
+    let late = auto(&app, &c, "FRET-ART19-III", "2026-04-11").await;
+    // Repeats 10/04/2026 (within 12 months), not 10/04/2025 (one day out).
+    assert_eq!(late["fine"]["repeats"], again["number"]);
+}
+
+#[tokio::test]
+async fn s07_doubling_never_compounds_and_annulment_recalculates() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    let c = company(&app, "2026-12-31").await;
+    // UPF value of 2025 known: amounts in R$ and in words.
+    let res = app
+        .client
+        .put(app.url("/api/v1/upf-values/2025"))
+        .bearer_auth(crate::helpers::ADMIN_TOKEN)
+        .json(&json!({"centavos": 10_000, "act": "Decreto nº 1/2025"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+    let a1 = auto(&app, &c, "FRET-ART19-III", "2025-04-10").await;
+    let a2 = auto(&app, &c, "FRET-ART19-III", "2025-09-01").await;
+    assert_eq!(a2["fine"]["upf"], 1000);
+    assert_eq!(a2["fine_brl"], "R$\u{a0}100.000,00");
+    assert_eq!(a2["fine_in_words"], "cem mil reais");
+    let a3 = auto(&app, &c, "FRET-ART19-III", "2026-01-15").await;
+    assert_eq!(a3["fine"]["upf"], 1000, "never 2,000");
+    // Annul the first: notified, defended, decided "anulado".
+    notify(&app, &a1, "2026-01-20").await;
+    let id = a1["id"].as_str().unwrap();
+    let act = |body: Value| {
+        let app = &app;
+        async move {
+            app.post(&format!("/api/v1/charter/autos/{id}/acts"), &body)
+                .await
+        }
+    };
+    app.clock.set(noon("2026-01-25"));
+    assert_eq!(
+        act(json!({"act": "defesa", "protocol": "PG-1", "filed_on": "2026-01-25"}))
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // Out of order: reconsideration before any decision.
+    assert_eq!(
+        act(json!({"act": "reconsideracao", "protocol": "PG-2", "filed_on": "2026-01-25"}))
+            .await
+            .status(),
+        StatusCode::CONFLICT
+    );
+    app.clock.set(noon("2026-02-10"));
+    let res = act(json!({"act": "decisao", "outcome": "anulado", "decided_on": "2026-02-09", "notified_on": "2026-02-10"})).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.json::<Value>().await.unwrap()["fine"].is_null());
+    assert_eq!(get_auto(&app, &a2).await["fine"]["upf"], 500);
+    let third = get_auto(&app, &a3).await;
+    assert_eq!(third["fine"]["upf"], 1000);
+    assert_eq!(third["fine"]["repeats"], a2["number"]);
+}
+
+#[tokio::test]
+async fn s08_cassacao_and_the_twelve_month_bar() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-01-10"));
+    let c = company(&app, "2027-12-31").await;
+    let t = created(termo(&app, &c).await).await;
+    let token = token_of(t["document"]["verification_url"].as_str().unwrap());
+    let first = auto(&app, &c, "FRET-ART19-VI", "2025-02-03").await;
+    assert_eq!(first["fine"]["cassacao_ground"], false);
+    let second = auto(&app, &c, "FRET-ART19-VI", "2025-11-20").await;
+    assert_eq!(second["fine"]["upf"], 1000);
+    assert_eq!(second["fine"]["cassacao_ground"], true);
+    app.clock.set(noon("2025-12-15"));
+    let res = app
+        .post(
+            &format!("/api/v1/charter/companies/{c}/sanctions"),
+            &json!({"kind": "cassacao", "effective_from": "2025-12-15", "article": "art. 20, IV", "reason": "Reincidência no art. 19, VI."}),
+        )
+        .await;
+    let body = created(res).await;
+    assert_eq!(body["status"], "cassado");
+    assert_eq!(body["new_registration_from"], "2026-12-16");
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "cassado");
+    app.clock.set(noon("2026-12-15"));
+    let res = termo(&app, &c).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(rules_of(&res.json().await.unwrap()), vec!["FRET-ART20-PU"]);
+    app.clock.set(noon("2026-12-16"));
+    let again = created(termo(&app, &c).await).await;
+    assert_eq!(again["valid_from"], "2026-12-16");
+    assert!(again["renews"].is_null());
+    // A cassação needs an art. 20 ground.
+    let res = app
+        .post(
+            &format!("/api/v1/charter/companies/{c}/sanctions"),
+            &json!({"kind": "cassacao", "effective_from": "2026-12-16", "article": "art. 19, I", "reason": "x"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn fret_art15_driver_registration_and_status() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    let driver = |category: &str| {
+        json!({
+            "name": "João da Silva", "cpf": CPFS[1], "cnh_number": CNHS[1],
+            "birth_date": "1990-05-01", "cnh_category": category, "cnh_ear": true,
+            "cnh_expires_on": "2028-01-01",
+            "course_certificate": {"reference": "Curso TCP", "valid_until": "2029-01-01"},
+            "folha_corrida": {"reference": "FC-1", "issued_on": "2025-05-20"},
+            "employment_link": {"kind": "ctps_digital", "reference": "CTPS 123"},
+            "toxicological_exam_on": "2024-06-01",
+        })
+    };
+    let path = format!("/api/v1/charter/companies/{c}/drivers");
+    let res = app.post(&path, &driver("B")).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(rules_of(&res.json().await.unwrap()), vec!["FRET-ART15-I"]);
+    let d = created(app.post(&path, &driver("AE")).await).await;
+    assert_eq!(d["status"], "ativo");
+    assert_eq!(d["cpf"], "111.444.777-35");
+    let res = app.post(&path, &driver("D")).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    // The folha corrida printed no validity: 90 days from issue (18/08/2025).
+    app.clock.set(noon("2025-08-19"));
+    let now: Value = app
+        .get_authed(&format!(
+            "/api/v1/charter/drivers/{}",
+            d["id"].as_str().unwrap()
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(now["status"], "irregular");
+    assert_eq!(now["irregularities"][0]["rule"], "FRET-ART15-III");
+}
+
+#[tokio::test]
+async fn fret_art26_transition_deadlines_are_published() {
+    let app = spawn_app().await;
+    let body: Value = app
+        .get("/api/v1/charter/transition")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["company_registration"]["due"], "2025-05-27");
+    assert_eq!(body["vehicle_enrolment"]["due"], "2025-04-28");
+    let catalogue: Value = app
+        .get("/api/v1/charter/infractions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(catalogue["infractions"].as_array().unwrap().len(), 6);
+    assert_eq!(catalogue["recidivism_fine_upf"], 1000);
+}
