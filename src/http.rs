@@ -280,6 +280,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(charter::procedure_act)],
     ))
     .service(resource(
+        "/api/v1/charter/autos/{id}/notice",
+        vec![web::post().to(charter::issue_notice)],
+    ))
+    .service(resource(
+        "/api/v1/charter/certidoes",
+        vec![web::post().to(charter::issue_certidao)],
+    ))
+    .service(resource(
         "/api/v1/charter/infractions",
         vec![web::get().to(charter::infractions)],
     ))

@@ -183,7 +183,10 @@ async fn issue_document(
             ctx.authorization_inputs(&marks.code, &marks.qr),
         ),
         // Charter documents are issued by `charter_register`.
-        DocumentKind::CharterTermo | DocumentKind::CharterSelo => {
+        DocumentKind::CharterTermo
+        | DocumentKind::CharterSelo
+        | DocumentKind::CharterAuto
+        | DocumentKind::CharterCertidao => {
             return Err(GrantError::Missing("ride-hailing document kind"));
         }
     };

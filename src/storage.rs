@@ -88,6 +88,10 @@ pub enum DocumentKind {
     CharterTermo,
     /// The selo de vistoria of a charter vehicle (FRET-ART13).
     CharterSelo,
+    /// The Auto de Infração e Notificação of a charter company (FRET-ART19–23).
+    CharterAuto,
+    /// The certidão de situação cadastral of a charter vehicle or driver (FRET-ART25).
+    CharterCertidao,
 }
 
 impl DocumentKind {
@@ -97,6 +101,8 @@ impl DocumentKind {
             Self::AppSticker => "app_sticker",
             Self::CharterTermo => "charter_termo",
             Self::CharterSelo => "charter_selo",
+            Self::CharterAuto => "charter_auto",
+            Self::CharterCertidao => "charter_certidao",
         }
     }
 
@@ -106,6 +112,8 @@ impl DocumentKind {
             "app_sticker" => Some(Self::AppSticker),
             "charter_termo" => Some(Self::CharterTermo),
             "charter_selo" => Some(Self::CharterSelo),
+            "charter_auto" => Some(Self::CharterAuto),
+            "charter_certidao" => Some(Self::CharterCertidao),
             _ => None,
         }
     }
@@ -117,6 +125,8 @@ impl DocumentKind {
             Self::AppSticker => "Adesivo de identificação do veículo",
             Self::CharterTermo => "Termo de Autorização de fretamento",
             Self::CharterSelo => "Selo de vistoria de veículo de fretamento",
+            Self::CharterAuto => "Auto de Infração e Notificação (fretamento)",
+            Self::CharterCertidao => "Certidão de situação cadastral",
         }
     }
 }

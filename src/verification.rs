@@ -26,6 +26,9 @@ pub enum Verdict {
     Revoked,
     /// Authentic, but suspended now; `document.suspended_until` says until when.
     Suspended,
+    /// Authentic and in force, but what it certified no longer holds (a certidão whose
+    /// subject changed since issue): ask for a new one.
+    Outdated,
     /// Authentic, but a requirement has lapsed (vistoria pending, ITV, insurance, the
     /// company's Termo): the vehicle may not operate now.
     Irregular,
@@ -49,6 +52,7 @@ impl Verdict {
             Self::Revoked => "revoked",
             Self::Suspended => "suspended",
             Self::Irregular => "irregular",
+            Self::Outdated => "outdated",
             Self::InvalidSignature => "invalid_signature",
             Self::UnknownKey => "unknown_key",
             Self::Malformed => "malformed",
@@ -88,6 +92,9 @@ pub struct PublicDocument {
     /// The charter company, for charter documents.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub company: Option<String>,
+    /// Certidões: whether what was certified at issue still holds now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts_hold: Option<bool>,
     /// While suspended: the day the authorization is reinstated (DL-9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended_until: Option<NaiveDate>,
@@ -129,6 +136,7 @@ pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, Pu
         valid_until: status.valid_until,
         status: LiveStatus::App(s),
         company: None,
+        facts_hold: None,
         suspended_until,
     };
     (verdict, doc)
@@ -140,9 +148,14 @@ pub fn charter_verdict(
     live: CharterDocumentStatus,
 ) -> Option<(Verdict, PublicDocument)> {
     let verdict = match live.status {
+        CharterStatus::Vencido if doc.kind == charter_register::KIND_CERTIDAO => Verdict::Expired,
+        _ if live.facts_hold == Some(false) => Verdict::Outdated,
+        _ if live.facts_hold == Some(true) => Verdict::Valid,
         CharterStatus::Ativo => Verdict::Valid,
         CharterStatus::Vencido | CharterStatus::VidaUtilVencida => Verdict::Expired,
-        CharterStatus::Cassado | CharterStatus::Baixado => Verdict::Revoked,
+        CharterStatus::Cassado | CharterStatus::Baixado | CharterStatus::Anulado => {
+            Verdict::Revoked
+        }
         CharterStatus::Suspenso => Verdict::Suspended,
         CharterStatus::Irregular
         | CharterStatus::PendenteVistoria
@@ -158,6 +171,7 @@ pub fn charter_verdict(
             status: LiveStatus::Charter(live.status),
             company: Some(live.company_name),
             suspended_until: live.suspended_until,
+            facts_hold: live.facts_hold,
         },
     ))
 }

@@ -45,21 +45,33 @@ pub fn datetime_local(t: DateTime<Utc>) -> String {
 pub fn money(centavos: i64) -> String {
     let sign = if centavos < 0 { "-" } else { "" };
     let abs = centavos.unsigned_abs();
-    let reais = (abs / 100).to_string();
+    format!("{sign}R$\u{a0}{},{:02}", thousands(abs / 100), abs % 100)
+}
+
+/// `1.000`: thousands separated by dots, as in Brazilian Portuguese.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
     let mut grouped = String::new();
-    for (i, c) in reais.chars().enumerate() {
-        if i > 0 && (reais.len() - i).is_multiple_of(3) {
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push('.');
         }
         grouped.push(c);
     }
-    format!("{sign}R$\u{a0}{grouped},{:02}", abs % 100)
+    grouped
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_grouped_with_dots() {
+        assert_eq!(thousands(500), "500");
+        assert_eq!(thousands(1000), "1.000");
+        assert_eq!(thousands(1_234_567), "1.234.567");
+    }
 
     #[test]
     fn formats_follow_legal_rules_section_4() {

@@ -13,7 +13,7 @@ use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 static FONT_REGULAR: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
 static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
 
-static TEMPLATES: [(&str, &str); 5] = [
+static TEMPLATES: [(&str, &str); 7] = [
     ("common.typ", include_str!("../../templates/common.typ")),
     (
         "app_authorization.typ",
@@ -31,6 +31,11 @@ static TEMPLATES: [(&str, &str); 5] = [
         "charter_selo.typ",
         include_str!("../../templates/charter_selo.typ"),
     ),
+    (
+        "auto_infracao.typ",
+        include_str!("../../templates/auto_infracao.typ"),
+    ),
+    ("certidao.typ", include_str!("../../templates/certidao.typ")),
 ];
 
 #[derive(Debug, thiserror::Error)]

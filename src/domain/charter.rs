@@ -353,7 +353,7 @@ pub fn decide_termo(
 }
 
 /// Status of a Termo, a company, a vehicle or a driver of the charter register.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CharterStatus {
     /// Termo in force / vehicle or driver in order.
@@ -373,6 +373,8 @@ pub enum CharterStatus {
     Irregular,
     /// Deregistered (art. 13 §5º, art. 24).
     Baixado,
+    /// An auto whose penalty was annulled.
+    Anulado,
 }
 
 impl CharterStatus {
@@ -387,6 +389,7 @@ impl CharterStatus {
             Self::VidaUtilVencida => "vida útil vencida",
             Self::Irregular => "irregular",
             Self::Baixado => "baixado",
+            Self::Anulado => "anulado",
         }
     }
 }

@@ -196,6 +196,9 @@ pub struct ProcedureState {
     pub stage: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notified_on: Option<NaiveDate>,
+    /// Art. 22 §1º: contrafé or the inspector's certificate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice_method: Option<NoticeMethod>,
     /// FRET-ART22: 15 days from notification.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub defence_due: Option<Deadline>,
@@ -228,6 +231,7 @@ pub fn procedure_state(
     let mut s = ProcedureState {
         stage: "lavrado",
         notified_on: None,
+        notice_method: None,
         defence_due: None,
         defence_timely: None,
         payment_due: None,
@@ -248,7 +252,11 @@ pub fn procedure_state(
     let mut defence_filed = false;
     for act in acts {
         match act {
-            ProcedureAct::Notificacao { notified_on, .. } => {
+            ProcedureAct::Notificacao {
+                notified_on,
+                method,
+            } => {
+                s.notice_method = Some(*method);
                 let due = deadline_in_days(*notified_on, basis.defence_days, cal, rules);
                 s.payment_due = Some(deadline_in_days(due.due, basis.payment_days, cal, &plain));
                 s.defence_due = Some(due);

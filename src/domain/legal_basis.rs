@@ -175,6 +175,8 @@ pub struct CharterLegalBasis {
     pub toxicological_validity_months: u32,
     /// FRET-ART15-III (AMB-58): validity of a folha corrida that prints none.
     pub certificate_default_validity_days: u32,
+    /// FRET-ART25: validity of a certidão de situação cadastral (issue 4: default 30 days).
+    pub certidao_validity_days: u32,
     /// AMB-58 [FED] CTB art. 145, I: minimum age of a charter driver.
     pub min_driver_age_years: u32,
     /// DL-6 switch.
@@ -205,6 +207,7 @@ impl CharterLegalBasis {
             transition_vehicle_days: 60,
             toxicological_validity_months: 30,
             certificate_default_validity_days: 90,
+            certidao_validity_days: 30,
             min_driver_age_years: 21,
             month_overflow: MonthOverflow::LastDay,
         }

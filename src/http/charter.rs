@@ -1642,6 +1642,70 @@ pub async fn procedure_act(
     auto_reply(&state, company_id, row.id, false).await
 }
 
+/// `POST /api/v1/charter/autos/{id}/notice` (FRET-ART19–23, APP-ART19): issues the signed
+/// Auto de Infração e Notificação, two copies, every deadline dated.
+pub async fn issue_notice(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+) -> Reply {
+    let row = auto_row(&state, &id).await?;
+    let company_id = row.company_id.ok_or(ApiError::Internal)?;
+    let c = reg::load_company(&state.store, company_id)
+        .await?
+        .ok_or(ApiError::Internal)?;
+    let views = auto_views(&state, company_id).await?;
+    let view = views
+        .iter()
+        .find(|v| v.id == row.id)
+        .ok_or(ApiError::Internal)?;
+    let year = chrono::Datelike::year(&local_date(view.data.drawn_up_at));
+    let upf = state.store.upf_value(year).await?;
+    let doc = reg::issue_auto_notice(&state, &c, view, upf, &official.actor)
+        .await
+        .map_err(grant_error)?;
+    Ok(HttpResponse::Created().json(document_json(&state, &doc)))
+}
+
+#[derive(Deserialize)]
+pub struct CertidaoDto {
+    subject: String,
+    id: String,
+    protocol: String,
+}
+
+/// `POST /api/v1/charter/certidoes` (FRET-ART25): the certidão de situação cadastral of a
+/// vehicle or a driver, on a petition filed at the protocol.
+pub async fn issue_certidao(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<CertidaoDto>,
+) -> Reply {
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let id = f.uuid("id", &dto.id);
+    let protocol = f.text("protocol", &dto.protocol, 60);
+    if !matches!(dto.subject.as_str(), "vehicle" | "driver") {
+        f.take::<(), ()>("subject", Err(()), "Use \"vehicle\" ou \"driver\".");
+    }
+    f.finish()?;
+    let (Some(id), Some(protocol)) = (id, protocol) else {
+        return Err(ApiError::Internal);
+    };
+    let subject = reg::certidao_subject(&state.store, &dto.subject, id)
+        .await?
+        .ok_or_else(|| not_found("Registro"))?;
+    let c = reg::load_company(&state.store, subject.company_id())
+        .await?
+        .ok_or(ApiError::Internal)?;
+    let doc = reg::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
+        .await
+        .map_err(grant_error)?;
+    let mut body = document_json(&state, &doc);
+    body["facts"] = doc.facts.clone().unwrap_or_default();
+    Ok(HttpResponse::Created().json(body))
+}
+
 /// `GET /api/v1/charter/autos?company_id=…`: every auto of a company with its current fine.
 #[derive(Deserialize)]
 pub struct AutosQuery {

@@ -239,6 +239,12 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
             "SUSPENSO",
             "Documento autêntico, mas a autorização está suspensa: o veículo não pode prestar o serviço agora.",
         ),
+        Verdict::Outdated => (
+            "warn",
+            "⚠",
+            "DESATUALIZADA",
+            "Documento autêntico, mas a situação certificada mudou desde a emissão: peça uma certidão nova.",
+        ),
         Verdict::Irregular => (
             "bad",
             "✖",
@@ -278,7 +284,21 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
     }
 }
 
+/// (label, what to compare) of the subject a document names.
+fn subject_label(kind: DocumentKind) -> (&'static str, &'static str) {
+    match kind {
+        DocumentKind::CharterTermo | DocumentKind::CharterAuto => ("CNPJ", "o CNPJ da empresa"),
+        DocumentKind::CharterCertidao => ("Registro", "o registro apresentado"),
+        _ => ("Placa", "a placa do veículo"),
+    }
+}
+
 fn details(doc: &PublicDocument) -> String {
+    let holds = match doc.facts_hold {
+        Some(true) => " · os fatos certificados continuam verdadeiros",
+        Some(false) => " · a situação mudou desde a emissão",
+        None => "",
+    };
     format!(
         "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Número</dt><dd>{number}</dd>{company}\
          <dt>{subject}</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
@@ -289,20 +309,12 @@ fn details(doc: &PublicDocument) -> String {
             "<dt>Empresa</dt><dd>{}</dd>",
             esc(c)
         )),
-        subject = if doc.kind == DocumentKind::CharterTermo {
-            "CNPJ"
-        } else {
-            "Placa"
-        },
-        check = if doc.kind == DocumentKind::CharterTermo {
-            "o CNPJ da empresa"
-        } else {
-            "a placa do veículo"
-        },
+        subject = subject_label(doc.kind).0,
+        check = subject_label(doc.kind).1,
         number = esc(&doc.number),
         plate = esc(&doc.plate),
         until = esc(&format::date(doc.valid_until)),
-        status = esc(doc.status.label_pt()),
+        status = esc(doc.status.label_pt()) + holds,
         suspension = doc.suspended_until.map_or_else(String::new, |u| format!(
             " até {}",
             esc(&format::date(u - chrono::Duration::days(1)))

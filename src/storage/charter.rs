@@ -185,6 +185,8 @@ pub struct CharterDocument {
     pub valid_until: Option<NaiveDate>,
     pub legal_basis_version: String,
     pub issued_at: DateTime<Utc>,
+    /// What the document certified at issue (certidões), JSON.
+    pub facts: Option<serde_json::Value>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -203,6 +205,7 @@ struct RawDocument {
     valid_until: Option<NaiveDate>,
     legal_basis_version: String,
     issued_at: DateTime<Utc>,
+    facts: Option<String>,
 }
 
 impl TryFrom<RawDocument> for CharterDocument {
@@ -221,6 +224,12 @@ impl TryFrom<RawDocument> for CharterDocument {
             sha256: r.sha256,
             subject_key: r.subject_key,
             valid_until: r.valid_until,
+            facts: r
+                .facts
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|_| StorageError::Corrupt(format!("facts in document {}", r.id)))?,
             legal_basis_version: r.legal_basis_version,
             issued_at: r.issued_at,
         })
@@ -228,10 +237,11 @@ impl TryFrom<RawDocument> for CharterDocument {
 }
 
 const DOCUMENT_COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, number, \
-    verification_code, token, key_id, sha256, subject_key, valid_until, legal_basis_version, issued_at";
+    verification_code, token, key_id, sha256, subject_key, valid_until, legal_basis_version, issued_at, facts";
 const INSERT_DOCUMENT: &str = "INSERT INTO charter_documents (id, kind, subject_type, subject_id, \
     company_id, number, verification_code, token, key_id, pdf, sha256, subject_key, valid_until, \
-    legal_basis_version, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+    legal_basis_version, issued_at, facts) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
 
 /// What to commit in one transaction: an optional new row, an optional number turning from
 /// reserved to issued, documents, and events.
@@ -293,6 +303,7 @@ impl Store {
                     .bind(d.valid_until)
                     .bind(&d.legal_basis_version)
                     .bind(d.issued_at)
+                    .bind(d.facts.as_ref().map(ToString::to_string))
                     .execute(&mut *tx)
                     .await?;
             }

@@ -676,3 +676,177 @@ async fn fret_art26_transition_deadlines_are_published() {
     assert_eq!(catalogue["infractions"].as_array().unwrap().len(), 6);
     assert_eq!(catalogue["recidivism_fine_upf"], 1000);
 }
+
+#[tokio::test]
+async fn auto_notice_two_copies_with_dated_deadlines_and_verifiable() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-10-01"));
+    let c = company(&app, "2026-12-31").await;
+    let res = app
+        .client
+        .put(app.url("/api/v1/upf-values/2025"))
+        .bearer_auth(crate::helpers::ADMIN_TOKEN)
+        .json(&json!({"centavos": 12_345, "act": "Decreto nº 1/2025"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+    let a = auto(&app, &c, "FRET-ART19-IV", "2025-10-17").await;
+    let path = format!("/api/v1/charter/autos/{}/notice", a["id"].as_str().unwrap());
+    // Before the notification there is no start event for the deadlines.
+    let res = app.post(&path, &json!({})).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(rules_of(&res.json().await.unwrap()), vec!["FRET-ART22-P1"]);
+    notify(&app, &a, "2025-10-17").await;
+    let doc = created(app.post(&path, &json!({})).await).await;
+    let pdf = app
+        .get_authed(doc["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    let info = pdf_info(&pdf);
+    assert!(info.contains("Pages:           2"), "{info}");
+    assert!(info.contains("(A4)"), "{info}");
+    // pdftotext turns the no-break space after "R$" into a plain space.
+    let text = pdf_text(&pdf).replace('\u{a0}', " ");
+    for needle in [
+        "1ª VIA — PROCESSO",
+        "2ª VIA — AUTUADO",
+        "art. 19, IV",
+        "500 UPFBG",
+        "R$ 61.725,00",
+        "sessenta e um mil setecentos",
+        // S09: notified Friday 17/10/2025 → defence Monday 03/11, payment 03/12/2025.
+        "03/11/2025",
+        "03/12/2025",
+        "Prefeito",
+        a["number"].as_str().unwrap(),
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let url = doc["verification_url"].as_str().unwrap();
+    // `qr_codes` reads the first page: the case file's copy.
+    assert_eq!(qr_codes(&pdf), vec![url.to_owned()]);
+    let token = token_of(url);
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    // Annulled on decision: the notice verifies as revoked (anulado).
+    app.clock.set(noon("2025-10-25"));
+    let res = app
+        .post(
+            &format!("/api/v1/charter/autos/{}/acts", a["id"].as_str().unwrap()),
+            &json!({"act": "decisao", "outcome": "anulado", "decided_on": "2025-10-24", "notified_on": "2025-10-25"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "anulado");
+}
+
+#[tokio::test]
+async fn fret_art25_certidao_states_the_facts_and_tells_when_they_change() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let v = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/vehicles"),
+            &bus_body("QBA1C23", RENAVAMS[0], "onibus", "2018-01-10"),
+        )
+        .await,
+    )
+    .await;
+    let vid = v["id"].as_str().unwrap();
+    created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    let cert = created(
+        app.post(
+            "/api/v1/charter/certidoes",
+            &json!({"subject": "vehicle", "id": vid, "protocol": "PG-2025/777"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(cert["facts"]["status"], "ativo");
+    assert_eq!(cert["valid_until"], "2025-07-02");
+    let pdf = app
+        .get_authed(cert["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    let text = pdf_text(&pdf);
+    for needle in [
+        "CERTIDÃO DE SITUAÇÃO CADASTRAL",
+        "PG-2025/777",
+        "ATIVO",
+        "QBA1C23",
+        "Vistoria municipal",
+        "02/06/2026",
+        "10/01/2033",
+        "02/07/2025",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let token = token_of(cert["verification_url"].as_str().unwrap());
+    let (_, now) = app.verify(&token).await;
+    assert_eq!(now["verdict"], "valid", "{now}");
+    assert_eq!(now["document"]["facts_hold"], true);
+    // A company suspension changes what the certidão said: outdated, not valid.
+    app.post(
+        &format!("/api/v1/charter/companies/{c}/sanctions"),
+        &json!({"kind": "suspensao", "effective_from": "2025-06-02", "until": "2025-07-02", "article": "art. 18, III", "reason": "Descumprimento de notificação."}),
+    )
+    .await;
+    let (_, later) = app.verify(&token).await;
+    assert_eq!(later["verdict"], "outdated", "{later}");
+    assert_eq!(later["document"]["facts_hold"], false);
+    // Past its 30 days: expired.
+    app.clock.set(noon("2025-07-03"));
+    assert_eq!(app.verify(&token).await.1["verdict"], "expired");
+    // A driver's certidão never puts the CPF in the public answer.
+    app.clock.set(noon("2025-06-02"));
+    let d = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/drivers"),
+            &json!({
+                "name": "João da Silva", "cpf": CPFS[1], "cnh_number": CNHS[1],
+                "birth_date": "1990-05-01", "cnh_category": "D", "cnh_ear": true,
+                "cnh_expires_on": "2028-01-01",
+                "course_certificate": {"reference": "Curso TCP", "valid_until": "2029-01-01"},
+                "folha_corrida": {"reference": "FC-1", "issued_on": "2025-05-20"},
+                "employment_link": {"kind": "ctps_digital", "reference": "CTPS 123"},
+                "toxicological_exam_on": "2024-06-01",
+            }),
+        )
+        .await,
+    )
+    .await;
+    let dc = created(
+        app.post(
+            "/api/v1/charter/certidoes",
+            &json!({"subject": "driver", "id": d["id"], "protocol": "PG-2025/778"}),
+        )
+        .await,
+    )
+    .await;
+    let (_, v) = app
+        .verify(&token_of(dc["verification_url"].as_str().unwrap()))
+        .await;
+    let public = v.to_string();
+    assert!(
+        !public.contains("111.444.777-35") && !public.contains("11144477735"),
+        "{public}"
+    );
+    assert_eq!(v["document"]["plate"], "Condutor CPF ***.444.777-**");
+}
