@@ -8,6 +8,7 @@ use std::path::Path;
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
+use crate::charter_register as reg;
 use crate::documents::render::Renderer;
 use crate::documents::{AppDocumentContext, Letterhead, Qr};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
@@ -18,6 +19,8 @@ use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
 use crate::signing::token::{self, TokenPayload};
 use crate::storage::DocumentKind;
+
+mod charter;
 
 /// Realistic records for samples and benchmarks.
 pub struct SampleRecords {
@@ -115,6 +118,161 @@ pub enum SampleError {
     Io(String, std::io::Error),
 }
 
+/// The verification code printed on every sample.
+const CODE: &str = "K7Q2-9XHM";
+
+/// Renders, signs and writes samples into one folder.
+struct SampleWriter<'a> {
+    dir: &'a Path,
+    keys: &'a Keys,
+    letterhead: &'a Letterhead,
+    now: DateTime<Utc>,
+    renderer: Renderer,
+    written: Vec<std::path::PathBuf>,
+}
+
+fn io_error(p: &Path) -> impl FnOnce(std::io::Error) -> SampleError {
+    let name = p.display().to_string();
+    move |e| SampleError::Io(name, e)
+}
+
+impl SampleWriter<'_> {
+    /// The QR code of a token for a sample (its document id is random: not in the register).
+    fn qr(
+        &self,
+        kind: DocumentKind,
+        number: &str,
+        subject: &str,
+        valid_until: NaiveDate,
+        issuer: &str,
+    ) -> Result<Qr, SampleError> {
+        let payload = TokenPayload {
+            kind: kind.as_str().into(),
+            document_id: Uuid::new_v4(),
+            number: number.into(),
+            plate: subject.into(),
+            issued_at: self.now.timestamp(),
+            valid_until,
+            issuer: issuer.into(),
+        };
+        let url = format!(
+            "{}/v/{}",
+            self.letterhead.public_url,
+            token::sign(&payload, &self.keys.active)
+        );
+        Qr::new(&url).ok_or(SampleError::Qr)
+    }
+
+    fn write(
+        &mut self,
+        kind: DocumentKind,
+        template: &str,
+        inputs: &serde_json::Value,
+        qr: &Qr,
+    ) -> Result<(), SampleError> {
+        let pdf = self
+            .renderer
+            .render_blocking(template, inputs, Some(&qr.svg), self.now)?;
+        let info = SignatureInfo {
+            time: self.now,
+            name: "Prefeitura Municipal de Barra do Garças",
+            reason: kind.label_pt(),
+            location: "Barra do Garças-MT",
+        };
+        let signed = pades::sign_pdf(&pdf, &self.keys.active, &self.keys.chain, &info)?;
+        let path = self.dir.join(format!("{}.pdf", kind.as_str()));
+        std::fs::write(&path, signed).map_err(io_error(&path))?;
+        self.written.push(path);
+        Ok(())
+    }
+
+    fn app_documents(&mut self) -> Result<(), SampleError> {
+        let records = SampleRecords::new(self.now).ok_or(SampleError::Records)?;
+        let ctx = records.context(self.letterhead, self.now);
+        let a = &records.authorization;
+        let plate = records.vehicle.plate.as_str();
+        for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+            let qr = self.qr(
+                kind,
+                &a.number,
+                plate,
+                a.valid_until,
+                crate::documents::APP_ISSUER,
+            )?;
+            let (template, inputs) = if kind == DocumentKind::AppSticker {
+                ("app_sticker.typ", ctx.sticker_inputs(CODE, &qr))
+            } else {
+                ("app_authorization.typ", ctx.authorization_inputs(CODE, &qr))
+            };
+            self.write(kind, template, &inputs, &qr)?;
+        }
+        Ok(())
+    }
+
+    fn charter_documents(&mut self) -> Result<(), SampleError> {
+        use crate::documents::{A4_QR_MM, STICKER_QR_MM};
+        let now = self.now;
+        let c = charter::CharterSamples::new(now).ok_or(SampleError::Records)?;
+        let url = self.letterhead.public_url.clone();
+        let basis = &c.basis;
+        let issuer = reg::CHARTER_ISSUER;
+        let cnpj = c.company.cnpj.as_str().to_owned();
+        let plate = c.vehicle.plate.as_str().to_owned();
+
+        let kind = DocumentKind::CharterTermo;
+        let qr = self.qr(
+            kind,
+            &c.termo.number,
+            &cnpj,
+            c.termo.data.valid_until,
+            issuer,
+        )?;
+        let w = qr.printed_width_mm(A4_QR_MM);
+        let inputs = reg::termo_inputs(&c.company, &c.termo, &url, basis, CODE, w, now);
+        self.write(kind, "charter_termo.typ", &inputs, &qr)?;
+
+        let kind = DocumentKind::CharterSelo;
+        let until = crate::domain::charter::vistoria_valid_until(c.vistoria.performed_on, basis);
+        let number = "SELO-2026/000042";
+        let qr = self.qr(kind, number, &plate, until, issuer)?;
+        let w = qr.printed_width_mm(STICKER_QR_MM);
+        let inputs = reg::selo_inputs(
+            &c.company,
+            &c.vehicle,
+            &c.vistoria,
+            number,
+            &url,
+            basis,
+            CODE,
+            w,
+            now,
+        );
+        self.write(kind, "charter_selo.typ", &inputs, &qr)?;
+
+        let kind = DocumentKind::CharterAuto;
+        let due = c
+            .auto
+            .procedure
+            .payment_due
+            .as_ref()
+            .map_or(until, |d| d.due);
+        let qr = self.qr(kind, &c.auto.number, &cnpj, due, issuer)?;
+        let w = qr.printed_width_mm(A4_QR_MM);
+        let upf = Some(c.upf_centavos);
+        let inputs = reg::auto_notice_inputs(&c.company, &c.auto, upf, &url, basis, CODE, w, now)
+            .ok_or(SampleError::Records)?;
+        self.write(kind, "auto_infracao.typ", &inputs, &qr)?;
+
+        let kind = DocumentKind::CharterCertidao;
+        let print = c.certidao();
+        let number = "CERT-2026/000007";
+        let qr = self.qr(kind, number, &plate, print.valid_until, issuer)?;
+        let w = qr.printed_width_mm(A4_QR_MM);
+        let inputs = reg::certidao_inputs(&print, number, &url, basis, CODE, w, now);
+        self.write(kind, "certidao.typ", &inputs, &qr)
+    }
+}
+
 /// Renders and signs one sample of every document kind into `dir`, with the root
 /// certificate beside them. Returns the paths written.
 pub fn write_samples(
@@ -124,53 +282,20 @@ pub fn write_samples(
     letterhead: &Letterhead,
     now: DateTime<Utc>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
-    let records = SampleRecords::new(now).ok_or(SampleError::Records)?;
-    let ctx = records.context(letterhead, now);
-    let renderer = Renderer::new(1);
-    let io = |p: &Path| {
-        let name = p.display().to_string();
-        move |e| SampleError::Io(name, e)
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let mut w = SampleWriter {
+        dir,
+        keys,
+        letterhead,
+        now,
+        renderer: Renderer::new(1),
+        written: Vec::new(),
     };
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut written = Vec::new();
-    for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
-        let payload = TokenPayload {
-            kind: kind.as_str().into(),
-            document_id: Uuid::new_v4(),
-            number: records.authorization.number.clone(),
-            plate: records.vehicle.plate.as_str().into(),
-            issued_at: now.timestamp(),
-            valid_until: records.authorization.valid_until,
-            issuer: crate::documents::APP_ISSUER.into(),
-        };
-        let url = format!(
-            "{}/v/{}",
-            letterhead.public_url,
-            token::sign(&payload, &keys.active)
-        );
-        let qr = Qr::new(&url).ok_or(SampleError::Qr)?;
-        let (template, inputs) = if kind == DocumentKind::AppSticker {
-            ("app_sticker.typ", ctx.sticker_inputs("K7Q2-9XHM", &qr))
-        } else {
-            (
-                "app_authorization.typ",
-                ctx.authorization_inputs("K7Q2-9XHM", &qr),
-            )
-        };
-        let pdf = renderer.render_blocking(template, &inputs, Some(&qr.svg), now)?;
-        let info = SignatureInfo {
-            time: now,
-            name: "Prefeitura Municipal de Barra do Garças",
-            reason: kind.label_pt(),
-            location: "Barra do Garças-MT",
-        };
-        let signed = pades::sign_pdf(&pdf, &keys.active, &keys.chain, &info)?;
-        let path = dir.join(format!("{}.pdf", kind.as_str()));
-        std::fs::write(&path, signed).map_err(io(&path))?;
-        written.push(path);
-    }
+    w.app_documents()?;
+    w.charter_documents()?;
+    let mut written = w.written;
     let root = dir.join(ROOT_CERT_FILE);
-    std::fs::copy(keys_dir.join(ROOT_CERT_FILE), &root).map_err(io(&root))?;
+    std::fs::copy(keys_dir.join(ROOT_CERT_FILE), &root).map_err(io_error(&root))?;
     written.push(root);
     Ok(written)
 }

@@ -49,10 +49,16 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
         .collect();
-    assert_eq!(pdfs.len(), 2, "one sample per document kind");
-    for (kind, size) in [
-        ("app_sticker", "283.465 x 396.85 pts"),
-        ("app_authorization", "595.276 x 841.89 pts (A4)"),
+    assert_eq!(pdfs.len(), 6, "one sample per document kind");
+    for (kind, size, pages) in [
+        ("app_sticker", "283.465 x 396.85 pts", 1),
+        ("app_authorization", "595.276 x 841.89 pts (A4)", 1),
+        ("charter_termo", "595.276 x 841.89 pts (A4)", 1),
+        // A6: 105 × 148 mm.
+        ("charter_selo", "297.638 x 419.528 pts", 1),
+        // Two copies: the case file's and the infractor's (APP-ART19).
+        ("charter_auto", "595.276 x 841.89 pts (A4)", 2),
+        ("charter_certidao", "595.276 x 841.89 pts (A4)", 1),
     ] {
         let pdf = std::fs::read(out.path().join(format!("{kind}.pdf"))).unwrap();
         let info = pdf_info(&pdf);
@@ -60,7 +66,10 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
             info.contains(&format!("Page size:       {size}")),
             "{kind}: {info}"
         );
-        assert!(info.contains("Pages:           1"), "{kind}: {info}");
+        assert!(
+            info.contains(&format!("Pages:           {pages}")),
+            "{kind}: {info}"
+        );
         check_snapshot(kind, &pdf_text(&pdf));
         // Signed, and the signature verifies against the root written beside the samples.
         let root = std::fs::read_to_string(out.path().join("root-ca.pem")).unwrap();
