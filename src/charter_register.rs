@@ -1179,14 +1179,6 @@ pub async fn issue_certidao(
     .await
 }
 
-/// The calendar in force (statutory days, switches, decreed days).
-pub async fn calendar(state: &AppState) -> Result<Calendar, StorageError> {
-    Ok(Calendar::new(
-        state.calendar_settings.as_ref().clone(),
-        state.store.decreed_days().await?,
-    ))
-}
-
 fn rule_failure(
     rule: &'static str,
     article: &'static str,
@@ -1428,7 +1420,7 @@ pub async fn document_status(
             (status, until, v.plate.formatted())
         }
         KIND_AUTO => {
-            let cal = calendar(state).await?;
+            let cal = state.calendar().await?;
             let views = company_autos(
                 &state.store,
                 company.id,

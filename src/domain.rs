@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod app_sanctions;
+pub mod app_vistoria;
 pub mod calendar;
 pub mod charter;
 pub mod charter_sanctions;

@@ -164,6 +164,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(history::authorization)],
     ))
     .service(resource(
+        "/api/v1/app-authorizations/{id}/vistorias",
+        vec![web::post().to(authorizations::vistoria)],
+    ))
+    .service(resource(
         "/api/v1/app-authorizations/{id}/sanctions",
         vec![web::post().to(authorizations::sanction)],
     ))

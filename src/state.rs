@@ -24,3 +24,16 @@ pub struct AppState {
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,
 }
+
+impl AppState {
+    /// The calendar in force: statutory days, the switches, and the decreed days.
+    pub async fn calendar(
+        &self,
+    ) -> Result<crate::domain::calendar::Calendar, crate::storage::StorageError> {
+        use crate::storage::Repository;
+        Ok(crate::domain::calendar::Calendar::new(
+            self.calendar_settings.as_ref().clone(),
+            self.store.decreed_days().await?,
+        ))
+    }
+}

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::app::AuthorizationStatus;
 use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::app_vistoria::{AppVistoria, inspection_report};
 use crate::domain::charter::CharterStatus;
 use crate::signing::keys::KeySet;
 use crate::signing::token::{self, TokenError, TokenPayload};
@@ -115,19 +116,33 @@ fn matches_register(payload: &TokenPayload, status: &DocumentStatus) -> bool {
         && payload.valid_until == status.valid_until
 }
 
-/// Verdict of the live status of a document found in the register.
-pub fn live_verdict(status: &DocumentStatus, now: DateTime<Utc>) -> (Verdict, PublicDocument) {
-    let (s, suspended_until) = status_with_sanctions(
+/// Verdict of the live status of a document found in the register. `inspection` is what
+/// the vistorias say (APP-ART9, APP-ART16, APP-ART26-II) when they bar an otherwise active
+/// authorization.
+pub fn live_verdict(
+    status: &DocumentStatus,
+    inspection: Option<AuthorizationStatus>,
+    now: DateTime<Utc>,
+) -> (Verdict, PublicDocument) {
+    let (s, suspended_until) = match status_with_sanctions(
         status.valid_until,
         status.revoked_at,
         &status.sanctions,
         now,
-    );
+    ) {
+        (AuthorizationStatus::Active, _) if inspection.is_some() => {
+            (inspection.unwrap_or(AuthorizationStatus::Active), None)
+        }
+        other => other,
+    };
     let verdict = match s {
         AuthorizationStatus::Active => Verdict::Valid,
         AuthorizationStatus::Expired => Verdict::Expired,
-        AuthorizationStatus::Revoked | AuthorizationStatus::Cassada => Verdict::Revoked,
+        AuthorizationStatus::Revoked
+        | AuthorizationStatus::Cassada
+        | AuthorizationStatus::Caducada => Verdict::Revoked,
         AuthorizationStatus::Suspended => Verdict::Suspended,
+        AuthorizationStatus::Impedida | AuthorizationStatus::VistoriaVencida => Verdict::Irregular,
     };
     let doc = PublicDocument {
         kind: status.meta.kind,
@@ -209,9 +224,39 @@ async fn charter_lookup(
     }
 }
 
+/// What the vistorias of a ride-hailing authorization say on `now` (`None`: may operate).
+pub async fn app_inspection(
+    state: &AppState,
+    authorization_id: uuid::Uuid,
+    approved_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<crate::domain::app_vistoria::InspectionReport, StorageError> {
+    let events = state
+        .store
+        .events_of("app_authorization", &authorization_id.to_string())
+        .await?;
+    let vistorias: Vec<AppVistoria> = events
+        .iter()
+        .filter(|e| e.kind == APP_VISTORIA_EVENT)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect();
+    let cal = state.calendar().await?;
+    Ok(inspection_report(
+        crate::domain::dates::local_date(approved_at),
+        &vistorias,
+        crate::domain::dates::local_date(now),
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    ))
+}
+
+/// Event kind of a ride-hailing vistoria on its authorization.
+pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";
+
 /// The live verdict of document `id`, if the register has it and `matches` accepts it.
-async fn lookup<R: Repository>(
-    store: &R,
+async fn lookup(
+    state: &AppState,
     id: Option<uuid::Uuid>,
     now: DateTime<Utc>,
     matches: impl Fn(&DocumentStatus) -> bool,
@@ -219,9 +264,23 @@ async fn lookup<R: Repository>(
     let Some(id) = id else {
         return (Verdict::UnknownDocument, None);
     };
-    match store.document_status(id).await {
+    match state.store.document_status(id).await {
         Ok(Some(status)) if matches(&status) => {
-            let (verdict, doc) = live_verdict(&status, now);
+            let inspection = match app_inspection(
+                state,
+                status.meta.authorization_id,
+                status.meta.issued_at,
+                now,
+            )
+            .await
+            {
+                Ok(r) => r.status,
+                Err(e) => {
+                    log_storage_error(&e);
+                    return (Verdict::StatusUnavailable, None);
+                }
+            };
+            let (verdict, doc) = live_verdict(&status, inspection, now);
             (verdict, Some(doc))
         }
         Ok(_) => (Verdict::UnknownDocument, None),
@@ -268,7 +327,7 @@ pub async fn verify_token(
         let doc = store.charter_document(payload.document_id).await;
         charter_lookup(state, doc, now, |d| charter_matches(&payload, d)).await
     } else {
-        lookup(store, Some(payload.document_id), now, |s| {
+        lookup(state, Some(payload.document_id), now, |s| {
             matches_register(&payload, s)
         })
         .await
@@ -289,7 +348,7 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     };
     match found(store.document_by_code(&code).await) {
         Ok(Some(id)) => {
-            let (verdict, document) = lookup(store, Some(id), now, |_| true).await;
+            let (verdict, document) = lookup(state, Some(id), now, |_| true).await;
             outcome(verdict, document)
         }
         Ok(None) => {
@@ -393,7 +452,7 @@ pub async fn verify_pdf_upload(
     });
     match found(store.document_by_sha256(&verified.sha256).await) {
         Ok(Some(id)) => {
-            let (verdict, document) = lookup(store, Some(id), now, |_| true).await;
+            let (verdict, document) = lookup(state, Some(id), now, |_| true).await;
             outcome(verdict, signature, document)
         }
         Ok(None) => {

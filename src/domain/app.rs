@@ -356,6 +356,13 @@ pub enum AuthorizationStatus {
     Suspended,
     /// Revoked by cassação (art. 26 §2º).
     Cassada,
+    /// The approval lapsed: the vehicle was not presented for vistoria within 5 days
+    /// (art. 9º, AMB-38); a new request is needed.
+    Caducada,
+    /// Barred from operating: a failed vistoria not fixed within 15 days (art. 26, II).
+    Impedida,
+    /// The annual vistoria lapsed (art. 16).
+    VistoriaVencida,
 }
 
 impl AuthorizationStatus {
@@ -366,6 +373,9 @@ impl AuthorizationStatus {
             Self::Revoked => "revoked",
             Self::Suspended => "suspended",
             Self::Cassada => "cassada",
+            Self::Caducada => "caducada",
+            Self::Impedida => "impedida",
+            Self::VistoriaVencida => "vistoria_vencida",
         }
     }
 
@@ -377,6 +387,9 @@ impl AuthorizationStatus {
             Self::Revoked => "revogada",
             Self::Suspended => "suspensa",
             Self::Cassada => "cassada",
+            Self::Caducada => "caducada (vistoria não apresentada no prazo)",
+            Self::Impedida => "impedida de operar (art. 26, II)",
+            Self::VistoriaVencida => "vistoria anual vencida",
         }
     }
 }

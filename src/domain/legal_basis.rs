@@ -70,6 +70,12 @@ pub struct AppLegalBasis {
     pub defence_days: u32,
     pub reconsideration_days: u32,
     pub payment_days: u32,
+    /// APP-ART9: days after approval to present the vehicle for vistoria.
+    pub vistoria_presentation_days: u32,
+    /// APP-ART16: the annual vistoria, in months (DL-6).
+    pub vistoria_validity_months: u32,
+    /// APP-ART16-P2: days to fix what a failed vistoria found.
+    pub vistoria_fix_days: u32,
 }
 
 impl AppLegalBasis {
@@ -121,6 +127,9 @@ impl AppLegalBasis {
             defence_days: 15,
             reconsideration_days: 10,
             payment_days: 30,
+            vistoria_presentation_days: 5,
+            vistoria_validity_months: 12,
+            vistoria_fix_days: 15,
         }
     }
 

@@ -177,7 +177,88 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     let docs = state.store.documents_of(id).await?;
     let sanctions = state.store.sanctions_of(id).await?;
-    Ok(authorization_json(state, &a, &refs(&docs), &sanctions))
+    let mut body = authorization_json(state, &a, &refs(&docs), &sanctions);
+    // APP-ART9, APP-ART16, APP-ART26-II: the vistorias can bar an active authorization.
+    let report =
+        crate::verification::app_inspection(state, a.id, a.granted_at, state.clock.now()).await?;
+    if body["status"] == "active"
+        && let Some(s) = report.status
+    {
+        body["status"] = json!(s);
+    }
+    body["inspection"] = json!(report);
+    Ok(body)
+}
+
+#[derive(Deserialize)]
+pub struct VistoriaDto {
+    performed_on: String,
+    approved: bool,
+    inspector: String,
+    #[serde(default)]
+    notes: String,
+    /// A failed vistoria: when the driver was notified of what to fix (art. 16 §2º).
+    #[serde(default)]
+    notified_on: Option<String>,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/vistorias` (APP-ART9, APP-ART16, §2º): records a
+/// vistoria of the authorized vehicle by the SMF.
+pub async fn vistoria(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<VistoriaDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let dto = body.into_inner();
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let mut f = Fields::default();
+    let performed_on = f.date("performed_on", &dto.performed_on);
+    let inspector = f.text("inspector", &dto.inspector, 200);
+    let notified_on = dto.notified_on.as_deref().map(|d| f.date("notified_on", d));
+    if performed_on.is_some_and(|d| d > today) {
+        f.take::<(), ()>(
+            "performed_on",
+            Err(()),
+            "A vistoria não pode ter data futura.",
+        );
+    }
+    if dto.approved && notified_on.is_some() {
+        f.take::<(), ()>(
+            "notified_on",
+            Err(()),
+            "A ciência das correções só se aplica a vistoria reprovada (art. 16, §2º).",
+        );
+    }
+    f.finish()?;
+    let (Some(performed_on), Some(inspector)) = (performed_on, inspector) else {
+        return Err(ApiError::Internal);
+    };
+    if state.store.get_authorization(id).await?.is_none() {
+        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
+    }
+    let v = crate::domain::app_vistoria::AppVistoria {
+        performed_on,
+        approved: dto.approved,
+        inspector,
+        notes: dto.notes,
+        notified_on: notified_on.flatten(),
+    };
+    state
+        .store
+        .append_events(vec![crate::storage::charter::CharterEvent {
+            entity_type: "app_authorization",
+            entity_id: id,
+            kind: crate::verification::APP_VISTORIA_EVENT,
+            actor: &official.actor,
+            reason: None,
+            legal_basis_version: state.app_basis.version,
+            at: state.clock.now(),
+            data: serde_json::to_value(&v).map_err(|_| ApiError::Internal)?,
+        }])
+        .await?;
+    Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
 pub async fn revoke(

@@ -325,6 +325,15 @@ impl Store {
         })
     }
 
+    /// Appends events (acts of any entity) in one transaction.
+    pub async fn append_events(&self, events: Vec<CharterEvent<'_>>) -> Result<(), StorageError> {
+        self.charter_commit(CharterCommit {
+            events,
+            ..CharterCommit::default()
+        })
+        .await
+    }
+
     pub async fn charter_get(
         &self,
         table: CharterTable,

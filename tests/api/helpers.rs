@@ -206,6 +206,16 @@ impl TestApp {
         res.json().await.unwrap()
     }
 
+    /// Records an approved SMF vistoria on `on` (APP-ART9: within 5 days of the grant).
+    pub async fn vistoria(&self, grant: &Value, on: &str, approved: bool) -> reqwest::Response {
+        let id = grant["id"].as_str().unwrap();
+        self.post(
+            &format!("/api/v1/app-authorizations/{id}/vistorias"),
+            &json!({"performed_on": on, "approved": approved, "inspector": "Fiscal SMF"}),
+        )
+        .await
+    }
+
     pub async fn document_bytes(&self, grant: &Value, kind: &str) -> Vec<u8> {
         let doc = grant["documents"]
             .as_array()

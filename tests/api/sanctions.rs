@@ -23,6 +23,9 @@ async fn a_suspended_authorization_verifies_as_suspended_until_reinstated() {
     assert_eq!(a["status"], "active", "not yet in effect on 30/11");
     assert_eq!(a["sanctions"][0]["until"], "2026-12-31");
 
+    // Presented for vistoria within the 5 days of art. 9º.
+    let res = app.vistoria(&grant, "2026-11-30", true).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
     app.clock.advance(Duration::days(1)); // 01/12/2026 12:00 local
     let (status, v) = app.verify(&token).await;
     assert_eq!(status, StatusCode::OK);
@@ -182,4 +185,71 @@ async fn history_lists_grant_sanction_and_revocation_events() {
             .status(),
         StatusCode::UNAUTHORIZED
     );
+}
+
+/// APP-ART9 (AMB-38): not presented for vistoria within 5 days of approval → caducada.
+#[tokio::test]
+async fn app_art9_approval_lapses_without_vistoria_in_five_days() {
+    let app = spawn_app().await;
+    // Granted Monday 30/11/2026: day 5 is Saturday 05/12 → due Monday 07/12 (DL-5).
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let id = grant["id"].as_str().unwrap();
+    let a: Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(a["inspection"]["presentation_due"]["due"], "2026-12-07");
+    app.clock.advance(Duration::days(7)); // 07/12/2026
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    app.clock.advance(Duration::days(1)); // 08/12/2026
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "caducada");
+}
+
+/// APP-ART16-P2 and APP-ART26-II: a failed vistoria not fixed in 15 days → impedida, until
+/// an approved vistoria; APP-ART16: the annual vistoria lapses after 12 months.
+#[tokio::test]
+async fn app_art26_ii_impedida_after_fifteen_days_until_a_new_vistoria() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let id = grant["id"].as_str().unwrap();
+    // Failed on 02/12/2026, notified the same day: fix by 17/12/2026 (a Thursday).
+    app.clock.advance(Duration::days(2));
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/vistorias"),
+            &json!({"performed_on": "2026-12-02", "approved": false, "inspector": "Fiscal SMF", "notes": "Pneus carecas", "notified_on": "2026-12-02"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let a: Value = res.json().await.unwrap();
+    assert_eq!(a["inspection"]["fix_due"]["due"], "2026-12-17");
+    app.clock.advance(Duration::days(15)); // 17/12
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    app.clock.advance(Duration::days(1)); // 18/12
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "irregular");
+    assert_eq!(v["document"]["status"], "impedida");
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(
+        page.contains("IRREGULAR") && page.contains("impedida de operar"),
+        "{page}"
+    );
+    let res = app.vistoria(&grant, "2026-12-18", true).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    // The annual vistoria of 18/12/2026 holds through 18/12/2027 — past the authorization,
+    // which expires first (20/11/2027).
+    let a: Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(a["inspection"]["vistoria_valid_until"], "2027-12-18");
 }

@@ -141,6 +141,8 @@ async fn authorization_past_valid_until_is_expired_from_midnight_in_cuiaba() {
     let app = spawn_app().await;
     let grant = app.granted().await;
     let token = token_of(grant["verification_url"].as_str().unwrap());
+    let res = app.vistoria(&grant, "2026-11-30", true).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
     // valid_until 20/11/2027: still valid at 23:59 local time (03:59Z on the 21st)…
     app.clock.set(
         chrono::DateTime::parse_from_rfc3339("2027-11-21T03:59:00Z")

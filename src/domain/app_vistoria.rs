@@ -1,0 +1,191 @@
+//! Vistorias of the ride-hailing law (draft consolidated law): presenting the vehicle within
+//! 5 days of approval (art. 9º), the annual vistoria (art. 16), 15 days to fix a failed one
+//! (art. 16 §2º), and the impedimento that follows (art. 26, II).
+
+use chrono::{Duration, NaiveDate};
+use serde::{Deserialize, Serialize};
+
+use super::app::AuthorizationStatus;
+use super::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days};
+use super::dates::add_months;
+use super::legal_basis::AppLegalBasis;
+
+/// A vistoria by the SMF, as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppVistoria {
+    pub performed_on: NaiveDate,
+    pub approved: bool,
+    pub inspector: String,
+    #[serde(default)]
+    pub notes: String,
+    /// A failed vistoria: the day the driver was notified of what to fix (art. 16 §2º).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notified_on: Option<NaiveDate>,
+}
+
+/// Where an authorization stands with its vistorias on a date.
+#[derive(Debug, Clone, Serialize)]
+pub struct InspectionReport {
+    /// APP-ART9: the vehicle must be presented by this day.
+    pub presentation_due: Deadline,
+    pub last_vistoria: Option<AppVistoria>,
+    /// APP-ART16: last day of the annual vistoria in force.
+    pub vistoria_valid_until: Option<NaiveDate>,
+    /// APP-ART16-P2: after a failed vistoria, the last day to fix it.
+    pub fix_due: Option<Deadline>,
+    /// APP-ART26-II: barred from operating since this day (until it passes a vistoria).
+    pub impedida_since: Option<NaiveDate>,
+    /// `None` when the vistorias allow operating.
+    pub status: Option<AuthorizationStatus>,
+}
+
+/// APP-ART9, APP-ART16, APP-ART16-P2, APP-ART26-II (AMB-38): the vistoria standing of an
+/// authorization approved on `approved_on`, on `today`.
+pub fn inspection_report(
+    approved_on: NaiveDate,
+    vistorias: &[AppVistoria],
+    today: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &AppLegalBasis,
+) -> InspectionReport {
+    let presentation_due =
+        deadline_in_days(approved_on, basis.vistoria_presentation_days, cal, rules);
+    let mut done: Vec<&AppVistoria> = vistorias
+        .iter()
+        .filter(|v| v.performed_on <= today)
+        .collect();
+    done.sort_by_key(|v| v.performed_on);
+    let mut report = InspectionReport {
+        presentation_due,
+        last_vistoria: done.last().map(|v| (*v).clone()),
+        vistoria_valid_until: None,
+        fix_due: None,
+        impedida_since: None,
+        status: None,
+    };
+    let due = report.presentation_due.due;
+    // Art. 9º: not presented in 5 days → the approval lapses (AMB-38); a late vistoria does
+    // not revive it.
+    match done.first() {
+        None if today > due => {
+            report.status = Some(AuthorizationStatus::Caducada);
+            return report;
+        }
+        None => return report,
+        Some(first) if first.performed_on > due => {
+            report.status = Some(AuthorizationStatus::Caducada);
+            return report;
+        }
+        Some(_) => {}
+    }
+    let Some(last) = done.last() else {
+        return report;
+    };
+    if last.approved {
+        let until = add_months(
+            last.performed_on,
+            basis.vistoria_validity_months,
+            basis.month_overflow,
+        );
+        report.vistoria_valid_until = Some(until);
+        if today > until {
+            report.status = Some(AuthorizationStatus::VistoriaVencida);
+        }
+        return report;
+    }
+    // Art. 16 §2º: 15 days from the notice of the failure; then art. 26, II: impedida.
+    let fix = deadline_in_days(
+        last.notified_on.unwrap_or(last.performed_on),
+        basis.vistoria_fix_days,
+        cal,
+        rules,
+    );
+    if today > fix.due {
+        report.impedida_since = Some(fix.due + Duration::days(1));
+        report.status = Some(AuthorizationStatus::Impedida);
+    }
+    report.fix_due = Some(fix);
+    report
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::domain::calendar::CalendarSettings;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn v(on: NaiveDate, approved: bool, notified_on: Option<NaiveDate>) -> AppVistoria {
+        AppVistoria {
+            performed_on: on,
+            approved,
+            inspector: "Fiscal SMF".into(),
+            notes: String::new(),
+            notified_on,
+        }
+    }
+
+    fn report(vistorias: &[AppVistoria], today: NaiveDate) -> InspectionReport {
+        let cal = Calendar::new(CalendarSettings::default(), []);
+        // Approved on Monday 02/06/2025: day 5 is Saturday 07/06 → Monday 09/06 (DL-5).
+        inspection_report(
+            d(2025, 6, 2),
+            vistorias,
+            today,
+            &cal,
+            &DeadlineRules::default(),
+            &AppLegalBasis::draft_2023(),
+        )
+    }
+
+    #[test]
+    fn app_art9_five_days_to_present_the_vehicle() {
+        let r = report(&[], d(2025, 6, 9));
+        assert_eq!(r.presentation_due.due, d(2025, 6, 9));
+        assert_eq!(r.status, None);
+        assert_eq!(
+            report(&[], d(2025, 6, 10)).status,
+            Some(AuthorizationStatus::Caducada)
+        );
+        // Presented late: still lapsed.
+        let late = [v(d(2025, 6, 10), true, None)];
+        assert_eq!(
+            report(&late, d(2025, 6, 11)).status,
+            Some(AuthorizationStatus::Caducada)
+        );
+        let on_time = [v(d(2025, 6, 9), true, None)];
+        assert_eq!(report(&on_time, d(2025, 6, 11)).status, None);
+    }
+
+    #[test]
+    fn app_art16_annual_vistoria_valid_through_its_anniversary() {
+        let done = [v(d(2025, 6, 5), true, None)];
+        let r = report(&done, d(2026, 6, 5));
+        assert_eq!(r.vistoria_valid_until, Some(d(2026, 6, 5)));
+        assert_eq!(r.status, None);
+        assert_eq!(
+            report(&done, d(2026, 6, 6)).status,
+            Some(AuthorizationStatus::VistoriaVencida)
+        );
+    }
+
+    #[test]
+    fn app_art16_p2_and_app_art26_ii_fifteen_days_then_impedida() {
+        // Failed on 03/06, notified Friday 06/06/2025: day 15 is Saturday 21/06 → Monday 23/06.
+        let failed = vec![v(d(2025, 6, 3), false, Some(d(2025, 6, 6)))];
+        let r = report(&failed, d(2025, 6, 23));
+        assert_eq!(r.fix_due.as_ref().unwrap().due, d(2025, 6, 23));
+        assert_eq!(r.status, None);
+        let r = report(&failed, d(2025, 6, 24));
+        assert_eq!(r.status, Some(AuthorizationStatus::Impedida));
+        assert_eq!(r.impedida_since, Some(d(2025, 6, 24)));
+        // Passing a new vistoria lifts the impedimento.
+        let mut fixed = failed;
+        fixed.push(v(d(2025, 6, 30), true, None));
+        assert_eq!(report(&fixed, d(2025, 7, 1)).status, None);
+    }
+}
