@@ -411,7 +411,7 @@ pub async fn company_autos(
             .filter(|e| e.kind == acts::PROCEDURE)
             .map(|e| event_data(e, row.id))
             .collect::<Result<_, _>>()?;
-        let procedure = procedure_state(&acts_, today, cal, rules, basis);
+        let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
         let infraction = crate::domain::charter_sanctions::charter_infraction(&data.infraction)
             .ok_or_else(|| corrupt("infraction", row.id))?;
         facts.push(AutoFacts {
@@ -549,7 +549,10 @@ pub struct DocSpec {
     pub kind: &'static str,
     pub subject_type: &'static str,
     pub subject_id: Uuid,
-    pub company_id: Uuid,
+    /// The charter company; `None` for ride-hailing documents.
+    pub company_id: Option<Uuid>,
+    /// `BDG-SIS` (charter) or `BDG-SMF` (ride-hailing), printed in the token.
+    pub issuer: &'static str,
     pub numbering: Numbering,
     /// What the token's `p` carries: plate or CNPJ, never a CPF (the token is public).
     pub subject_key: Option<String>,
@@ -592,7 +595,7 @@ pub async fn issue_document<'a>(
             plate: subject_key.clone(),
             issued_at: now.timestamp(),
             valid_until: spec.valid_until,
-            issuer: CHARTER_ISSUER.to_owned(),
+            issuer: spec.issuer.to_owned(),
         };
         let marks = mark(state, &payload)?;
         let inputs = inputs(&number, &marks.code, marks.qr.printed_width_mm(spec.qr_mm));
@@ -672,7 +675,8 @@ pub async fn issue_termo(
         kind: KIND_TERMO,
         subject_type: "termo",
         subject_id: id,
-        company_id: company.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
         numbering: Numbering::Reserve(TERMO_SERIES),
         subject_key: Some(company.cnpj.as_str().to_owned()),
         valid_until: data.valid_until,
@@ -753,7 +757,8 @@ pub async fn issue_selo(
         kind: KIND_SELO,
         subject_type: "vehicle",
         subject_id: vehicle.id,
-        company_id: company.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
         numbering: Numbering::Reserve(SELO_SERIES),
         subject_key: Some(vehicle.plate.as_str().to_owned()),
         valid_until: vistoria_valid_until(vistoria.performed_on, basis),
@@ -1148,7 +1153,8 @@ pub async fn issue_certidao(
         kind: KIND_CERTIDAO,
         subject_type,
         subject_id: subject.id(),
-        company_id: company.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
         numbering: Numbering::Reserve(CERTIDAO_SERIES),
         subject_key: key,
         valid_until: print.valid_until,
@@ -1318,7 +1324,8 @@ pub async fn issue_auto_notice(
         kind: KIND_AUTO,
         subject_type: "auto",
         subject_id: view.id,
-        company_id: company.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
         numbering: Numbering::Fixed(view.number.clone()),
         subject_key: Some(company.cnpj.as_str().to_owned()),
         valid_until: payment.due,
@@ -1366,7 +1373,8 @@ pub async fn issue_auto_notice(
 pub struct CharterDocumentStatus {
     pub status: CharterStatus,
     pub suspended_until: Option<NaiveDate>,
-    pub company_name: String,
+    /// The charter company (`None` for ride-hailing documents).
+    pub company_name: Option<String>,
     /// Plate, CNPJ or masked CPF, formatted for reading.
     pub subject: String,
     /// Certidões: whether what was certified still holds.
@@ -1381,7 +1389,10 @@ pub async fn document_status(
 ) -> Result<Option<CharterDocumentStatus>, StorageError> {
     let today = local_date(now);
     let basis = &state.charter_basis;
-    let Some(company) = load_company(&state.store, doc.company_id).await? else {
+    let Some(company_id) = doc.company_id else {
+        return crate::app_procedure::document_status(state, doc, now).await;
+    };
+    let Some(company) = load_company(&state.store, company_id).await? else {
         return Ok(None);
     };
     let termos = termos_of(&state.store, company.id).await?;
@@ -1464,7 +1475,7 @@ pub async fn document_status(
     Ok(Some(CharterDocumentStatus {
         status,
         suspended_until,
-        company_name: company.data.name,
+        company_name: Some(company.data.name),
         subject,
         facts_hold,
     }))

@@ -124,6 +124,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(history::auto)],
     ))
     .service(resource(
+        "/api/v1/app-infraction-autos/{id}/acts",
+        vec![web::post().to(autos::act)],
+    ))
+    .service(resource(
+        "/api/v1/app-infraction-autos/{id}/notice",
+        vec![web::post().to(autos::notice)],
+    ))
+    .service(resource(
         "/api/v1/app-infraction-autos/{id}/notification",
         vec![web::post().to(autos::notify)],
     ))

@@ -186,7 +186,8 @@ async fn issue_document(
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
-        | DocumentKind::CharterCertidao => {
+        | DocumentKind::CharterCertidao
+        | DocumentKind::AppAuto => {
             return Err(GrantError::Missing("ride-hailing document kind"));
         }
     };

@@ -92,6 +92,8 @@ pub enum DocumentKind {
     CharterAuto,
     /// The certidão de situação cadastral of a charter vehicle or driver (FRET-ART25).
     CharterCertidao,
+    /// The Notificação de Penalidade of a ride-hailing auto (APP-ART19, APP-ART22).
+    AppAuto,
 }
 
 impl DocumentKind {
@@ -103,6 +105,7 @@ impl DocumentKind {
             Self::CharterSelo => "charter_selo",
             Self::CharterAuto => "charter_auto",
             Self::CharterCertidao => "charter_certidao",
+            Self::AppAuto => "app_auto",
         }
     }
 
@@ -114,6 +117,7 @@ impl DocumentKind {
             "charter_selo" => Some(Self::CharterSelo),
             "charter_auto" => Some(Self::CharterAuto),
             "charter_certidao" => Some(Self::CharterCertidao),
+            "app_auto" => Some(Self::AppAuto),
             _ => None,
         }
     }
@@ -127,6 +131,7 @@ impl DocumentKind {
             Self::CharterSelo => "Selo de vistoria de veículo de fretamento",
             Self::CharterAuto => "Auto de Infração e Notificação (fretamento)",
             Self::CharterCertidao => "Certidão de situação cadastral",
+            Self::AppAuto => "Auto de Infração e Notificação de Penalidade (aplicativo)",
         }
     }
 }

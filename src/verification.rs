@@ -184,7 +184,7 @@ pub fn charter_verdict(
             plate: live.subject,
             valid_until: doc.valid_until?,
             status: LiveStatus::Charter(live.status),
-            company: Some(live.company_name),
+            company: live.company_name,
             suspended_until: live.suspended_until,
             facts_hold: live.facts_hold,
         },
@@ -323,14 +323,20 @@ pub async fn verify_token(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
-    let (verdict, document) = if payload.kind.starts_with("charter_") {
-        let doc = store.charter_document(payload.document_id).await;
-        charter_lookup(state, doc, now, |d| charter_matches(&payload, d)).await
-    } else {
+    // The authorization and its sticker live in `documents`; every other kind (charter
+    // documents, certidões, autos of both laws) in `register_documents`.
+    let in_documents = matches!(
+        DocumentKind::parse(&payload.kind),
+        Some(DocumentKind::AppAuthorization | DocumentKind::AppSticker)
+    );
+    let (verdict, document) = if in_documents {
         lookup(state, Some(payload.document_id), now, |s| {
             matches_register(&payload, s)
         })
         .await
+    } else {
+        let doc = store.charter_document(payload.document_id).await;
+        charter_lookup(state, doc, now, |d| charter_matches(&payload, d)).await
     };
     outcome(verdict, document)
 }

@@ -1,6 +1,8 @@
 -- Charter register (Lei 4.937/2025). Each row holds the facts as filed, as JSON checked by
 -- the domain on every read; every later act (vistoria, ITV report, baixa, sanction, notice,
 -- decision…) is an append-only event of the entity. Rows and documents are append-only.
+-- register_documents holds every signed document other than the ride-hailing authorization
+-- and sticker: Termos, selos, autos and certidões of both laws.
 
 CREATE TABLE charter_companies (
     id TEXT PRIMARY KEY,
@@ -67,12 +69,13 @@ CREATE TABLE charter_autos (
 CREATE UNIQUE INDEX charter_autos_number ON charter_autos (number);
 CREATE INDEX charter_autos_company ON charter_autos (company_id);
 
-CREATE TABLE charter_documents (
+CREATE TABLE register_documents (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
     subject_type TEXT NOT NULL,
     subject_id TEXT NOT NULL,
-    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    -- The charter company, for charter documents; NULL for ride-hailing ones.
+    company_id TEXT REFERENCES charter_companies (id),
     number TEXT NOT NULL,
     verification_code TEXT NOT NULL UNIQUE,
     token TEXT NOT NULL,
@@ -84,8 +87,8 @@ CREATE TABLE charter_documents (
     legal_basis_version TEXT NOT NULL,
     issued_at TIMESTAMPTZ NOT NULL
 );
-CREATE INDEX charter_documents_subject ON charter_documents (subject_type, subject_id);
-CREATE INDEX charter_documents_sha256 ON charter_documents (sha256);
+CREATE INDEX register_documents_subject ON register_documents (subject_type, subject_id);
+CREATE INDEX register_documents_sha256 ON register_documents (sha256);
 
 CREATE TRIGGER charter_companies_append_only BEFORE UPDATE OR DELETE ON charter_companies
     FOR EACH ROW EXECUTE FUNCTION selo_append_only();
@@ -99,5 +102,5 @@ CREATE TRIGGER charter_termos_append_only BEFORE UPDATE OR DELETE ON charter_ter
     FOR EACH ROW EXECUTE FUNCTION selo_append_only();
 CREATE TRIGGER charter_autos_append_only BEFORE UPDATE OR DELETE ON charter_autos
     FOR EACH ROW EXECUTE FUNCTION selo_append_only();
-CREATE TRIGGER charter_documents_append_only BEFORE UPDATE OR DELETE ON charter_documents
+CREATE TRIGGER register_documents_append_only BEFORE UPDATE OR DELETE ON register_documents
     FOR EACH ROW EXECUTE FUNCTION selo_append_only();

@@ -1,2 +1,2 @@
 -- What a certidão certified at issue (status and items), to tell later whether it still holds.
-ALTER TABLE charter_documents ADD COLUMN facts TEXT;
+ALTER TABLE register_documents ADD COLUMN facts TEXT;

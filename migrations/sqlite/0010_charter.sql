@@ -1,6 +1,8 @@
 -- Charter register (Lei 4.937/2025). Each row holds the facts as filed, as JSON checked by
 -- the domain on every read; every later act (vistoria, ITV report, baixa, sanction, notice,
 -- decision…) is an append-only event of the entity. Rows and documents are append-only.
+-- register_documents holds every signed document other than the ride-hailing authorization
+-- and sticker: Termos, selos, autos and certidões of both laws.
 
 CREATE TABLE charter_companies (
     id TEXT PRIMARY KEY NOT NULL,
@@ -67,12 +69,13 @@ CREATE TABLE charter_autos (
 CREATE UNIQUE INDEX charter_autos_number ON charter_autos (number);
 CREATE INDEX charter_autos_company ON charter_autos (company_id);
 
-CREATE TABLE charter_documents (
+CREATE TABLE register_documents (
     id TEXT PRIMARY KEY NOT NULL,
     kind TEXT NOT NULL,
     subject_type TEXT NOT NULL,
     subject_id TEXT NOT NULL,
-    company_id TEXT NOT NULL REFERENCES charter_companies (id),
+    -- The charter company, for charter documents; NULL for ride-hailing ones.
+    company_id TEXT REFERENCES charter_companies (id),
     number TEXT NOT NULL,
     verification_code TEXT NOT NULL UNIQUE,
     token TEXT NOT NULL,
@@ -84,8 +87,8 @@ CREATE TABLE charter_documents (
     legal_basis_version TEXT NOT NULL,
     issued_at TEXT NOT NULL
 );
-CREATE INDEX charter_documents_subject ON charter_documents (subject_type, subject_id);
-CREATE INDEX charter_documents_sha256 ON charter_documents (sha256);
+CREATE INDEX register_documents_subject ON register_documents (subject_type, subject_id);
+CREATE INDEX register_documents_sha256 ON register_documents (sha256);
 
 CREATE TRIGGER charter_companies_append_only_u BEFORE UPDATE ON charter_companies
 BEGIN SELECT RAISE(ABORT, 'charter_companies is append-only'); END;
@@ -111,7 +114,7 @@ CREATE TRIGGER charter_autos_append_only_u BEFORE UPDATE ON charter_autos
 BEGIN SELECT RAISE(ABORT, 'charter_autos is append-only'); END;
 CREATE TRIGGER charter_autos_append_only_d BEFORE DELETE ON charter_autos
 BEGIN SELECT RAISE(ABORT, 'charter_autos is append-only'); END;
-CREATE TRIGGER charter_documents_append_only_u BEFORE UPDATE ON charter_documents
-BEGIN SELECT RAISE(ABORT, 'charter_documents is append-only'); END;
-CREATE TRIGGER charter_documents_append_only_d BEFORE DELETE ON charter_documents
-BEGIN SELECT RAISE(ABORT, 'charter_documents is append-only'); END;
+CREATE TRIGGER register_documents_append_only_u BEFORE UPDATE ON register_documents
+BEGIN SELECT RAISE(ABORT, 'register_documents is append-only'); END;
+CREATE TRIGGER register_documents_append_only_d BEFORE DELETE ON register_documents
+BEGIN SELECT RAISE(ABORT, 'register_documents is append-only'); END;

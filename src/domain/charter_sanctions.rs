@@ -220,13 +220,43 @@ pub struct ProcedureState {
     pub final_: bool,
 }
 
-/// FRET-ART22, FRET-ART22-P1…P3, FRET-ART23 (DL-1…DL-5): fold the acts of an auto.
+/// The periods of the procedure: Lei 4.937/2025 arts. 22–23; the ride-hailing law borrows
+/// them until its decree (AMB-34).
+#[derive(Debug, Clone, Copy)]
+pub struct ProcedureDays {
+    pub defence: u32,
+    pub reconsideration: u32,
+    pub payment: u32,
+}
+
+impl From<&CharterLegalBasis> for ProcedureDays {
+    fn from(b: &CharterLegalBasis) -> Self {
+        Self {
+            defence: b.defence_days,
+            reconsideration: b.reconsideration_days,
+            payment: b.payment_days,
+        }
+    }
+}
+
+impl From<&super::legal_basis::AppLegalBasis> for ProcedureDays {
+    fn from(b: &super::legal_basis::AppLegalBasis) -> Self {
+        Self {
+            defence: b.defence_days,
+            reconsideration: b.reconsideration_days,
+            payment: b.payment_days,
+        }
+    }
+}
+
+/// FRET-ART22, FRET-ART22-P1…P3, FRET-ART23 (DL-1…DL-5): fold the acts of an auto. The
+/// notification act is the start event (for ride-hailing autos: the juntada, DL-3).
 pub fn procedure_state(
     acts: &[ProcedureAct],
     today: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &CharterLegalBasis,
+    days: ProcedureDays,
 ) -> ProcedureState {
     let mut s = ProcedureState {
         stage: "lavrado",
@@ -257,8 +287,8 @@ pub fn procedure_state(
                 method,
             } => {
                 s.notice_method = Some(*method);
-                let due = deadline_in_days(*notified_on, basis.defence_days, cal, rules);
-                s.payment_due = Some(deadline_in_days(due.due, basis.payment_days, cal, &plain));
+                let due = deadline_in_days(*notified_on, days.defence, cal, rules);
+                s.payment_due = Some(deadline_in_days(due.due, days.payment, cal, &plain));
                 s.defence_due = Some(due);
                 s.notified_on = Some(*notified_on);
                 s.stage = "notificado";
@@ -276,7 +306,7 @@ pub fn procedure_state(
                 decided = Some(*outcome);
                 s.reconsideration_due = Some(deadline_in_days(
                     *notified_on,
-                    basis.reconsideration_days,
+                    days.reconsideration,
                     cal,
                     rules,
                 ));
@@ -322,6 +352,51 @@ pub fn procedure_state(
         s.stage = "definitivo";
     }
     s
+}
+
+/// Whether `act` may be recorded now, in the order of the procedure (art. 22); the pt-BR
+/// reason when not.
+pub fn check_act_order(
+    p: &ProcedureState,
+    act: &ProcedureAct,
+    committed_on: NaiveDate,
+    today: NaiveDate,
+) -> Result<(), &'static str> {
+    if p.stage == "anulado" {
+        return Err("O auto foi anulado: o procedimento está encerrado.");
+    }
+    let (ok, message) = match act {
+        ProcedureAct::Notificacao { notified_on, .. } => (
+            p.notified_on.is_none() && *notified_on >= committed_on && *notified_on <= today,
+            "A notificação deve ser única, posterior à infração e não futura.",
+        ),
+        ProcedureAct::Defesa { filed_on, .. } => (
+            p.stage == "notificado" && *filed_on <= today,
+            "A defesa exige notificação prévia e não pode ser apresentada duas vezes.",
+        ),
+        ProcedureAct::Decisao {
+            decided_on,
+            notified_on,
+            ..
+        } => (
+            matches!(p.stage, "notificado" | "defesa_apresentada")
+                && decided_on <= notified_on
+                && *notified_on <= today,
+            "A decisão exige notificação do auto, e sua ciência não pode anteceder a decisão.",
+        ),
+        ProcedureAct::Reconsideracao { filed_on, .. } => (
+            p.stage == "decidido" && *filed_on <= today,
+            "O pedido de reconsideração exige decisão da Secretaria (art. 22, §3º).",
+        ),
+        ProcedureAct::DecisaoPrefeito { decided_on, .. } => (
+            p.stage == "reconsideracao" && *decided_on <= today,
+            "A decisão do Prefeito exige pedido de reconsideração pendente.",
+        ),
+    };
+    if !ok || (p.final_ && !matches!(act, ProcedureAct::Notificacao { .. })) {
+        return Err(message);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -448,7 +523,7 @@ mod tests {
             d(2025, 10, 20),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert_eq!(s.defence_due.as_ref().unwrap().due, d(2025, 11, 3));
         // AMB-32: 30 days from the effective end (03/11 → 03/12/2025, a Wednesday).
@@ -459,7 +534,7 @@ mod tests {
             d(2025, 11, 4),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert!(later.final_, "art. 23: no defence → facts admitted");
     }
@@ -487,7 +562,7 @@ mod tests {
             d(2025, 9, 5),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert_eq!(s.defence_timely, Some(true));
         // Day 10 is Sunday 14/09; 15/09 is a business day under the default calendar…
@@ -505,7 +580,7 @@ mod tests {
             d(2025, 9, 5),
             &anniversary,
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert_eq!(t.reconsideration_due.as_ref().unwrap().due, d(2025, 9, 16));
         assert!(!s.final_);
@@ -519,7 +594,7 @@ mod tests {
             d(2025, 10, 1),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert_eq!(r.routed_to, Some("GABINETE_DO_PREFEITO"));
         assert_eq!(r.reconsideration_timely, Some(true));
@@ -533,7 +608,7 @@ mod tests {
             d(2025, 10, 3),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert!(a.annulled);
         assert!(!a.final_);
@@ -544,7 +619,7 @@ mod tests {
             d(2025, 9, 17),
             &cal(),
             &DeadlineRules::default(),
-            &basis(),
+            (&basis()).into(),
         );
         assert!(f.final_);
     }

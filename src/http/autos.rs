@@ -11,11 +11,13 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
+use crate::app_procedure;
 use crate::documents::format;
 use crate::domain::app_sanctions::{
     Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
 };
 use crate::domain::calendar::Calendar;
+use crate::domain::charter_sanctions::{Outcome, ProcedureAct, check_act_order};
 use crate::domain::dates::local_date;
 use crate::state::AppState;
 use crate::storage::{AppAuto, AutoNotification, Repository, StorageError};
@@ -92,6 +94,12 @@ fn proposal(c: &Consequence) -> serde_json::Value {
 }
 
 async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, ApiError> {
+    let acts = app_procedure::acts_of(state, a.id).await?;
+    let cal = state.calendar().await?;
+    let procedure = app_procedure::state_of(a, &acts, local_date(state.clock.now()), &cal, state);
+    let current = app_procedure::current_consequences(state, a, procedure.annulled)
+        .await?
+        .map(|c| c.iter().map(proposal).collect::<Vec<_>>());
     let deadlines = match &a.notification {
         Some(n) => {
             let cal = Calendar::new(
@@ -132,7 +140,135 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
         "legal_basis_version": a.legal_basis_version,
         "notification": a.notification,
         "deadlines": deadlines,
+        "procedure": procedure,
+        "annulled": procedure.annulled,
+        // AMB-29: recomputed from the driver's autos whose penalty stands.
+        "current_consequences": current,
     }))
+}
+
+/// `POST /api/v1/app-infraction-autos/{id}/acts` (APP-ART22, AMB-34): defence, decision,
+/// reconsideration and its decision, in order; annulling re-computes recidivism (AMB-29).
+pub async fn act(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<ProcedureAct>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let auto = state
+        .store
+        .get_auto(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Auto de infração não encontrado.".into()))?;
+    let act = body.into_inner();
+    let today = local_date(state.clock.now());
+    let acts = app_procedure::acts_of(&state, id).await?;
+    let cal = state.calendar().await?;
+    let p = app_procedure::state_of(&auto, &acts, today, &cal, &state);
+    let order = if matches!(act, ProcedureAct::Notificacao { .. }) {
+        Err("A notificação deste auto é registrada em /notification (art. 22, §§1º–2º).")
+    } else {
+        check_act_order(&p, &act, auto.committed_on, today)
+    };
+    if let Err(message) = order {
+        return Err(ApiError::Conflict(
+            "Ato fora da ordem do procedimento.".into(),
+            vec![ProblemItem::field("act", message)],
+        ));
+    }
+    let annuls = matches!(
+        act,
+        ProcedureAct::Decisao {
+            outcome: Outcome::Anulado,
+            ..
+        } | ProcedureAct::DecisaoPrefeito {
+            outcome: Outcome::Anulado,
+            ..
+        }
+    );
+    let mut events = vec![crate::storage::charter::CharterEvent {
+        entity_type: app_procedure::ENTITY,
+        entity_id: id,
+        kind: app_procedure::ACT_EVENT,
+        actor: &official.actor,
+        reason: None,
+        legal_basis_version: state.app_basis.version,
+        at: state.clock.now(),
+        data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
+    }];
+    if annuls {
+        events.push(app_procedure::annulment_event(
+            &state,
+            &auto,
+            &official.actor,
+        ));
+    }
+    state.store.append_events(events).await?;
+    Ok(HttpResponse::Ok().json(auto_json(&state, &auto).await?))
+}
+
+/// `POST /api/v1/app-infraction-autos/{id}/notice` (APP-ART19, APP-ART22): the signed
+/// Notificação de Penalidade, two copies (case file and driver), deadlines dated.
+pub async fn notice(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let auto = state
+        .store
+        .get_auto(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Auto de infração não encontrado.".into()))?;
+    let driver = state
+        .store
+        .get_driver(auto.driver_id)
+        .await?
+        .ok_or(ApiError::Internal)?;
+    let plate = match auto.authorization_id {
+        Some(a) => match state.store.get_authorization(a).await? {
+            Some(a) => state
+                .store
+                .get_vehicle(a.vehicle_id)
+                .await?
+                .map(|v| (v.plate.as_str().to_owned(), v.plate.formatted())),
+            None => None,
+        },
+        None => None,
+    };
+    let acts = app_procedure::acts_of(&state, id).await?;
+    let cal = state.calendar().await?;
+    let p = app_procedure::state_of(&auto, &acts, local_date(state.clock.now()), &cal, &state);
+    match app_procedure::issue_notice(
+        &state,
+        &auto,
+        &driver.name,
+        &driver.cpf.masked(),
+        plate,
+        &p,
+        &official.actor,
+    )
+    .await
+    {
+        Ok(doc) => Ok(HttpResponse::Created().json(json!({
+            "id": doc.id,
+            "kind": doc.kind,
+            "number": doc.number,
+            "verification_code": doc.verification_code,
+            "verification_url": crate::issuance::verification_url(&state.letterhead.public_url, &doc.token),
+            "sha256": doc.sha256,
+            "pdf": format!("/api/v1/charter/documents/{}", doc.id),
+        }))),
+        Err(crate::issuance::GrantError::Rules(f)) => Err(ApiError::Requirements(
+            f.into_iter().map(ProblemItem::from).collect(),
+        )),
+        Err(crate::issuance::GrantError::Storage(e)) => Err(e.into()),
+        Err(e) => {
+            tracing::error!(error = %e, "app auto notice issuance failed");
+            Err(ApiError::Internal)
+        }
+    }
 }
 
 /// The driver must exist, and the authorization, if given, must be the driver's.

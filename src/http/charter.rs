@@ -23,7 +23,7 @@ use crate::domain::charter::{
     PriorTermo, SubstitutionReason, Vistoria,
 };
 use crate::domain::charter_sanctions::{
-    CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction,
+    CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
@@ -604,7 +604,7 @@ async fn vehicle_json(
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (report, company_status) =
         reg::vehicle_live_status(v, c, &termos, today, &state.charter_basis);
-    let docs = state.store.charter_documents_of(v.id).await?;
+    let docs = state.store.register_documents_of(v.id).await?;
     let may_operate =
         report.status == CharterStatus::Ativo && company_status == CharterStatus::Ativo;
     Ok(json!({
@@ -1576,38 +1576,7 @@ pub async fn procedure_act(
         .ok_or(ApiError::Internal)?;
     let p = &view.procedure;
     let today = local_date(state.clock.now());
-    let (ok, message) = match &act {
-        ProcedureAct::Notificacao { notified_on, .. } => (
-            p.notified_on.is_none()
-                && *notified_on >= view.data.committed_on
-                && *notified_on <= today,
-            "A notificação deve ser única, posterior à infração e não futura.",
-        ),
-        ProcedureAct::Defesa { filed_on, .. } => (
-            p.stage == "notificado" && *filed_on <= today,
-            "A defesa exige notificação prévia e não pode ser apresentada duas vezes.",
-        ),
-        ProcedureAct::Decisao {
-            decided_on,
-            notified_on,
-            ..
-        } => (
-            matches!(p.stage, "notificado" | "defesa_apresentada")
-                && decided_on <= notified_on
-                && *notified_on <= today,
-            "A decisão exige notificação do auto, e sua ciência não pode anteceder a decisão.",
-        ),
-        ProcedureAct::Reconsideracao { filed_on, .. } => (
-            p.stage == "decidido" && *filed_on <= today,
-            "O pedido de reconsideração exige decisão da Secretaria (art. 22, §3º).",
-        ),
-        ProcedureAct::DecisaoPrefeito { decided_on, .. } => (
-            p.stage == "reconsideracao" && *decided_on <= today,
-            "A decisão do Prefeito exige pedido de reconsideração pendente.",
-        ),
-    };
-    if !ok || p.stage == "anulado" || (p.final_ && !matches!(act, ProcedureAct::Notificacao { .. }))
-    {
+    if let Err(message) = check_act_order(p, &act, view.data.committed_on, today) {
         return Err(ApiError::Conflict(
             "Ato fora da ordem do procedimento.".into(),
             vec![ProblemItem::field("act", message)],

@@ -114,7 +114,13 @@ impl CharterSamples {
             method: NoticeMethod::Contrafe,
             notified_on: date(2026, 11, 27),
         }];
-        let procedure = procedure_state(&acts, today, &cal, &DeadlineRules::default(), &basis);
+        let procedure = procedure_state(
+            &acts,
+            today,
+            &cal,
+            &DeadlineRules::default(),
+            (&basis).into(),
+        );
         let facts = [AutoFacts {
             number: "AIF-2026/000031".into(),
             infraction: "FRET-ART19-III",

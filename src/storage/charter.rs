@@ -174,7 +174,8 @@ pub struct CharterDocument {
     pub kind: String,
     pub subject_type: String,
     pub subject_id: Uuid,
-    pub company_id: Uuid,
+    /// The charter company; `None` for ride-hailing documents.
+    pub company_id: Option<Uuid>,
     pub number: String,
     pub verification_code: String,
     pub token: String,
@@ -195,7 +196,7 @@ struct RawDocument {
     kind: String,
     subject_type: String,
     subject_id: String,
-    company_id: String,
+    company_id: Option<String>,
     number: String,
     verification_code: String,
     token: String,
@@ -214,7 +215,7 @@ impl TryFrom<RawDocument> for CharterDocument {
         Ok(Self {
             id: parse_uuid(&r.id)?,
             subject_id: parse_uuid(&r.subject_id)?,
-            company_id: parse_uuid(&r.company_id)?,
+            company_id: r.company_id.as_deref().map(parse_uuid).transpose()?,
             kind: r.kind,
             subject_type: r.subject_type,
             number: r.number,
@@ -238,7 +239,7 @@ impl TryFrom<RawDocument> for CharterDocument {
 
 const DOCUMENT_COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, number, \
     verification_code, token, key_id, sha256, subject_key, valid_until, legal_basis_version, issued_at, facts";
-const INSERT_DOCUMENT: &str = "INSERT INTO charter_documents (id, kind, subject_type, subject_id, \
+const INSERT_DOCUMENT: &str = "INSERT INTO register_documents (id, kind, subject_type, subject_id, \
     company_id, number, verification_code, token, key_id, pdf, sha256, subject_key, valid_until, \
     legal_basis_version, issued_at, facts) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
@@ -292,7 +293,7 @@ impl Store {
                     .bind(&d.kind)
                     .bind(&d.subject_type)
                     .bind(d.subject_id.to_string())
-                    .bind(d.company_id.to_string())
+                    .bind(d.company_id.map(|c| c.to_string()))
                     .bind(&d.number)
                     .bind(&d.verification_code)
                     .bind(&d.token)
@@ -446,7 +447,7 @@ impl Store {
         value: &str,
     ) -> Result<Vec<CharterDocument>, StorageError> {
         let q = format!(
-            "SELECT {DOCUMENT_COLUMNS} FROM charter_documents WHERE {clause} ORDER BY issued_at, id"
+            "SELECT {DOCUMENT_COLUMNS} FROM register_documents WHERE {clause} ORDER BY issued_at, id"
         );
         on_backend!(self, |pool, _begin| {
             let rows: Vec<RawDocument> = sqlx::query_as(sqlx::AssertSqlSafe(q))
@@ -488,7 +489,7 @@ impl Store {
     }
 
     /// Documents issued for a subject (`termo`, `vehicle`, `auto`, …), oldest first.
-    pub async fn charter_documents_of(
+    pub async fn register_documents_of(
         &self,
         subject_id: Uuid,
     ) -> Result<Vec<CharterDocument>, StorageError> {
@@ -499,7 +500,7 @@ impl Store {
     pub async fn charter_document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let pdf: Option<Vec<u8>> =
-                sqlx::query_scalar("SELECT pdf FROM charter_documents WHERE id = $1")
+                sqlx::query_scalar("SELECT pdf FROM register_documents WHERE id = $1")
                     .bind(id.to_string())
                     .fetch_optional(pool)
                     .await?;

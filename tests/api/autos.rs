@@ -186,3 +186,140 @@ async fn auto_inputs_are_validated() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
 }
+
+/// AMB-29 and AMB-34: the procedure of a ride-hailing auto (defence, decision, reconsideration)
+/// and annulment recalculating the recidivism of the driver's later auto; the signed
+/// Notificação de Penalidade in two copies, verifiable, and revoked once annulled.
+#[tokio::test]
+#[allow(clippy::too_many_lines)] // one scenario, step by step
+async fn annulment_recalculates_recidivism_and_the_notice_is_signed_and_verifiable() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let post_auto = |at: &'static str| {
+        let app = &app;
+        let mut body = auto_body(driver, "APP-ART26-IV", at);
+        body["authorization_id"] = grant["id"].clone();
+        async move {
+            let res = app.post("/api/v1/app-infraction-autos", &body).await;
+            assert_eq!(res.status(), StatusCode::CREATED);
+            res.json::<Value>().await.unwrap()
+        }
+    };
+    let first = post_auto("2026-11-30T09:00:00-04:00").await;
+    app.clock.advance(Duration::days(2));
+    let second = post_auto("2026-12-01T20:00:00-04:00").await;
+    assert_eq!(second["current_consequences"][1]["kind"], "suspension");
+    let notify = |id: String| {
+        let app = &app;
+        async move {
+            let n =
+                json!({"method": "post", "notified_on": "2026-12-02", "juntada_on": "2026-12-02"});
+            let res = app
+                .post(
+                    &format!("/api/v1/app-infraction-autos/{id}/notification"),
+                    &n,
+                )
+                .await;
+            assert_eq!(res.status(), StatusCode::CREATED);
+        }
+    };
+    let (id1, id2) = (
+        first["id"].as_str().unwrap().to_owned(),
+        second["id"].as_str().unwrap().to_owned(),
+    );
+    // The notice needs the notification first (deadlines count from the juntada).
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{id2}/notice"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    notify(id1.clone()).await;
+    notify(id2.clone()).await;
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{id2}/notice"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let doc: Value = res.json().await.unwrap();
+    let pdf = app
+        .get_authed(doc["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    assert!(crate::helpers::pdf_info(&pdf).contains("Pages:           2"));
+    let text = crate::helpers::pdf_text(&pdf);
+    for needle in [
+        "2ª VIA — AUTUADO",
+        "art. 26, IV (grave)",
+        "570 UPFG",
+        "***.982.247-**",
+        "BRA2E19",
+        // Juntada 02/12/2026 + 15 = 17/12/2026.
+        "17/12/2026",
+        "plataforma",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    assert!(!text.contains("529.982.247-25"), "CPF printed in full");
+    let token = crate::helpers::token_of(doc["verification_url"].as_str().unwrap());
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+
+    // Defence, then the first auto's penalty is annulled: the second is no longer a repeat.
+    let act = |id: &str, body: Value| {
+        let app = &app;
+        let path = format!("/api/v1/app-infraction-autos/{id}/acts");
+        async move { app.post(&path, &body).await }
+    };
+    let res = act(
+        &id1,
+        json!({"act": "decisao_prefeito", "outcome": "anulado", "decided_on": "2026-12-02"}),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT, "out of order");
+    let res = act(
+        &id1,
+        json!({"act": "defesa", "protocol": "PG-1", "filed_on": "2026-12-02"}),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = act(&id1, json!({"act": "decisao", "outcome": "anulado", "decided_on": "2026-12-02", "notified_on": "2026-12-02"})).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let annulled: Value = res.json().await.unwrap();
+    assert_eq!(annulled["annulled"], true);
+    assert!(annulled["current_consequences"].is_null());
+    let now: Value = app
+        .get_authed(&format!("/api/v1/app-infraction-autos/{id2}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        now["current_consequences"].as_array().unwrap().len(),
+        1,
+        "{now}"
+    );
+    // The second auto annulled on reconsideration: its notice verifies as revoked.
+    act(&id2, json!({"act": "decisao", "outcome": "mantido", "decided_on": "2026-12-02", "notified_on": "2026-12-02"})).await;
+    let res = act(
+        &id2,
+        json!({"act": "reconsideracao", "protocol": "PG-2", "filed_on": "2026-12-02"}),
+    )
+    .await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["procedure"]["routed_to"], "GABINETE_DO_PREFEITO");
+    act(
+        &id2,
+        json!({"act": "decisao_prefeito", "outcome": "anulado", "decided_on": "2026-12-02"}),
+    )
+    .await;
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "revoked");
+    assert_eq!(v["document"]["status"], "anulado");
+}
