@@ -13,12 +13,13 @@ use crate::documents::{A4_QR_MM, format};
 use crate::domain::app_sanctions::{
     Consequence, PriorInfraction, consequences, infraction as app_infraction,
 };
-use crate::domain::calendar::Calendar;
+use crate::domain::calendar::{Calendar, DeadlineRules};
 use crate::domain::charter::CharterStatus;
 use crate::domain::charter_sanctions::{
     NoticeMethod, ProcedureAct, ProcedureState, procedure_state,
 };
 use crate::domain::dates::local_date;
+use crate::domain::legal_basis::AppLegalBasis;
 use crate::issuance::GrantError;
 use crate::state::AppState;
 use crate::storage::charter::{CharterDocument, CharterEvent};
@@ -54,7 +55,8 @@ pub fn state_of(
     acts: &[ProcedureAct],
     today: NaiveDate,
     cal: &Calendar,
-    app: &AppState,
+    rules: &DeadlineRules,
+    basis: &AppLegalBasis,
 ) -> ProcedureState {
     let mut all = Vec::with_capacity(acts.len() + 1);
     if let Some(n) = &auto.notification {
@@ -64,13 +66,7 @@ pub fn state_of(
         });
     }
     all.extend(acts.iter().cloned());
-    let mut s = procedure_state(
-        &all,
-        today,
-        cal,
-        &app.deadline_rules,
-        app.app_basis.as_ref().into(),
-    );
+    let mut s = procedure_state(&all, today, cal, rules, basis.into());
     // The notice method of a ride-hailing auto is its own (post, electronic, edital).
     s.notice_method = None;
     s
@@ -164,7 +160,8 @@ pub fn notice_inputs(
     driver_cpf_masked: &str,
     plate: Option<String>,
     p: &ProcedureState,
-    state: &AppState,
+    basis: &AppLegalBasis,
+    public_url: &str,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
@@ -172,7 +169,6 @@ pub fn notice_inputs(
     let n = auto.notification.as_ref()?;
     let kind = app_infraction(&auto.infraction_id)?;
     let (defence, payment) = (p.defence_due.as_ref()?, p.payment_due.as_ref()?);
-    let basis = &state.app_basis;
     let method = match n.method.as_str() {
         "post" => "via postal com aviso de recebimento",
         "electronic" => "meio eletrônico",
@@ -181,11 +177,12 @@ pub fn notice_inputs(
     Some(json!({
         "code": code,
         "qr_width_mm": qr_width_mm,
-        "verify_address": format!("{}/v", state.letterhead.public_url),
+        "verify_address": format!("{public_url}/v"),
         "issued_at": format::datetime_local(now),
         "legal_basis": basis.citation,
         "legal_basis_version": auto.legal_basis_version,
         "number": auto.number,
+        "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
         "secretariat": "Secretaria Municipal de Finanças",
         "law": "lei municipal do transporte por aplicativo (minuta consolidada)",
         "infractor_name": driver_name,
@@ -249,7 +246,8 @@ pub async fn issue_notice(
         driver_cpf_masked,
         printed_plate.clone(),
         p,
-        state,
+        &state.app_basis,
+        &state.letterhead.public_url,
         "",
         0.0,
         now,
@@ -279,7 +277,8 @@ pub async fn issue_notice(
                 driver_cpf_masked,
                 printed_plate.clone(),
                 p,
-                state,
+                &state.app_basis,
+                &state.letterhead.public_url,
                 code,
                 qr,
                 now,
@@ -317,7 +316,14 @@ pub async fn document_status(
     };
     let acts = acts_of(state, auto.id).await?;
     let cal = state.calendar().await?;
-    let p = state_of(&auto, &acts, local_date(now), &cal, state);
+    let p = state_of(
+        &auto,
+        &acts,
+        local_date(now),
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
     Ok(Some(CharterDocumentStatus {
         status: if p.annulled {
             CharterStatus::Anulado

@@ -1259,6 +1259,7 @@ pub fn auto_notice_inputs(
         common_inputs(public_url, basis, code, qr_width_mm, now),
         json!({
             "number": view.number,
+            "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
             "secretariat": SIS,
             "law": "Lei Municipal nº 4.937/2025",
             "infractor_name": company.data.name,

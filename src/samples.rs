@@ -88,6 +88,33 @@ impl SampleRecords {
         })
     }
 
+    /// An auto under art. 26, IV (grave, 570 UPFG), drawn up and notified by post.
+    pub fn auto(&self, now: DateTime<Utc>) -> crate::storage::AppAuto {
+        let today = crate::domain::dates::local_date(now);
+        crate::storage::AppAuto {
+            id: Uuid::from_u128(0x5e10_0004),
+            number: "AI-APP-2026/000017".into(),
+            infraction_id: "APP-ART26-IV".into(),
+            driver_id: self.driver.id,
+            authorization_id: Some(self.authorization.id),
+            committed_at: now,
+            committed_on: today,
+            place: "Av. Ministro João Alberto, em frente à rodoviária".into(),
+            facts: "Embarcou passageiro na via pública sem intermediação da plataforma.".into(),
+            inspector: "Fiscal de Posturas, matrícula 1234".into(),
+            drawn_up_at: now,
+            fine_upf: 570,
+            fine_centavos: Some(570 * 11_972),
+            consequences: serde_json::Value::Array(Vec::new()),
+            legal_basis_version: self.basis.version.into(),
+            notification: Some(crate::storage::AutoNotification {
+                method: "post".into(),
+                notified_on: today,
+                juntada_on: today,
+            }),
+        }
+    }
+
     pub fn context<'a>(
         &'a self,
         letterhead: &'a Letterhead,
@@ -206,6 +233,38 @@ impl SampleWriter<'_> {
             };
             self.write(kind, template, &inputs, &qr)?;
         }
+        // The Notificação de Penalidade of an auto under art. 26, IV, notified by post.
+        let auto = records.auto(self.now);
+        let cal = crate::domain::calendar::Calendar::new(
+            crate::domain::calendar::CalendarSettings::default(),
+            [],
+        );
+        let p = crate::app_procedure::state_of(
+            &auto,
+            &[],
+            crate::domain::dates::local_date(self.now),
+            &cal,
+            &crate::domain::calendar::DeadlineRules::default(),
+            &records.basis,
+        );
+        let kind = DocumentKind::AppAuto;
+        let due = p.payment_due.as_ref().map_or(a.valid_until, |d| d.due);
+        let qr = self.qr(kind, &auto.number, plate, due, crate::documents::APP_ISSUER)?;
+        let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
+        let inputs = crate::app_procedure::notice_inputs(
+            &auto,
+            &records.driver.name,
+            &records.driver.cpf.masked(),
+            Some(records.vehicle.plate.formatted()),
+            &p,
+            &records.basis,
+            &self.letterhead.public_url,
+            CODE,
+            w,
+            self.now,
+        )
+        .ok_or(SampleError::Records)?;
+        self.write(kind, "auto_infracao.typ", &inputs, &qr)?;
         Ok(())
     }
 

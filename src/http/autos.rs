@@ -96,7 +96,14 @@ fn proposal(c: &Consequence) -> serde_json::Value {
 async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, ApiError> {
     let acts = app_procedure::acts_of(state, a.id).await?;
     let cal = state.calendar().await?;
-    let procedure = app_procedure::state_of(a, &acts, local_date(state.clock.now()), &cal, state);
+    let procedure = app_procedure::state_of(
+        a,
+        &acts,
+        local_date(state.clock.now()),
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
     let current = app_procedure::current_consequences(state, a, procedure.annulled)
         .await?
         .map(|c| c.iter().map(proposal).collect::<Vec<_>>());
@@ -165,7 +172,14 @@ pub async fn act(
     let today = local_date(state.clock.now());
     let acts = app_procedure::acts_of(&state, id).await?;
     let cal = state.calendar().await?;
-    let p = app_procedure::state_of(&auto, &acts, today, &cal, &state);
+    let p = app_procedure::state_of(
+        &auto,
+        &acts,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
     let order = if matches!(act, ProcedureAct::Notificacao { .. }) {
         Err("A notificação deste auto é registrada em /notification (art. 22, §§1º–2º).")
     } else {
@@ -239,7 +253,14 @@ pub async fn notice(
     };
     let acts = app_procedure::acts_of(&state, id).await?;
     let cal = state.calendar().await?;
-    let p = app_procedure::state_of(&auto, &acts, local_date(state.clock.now()), &cal, &state);
+    let p = app_procedure::state_of(
+        &auto,
+        &acts,
+        local_date(state.clock.now()),
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
     match app_procedure::issue_notice(
         &state,
         &auto,
