@@ -172,6 +172,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(history::authorization)],
     ))
     .service(resource(
+        "/api/v1/app-authorizations/{id}/certidoes",
+        vec![web::post().to(authorizations::certidao)],
+    ))
+    .service(resource(
         "/api/v1/app-authorizations/{id}/vistorias",
         vec![web::post().to(authorizations::vistoria)],
     ))

@@ -187,7 +187,8 @@ async fn issue_document(
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
         | DocumentKind::CharterCertidao
-        | DocumentKind::AppAuto => {
+        | DocumentKind::AppAuto
+        | DocumentKind::AppCertidao => {
             return Err(GrantError::Missing("ride-hailing document kind"));
         }
     };

@@ -4,6 +4,7 @@
 //! Data flows one way: HTTP DTO → parsed domain value → use case → storage / renderer /
 //! signer → response. The law lives in [`domain`] only.
 
+pub mod app_certidao;
 pub mod app_procedure;
 pub mod charter_register;
 pub mod clock;

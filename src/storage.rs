@@ -94,6 +94,8 @@ pub enum DocumentKind {
     CharterCertidao,
     /// The Notificação de Penalidade of a ride-hailing auto (APP-ART19, APP-ART22).
     AppAuto,
+    /// The certidão de situação cadastral of a ride-hailing driver or vehicle.
+    AppCertidao,
 }
 
 impl DocumentKind {
@@ -106,6 +108,7 @@ impl DocumentKind {
             Self::CharterAuto => "charter_auto",
             Self::CharterCertidao => "charter_certidao",
             Self::AppAuto => "app_auto",
+            Self::AppCertidao => "app_certidao",
         }
     }
 
@@ -118,6 +121,7 @@ impl DocumentKind {
             "charter_auto" => Some(Self::CharterAuto),
             "charter_certidao" => Some(Self::CharterCertidao),
             "app_auto" => Some(Self::AppAuto),
+            "app_certidao" => Some(Self::AppCertidao),
             _ => None,
         }
     }
@@ -132,6 +136,7 @@ impl DocumentKind {
             Self::CharterAuto => "Auto de Infração e Notificação (fretamento)",
             Self::CharterCertidao => "Certidão de situação cadastral",
             Self::AppAuto => "Auto de Infração e Notificação de Penalidade (aplicativo)",
+            Self::AppCertidao => "Certidão de situação cadastral (aplicativo)",
         }
     }
 }

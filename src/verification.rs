@@ -213,6 +213,16 @@ async fn charter_lookup(
             return (Verdict::StatusUnavailable, None);
         }
     };
+    if doc.kind == crate::app_certidao::KIND_APP_CERTIDAO {
+        return match crate::app_certidao::verdict(state, &doc, now).await {
+            Ok(Some((v, d))) => (v, Some(d)),
+            Ok(None) => (Verdict::UnknownDocument, None),
+            Err(e) => {
+                log_storage_error(&e);
+                (Verdict::StatusUnavailable, None)
+            }
+        };
+    }
     match charter_register::document_status(state, &doc, now).await {
         Ok(Some(live)) => charter_verdict(&doc, live)
             .map_or((Verdict::UnknownDocument, None), |(v, d)| (v, Some(d))),

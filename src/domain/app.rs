@@ -346,7 +346,7 @@ pub fn decide_grant(
 }
 
 /// Status of an authorization at an instant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthorizationStatus {
     Active,

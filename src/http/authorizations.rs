@@ -399,3 +399,55 @@ pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok()
         .json(json!({"legal_basis_version": state.app_basis.version, "infractions": items}))
 }
+
+#[derive(Deserialize)]
+pub struct CertidaoDto {
+    subject: String,
+    protocol: String,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/certidoes`: the certidão de situação cadastral of
+/// the authorization's driver (`app_driver`) or vehicle (`app_vehicle`).
+pub async fn certidao(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<CertidaoDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let mut f = Fields::default();
+    let protocol = f.text("protocol", &body.protocol, 60);
+    let subject = match body.subject.as_str() {
+        "app_driver" => Some("app_driver"),
+        "app_vehicle" => Some("app_vehicle"),
+        _ => f.take(
+            "subject",
+            Err::<&'static str, ()>(()),
+            "Use app_driver ou app_vehicle.",
+        ),
+    };
+    f.finish()?;
+    let (Some(protocol), Some(subject)) = (protocol, subject) else {
+        return Err(ApiError::Internal);
+    };
+    let record = crate::app_certidao::load(&state, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
+    match crate::app_certidao::issue(&state, &record, subject, &protocol, &official.actor).await {
+        Ok(doc) => Ok(HttpResponse::Created().json(json!({
+            "id": doc.id,
+            "kind": doc.kind,
+            "number": doc.number,
+            "verification_code": doc.verification_code,
+            "verification_url": verification_url(&state.letterhead.public_url, &doc.token),
+            "valid_until": doc.valid_until,
+            "facts": doc.facts,
+            "pdf": format!("/api/v1/charter/documents/{}", doc.id),
+        }))),
+        Err(GrantError::Storage(e)) => Err(e.into()),
+        Err(e) => {
+            tracing::error!(error = %e, "app certidão issuance failed");
+            Err(ApiError::Internal)
+        }
+    }
+}

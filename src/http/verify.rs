@@ -288,7 +288,9 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
 fn subject_label(kind: DocumentKind) -> (&'static str, &'static str) {
     match kind {
         DocumentKind::CharterTermo | DocumentKind::CharterAuto => ("CNPJ", "o CNPJ da empresa"),
-        DocumentKind::CharterCertidao => ("Registro", "o registro apresentado"),
+        DocumentKind::CharterCertidao | DocumentKind::AppCertidao => {
+            ("Registro", "o registro apresentado")
+        }
         DocumentKind::AppAuto => ("Placa ou auto", "a placa do veículo ou o número do auto"),
         _ => ("Placa", "a placa do veículo"),
     }

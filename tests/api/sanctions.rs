@@ -253,3 +253,70 @@ async fn app_art26_ii_impedida_after_fifteen_days_until_a_new_vistoria() {
         .unwrap();
     assert_eq!(a["inspection"]["vistoria_valid_until"], "2027-12-18");
 }
+
+/// The ride-hailing certidão (issue 4): status and requirements at issue; `outdated` once a
+/// suspension changes them; the driver's CPF never in the public answer.
+#[tokio::test]
+async fn app_certidao_of_driver_and_vehicle_tells_when_facts_change() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    assert_eq!(
+        app.vistoria(&grant, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    let path = format!("/api/v1/app-authorizations/{id}/certidoes");
+    let res = app
+        .post(
+            &path,
+            &json!({"subject": "app_vehicle", "protocol": "PG-2026/9"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let cert: Value = res.json().await.unwrap();
+    assert_eq!(cert["facts"]["status"], "active");
+    let pdf = app
+        .get_authed(cert["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    let text = crate::helpers::pdf_text(&pdf);
+    for needle in [
+        "CERTIDÃO DE SITUAÇÃO CADASTRAL",
+        "BRA2E19",
+        "Vistoria anual",
+        "30/11/2027",
+        "PG-2026/9",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let token = token_of(cert["verification_url"].as_str().unwrap());
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "valid", "{v}");
+    assert_eq!(v["document"]["facts_hold"], true);
+    let res = app
+        .post(
+            &path,
+            &json!({"subject": "app_driver", "protocol": "PG-2026/10"}),
+        )
+        .await;
+    let driver_cert: Value = res.json().await.unwrap();
+    let (_, d) = app
+        .verify(&token_of(driver_cert["verification_url"].as_str().unwrap()))
+        .await;
+    assert_eq!(d["document"]["plate"], "Condutor CPF ***.982.247-**");
+    assert!(!d.to_string().contains("529.982.247-25"));
+    // A suspension from today: what the certidão said no longer holds.
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/sanctions"),
+            &json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 30, "reason": "r", "legal_basis": "art. 26, §1º"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let (_, later) = app.verify(&token).await;
+    assert_eq!(later["verdict"], "outdated");
+    assert_eq!(later["document"]["status"], "suspended");
+}
