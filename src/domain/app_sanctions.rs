@@ -603,3 +603,77 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod per_rule {
+    //! One test per rule id of arts. 22–27 (each also covered by the tables above).
+    use super::*;
+    use crate::domain::calendar::{Calendar, CalendarSettings};
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn first(id: &str, prior: &[PriorInfraction]) -> Vec<Consequence> {
+        consequences(
+            infraction(id).unwrap(),
+            d(2026, 5, 1),
+            d(2026, 6, 1),
+            prior,
+            None,
+            &AppLegalBasis::draft_2023(),
+        )
+    }
+
+    fn upf_of(c: &[Consequence]) -> u32 {
+        match c[0] {
+            Consequence::Fine { upf, .. } => upf,
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn app_art26_iii_breach_of_art_13_is_leve_115() {
+        assert_eq!(upf_of(&first("APP-ART26-III", &[])), 115);
+    }
+
+    #[test]
+    fn app_art26_iv_street_pickup_is_grave_570() {
+        assert_eq!(upf_of(&first("APP-ART26-IV", &[])), 570);
+    }
+
+    #[test]
+    fn app_art26_vi_taxi_rank_is_grave_570() {
+        assert_eq!(upf_of(&first("APP-ART26-VI", &[])), 570);
+    }
+
+    #[test]
+    fn app_art24_pu_a_suspension_is_twelve_months() {
+        let c = first("APP-ART26-V", &[]);
+        assert_eq!(
+            c[1],
+            Consequence::Suspension {
+                from: d(2026, 6, 1),
+                until: d(2027, 6, 1),
+                article: "art. 26, V",
+            }
+        );
+    }
+
+    #[test]
+    fn app_art22_p2_defence_counts_from_the_juntada() {
+        let cal = Calendar::new(CalendarSettings::default(), []);
+        // Notified Monday 01/06/2026, filed (juntada) Wednesday 03/06: 18/06 is a Thursday.
+        let dl = auto_deadlines(
+            d(2026, 5, 20),
+            d(2026, 6, 1),
+            d(2026, 6, 3),
+            &cal,
+            &DeadlineRules::default(),
+            &AppLegalBasis::draft_2023(),
+        );
+        assert_eq!(dl.defence_due.start_event, d(2026, 6, 3));
+        assert_eq!(dl.defence_due.due, d(2026, 6, 18));
+    }
+}

@@ -168,3 +168,24 @@ pub fn data_request_status(
         Some(_) => DataRequestStatus::DeliveredLate,
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod per_rule {
+    use super::*;
+
+    #[test]
+    fn app_art4_p2_data_due_in_24_hours_minute_by_minute() {
+        let due: DateTime<Utc> = "2026-11-29T19:37:00Z".parse().unwrap();
+        assert_eq!(data_request_status(due, None), DataRequestStatus::Pending);
+        assert_eq!(
+            data_request_status(due, Some(due)),
+            DataRequestStatus::DeliveredInTime
+        );
+        let late = due + chrono::Duration::minutes(1);
+        assert_eq!(
+            data_request_status(due, Some(late)),
+            DataRequestStatus::DeliveredLate
+        );
+    }
+}

@@ -1771,3 +1771,55 @@ pub async fn history(
     Ok(HttpResponse::Ok()
         .json(json!({ "entity_type": table.entity_type(), "id": id, "events": items })))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fret_art20_i_to_iv_are_the_grounds_of_cassacao() {
+        for a in ["art. 20, I", "art. 20, II", "art. 20, III", "art. 20, IV"] {
+            assert!(sanction_article_ok(CompanySanctionKind::Cassacao, a), "{a}");
+        }
+        assert!(!sanction_article_ok(
+            CompanySanctionKind::Cassacao,
+            "art. 19, VI"
+        ));
+    }
+
+    #[test]
+    fn fret_art20_ii_transfer_without_consent_is_a_cassacao_ground() {
+        assert!(sanction_article_ok(
+            CompanySanctionKind::Cassacao,
+            "art. 20, II"
+        ));
+    }
+
+    #[test]
+    fn fret_art20_iii_vehicle_without_the_legal_characteristics_is_a_cassacao_ground() {
+        assert!(sanction_article_ok(
+            CompanySanctionKind::Cassacao,
+            "art. 20, III"
+        ));
+    }
+
+    #[test]
+    fn fret_art18_each_sanction_has_its_inciso() {
+        assert!(sanction_article_ok(
+            CompanySanctionKind::Advertencia,
+            "art. 18, I"
+        ));
+        assert!(sanction_article_ok(
+            CompanySanctionKind::Suspensao,
+            "art. 18, III"
+        ));
+        assert!(sanction_article_ok(
+            CompanySanctionKind::Apreensao,
+            "art. 18, IV"
+        ));
+        assert!(!sanction_article_ok(
+            CompanySanctionKind::Suspensao,
+            "art. 18, I"
+        ));
+    }
+}

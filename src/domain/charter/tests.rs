@@ -797,3 +797,139 @@ fn fret_art26_transitional_deadlines() {
         .is_none()
     );
 }
+
+// ---- One test per rule id, for rules otherwise covered inside broader tables ----
+
+fn contract_failures(change: fn(&mut ContractFacts)) -> Vec<(&'static str, &'static str)> {
+    let mut c = contract();
+    change(&mut c);
+    let mut out = Vec::new();
+    contract_requirements(&c, &listed(20), &mut out);
+    rules_of(&out)
+}
+
+#[test]
+fn fret_art1_pu_i_the_termo_states_the_modality() {
+    assert_eq!(Modality::Continuo.label_pt(), "Fretamento contínuo");
+    assert_eq!(Modality::Eventual.label_pt(), "Fretamento eventual");
+}
+
+#[test]
+fn fret_art1_pu_iii_contract_has_a_validity_period() {
+    let f = contract_failures(|c| c.end_date = c.start_date - chrono::Duration::days(1));
+    assert_eq!(f, vec![("FRET-ART1-PU-III", "end_date")]);
+}
+
+#[test]
+fn fret_art1_pu_vi_contract_names_the_passenger_group() {
+    let f = contract_failures(|c| c.contractor_name = " ".into());
+    assert_eq!(f, vec![("FRET-ART1-PU-VI", "contractor_name")]);
+}
+
+#[test]
+fn fret_art1_pu_vii_origin_and_destination_in_the_municipality() {
+    let f = contract_failures(|c| c.within_municipality = false);
+    assert_eq!(f, vec![("FRET-ART1-PU-VII", "within_municipality")]);
+}
+
+#[test]
+fn fret_art2_i_continuous_charter_needs_notary_timetable_and_nfse() {
+    let f = contract_failures(|c| {
+        c.notary_registration = None;
+        c.timetable.clear();
+        c.nfse_number = None;
+    });
+    assert_eq!(
+        f,
+        vec![
+            ("FRET-ART2-I", "notary_registration"),
+            ("FRET-ART2-I", "timetable"),
+            ("FRET-ART2-I", "nfse_number"),
+        ]
+    );
+}
+
+#[test]
+fn fret_art2_ii_occasional_charter_is_not_tourism() {
+    let f = contract_failures(|c| {
+        c.kind = ContractKind::Eventual;
+        c.tourism = true;
+    });
+    assert_eq!(f, vec![("FRET-ART2-II", "tourism")]);
+}
+
+#[test]
+fn fret_art4_own_account_transport_is_its_own_modality() {
+    assert_eq!(
+        Modality::TransporteProprio.label_pt(),
+        "Transporte próprio (art. 4º)"
+    );
+}
+
+#[test]
+fn fret_art5_settlements_and_prefeituras_are_not_continuous_charter() {
+    for t in [ContractorType::Assentamento, ContractorType::Prefeitura] {
+        let mut c = contract();
+        c.contractor_type = t;
+        let mut out = Vec::new();
+        contract_requirements(&c, &listed(20), &mut out);
+        assert_eq!(rules_of(&out), vec![("FRET-ART5", "contractor_type")]);
+        // As occasional charter the exclusion does not apply.
+        c.kind = ContractKind::Eventual;
+        let mut out = Vec::new();
+        contract_requirements(&c, &listed(20), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
+}
+
+#[test]
+fn fret_art13_p4_past_its_service_life_the_vehicle_cannot_operate() {
+    let mut r = record();
+    r.facts.first_registration_date = d(2010, 6, 1);
+    let report = vehicle_status(&r, &cnpj(), d(2025, 6, 2), &basis());
+    assert_eq!(report.status, CharterStatus::VidaUtilVencida);
+    assert_eq!(report.service_life_until, d(2025, 6, 1));
+}
+
+#[test]
+fn fret_art15_iii_folha_corrida_within_validity() {
+    let mut f = driver();
+    f.folha_corrida = proof(Some(d(2025, 5, 31)));
+    assert_eq!(
+        rules_of(&driver_requirements(&f, d(2025, 6, 1), &basis())),
+        vec![("FRET-ART15-III", "folha_corrida")]
+    );
+}
+
+#[test]
+fn fret_art15_v_toxicological_exam_thirty_months() {
+    let mut f = driver();
+    f.toxicological_exam_on = Some(d(2022, 12, 1));
+    assert!(driver_requirements(&f, d(2025, 6, 1), &basis()).is_empty());
+    assert_eq!(
+        rules_of(&driver_requirements(&f, d(2025, 6, 2), &basis())),
+        vec![("FRET-ART15-V", "toxicological_exam_on")]
+    );
+}
+
+#[test]
+fn fret_art26_p1_vehicles_sixty_days_from_publication() {
+    let t = transition_deadlines(&basis(), &cal(), &DeadlineRules::default());
+    assert_eq!(t.vehicle_enrolment.days, 60);
+    assert_eq!(t.vehicle_enrolment.due, d(2025, 4, 28));
+    let w = late_transition_warning(
+        true,
+        d(2025, 4, 29),
+        &t.vehicle_enrolment,
+        "FRET-ART26-P1",
+        "art. 26, §1º",
+        "Cadastro",
+    );
+    assert_eq!(w.map(|f| f.rule), Some("FRET-ART26-P1"));
+}
+
+#[test]
+fn fret_art29_in_force_on_publication() {
+    assert_eq!(basis().publication_date, d(2025, 2, 26));
+    assert_eq!(basis().version, "LEI-4937-2025/v1");
+}
