@@ -215,6 +215,69 @@ fn subject_fields(
     }
 }
 
+/// What a ride-hailing certidão prints besides its number and marks.
+pub struct AppCertidaoPrint<'a> {
+    pub record: &'a AppRecord,
+    pub subject: &'a str,
+    pub facts: &'a AppCertifiedFacts,
+    pub protocol: &'a str,
+    pub valid_until: NaiveDate,
+    pub validity_days: u32,
+}
+
+/// Inputs of `templates/certidao.typ` for a ride-hailing driver or vehicle.
+pub fn inputs(
+    p: &AppCertidaoPrint<'_>,
+    number: &str,
+    public_url: &str,
+    basis: &crate::domain::legal_basis::AppLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    let (title, fields, ..) = subject_fields(p.record, p.subject);
+    let a = &p.record.authorization;
+    let items: Vec<[String; 3]> = p
+        .facts
+        .items
+        .iter()
+        .map(|i| {
+            [
+                i.item.clone(),
+                i.situation.clone(),
+                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
+            ]
+        })
+        .collect();
+    json!({
+        "code": code,
+        "qr_width_mm": qr_width_mm,
+        "verify_address": format!("{public_url}/v"),
+        "issued_at": format::datetime_local(now),
+        "issued_on_long": format::date_long(local_date(now)),
+        "legal_basis": basis.citation,
+        "legal_basis_version": basis.version,
+        "number": number,
+        "secretariat": "Secretaria Municipal de Finanças",
+        "grounds": "com fundamento na lei municipal do transporte remunerado privado individual de passageiros por plataformas tecnológicas",
+        "protocol": p.protocol,
+        "status": p.facts.status.label_pt(),
+        "subject_title": title,
+        "subject_fields": fields,
+        "link_title": "Autorização",
+        "link_fields": [
+            ["Autorização nº".to_owned(), a.number.clone()],
+            ["Vigência".to_owned(), format!("{} a {}", format::date(a.valid_from), format::date(a.valid_until))],
+            ["Situação".to_owned(), p.facts.status.label_pt().to_owned()],
+        ],
+        "items": items,
+        "notes": "",
+        "valid_until": format::date(p.valid_until),
+        "validity_days": p.validity_days.to_string(),
+        "signatory": "Secretário(a) Municipal de Finanças",
+    })
+}
+
 /// Issues the certidão of the driver (`app_driver`) or vehicle (`app_vehicle`) of an
 /// authorization.
 pub async fn issue(
@@ -229,7 +292,7 @@ pub async fn issue(
     let facts = facts(state, r, subject, now).await?;
     let valid_until =
         today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
-    let (title, fields, entity, entity_id, key) = subject_fields(r, subject);
+    let (_, _, entity, entity_id, key) = subject_fields(r, subject);
     let spec = DocSpec {
         kind: KIND_APP_CERTIDAO,
         subject_type: subject,
@@ -246,48 +309,19 @@ pub async fn issue(
     };
     let public_url = &state.letterhead.public_url;
     let basis = &state.app_basis;
-    let items: Vec<[String; 3]> = facts
-        .items
-        .iter()
-        .map(|i| {
-            [
-                i.item.clone(),
-                i.situation.clone(),
-                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
-            ]
-        })
-        .collect();
     issue_document(
         state,
         spec,
         |number, code, qr| {
-            json!({
-                "code": code,
-                "qr_width_mm": qr,
-                "verify_address": format!("{public_url}/v"),
-                "issued_at": format::datetime_local(now),
-                "issued_on_long": format::date_long(today),
-                "legal_basis": basis.citation,
-                "legal_basis_version": basis.version,
-                "number": number,
-                "secretariat": "Secretaria Municipal de Finanças",
-                "grounds": "com fundamento na lei municipal do transporte remunerado privado individual de passageiros por plataformas tecnológicas",
-                "protocol": protocol,
-                "status": facts.status.label_pt(),
-                "subject_title": title,
-                "subject_fields": fields,
-                "link_title": "Autorização",
-                "link_fields": [
-                    ["Autorização nº".to_owned(), r.authorization.number.clone()],
-                    ["Vigência".to_owned(), format!("{} a {}", format::date(r.authorization.valid_from), format::date(r.authorization.valid_until))],
-                    ["Situação".to_owned(), facts.status.label_pt().to_owned()],
-                ],
-                "items": items,
-                "notes": "",
-                "valid_until": format::date(valid_until),
-                "validity_days": state.charter_basis.certidao_validity_days.to_string(),
-                "signatory": "Secretário(a) Municipal de Finanças",
-            })
+            let print = AppCertidaoPrint {
+                record: r,
+                subject,
+                facts: &facts,
+                protocol,
+                valid_until,
+                validity_days: state.charter_basis.certidao_validity_days,
+            };
+            inputs(&print, number, public_url, basis, code, qr, now)
         },
         |_| Ok(None),
         |number| {

@@ -136,6 +136,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(autos::notify)],
     ))
     .service(resource(
+        "/api/v1/drivers/{id}/data-changes",
+        vec![web::post().to(registry::data_change)],
+    ))
+    .service(resource(
         "/api/v1/drivers/{id}/record",
         vec![web::post().to(registry::file_record)],
     ))

@@ -265,6 +265,74 @@ impl SampleWriter<'_> {
         )
         .ok_or(SampleError::Records)?;
         self.write(kind, "auto_infracao.typ", &inputs, &qr)?;
+        self.app_certidao(&records)
+    }
+
+    /// The certidão of the authorized car, issued today.
+    fn app_certidao(&mut self, records: &SampleRecords) -> Result<(), SampleError> {
+        let a = &records.authorization;
+        let plate = records.vehicle.plate.as_str();
+        let record = crate::app_certidao::AppRecord {
+            authorization: records.authorization.clone(),
+            driver: records.driver.clone(),
+            vehicle: records.vehicle.clone(),
+        };
+        let today = crate::domain::dates::local_date(self.now);
+        let facts = crate::app_certidao::AppCertifiedFacts {
+            status: crate::domain::app::AuthorizationStatus::Active,
+            items: [
+                (
+                    "Autorização nº APP-2026/000123 (art. 3º)",
+                    Some(a.valid_until),
+                ),
+                (
+                    "Idade, portas e ar-condicionado — ano-modelo 2022 (art. 2º)",
+                    NaiveDate::from_ymd_opt(2034, 12, 31),
+                ),
+                ("Emplacamento no município (art. 8º, §1º, I)", None),
+                (
+                    "Vistoria anual (art. 16)",
+                    chrono::Datelike::with_year(&today, 2027),
+                ),
+            ]
+            .into_iter()
+            .map(
+                |(item, valid_until)| crate::charter_register::CertifiedItem {
+                    item: item.to_owned(),
+                    situation: "regular".to_owned(),
+                    valid_until,
+                },
+            )
+            .collect(),
+        };
+        let print = crate::app_certidao::AppCertidaoPrint {
+            record: &record,
+            subject: "app_vehicle",
+            facts: &facts,
+            protocol: "PG-2026/5532",
+            valid_until: today + chrono::Duration::days(30),
+            validity_days: 30,
+        };
+        let kind = DocumentKind::AppCertidao;
+        let number = "CERT-APP-2026/000003";
+        let qr = self.qr(
+            kind,
+            number,
+            plate,
+            print.valid_until,
+            crate::documents::APP_ISSUER,
+        )?;
+        let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
+        let inputs = crate::app_certidao::inputs(
+            &print,
+            number,
+            &self.letterhead.public_url,
+            &records.basis,
+            CODE,
+            w,
+            self.now,
+        );
+        self.write(kind, "certidao.typ", &inputs, &qr)?;
         Ok(())
     }
 

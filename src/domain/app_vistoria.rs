@@ -109,6 +109,34 @@ pub fn inspection_report(
     report
 }
 
+/// APP-ART13-XIX: a change of registration data is reported within 7 days (DL-2, DL-5; the
+/// change is not a notification, so DL-4 does not move the start). A late report is the
+/// infraction of art. 26, III (leve): a warning for the SMF, never a refusal of the report.
+pub fn app_art13_xix_report(
+    changed_on: NaiveDate,
+    reported_on: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &AppLegalBasis,
+) -> (Deadline, Option<super::app::RuleFailure>) {
+    let from_change = DeadlineRules {
+        notification_on_closed_day_moves: false,
+        ..rules.clone()
+    };
+    let due = deadline_in_days(changed_on, basis.data_change_report_days, cal, &from_change);
+    let late = (reported_on > due.due).then(|| super::app::RuleFailure {
+        rule: "APP-ART13-XIX",
+        article: "art. 13, XIX",
+        field: "reported_on",
+        message: format!(
+            "Alteração comunicada em {}, depois do prazo de 7 dias, que terminou em {}: infração do art. 26, III (leve).",
+            reported_on.format("%d/%m/%Y"),
+            due.due.format("%d/%m/%Y")
+        ),
+    });
+    (due, late)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -140,6 +168,22 @@ mod tests {
             &DeadlineRules::default(),
             &AppLegalBasis::draft_2023(),
         )
+    }
+
+    #[test]
+    fn app_art13_xix_data_changes_reported_within_seven_days() {
+        let cal = Calendar::new(CalendarSettings::default(), []);
+        let b = AppLegalBasis::draft_2023();
+        let r = DeadlineRules::default();
+        // Changed Monday 01/06/2026: day 7 is Monday 08/06.
+        let (due, late) = app_art13_xix_report(d(2026, 6, 1), d(2026, 6, 8), &cal, &r, &b);
+        assert_eq!(due.due, d(2026, 6, 8));
+        assert!(late.is_none());
+        let (_, late) = app_art13_xix_report(d(2026, 6, 1), d(2026, 6, 9), &cal, &r, &b);
+        assert_eq!(late.map(|f| f.rule), Some("APP-ART13-XIX"));
+        // Changed Tuesday 01/12/2026: day 7 is Tuesday 08/12 (no extension needed).
+        let (due, _) = app_art13_xix_report(d(2026, 12, 1), d(2026, 12, 1), &cal, &r, &b);
+        assert_eq!(due.due, d(2026, 12, 8));
     }
 
     #[test]

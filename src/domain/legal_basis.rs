@@ -76,6 +76,8 @@ pub struct AppLegalBasis {
     pub vistoria_validity_months: u32,
     /// APP-ART16-P2: days to fix what a failed vistoria found.
     pub vistoria_fix_days: u32,
+    /// APP-ART13-XIX: days to report a change of registration data.
+    pub data_change_report_days: u32,
 }
 
 impl AppLegalBasis {
@@ -130,6 +132,7 @@ impl AppLegalBasis {
             vistoria_presentation_days: 5,
             vistoria_validity_months: 12,
             vistoria_fix_days: 15,
+            data_change_report_days: 7,
         }
     }
 

@@ -319,3 +319,71 @@ pub async fn file_record(
     let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
     Ok(HttpResponse::Created().json(driver_json(&driver)))
 }
+
+#[derive(Deserialize)]
+pub struct DataChangeDto {
+    what: String,
+    changed_on: String,
+    reported_on: String,
+}
+
+/// `POST /api/v1/drivers/{id}/data-changes` (APP-ART13-XIX): records a reported change of
+/// registration data with its 7-day deadline; a late report carries the art. 26, III warning.
+pub async fn data_change(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<DataChangeDto>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Condutor não encontrado.".into());
+    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
+    state.store.get_driver(id).await?.ok_or_else(not_found)?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let mut f = Fields::default();
+    let what = f.text("what", &body.what, 500);
+    let changed_on = f.date("changed_on", &body.changed_on);
+    let reported_on = f.date("reported_on", &body.reported_on);
+    if let (Some(c), Some(r)) = (changed_on, reported_on)
+        && (r < c || r > today)
+    {
+        f.take::<(), ()>(
+            "reported_on",
+            Err(()),
+            "A comunicação não pode anteceder a alteração nem ser futura.",
+        );
+    }
+    f.finish()?;
+    let (Some(what), Some(changed_on), Some(reported_on)) = (what, changed_on, reported_on) else {
+        return Err(ApiError::Internal);
+    };
+    let cal = state.calendar().await?;
+    let (due, late) = crate::domain::app_vistoria::app_art13_xix_report(
+        changed_on,
+        reported_on,
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
+    let data = json!({ "what": what, "changed_on": changed_on, "reported_on": reported_on, "due": due.due, "late": late.is_some() });
+    state
+        .store
+        .append_events(vec![crate::storage::charter::CharterEvent {
+            entity_type: "driver",
+            entity_id: id,
+            kind: "data_change_reported",
+            actor: &official.actor,
+            reason: None,
+            legal_basis_version: state.app_basis.version,
+            at: state.clock.now(),
+            data: data.clone(),
+        }])
+        .await?;
+    Ok(HttpResponse::Created().json(json!({
+        "driver_id": id,
+        "what": what,
+        "changed_on": changed_on,
+        "reported_on": reported_on,
+        "report_due": due,
+        "warnings": late.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
+    })))
+}

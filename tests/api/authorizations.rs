@@ -517,3 +517,48 @@ async fn app_art12_p1_a_ctb306_conviction_not_yet_extinguished_is_rejected() {
     )
     .await;
 }
+
+/// APP-ART13-XIX: a change of registration data is reported within 7 days; a late report is
+/// recorded with the art. 26, III warning and shows in the driver's history.
+#[tokio::test]
+async fn app_art13_xix_data_change_reports_within_seven_days() {
+    let app = spawn_app().await;
+    let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+    let path = format!("/api/v1/drivers/{d}/data-changes");
+    // Changed Friday 20/11/2026: day 7 is Friday 27/11.
+    let on_time =
+        json!({"what": "Novo endereço", "changed_on": "2026-11-20", "reported_on": "2026-11-27"});
+    let res = app.post(&path, &on_time).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["report_due"]["due"], "2026-11-27");
+    assert!(body["warnings"].as_array().unwrap().is_empty());
+    let late =
+        json!({"what": "Novo telefone", "changed_on": "2026-11-20", "reported_on": "2026-11-30"});
+    let body: Value = app.post(&path, &late).await.json().await.unwrap();
+    assert_eq!(body["warnings"][0]["rule"], "APP-ART13-XIX");
+    let future = json!({"what": "x", "changed_on": "2026-11-20", "reported_on": "2026-12-30"});
+    assert_eq!(
+        app.post(&path, &future).await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let h: Value = app
+        .get_authed(&format!("/api/v1/drivers/{d}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kinds: Vec<&str> = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|k| **k == "data_change_reported")
+            .count(),
+        2
+    );
+}

@@ -155,6 +155,20 @@ async fn s05_termo_two_years_prints_validity_and_renews_without_gap() {
     assert!(text.replace(' ', "").contains(code), "{text}");
     let url = t["document"]["verification_url"].as_str().unwrap();
     assert_eq!(qr_codes(&pdf), vec![url.to_owned()]);
+    // The signed file itself, uploaded: intact, ours, found in the register by its SHA-256.
+    let res = app
+        .client
+        .post(app.url("/api/v1/verify/pdf"))
+        .header("Content-Type", "application/pdf")
+        .body(pdf.clone())
+        .send()
+        .await
+        .unwrap();
+    let up: Value = res.json().await.unwrap();
+    assert_eq!(up["verdict"], "valid", "{up}");
+    assert_eq!(up["signature"]["intact"], true);
+    assert_eq!(up["document"]["kind"], "charter_termo");
+    assert_eq!(up["document"]["number"], t["number"]);
     let token = token_of(url);
     // Sunday 23/05/2027 still valid; Monday 24/05 expired (DL-8, no extension).
     app.clock.set(noon("2027-05-23"));

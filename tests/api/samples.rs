@@ -49,7 +49,7 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
         .collect();
-    assert_eq!(pdfs.len(), 7, "one sample per document kind");
+    assert_eq!(pdfs.len(), 8, "one sample per document kind");
     for (kind, size, pages) in [
         ("app_sticker", "283.465 x 396.85 pts", 1),
         ("app_authorization", "595.276 x 841.89 pts (A4)", 1),
@@ -60,6 +60,7 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
         ("charter_auto", "595.276 x 841.89 pts (A4)", 2),
         ("charter_certidao", "595.276 x 841.89 pts (A4)", 1),
         ("app_auto", "595.276 x 841.89 pts (A4)", 2),
+        ("app_certidao", "595.276 x 841.89 pts (A4)", 1),
     ] {
         let pdf = std::fs::read(out.path().join(format!("{kind}.pdf"))).unwrap();
         let info = pdf_info(&pdf);
