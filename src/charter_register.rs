@@ -159,11 +159,14 @@ pub async fn termos_of(store: &Store, company_id: Uuid) -> Result<Vec<Termo>, St
         .collect()
 }
 
-/// The Termo that covers `today`, else the latest one.
+/// The Termo that covers `today` (the latest granted, if several), else the latest one.
 pub fn current_termo(termos: &[Termo], today: NaiveDate) -> Option<&Termo> {
+    // The latest granted among those covering today: a Termo granted after a cassação's bar
+    // overlaps the one the cassação ended.
     termos
         .iter()
-        .find(|t| t.data.valid_from <= today && today <= t.data.valid_until)
+        .filter(|t| t.data.valid_from <= today && today <= t.data.valid_until)
+        .max_by_key(|t| t.data.valid_from)
         .or_else(|| termos.iter().max_by_key(|t| t.data.valid_until))
 }
 

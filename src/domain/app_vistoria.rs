@@ -109,6 +109,28 @@ pub fn inspection_report(
     report
 }
 
+/// APP-ART10: the vistoria is preceded by payment of the fees: none before `fee_paid_on`.
+pub fn app_art10_fee_before_vistoria(
+    fee_paid_on: NaiveDate,
+    performed_on: NaiveDate,
+) -> Option<super::app::RuleFailure> {
+    (performed_on < fee_paid_on).then(|| super::app::RuleFailure {
+        rule: "APP-ART10",
+        article: "art. 10",
+        field: "performed_on",
+        message: format!(
+            "A vistoria é precedida do pagamento das taxas, feito em {}.",
+            fee_paid_on.format("%d/%m/%Y")
+        ),
+    })
+}
+
+/// APP-ART6-PU (AMB-17): ride-pooling is allowed within the vehicle's capacity — the
+/// passengers of every shared ride together, the driver excluded.
+pub fn app_art6_pu_pooling_fits(passengers: u32, capacity_including_driver: i32) -> bool {
+    i64::from(passengers) < i64::from(capacity_including_driver)
+}
+
 /// APP-ART13-XIX: a change of registration data is reported within 7 days (DL-2, DL-5; the
 /// change is not a notification, so DL-4 does not move the start). A late report is the
 /// infraction of art. 26, III (leve): a warning for the SMF, never a refusal of the report.
@@ -168,6 +190,27 @@ mod tests {
             &DeadlineRules::default(),
             &AppLegalBasis::draft_2023(),
         )
+    }
+
+    #[test]
+    fn app_art10_no_vistoria_before_the_fees_are_paid() {
+        assert!(app_art10_fee_before_vistoria(d(2026, 11, 20), d(2026, 11, 20)).is_none());
+        let f = app_art10_fee_before_vistoria(d(2026, 11, 20), d(2026, 11, 19));
+        assert_eq!(f.map(|f| f.rule), Some("APP-ART10"));
+    }
+
+    #[test]
+    fn app_art6_pu_pooling_within_capacity() {
+        assert!(app_art6_pu_pooling_fits(4, 5));
+        assert!(!app_art6_pu_pooling_fits(5, 5));
+        assert!(app_art6_pu_pooling_fits(6, 7));
+    }
+
+    #[test]
+    fn app_art30_entry_into_force_is_a_parameter_unknown_for_the_draft() {
+        let b = AppLegalBasis::draft_2023();
+        assert_eq!(b.entry_into_force, None);
+        assert_eq!(b.version, "APP-MINUTA-2023-11-23/v1");
     }
 
     #[test]

@@ -332,11 +332,16 @@ pub fn decide_termo(
         return Err(out);
     }
     let (valid_from, renews) = match latest {
-        // A cassação ends the old Termo; its remaining days are not carried over.
-        Some(p) if today <= p.valid_until && cassations.iter().all(|c| *c > today) => (
-            p.valid_until.succ_opt().unwrap_or(p.valid_until),
-            Some(p.number.clone()),
-        ),
+        // A cassação ends the Termo in force on its date: nothing is carried over.
+        Some(p)
+            if today <= p.valid_until
+                && !cassations.iter().any(|c| p.valid_from <= *c && *c <= today) =>
+        {
+            (
+                p.valid_until.succ_opt().unwrap_or(p.valid_until),
+                Some(p.number.clone()),
+            )
+        }
         _ => (today, None),
     };
     let base = if renews.is_some() {
@@ -425,10 +430,14 @@ pub fn termo_status(
     sanctions: &[CompanySanction],
     today: NaiveDate,
 ) -> (CharterStatus, Option<NaiveDate>) {
-    if sanctions
-        .iter()
-        .any(|s| s.kind == CompanySanctionKind::Cassacao && s.effective_from <= today)
-    {
+    // A cassação ends the Termo in force on its date; a Termo granted after the bar
+    // (art. 20, parágrafo único) is not touched by it.
+    if sanctions.iter().any(|s| {
+        s.kind == CompanySanctionKind::Cassacao
+            && s.effective_from <= today
+            && valid_from <= s.effective_from
+            && s.effective_from <= valid_until
+    }) {
         return (CharterStatus::Cassado, None);
     }
     if today > valid_until {
@@ -442,7 +451,6 @@ pub fn termo_status(
     if let Some(until) = suspended {
         return (CharterStatus::Suspenso, Some(until));
     }
-    let _ = valid_from;
     (CharterStatus::Ativo, None)
 }
 

@@ -235,8 +235,14 @@ pub async fn vistoria(
     let (Some(performed_on), Some(inspector)) = (performed_on, inspector) else {
         return Err(ApiError::Internal);
     };
-    if state.store.get_authorization(id).await?.is_none() {
+    let Some(authorization) = state.store.get_authorization(id).await? else {
         return Err(ApiError::NotFound("Autorização não encontrada.".into()));
+    };
+    if let Some(f) = crate::domain::app_vistoria::app_art10_fee_before_vistoria(
+        authorization.fee_paid_on,
+        performed_on,
+    ) {
+        return Err(ApiError::Requirements(vec![ProblemItem::from(f)]));
     }
     let v = crate::domain::app_vistoria::AppVistoria {
         performed_on,

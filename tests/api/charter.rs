@@ -620,6 +620,17 @@ async fn s08_cassacao_and_the_twelve_month_bar() {
     let again = created(termo(&app, &c).await).await;
     assert_eq!(again["valid_from"], "2026-12-16");
     assert!(again["renews"].is_null());
+    // The new Termo is in force; the old one stays cassado.
+    let new_token = token_of(again["document"]["verification_url"].as_str().unwrap());
+    assert_eq!(app.verify(&new_token).await.1["verdict"], "valid");
+    assert_eq!(app.verify(&token).await.1["verdict"], "revoked");
+    let company: Value = app
+        .get_authed(&format!("/api/v1/charter/companies/{c}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(company["status"], "ativo");
     // A cassação needs an art. 20 ground.
     let res = app
         .post(

@@ -202,6 +202,11 @@ async fn app_art9_approval_lapses_without_vistoria_in_five_days() {
         .await
         .unwrap();
     assert_eq!(a["inspection"]["presentation_due"]["due"], "2026-12-07");
+    // APP-ART10: no vistoria before the fees were paid (20/11/2026).
+    let res = app.vistoria(&grant, "2026-11-19", true).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["rule"], "APP-ART10");
     app.clock.advance(Duration::days(7)); // 07/12/2026
     assert_eq!(app.verify(&token).await.1["verdict"], "valid");
     app.clock.advance(Duration::days(1)); // 08/12/2026

@@ -203,8 +203,13 @@ fn fret_art20_cassacao_and_fret_art18_iii_suspension_status() {
         CharterStatus::Ativo
     );
     assert_eq!(
-        termo_status(from, until, &[cass], d(2025, 12, 15)).0,
+        termo_status(from, until, std::slice::from_ref(&cass), d(2025, 12, 15)).0,
         CharterStatus::Cassado
+    );
+    // A Termo granted after the bar is not touched by the old cassação.
+    assert_eq!(
+        termo_status(d(2026, 12, 16), d(2028, 12, 16), &[cass], d(2027, 1, 10)).0,
+        CharterStatus::Ativo
     );
     let susp = CompanySanction {
         kind: CompanySanctionKind::Suspensao,
