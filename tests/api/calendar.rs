@@ -100,3 +100,12 @@ async fn bad_calendar_inputs_are_problems() {
         StatusCode::UNPROCESSABLE_ENTITY
     );
 }
+
+/// S12 through the API: 13/06 (Santo Antônio, municipal holiday by default) moves the due day.
+#[tokio::test]
+async fn s12_santo_antonio_moves_the_defence_to_monday() {
+    let app = spawn_app().await;
+    let s12 = due(&app, "2025-05-29", 15).await;
+    assert_eq!(s12["raw_end"], "2025-06-13");
+    assert_eq!(s12["due"], "2025-06-16");
+}

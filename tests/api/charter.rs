@@ -875,3 +875,47 @@ async fn fret_art25_certidao_states_the_facts_and_tells_when_they_change() {
     );
     assert_eq!(v["document"]["plate"], "Condutor CPF ***.444.777-**");
 }
+
+/// S10 through the API: the Secretary's decision notified Thursday 04/09/2025 → reconsideration
+/// due Monday 15/09 (15/09 not a holiday by default); filed, it goes to the Mayor.
+#[tokio::test]
+async fn s10_reconsideration_due_after_a_sunday_and_routed_to_the_mayor() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-08-01"));
+    let c = company(&app, "2026-12-31").await;
+    let a = auto(&app, &c, "FRET-ART19-II", "2025-08-01").await;
+    notify(&app, &a, "2025-08-01").await;
+    let path = format!("/api/v1/charter/autos/{}/acts", a["id"].as_str().unwrap());
+    app.clock.set(noon("2025-08-10"));
+    let res = app
+        .post(
+            &path,
+            &json!({"act": "defesa", "protocol": "PG-8", "filed_on": "2025-08-10"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    app.clock.set(noon("2025-09-04"));
+    let res = app
+        .post(&path, &json!({"act": "decisao", "outcome": "mantido", "decided_on": "2025-09-02", "notified_on": "2025-09-04"}))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(
+        body["procedure"]["reconsideration_due"]["raw_end"],
+        "2025-09-14"
+    );
+    assert_eq!(
+        body["procedure"]["reconsideration_due"]["due"],
+        "2025-09-15"
+    );
+    app.clock.set(noon("2025-09-15"));
+    let res = app
+        .post(
+            &path,
+            &json!({"act": "reconsideracao", "protocol": "PG-9", "filed_on": "2025-09-15"}),
+        )
+        .await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["procedure"]["reconsideration_timely"], true);
+    assert_eq!(body["procedure"]["routed_to"], "GABINETE_DO_PREFEITO");
+}
