@@ -422,6 +422,19 @@ pub struct CompanySanction {
     pub reason: String,
 }
 
+/// FRET-ART18 and FRET-ART20: the article that grounds each sanction — cassação only under
+/// art. 20, I–IV; warning, suspension and seizure under art. 18, I, III and IV.
+pub fn sanction_grounded(kind: CompanySanctionKind, article: &str) -> bool {
+    match kind {
+        CompanySanctionKind::Cassacao => {
+            ["art. 20, I", "art. 20, II", "art. 20, III", "art. 20, IV"].contains(&article)
+        }
+        CompanySanctionKind::Advertencia => article == "art. 18, I",
+        CompanySanctionKind::Suspensao => article == "art. 18, III",
+        CompanySanctionKind::Apreensao => article == "art. 18, IV",
+    }
+}
+
 /// FRET-ART8-P1 (DL-8), FRET-ART18-III, FRET-ART20: status of a Termo on `today`, and the
 /// suspension's end when suspended.
 pub fn termo_status(

@@ -16,7 +16,6 @@ use crate::documents::format;
 use crate::domain::app_sanctions::{
     Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
 };
-use crate::domain::calendar::Calendar;
 use crate::domain::charter_sanctions::{Outcome, ProcedureAct, check_act_order};
 use crate::domain::dates::local_date;
 use crate::state::AppState;
@@ -109,10 +108,7 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
         .map(|c| c.iter().map(proposal).collect::<Vec<_>>());
     let deadlines = match &a.notification {
         Some(n) => {
-            let cal = Calendar::new(
-                state.calendar_settings.as_ref().clone(),
-                state.store.decreed_days().await?,
-            );
+            let cal = state.calendar().await?;
             Some(auto_deadlines(
                 local_date(a.drawn_up_at),
                 n.notified_on,

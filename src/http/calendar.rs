@@ -18,11 +18,7 @@ const MAX_RANGE_DAYS: i64 = 62;
 
 /// The calendar in force: statutory days, switches and decreed days.
 pub(crate) async fn calendar(state: &AppState) -> Result<Calendar, ApiError> {
-    let decreed = state.store.decreed_days().await?;
-    Ok(Calendar::new(
-        state.calendar_settings.as_ref().clone(),
-        decreed,
-    ))
+    Ok(state.calendar().await?)
 }
 
 pub async fn year(

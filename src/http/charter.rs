@@ -372,18 +372,6 @@ pub struct SanctionDto {
     reason: String,
 }
 
-/// Articles that ground each sanction (arts. 18 and 20).
-fn sanction_article_ok(kind: CompanySanctionKind, article: &str) -> bool {
-    match kind {
-        CompanySanctionKind::Cassacao => {
-            ["art. 20, I", "art. 20, II", "art. 20, III", "art. 20, IV"].contains(&article)
-        }
-        CompanySanctionKind::Advertencia => article == "art. 18, I",
-        CompanySanctionKind::Suspensao => article == "art. 18, III",
-        CompanySanctionKind::Apreensao => article == "art. 18, IV",
-    }
-}
-
 /// `POST /api/v1/charter/companies/{id}/sanctions` (FRET-ART18, FRET-ART20): records a
 /// sanction decided by the competent authority.
 pub async fn apply_sanction(
@@ -398,7 +386,7 @@ pub async fn apply_sanction(
     let from = f.date("effective_from", &dto.effective_from);
     let until = dto.until.as_deref().map(|u| f.date("until", u));
     let reason = f.text("reason", &dto.reason, 2000);
-    if !sanction_article_ok(dto.kind, dto.article.trim()) {
+    if !rules::sanction_grounded(dto.kind, dto.article.trim()) {
         f.take::<(), ()>(
             "article",
             Err(()),
@@ -1750,76 +1738,5 @@ pub async fn history(
         "autos" => CharterTable::Autos,
         _ => return Err(not_found("Registro")),
     };
-    let id = path_id(&raw, "Registro")?;
-    let events = state.store.charter_events(table, id).await?;
-    if events.is_empty() {
-        return Err(not_found("Registro"));
-    }
-    let items: Vec<_> = events
-        .iter()
-        .map(|e| {
-            json!({
-                "kind": e.kind,
-                "actor": e.actor,
-                "reason": e.reason,
-                "legal_basis_version": e.legal_basis_version,
-                "occurred_at": e.occurred_at,
-                "data": serde_json::from_str::<serde_json::Value>(&e.data).unwrap_or_default(),
-            })
-        })
-        .collect();
-    Ok(HttpResponse::Ok()
-        .json(json!({ "entity_type": table.entity_type(), "id": id, "events": items })))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fret_art20_i_to_iv_are_the_grounds_of_cassacao() {
-        for a in ["art. 20, I", "art. 20, II", "art. 20, III", "art. 20, IV"] {
-            assert!(sanction_article_ok(CompanySanctionKind::Cassacao, a), "{a}");
-        }
-        assert!(!sanction_article_ok(
-            CompanySanctionKind::Cassacao,
-            "art. 19, VI"
-        ));
-    }
-
-    #[test]
-    fn fret_art20_ii_transfer_without_consent_is_a_cassacao_ground() {
-        assert!(sanction_article_ok(
-            CompanySanctionKind::Cassacao,
-            "art. 20, II"
-        ));
-    }
-
-    #[test]
-    fn fret_art20_iii_vehicle_without_the_legal_characteristics_is_a_cassacao_ground() {
-        assert!(sanction_article_ok(
-            CompanySanctionKind::Cassacao,
-            "art. 20, III"
-        ));
-    }
-
-    #[test]
-    fn fret_art18_each_sanction_has_its_inciso() {
-        assert!(sanction_article_ok(
-            CompanySanctionKind::Advertencia,
-            "art. 18, I"
-        ));
-        assert!(sanction_article_ok(
-            CompanySanctionKind::Suspensao,
-            "art. 18, III"
-        ));
-        assert!(sanction_article_ok(
-            CompanySanctionKind::Apreensao,
-            "art. 18, IV"
-        ));
-        assert!(!sanction_article_ok(
-            CompanySanctionKind::Suspensao,
-            "art. 18, I"
-        ));
-    }
+    super::history::history(&state, table.entity_type(), &raw).await
 }

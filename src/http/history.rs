@@ -9,7 +9,12 @@ use super::problem::ApiError;
 use crate::state::AppState;
 use crate::storage::Repository;
 
-async fn history(state: &AppState, entity_type: &str, id: &str) -> Result<HttpResponse, ApiError> {
+/// The history JSON of any entity (ride-hailing or charter): `404` when it has no events.
+pub(crate) async fn history(
+    state: &AppState,
+    entity_type: &str,
+    id: &str,
+) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Registro não encontrado.".into());
     let id = uuid::Uuid::parse_str(id).map_err(|_| not_found())?;
     let events = state.store.events_of(entity_type, &id.to_string()).await?;

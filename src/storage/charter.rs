@@ -401,14 +401,8 @@ impl Store {
         table: CharterTable,
         id: Uuid,
     ) -> Result<Vec<Event>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let rows: Vec<Event> = sqlx::query_as(sql::SELECT_EVENTS)
-                .bind(table.entity_type())
-                .bind(id.to_string())
-                .fetch_all(pool)
-                .await?;
-            Ok(rows)
-        })
+        use super::Repository;
+        self.events_of(table.entity_type(), &id.to_string()).await
     }
 
     /// Takes the next number of `series` for the year, already issued (autos: the number is

@@ -938,3 +938,52 @@ fn fret_art29_in_force_on_publication() {
     assert_eq!(basis().publication_date, d(2025, 2, 26));
     assert_eq!(basis().version, "LEI-4937-2025/v1");
 }
+
+// FRET-ART18 / FRET-ART20: the grounds of each sanction.
+
+#[test]
+fn fret_art20_i_to_iv_are_the_grounds_of_cassacao() {
+    for a in ["art. 20, I", "art. 20, II", "art. 20, III", "art. 20, IV"] {
+        assert!(sanction_grounded(CompanySanctionKind::Cassacao, a), "{a}");
+    }
+    assert!(!sanction_grounded(
+        CompanySanctionKind::Cassacao,
+        "art. 19, VI"
+    ));
+}
+
+#[test]
+fn fret_art20_ii_transfer_without_consent_is_a_cassacao_ground() {
+    assert!(sanction_grounded(
+        CompanySanctionKind::Cassacao,
+        "art. 20, II"
+    ));
+}
+
+#[test]
+fn fret_art20_iii_vehicle_without_the_legal_characteristics_is_a_cassacao_ground() {
+    assert!(sanction_grounded(
+        CompanySanctionKind::Cassacao,
+        "art. 20, III"
+    ));
+}
+
+#[test]
+fn fret_art18_each_sanction_has_its_inciso() {
+    assert!(sanction_grounded(
+        CompanySanctionKind::Advertencia,
+        "art. 18, I"
+    ));
+    assert!(sanction_grounded(
+        CompanySanctionKind::Suspensao,
+        "art. 18, III"
+    ));
+    assert!(sanction_grounded(
+        CompanySanctionKind::Apreensao,
+        "art. 18, IV"
+    ));
+    assert!(!sanction_grounded(
+        CompanySanctionKind::Suspensao,
+        "art. 18, I"
+    ));
+}
