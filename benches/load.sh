@@ -20,7 +20,7 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && br
 today=$(TZ=America/Cuiaba date +%F)
 auth=(-H "Authorization: Bearer bench-token" -H "Content-Type: application/json")
 driver=$(curl -fs "${auth[@]}" -d '{"name":"Bench","cpf":"52998224725","cnh":{"number":"58316794534","category":"B","first_license_date":"2015-01-01","ear":true,"expires_on":"2030-01-01"},"criminal_certificates":[{"court":"estadual_1","issued_on":"'"$today"'","clear":true},{"court":"estadual_2","issued_on":"'"$today"'","clear":true},{"court":"federal_1","issued_on":"'"$today"'","clear":true},{"court":"federal_2","issued_on":"'"$today"'","clear":true}]}' "http://127.0.0.1:$port/api/v1/drivers" | sed 's/.*"id":"\([^"]*\)".*/\1/')
-vehicle=$(curl -fs "${auth[@]}" -d '{"plate":"BRA2E19","renavam":"13824652268","make":"Chevrolet","model":"Onix","color":"Prata","model_year":2022,"doors":4,"air_conditioning":true,"capacity_including_driver":5,"registration_municipality_ibge":5101803}' "http://127.0.0.1:$port/api/v1/vehicles" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+vehicle=$(curl -fs "${auth[@]}" -d '{"plate":"BRA2E19","renavam":"13824652268","make":"Chevrolet","model":"Onix","color":"Prata","model_year":2022,"doors":4,"air_conditioning":true,"capacity_including_driver":5,"registration_municipality_ibge":5101803,"owner_type":"locadora_pj","owner_document":"11222333000181"}' "http://127.0.0.1:$port/api/v1/vehicles" | sed 's/.*"id":"\([^"]*\)".*/\1/')
 url=$(curl -fs "${auth[@]}" -d "{\"driver_id\":\"$driver\",\"vehicle_id\":\"$vehicle\",\"fee_paid_on\":\"$today\"}" "http://127.0.0.1:$port/api/v1/app-authorizations" | sed 's/.*"verification_url":"\([^"]*\)".*/\1/')
 token=${url##*/v/}
 echo "verify endpoint, $conns connections, ${secs}s, keep-alive:"

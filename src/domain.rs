@@ -2,7 +2,9 @@
 //! comes in as an argument (America/Cuiaba, DL-11).
 
 pub mod app;
+pub mod app_deregistration;
 pub mod app_sanctions;
+pub mod app_substitution;
 pub mod app_vistoria;
 pub mod calendar;
 pub mod charter;

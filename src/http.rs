@@ -140,6 +140,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(registry::data_change)],
     ))
     .service(resource(
+        "/api/v1/drivers/{id}/register-acts",
+        vec![web::post().to(registry::driver_register_act)],
+    ))
+    .service(resource(
+        "/api/v1/vehicles/{id}/register-acts",
+        vec![web::post().to(registry::vehicle_register_act)],
+    ))
+    .service(resource(
         "/api/v1/drivers/{id}/record",
         vec![web::post().to(registry::file_record)],
     ))
@@ -178,6 +186,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource(
         "/api/v1/app-authorizations/{id}/certidoes",
         vec![web::post().to(authorizations::certidao)],
+    ))
+    .service(resource(
+        "/api/v1/app-authorizations/{id}/vehicle-substitutions",
+        vec![web::post().to(authorizations::substitute_vehicle)],
     ))
     .service(resource(
         "/api/v1/app-authorizations/{id}/vistorias",

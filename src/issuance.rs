@@ -18,6 +18,7 @@ use crate::signing::pades::{self, PadesError, SignatureInfo};
 use crate::signing::token::{self, TokenPayload};
 use crate::state::AppState;
 use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
+use crate::verification::deregistered_on;
 
 /// The series of ride-hailing authorization numbers.
 pub const APP_SERIES: &str = "APP";
@@ -79,6 +80,8 @@ pub async fn grant_app_authorization(
         today,
         driver_has_active_authorization: driver_active,
         vehicle_has_active_authorization: vehicle_active,
+        driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
+        vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
     };
     let decision = decide_grant(&facts, &state.app_basis).map_err(GrantError::Rules)?;
 
@@ -95,6 +98,7 @@ pub async fn grant_app_authorization(
         granted_at: now,
         granted_by: actor.to_owned(),
         revocation: None,
+        substitutions: 0,
     };
     let ctx = AppDocumentContext {
         authorization: &authorization,
@@ -155,7 +159,7 @@ pub async fn grant_app_authorization(
 }
 
 /// Renders and signs one document of a grant.
-async fn issue_document(
+pub(crate) async fn issue_document(
     state: &AppState,
     ctx: &AppDocumentContext<'_>,
     kind: DocumentKind,

@@ -6,6 +6,7 @@
 
 pub mod app_certidao;
 pub mod app_procedure;
+pub mod app_substitution;
 pub mod charter_register;
 pub mod clock;
 pub mod documents;

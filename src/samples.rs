@@ -65,6 +65,10 @@ impl SampleRecords {
             capacity_including_driver: 5,
             registration_municipality: IbgeCode::from_const(5_101_803),
             in_service_since: None,
+            owner: Some(crate::domain::app::VehicleOwner {
+                kind: crate::domain::app::OwnerType::Proprietario,
+                document: "52998224725".into(),
+            }),
             created_at: now,
         };
         let authorization = AppAuthorization {
@@ -79,6 +83,7 @@ impl SampleRecords {
             granted_at: now,
             granted_by: "samples".into(),
             revocation: None,
+            substitutions: 0,
         };
         Some(Self {
             driver,

@@ -5,6 +5,90 @@
 //! SQLite too); row structs are shared and every value read back is parsed again into a
 //! domain type, so a bad row is `StorageError::Corrupt`, never a wrong document.
 
+/// Runs `$body` with `$pool` bound to the backend's pool and `$begin()` opening a write
+/// transaction (`BEGIN IMMEDIATE` on SQLite, so check-then-write never deadlocks).
+/// With a third name, `$pg` is `true` on PostgreSQL (for `FOR UPDATE`, which SQLite lacks
+/// and does not need under `BEGIN IMMEDIATE`).
+macro_rules! on_backend {
+    ($store:expr, |$pool:ident, $begin:ident, $pg:ident| $body:expr) => {
+        match $store {
+            Store::Sqlite(r) => {
+                let $pool = r.pool();
+                let $begin = || $pool.begin_with("BEGIN IMMEDIATE");
+                let $pg = false;
+                $body
+            }
+            Store::Postgres(r) => {
+                let $pool = r.pool();
+                let $begin = || $pool.begin();
+                let $pg = true;
+                $body
+            }
+        }
+    };
+    ($store:expr, |$pool:ident, $begin:ident| $body:expr) => {
+        on_backend!($store, |$pool, $begin, _is_pg| $body)
+    };
+}
+
+/// Appends `charter::CharterEvent`s to `events` inside the open transaction `$tx`.
+macro_rules! insert_events {
+    ($tx:expr, $events:expr) => {
+        for e in $events {
+            sqlx::query($crate::storage::sql::INSERT_EVENT)
+                .bind(e.entity_type)
+                .bind(e.entity_id.to_string())
+                .bind(e.kind)
+                .bind(e.actor)
+                .bind(e.reason)
+                .bind(e.legal_basis_version)
+                .bind(e.at)
+                .bind(e.data.to_string())
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+
+/// Whether any ride-hailing authorization listed by `$query` for `$id` still binds its
+/// driver and car at `$now` (APP-ART8): storage fetches the facts, `domain` decides.
+/// Evaluates to `Result<bool, StorageError>`.
+macro_rules! binds_any {
+    ($conn:expr, $query:expr, $id:expr, $now:expr) => {
+        async {
+            let rows: Vec<(
+                String,
+                chrono::NaiveDate,
+                Option<chrono::DateTime<chrono::Utc>>,
+            )> = sqlx::query_as($query)
+                .bind($id.to_string())
+                .fetch_all(&mut *$conn)
+                .await?;
+            for (authorization_id, valid_until, revoked_at) in rows {
+                let sanctions: Vec<$crate::storage::SanctionRow> =
+                    sqlx::query_as($crate::storage::sql::SELECT_SANCTIONS)
+                        .bind(&authorization_id)
+                        .fetch_all(&mut *$conn)
+                        .await?;
+                let sanctions = sanctions
+                    .into_iter()
+                    .map($crate::domain::app_sanctions::Sanction::try_from)
+                    .collect::<Result<Vec<_>, _>>()?;
+                if $crate::domain::app_sanctions::binds_driver_and_vehicle(
+                    valid_until,
+                    revoked_at,
+                    &sanctions,
+                    $now,
+                ) {
+                    return Ok::<bool, $crate::storage::StorageError>(true);
+                }
+            }
+            Ok(false)
+        }
+    };
+}
+
+pub mod app_substitution;
 pub mod charter;
 pub mod postgres;
 pub mod sqlite;
@@ -179,6 +263,13 @@ pub struct DocumentStatus {
     pub plate: Plate,
     pub valid_until: NaiveDate,
     pub revoked_at: Option<DateTime<Utc>>,
+    /// When the authorization was granted (APP-ART9 counts from it).
+    pub granted_at: DateTime<Utc>,
+    /// A later replacement of the car superseded this document (APP-ART8-P2).
+    pub replaced: bool,
+    pub driver_id: Uuid,
+    /// The car the authorization binds now.
+    pub vehicle_id: Uuid,
     pub sanctions: Vec<Sanction>,
 }
 
@@ -697,6 +788,14 @@ impl Repository for Store {
 // ---------------------------------------------------------------------------------------
 // SQL shared by both backends (explicit column lists; `$N` placeholders).
 
+/// SQL: the car an authorization `a` binds now, the latest replacement's or the granted one.
+macro_rules! current_vehicle {
+    () => {
+        "COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
+        WHERE s.authorization_id = a.id ORDER BY s.seq DESC LIMIT 1), a.vehicle_id)"
+    };
+}
+
 pub(crate) mod sql {
     pub const INSERT_DRIVER: &str = "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
         cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
@@ -708,14 +807,23 @@ pub(crate) mod sql {
     pub const DRIVER_EXISTS: &str = "SELECT COUNT(*) FROM drivers WHERE id = $1";
     pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
         model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
-        in_service_since) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+        in_service_since, owner_type, owner_document) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
     pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
-        air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since \
-        FROM vehicles WHERE id = $1";
+        air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since, \
+        owner_type, owner_document FROM vehicles WHERE id = $1";
     pub const AUTHORIZATIONS_OF_DRIVER: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
         LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.driver_id = $1";
-    pub const AUTHORIZATIONS_OF_VEHICLE: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
-        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.vehicle_id = $1";
+    /// The authorizations whose car is now vehicle `$1`: granted with it and not replaced
+    /// since, or given it by the latest replacement (APP-ART8-P2).
+    pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
+        "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+        WHERE (a.vehicle_id = $1 OR a.id IN (SELECT s.authorization_id FROM app_vehicle_substitutions s \
+        WHERE s.new_vehicle_id = $1)) AND ",
+        current_vehicle!(),
+        " = $1"
+    );
     pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
         ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
     pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at) \
@@ -731,13 +839,22 @@ pub(crate) mod sql {
         token, key_id, pdf, sha256, legal_basis_version, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
     pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
         legal_basis_version, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    pub const SELECT_AUTHORIZATION: &str = "SELECT a.id, a.number, a.driver_id, a.vehicle_id, a.fee_paid_on, \
+    /// The authorization with the car it binds now (`vehicle_id`) and how many times the car
+    /// was replaced (`substitutions`).
+    pub const SELECT_AUTHORIZATION: &str = concat!(
+        "SELECT a.id, a.number, a.driver_id, ",
+        current_vehicle!(),
+        " AS vehicle_id, a.fee_paid_on, \
         a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, r.revoked_at, r.revoked_by, \
-        r.reason FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
-        WHERE a.id = $1";
+        r.reason, (SELECT COUNT(*) FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS substitutions \
+        FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+        WHERE a.id = $1"
+    );
+    /// The documents in force of an authorization: those of its latest car (APP-ART8-P2).
     pub const SELECT_DOCUMENTS_OF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
         d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
-        WHERE d.authorization_id = $1 ORDER BY d.kind";
+        WHERE d.authorization_id = $1 AND COALESCE(d.substitution_seq, 0) = COALESCE((SELECT MAX(s.seq) \
+        FROM app_vehicle_substitutions s WHERE s.authorization_id = d.authorization_id), 0) ORDER BY d.kind";
     pub const SELECT_DOCUMENT_PDF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
         d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, d.pdf FROM documents d WHERE d.id = $1";
     pub const SELECT_DOCUMENT_BY_CODE: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
@@ -785,11 +902,20 @@ pub(crate) mod sql {
         LEFT JOIN data_request_deliveries d ON d.request_id = r.id WHERE r.id = $1";
     pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
         recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
-    pub const SELECT_DOCUMENT_STATUS: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
+    /// A document with the plate of the car it was issued for, and whether a replacement of
+    /// the car has superseded it since (APP-ART8-P2).
+    pub const SELECT_DOCUMENT_STATUS: &str = concat!(
+        "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
-        r.revoked_at FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
-        JOIN vehicles v ON v.id = a.vehicle_id \
-        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE d.id = $1";
+        r.revoked_at, a.granted_at, COALESCE(d.substitution_seq, 0) <> COALESCE((SELECT MAX(s.seq) \
+        FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id), 0) AS replaced, a.driver_id, ",
+        current_vehicle!(),
+        " AS vehicle_id \
+        FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
+        JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
+        WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE d.id = $1"
+    );
     pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
         WHERE authorization_id = $1";
     pub const AUTHORIZATION_EXISTS: &str = "SELECT COUNT(*) FROM app_authorizations WHERE id = $1";
@@ -860,12 +986,24 @@ pub(crate) struct VehicleRow {
     registration_municipality_ibge: i32,
     created_at: DateTime<Utc>,
     in_service_since: Option<NaiveDate>,
+    owner_type: Option<String>,
+    owner_document: Option<String>,
 }
 
 impl TryFrom<VehicleRow> for Vehicle {
     type Error = StorageError;
     fn try_from(r: VehicleRow) -> Result<Self, StorageError> {
+        let owner = match (r.owner_type.as_deref(), r.owner_document) {
+            (None, _) => None,
+            (Some(t), Some(document)) => Some(crate::domain::app::VehicleOwner {
+                kind: crate::domain::app::OwnerType::parse(t)
+                    .ok_or_else(|| corrupt("owner_type", &r.id))?,
+                document,
+            }),
+            (Some(_), None) => return Err(corrupt("owner_document", &r.id)),
+        };
         Ok(Vehicle {
+            owner,
             id: parse_uuid(&r.id)?,
             plate: Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.id))?,
             renavam: Renavam::parse(&r.renavam).map_err(|_| corrupt("renavam", &r.id))?,
@@ -901,6 +1039,7 @@ pub(crate) struct AuthorizationRow {
     revoked_at: Option<DateTime<Utc>>,
     revoked_by: Option<String>,
     reason: Option<String>,
+    substitutions: i64,
 }
 
 impl TryFrom<AuthorizationRow> for AppAuthorization {
@@ -927,6 +1066,8 @@ impl TryFrom<AuthorizationRow> for AppAuthorization {
             granted_at: r.granted_at,
             granted_by: r.granted_by,
             revocation,
+            substitutions: u32::try_from(r.substitutions)
+                .map_err(|_| corrupt("substitutions", &r.id))?,
         })
     }
 }
@@ -1001,6 +1142,10 @@ pub(crate) struct DocumentStatusRow {
     plate: String,
     valid_until: NaiveDate,
     revoked_at: Option<DateTime<Utc>>,
+    granted_at: DateTime<Utc>,
+    replaced: bool,
+    driver_id: String,
+    vehicle_id: String,
 }
 
 impl TryFrom<DocumentStatusRow> for DocumentStatus {
@@ -1012,6 +1157,10 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
             plate,
             valid_until: r.valid_until,
             revoked_at: r.revoked_at,
+            granted_at: r.granted_at,
+            replaced: r.replaced,
+            driver_id: parse_uuid(&r.driver_id)?,
+            vehicle_id: parse_uuid(&r.vehicle_id)?,
             sanctions: Vec::new(),
         })
     }

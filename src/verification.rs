@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::app::AuthorizationStatus;
+use crate::domain::app_deregistration::{RegisterAct, deregistered_since};
 use crate::domain::app_sanctions::status_with_sanctions;
 use crate::domain::app_vistoria::{AppVistoria, inspection_report};
 use crate::domain::charter::CharterStatus;
@@ -27,6 +28,9 @@ pub enum Verdict {
     Revoked,
     /// Authentic, but suspended now; `document.suspended_until` says until when.
     Suspended,
+    /// Authentic, but the car it names was replaced (art. 8º, §2º): this sticker or
+    /// authorization no longer authorizes any car; the new car carries a new one.
+    Replaced,
     /// Authentic and in force, but what it certified no longer holds (a certidão whose
     /// subject changed since issue): ask for a new one.
     Outdated,
@@ -52,6 +56,7 @@ impl Verdict {
             Self::Expired => "expired",
             Self::Revoked => "revoked",
             Self::Suspended => "suspended",
+            Self::Replaced => "replaced",
             Self::Irregular => "irregular",
             Self::Outdated => "outdated",
             Self::InvalidSignature => "invalid_signature",
@@ -140,9 +145,19 @@ pub fn live_verdict(
         AuthorizationStatus::Expired => Verdict::Expired,
         AuthorizationStatus::Revoked
         | AuthorizationStatus::Cassada
-        | AuthorizationStatus::Caducada => Verdict::Revoked,
+        | AuthorizationStatus::Caducada
+        | AuthorizationStatus::Descadastrada => Verdict::Revoked,
         AuthorizationStatus::Suspended => Verdict::Suspended,
-        AuthorizationStatus::Impedida | AuthorizationStatus::VistoriaVencida => Verdict::Irregular,
+        AuthorizationStatus::Impedida
+        | AuthorizationStatus::VistoriaVencida
+        | AuthorizationStatus::VeiculoDescadastrado => Verdict::Irregular,
+    };
+    // APP-ART8-P2: a document of a replaced car authorizes nothing, whatever the
+    // authorization's standing; a verdict worse than that (revoked, expired…) still wins.
+    let verdict = if status.replaced && verdict == Verdict::Valid {
+        Verdict::Replaced
+    } else {
+        verdict
     };
     let doc = PublicDocument {
         kind: status.meta.kind,
@@ -264,6 +279,74 @@ pub async fn app_inspection(
 /// Event kind of a ride-hailing vistoria on its authorization.
 pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";
 
+/// Event kind of a descadastramento or recadastramento of a ride-hailing driver or car.
+pub const REGISTER_ACT_EVENT: &str = "register_act";
+
+/// The descadastramentos and recadastramentos of a driver (`"driver"`) or car (`"vehicle"`),
+/// in the order recorded.
+pub async fn register_acts(
+    state: &AppState,
+    entity_type: &str,
+    id: uuid::Uuid,
+) -> Result<Vec<RegisterAct>, StorageError> {
+    let events = state.store.events_of(entity_type, &id.to_string()).await?;
+    Ok(events
+        .iter()
+        .filter(|e| e.kind == REGISTER_ACT_EVENT)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect())
+}
+
+/// Since when the driver (`"driver"`) or car (`"vehicle"`) is removed from the register on
+/// `today` (art. 24, I, d and f), if it is.
+pub async fn deregistered_on(
+    state: &AppState,
+    entity_type: &str,
+    id: uuid::Uuid,
+    today: NaiveDate,
+) -> Result<Option<NaiveDate>, StorageError> {
+    Ok(deregistered_since(
+        &register_acts(state, entity_type, id).await?,
+        today,
+    ))
+}
+
+/// What bars an otherwise active ride-hailing authorization on `now`: its driver or car
+/// removed from the register (art. 24, I, d and f), then its vistorias (APP-ART9,
+/// APP-ART16, APP-ART26-II). Returns that status (`None`: may operate) and the vistoria
+/// report.
+pub async fn app_standing(
+    state: &AppState,
+    authorization_id: uuid::Uuid,
+    driver_id: uuid::Uuid,
+    vehicle_id: uuid::Uuid,
+    approved_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<
+    (
+        Option<AuthorizationStatus>,
+        crate::domain::app_vistoria::InspectionReport,
+    ),
+    StorageError,
+> {
+    let today = crate::domain::dates::local_date(now);
+    let report = app_inspection(state, authorization_id, approved_at, now).await?;
+    let status = if deregistered_on(state, "driver", driver_id, today)
+        .await?
+        .is_some()
+    {
+        Some(AuthorizationStatus::Descadastrada)
+    } else if deregistered_on(state, "vehicle", vehicle_id, today)
+        .await?
+        .is_some()
+    {
+        Some(AuthorizationStatus::VeiculoDescadastrado)
+    } else {
+        report.status
+    };
+    Ok((status, report))
+}
+
 /// The live verdict of document `id`, if the register has it and `matches` accepts it.
 async fn lookup(
     state: &AppState,
@@ -276,15 +359,17 @@ async fn lookup(
     };
     match state.store.document_status(id).await {
         Ok(Some(status)) if matches(&status) => {
-            let inspection = match app_inspection(
+            let inspection = match app_standing(
                 state,
                 status.meta.authorization_id,
-                status.meta.issued_at,
+                status.driver_id,
+                status.vehicle_id,
+                status.granted_at,
                 now,
             )
             .await
             {
-                Ok(r) => r.status,
+                Ok((standing, _)) => standing,
                 Err(e) => {
                     log_storage_error(&e);
                     return (Verdict::StatusUnavailable, None);

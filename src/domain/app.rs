@@ -25,6 +25,8 @@ pub struct RuleFailure {
 /// What the register knows about the driver's licence.
 #[derive(Debug, Clone)]
 pub struct DriverFacts {
+    /// The driver's CPF, canonical digits (to compare with the CRLV holder, art. 15).
+    pub cpf: String,
     pub cnh_category: CnhCategory,
     pub ear: bool,
     pub first_license_date: NaiveDate,
@@ -43,6 +45,64 @@ pub struct VehicleFacts {
     pub registration_municipality: IbgeCode,
     /// Since when the car serves ride-hailing in the municipality, if known (APP-ART2-P3).
     pub in_service_since: Option<NaiveDate>,
+    /// In whose name the CRLV is and how the driver holds the car (APP-ART15); `None` for a
+    /// car registered before selo asked for it.
+    pub owner: Option<VehicleOwner>,
+}
+
+/// APP-ART15 (art. 15, caput): how the driver may hold the car.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnerType {
+    /// In the driver's name, as owner.
+    Proprietario,
+    /// In the driver's name, as fiduciante (financed under fiduciary lien).
+    Fiduciante,
+    /// In the driver's name, as lessee (arrendamento mercantil).
+    Arrendatario,
+    /// In the name of a legal entity whose business is car rental, rented to the driver.
+    LocadoraPj,
+    /// Used with the express authorization of whoever holds it in one of the ways above.
+    AutorizacaoExpressa,
+}
+
+impl OwnerType {
+    pub const ALL: [Self; 5] = [
+        Self::Proprietario,
+        Self::Fiduciante,
+        Self::Arrendatario,
+        Self::LocadoraPj,
+        Self::AutorizacaoExpressa,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Proprietario => "proprietario",
+            Self::Fiduciante => "fiduciante",
+            Self::Arrendatario => "arrendatario",
+            Self::LocadoraPj => "locadora_pj",
+            Self::AutorizacaoExpressa => "autorizacao_expressa",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The CRLV must be in the driver's own name.
+    pub fn in_drivers_name(self) -> bool {
+        matches!(
+            self,
+            Self::Proprietario | Self::Fiduciante | Self::Arrendatario
+        )
+    }
+}
+
+/// The CRLV holder: how the driver holds the car and the holder's CPF or CNPJ (canonical).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VehicleOwner {
+    pub kind: OwnerType,
+    pub document: String,
 }
 
 /// Everything the grant decision depends on.
@@ -55,6 +115,9 @@ pub struct GrantFacts {
     pub today: NaiveDate,
     pub driver_has_active_authorization: bool,
     pub vehicle_has_active_authorization: bool,
+    /// Removed from the register since (art. 24, I, d and f; AMB-36).
+    pub driver_deregistered_since: Option<NaiveDate>,
+    pub vehicle_deregistered_since: Option<NaiveDate>,
 }
 
 /// An accepted grant.
@@ -251,6 +314,29 @@ pub fn app_art8_p1_i_municipality(v: &VehicleFacts, basis: &AppLegalBasis, out: 
     }
 }
 
+/// APP-ART15 (art. 15, caput): the car is in the driver's name as owner, fiduciante or
+/// lessee, or in the name of a car-rental company, or used with the express authorization of
+/// one of them. In the driver's own name means the CRLV holder's CPF is the driver's.
+pub fn app_art15_owner(owner: Option<&VehicleOwner>, driver_cpf: &str, out: &mut Failures) {
+    match owner {
+        None => fail(
+            out,
+            "APP-ART15",
+            "art. 15, caput",
+            "vehicle.owner_type",
+            "Informe em nome de quem está o veículo e o vínculo do condutor com ele (proprietário, fiduciante, arrendatário, locadora ou autorização expressa).".to_owned(),
+        ),
+        Some(o) if o.kind.in_drivers_name() && o.document != driver_cpf => fail(
+            out,
+            "APP-ART15",
+            "art. 15, caput",
+            "vehicle.owner_document",
+            "O veículo informado como próprio (proprietário, fiduciante ou arrendatário) está em nome de outra pessoa; nesse caso é preciso locação por locadora ou autorização expressa do titular.".to_owned(),
+        ),
+        Some(_) => {}
+    }
+}
+
 /// APP-ART8 (art. 8º, caput): one vehicle per driver and (INTERP) one driver per vehicle.
 pub fn app_art8_one_to_one(driver_active: bool, vehicle_active: bool, out: &mut Failures) {
     if driver_active {
@@ -328,9 +414,24 @@ pub fn decide_grant(
     app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
     app_art2_capacity(&facts.vehicle, basis, &mut failures);
     app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
+    app_art15_owner(
+        facts.vehicle.owner.as_ref(),
+        &facts.driver.cpf,
+        &mut failures,
+    );
     app_art8_one_to_one(
         facts.driver_has_active_authorization,
         facts.vehicle_has_active_authorization,
+        &mut failures,
+    );
+    super::app_deregistration::app_art24_i_not_deregistered(
+        "driver_id",
+        facts.driver_deregistered_since,
+        &mut failures,
+    );
+    super::app_deregistration::app_art24_i_not_deregistered(
+        "vehicle_id",
+        facts.vehicle_deregistered_since,
         &mut failures,
     );
     app_art3_pu_fee_payment(facts.fee_paid_on, facts.today, basis, &mut failures);
@@ -363,6 +464,11 @@ pub enum AuthorizationStatus {
     Impedida,
     /// The annual vistoria lapsed (art. 16).
     VistoriaVencida,
+    /// The driver was removed from the register (art. 24, I, d; AMB-36).
+    Descadastrada,
+    /// The car was removed from the register (art. 24, I, f; AMB-36): it may not operate
+    /// until replaced (art. 8º, §2º).
+    VeiculoDescadastrado,
 }
 
 impl AuthorizationStatus {
@@ -376,6 +482,8 @@ impl AuthorizationStatus {
             Self::Caducada => "caducada",
             Self::Impedida => "impedida",
             Self::VistoriaVencida => "vistoria_vencida",
+            Self::Descadastrada => "descadastrada",
+            Self::VeiculoDescadastrado => "veiculo_descadastrado",
         }
     }
 
@@ -390,6 +498,8 @@ impl AuthorizationStatus {
             Self::Caducada => "caducada (vistoria não apresentada no prazo)",
             Self::Impedida => "impedida de operar (art. 26, II)",
             Self::VistoriaVencida => "vistoria anual vencida",
+            Self::Descadastrada => "condutor descadastrado (art. 24, I, d)",
+            Self::VeiculoDescadastrado => "veículo descadastrado (art. 24, I, f)",
         }
     }
 }
@@ -438,6 +548,7 @@ mod tests {
     fn eligible() -> GrantFacts {
         GrantFacts {
             driver: DriverFacts {
+                cpf: "52998224725".to_owned(),
                 cnh_category: CnhCategory::B,
                 ear: true,
                 first_license_date: d(2015, 3, 10),
@@ -451,11 +562,17 @@ mod tests {
                 capacity_including_driver: 5,
                 registration_municipality: IbgeCode::from_const(5_101_803),
                 in_service_since: None,
+                owner: Some(VehicleOwner {
+                    kind: OwnerType::Proprietario,
+                    document: "52998224725".to_owned(),
+                }),
             },
             fee_paid_on: d(2026, 11, 20),
             today: d(2026, 11, 30),
             driver_has_active_authorization: false,
             vehicle_has_active_authorization: false,
+            driver_deregistered_since: None,
+            vehicle_deregistered_since: None,
         }
     }
 
@@ -680,5 +797,66 @@ mod tests {
             status_at(until, revoked, at("2026-12-01T12:00:00Z")),
             AuthorizationStatus::Revoked
         );
+    }
+
+    #[test]
+    fn app_art15_owner_type_table() {
+        let owner = |kind, document: &str| {
+            Some(VehicleOwner {
+                kind,
+                document: document.to_owned(),
+            })
+        };
+        let other_cpf = "11144477735";
+        let rental_cnpj = "11222333000181";
+        let cases = [
+            (
+                "own car",
+                owner(OwnerType::Proprietario, "52998224725"),
+                true,
+            ),
+            (
+                "fiduciante",
+                owner(OwnerType::Fiduciante, "52998224725"),
+                true,
+            ),
+            (
+                "lessee",
+                owner(OwnerType::Arrendatario, "52998224725"),
+                true,
+            ),
+            (
+                "someone else's car as owner",
+                owner(OwnerType::Proprietario, other_cpf),
+                false,
+            ),
+            (
+                "someone else's as fiduciante",
+                owner(OwnerType::Fiduciante, other_cpf),
+                false,
+            ),
+            (
+                "rental company",
+                owner(OwnerType::LocadoraPj, rental_cnpj),
+                true,
+            ),
+            (
+                "express authorization",
+                owner(OwnerType::AutorizacaoExpressa, other_cpf),
+                true,
+            ),
+            ("not declared", None, false),
+        ];
+        for (name, o, ok) in cases {
+            let mut f = eligible();
+            f.vehicle.owner = o;
+            let failed = rules_failed(&f);
+            if ok {
+                assert!(failed.is_empty(), "{name}: {failed:?}");
+            } else {
+                assert_eq!(failed.len(), 1, "{name}: {failed:?}");
+                assert_eq!(failed[0].0, "APP-ART15", "{name}");
+            }
+        }
     }
 }

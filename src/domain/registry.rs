@@ -3,7 +3,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use super::app::{DriverFacts, VehicleFacts};
+use super::app::{DriverFacts, VehicleFacts, VehicleOwner};
 use super::driver_record::DriverRecord;
 use super::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 
@@ -32,6 +32,7 @@ pub struct Driver {
 impl Driver {
     pub fn facts(&self) -> DriverFacts {
         DriverFacts {
+            cpf: self.cpf.as_str().to_owned(),
             cnh_category: self.cnh.category,
             ear: self.cnh.ear,
             first_license_date: self.cnh.first_license_date,
@@ -57,6 +58,9 @@ pub struct Vehicle {
     pub registration_municipality: IbgeCode,
     /// Since when the car serves ride-hailing here, if declared (APP-ART2-P3).
     pub in_service_since: Option<NaiveDate>,
+    /// In whose name the CRLV is and how the driver holds the car (APP-ART15); `None` for a
+    /// car registered before it was asked.
+    pub owner: Option<VehicleOwner>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -69,6 +73,7 @@ impl Vehicle {
             capacity_including_driver: self.capacity_including_driver,
             registration_municipality: self.registration_municipality,
             in_service_since: self.in_service_since,
+            owner: self.owner.clone(),
         }
     }
 }
@@ -79,6 +84,7 @@ pub struct AppAuthorization {
     pub id: Uuid,
     pub number: String,
     pub driver_id: Uuid,
+    /// The car it binds now: the granted one, or the latest replacement's (APP-ART8-P2).
     pub vehicle_id: Uuid,
     pub fee_paid_on: NaiveDate,
     pub valid_from: NaiveDate,
@@ -87,6 +93,8 @@ pub struct AppAuthorization {
     pub granted_at: DateTime<Utc>,
     pub granted_by: String,
     pub revocation: Option<Revocation>,
+    /// How many times the car was replaced (APP-ART8-P2).
+    pub substitutions: u32,
 }
 
 /// The act that revoked an authorization.

@@ -56,6 +56,7 @@ fn authorization_json(
         "number": a.number,
         "driver_id": a.driver_id,
         "vehicle_id": a.vehicle_id,
+        "vehicle_substitutions": a.substitutions,
         "fee_paid_on": a.fee_paid_on,
         "valid_from": a.valid_from,
         "valid_until": a.valid_until,
@@ -178,11 +179,19 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
     let docs = state.store.documents_of(id).await?;
     let sanctions = state.store.sanctions_of(id).await?;
     let mut body = authorization_json(state, &a, &refs(&docs), &sanctions);
-    // APP-ART9, APP-ART16, APP-ART26-II: the vistorias can bar an active authorization.
-    let report =
-        crate::verification::app_inspection(state, a.id, a.granted_at, state.clock.now()).await?;
+    // Art. 24, I (descadastramento) and APP-ART9, APP-ART16, APP-ART26-II (vistorias) can
+    // bar an active authorization.
+    let (standing, report) = crate::verification::app_standing(
+        state,
+        a.id,
+        a.driver_id,
+        a.vehicle_id,
+        a.granted_at,
+        state.clock.now(),
+    )
+    .await?;
     if body["status"] == "active"
-        && let Some(s) = report.status
+        && let Some(s) = standing
     {
         body["status"] = json!(s);
     }
@@ -265,6 +274,95 @@ pub async fn vistoria(
         }])
         .await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
+}
+
+#[derive(Deserialize)]
+pub struct SubstitutionDto {
+    new_vehicle_id: String,
+    /// `sinistro`, `venda` or `locacao` (art. 8º, §2º).
+    cause: String,
+    vistoria: SubstitutionVistoriaDto,
+}
+
+#[derive(Deserialize)]
+pub struct SubstitutionVistoriaDto {
+    performed_on: String,
+    approved: bool,
+    inspector: String,
+    #[serde(default)]
+    notes: String,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/vehicle-substitutions` (APP-ART8-P2): replaces the
+/// car after a casualty, sale or rental, once the new one passed a new SMF vistoria; issues
+/// the authorization and the sticker for the new car with the same number and validity.
+pub async fn substitute_vehicle(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<SubstitutionDto>,
+) -> Result<HttpResponse, ApiError> {
+    use crate::app_substitution::{self as uc, SubstitutionRequest};
+    use crate::domain::app_substitution::SubstitutionCause;
+    let id = parse_id(&id)?;
+    let dto = body.into_inner();
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let mut f = Fields::default();
+    let new_vehicle_id = f.uuid("new_vehicle_id", &dto.new_vehicle_id);
+    let cause = f.take(
+        "cause",
+        SubstitutionCause::parse(dto.cause.trim()).ok_or(()),
+        "Informe o motivo da substituição: sinistro, venda ou locacao (art. 8º, §2º).",
+    );
+    let performed_on = f.date("vistoria.performed_on", &dto.vistoria.performed_on);
+    let inspector = f.text("vistoria.inspector", &dto.vistoria.inspector, 200);
+    if performed_on.is_some_and(|d| d > today) {
+        f.take::<(), ()>(
+            "vistoria.performed_on",
+            Err(()),
+            "A vistoria não pode ter data futura.",
+        );
+    }
+    f.finish()?;
+    let (Some(new_vehicle_id), Some(cause), Some(vistoria_on), Some(inspector)) =
+        (new_vehicle_id, cause, performed_on, inspector)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let req = SubstitutionRequest {
+        new_vehicle_id,
+        cause,
+        vistoria_on,
+        vistoria_approved: dto.vistoria.approved,
+        inspector,
+        notes: dto.vistoria.notes,
+    };
+    match uc::substitute_vehicle(&state, id, req, &official.actor).await {
+        Ok(_) => Ok(HttpResponse::Created()
+            .insert_header(("Location", format!("/api/v1/app-authorizations/{id}")))
+            .json(stored_json(&state, id).await?)),
+        Err(GrantError::Missing("authorization" | "driver")) => {
+            Err(ApiError::NotFound("Autorização não encontrada.".into()))
+        }
+        Err(GrantError::Missing(_)) => Err(ApiError::Invalid(vec![ProblemItem::field(
+            "new_vehicle_id",
+            "Veículo não cadastrado.",
+        )])),
+        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        )),
+        Err(GrantError::Storage(crate::storage::StorageError::Conflict("substitution"))) => {
+            Err(ApiError::Conflict(
+                "Outra substituição de veículo desta autorização foi registrada ao mesmo tempo; consulte a autorização e tente de novo.".into(),
+                vec![],
+            ))
+        }
+        Err(GrantError::Storage(e)) => Err(e.into()),
+        Err(e @ (GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding)) => {
+            tracing::error!(error = %e, "document generation failed; substitution not stored");
+            Err(ApiError::Internal)
+        }
+    }
 }
 
 pub async fn revoke(

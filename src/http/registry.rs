@@ -1,5 +1,6 @@
 //! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
 
+use crate::domain::app_deregistration::{RegisterAct, Subject};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
@@ -188,6 +189,52 @@ pub struct NewVehicleDto {
     registration_municipality_ibge: serde_json::Value,
     /// Optional: since when the car serves ride-hailing here (art. 2 §3).
     in_service_since: Option<String>,
+    /// How the driver holds the car (art. 15): `proprietario`, `fiduciante`,
+    /// `arrendatario`, `locadora_pj` or `autorizacao_expressa`.
+    #[serde(default)]
+    owner_type: Option<String>,
+    /// CPF or CNPJ of the CRLV holder (the rental company's CNPJ; for an express
+    /// authorization, the holder who gave it).
+    #[serde(default)]
+    owner_document: Option<String>,
+}
+
+/// APP-ART15 (art. 15, caput): how the driver holds the car, with the CRLV holder's
+/// document: a CPF when in the driver's own name, the CNPJ of a rental company, either for
+/// an express authorization.
+fn parse_owner(
+    f: &mut Fields,
+    owner_type: Option<&str>,
+    owner_document: Option<&str>,
+) -> Option<crate::domain::app::VehicleOwner> {
+    use crate::domain::app::{OwnerType, VehicleOwner};
+    use crate::domain::ids::{Cnpj, Cpf};
+    let kind = f.take(
+        "owner_type",
+        owner_type.and_then(OwnerType::parse).ok_or(()),
+        "Informe o vínculo do condutor com o veículo (art. 15): proprietario, fiduciante, arrendatario, locadora_pj ou autorizacao_expressa.",
+    )?;
+    let raw = owner_document.unwrap_or_default();
+    let document = match kind {
+        OwnerType::LocadoraPj => f.take(
+            "owner_document",
+            Cnpj::parse(raw).map(|c| c.as_str().to_owned()),
+            "Informe o CNPJ válido da locadora em cujo nome está o veículo.",
+        ),
+        OwnerType::AutorizacaoExpressa => f.take(
+            "owner_document",
+            Cpf::parse(raw)
+                .map(|c| c.as_str().to_owned())
+                .or_else(|_| Cnpj::parse(raw).map(|c| c.as_str().to_owned())),
+            "Informe o CPF ou CNPJ válido do titular que autorizou o uso do veículo.",
+        ),
+        _ => f.take(
+            "owner_document",
+            Cpf::parse(raw).map(|c| c.as_str().to_owned()),
+            "Informe o CPF válido do titular do CRLV (o próprio condutor).",
+        ),
+    }?;
+    Some(VehicleOwner { kind, document })
 }
 
 fn vehicle_json(v: &Vehicle) -> serde_json::Value {
@@ -204,6 +251,7 @@ fn vehicle_json(v: &Vehicle) -> serde_json::Value {
         "capacity_including_driver": v.capacity_including_driver,
         "registration_municipality_ibge": v.registration_municipality.code(),
         "in_service_since": v.in_service_since,
+        "owner_type": v.owner.as_ref().map(|o| o.kind),
         "created_at": v.created_at,
     })
 }
@@ -250,6 +298,11 @@ pub async fn create_vehicle(
         IbgeCode::parse(&ibge_text),
         "Código IBGE do município inválido (7 dígitos).",
     );
+    let owner = parse_owner(
+        &mut f,
+        dto.owner_type.as_deref(),
+        dto.owner_document.as_deref(),
+    );
     f.finish()?;
     let (
         Some(plate),
@@ -261,8 +314,9 @@ pub async fn create_vehicle(
         Some(doors),
         Some(capacity),
         Some(ibge),
+        Some(owner),
     ) = (
-        plate, renavam, make, model, color, model_year, doors, capacity, ibge,
+        plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner,
     )
     else {
         return Err(ApiError::Internal);
@@ -280,6 +334,7 @@ pub async fn create_vehicle(
         capacity_including_driver: capacity,
         registration_municipality: ibge,
         in_service_since,
+        owner: Some(owner),
         created_at: state.clock.now(),
     };
     match state.store.insert_vehicle(&vehicle, &official.actor).await {
@@ -385,5 +440,77 @@ pub async fn data_change(
         "reported_on": reported_on,
         "report_due": due,
         "warnings": late.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
+    })))
+}
+
+/// `POST /api/v1/drivers/{id}/register-acts` (art. 24, I, d; AMB-36): removes a driver who
+/// lost a requirement from the register, after notice, or restores one.
+pub async fn driver_register_act(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<RegisterAct>,
+) -> Result<HttpResponse, ApiError> {
+    register_act(&state, &official, Subject::Driver, &id, body.into_inner()).await
+}
+
+/// `POST /api/v1/vehicles/{id}/register-acts` (art. 24, I, f; AMB-36): the same for a car.
+pub async fn vehicle_register_act(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<RegisterAct>,
+) -> Result<HttpResponse, ApiError> {
+    register_act(&state, &official, Subject::Vehicle, &id, body.into_inner()).await
+}
+
+async fn register_act(
+    state: &AppState,
+    official: &Official,
+    subject: Subject,
+    raw_id: &str,
+    act: RegisterAct,
+) -> Result<HttpResponse, ApiError> {
+    use crate::domain::app_deregistration::{check_act, deregistered_since};
+    let (entity_type, missing) = match subject {
+        Subject::Driver => ("driver", "Condutor não encontrado."),
+        Subject::Vehicle => ("vehicle", "Veículo não encontrado."),
+    };
+    let not_found = || ApiError::NotFound(missing.into());
+    let id = Uuid::parse_str(raw_id).map_err(|_| not_found())?;
+    let exists = match subject {
+        Subject::Driver => state.store.get_driver(id).await?.is_some(),
+        Subject::Vehicle => state.store.get_vehicle(id).await?.is_some(),
+    };
+    if !exists {
+        return Err(not_found());
+    }
+    let now = state.clock.now();
+    let today = crate::domain::dates::local_date(now);
+    let mut acts = crate::verification::register_acts(state, entity_type, id).await?;
+    let failures = check_act(&act, subject, &acts, today);
+    if !failures.is_empty() {
+        return Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        ));
+    }
+    state
+        .store
+        .append_events(vec![crate::storage::charter::CharterEvent {
+            entity_type,
+            entity_id: id,
+            kind: crate::verification::REGISTER_ACT_EVENT,
+            actor: &official.actor,
+            reason: None,
+            legal_basis_version: state.app_basis.version,
+            at: now,
+            data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
+        }])
+        .await?;
+    acts.push(act);
+    Ok(HttpResponse::Created().json(json!({
+        "id": id,
+        "deregistered_since": deregistered_since(&acts, today),
+        "acts": acts,
     })))
 }

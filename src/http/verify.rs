@@ -239,6 +239,12 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
             "SUSPENSO",
             "Documento autêntico, mas a autorização está suspensa: o veículo não pode prestar o serviço agora.",
         ),
+        Verdict::Replaced => (
+            "bad",
+            "✖",
+            "VEÍCULO SUBSTITUÍDO",
+            "Documento autêntico, mas o veículo que ele identifica foi substituído na autorização: este adesivo não vale mais. O veículo autorizado leva um adesivo novo.",
+        ),
         Verdict::Outdated => (
             "warn",
             "⚠",

@@ -1,5 +1,5 @@
 //! The charter register (Lei 4.937/2025). One implementation for both backends: the SQL is
-//! the same text, and [`on_backend!`] expands each body once per pool type, so nothing is
+//! the same text, and `on_backend!` (in `storage.rs`) expands each body once per pool type, so nothing is
 //! written twice. Rows hold the facts as filed (JSON, parsed again by the domain on every
 //! read); later acts are append-only events of the entity.
 
@@ -7,25 +7,6 @@ use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::{Event, ReservedNumber, StorageError, Store, parse_uuid, sql};
-
-/// Runs `$body` with `$pool` bound to the backend's pool and `$begin()` opening a write
-/// transaction (`BEGIN IMMEDIATE` on SQLite, so check-then-write never deadlocks).
-macro_rules! on_backend {
-    ($store:expr, |$pool:ident, $begin:ident| $body:expr) => {
-        match $store {
-            Store::Sqlite(r) => {
-                let $pool = r.pool();
-                let $begin = || $pool.begin_with("BEGIN IMMEDIATE");
-                $body
-            }
-            Store::Postgres(r) => {
-                let $pool = r.pool();
-                let $begin = || $pool.begin();
-                $body
-            }
-        }
-    };
-}
 
 /// The tables of the charter register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -308,19 +289,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
-            for e in &c.events {
-                sqlx::query(sql::INSERT_EVENT)
-                    .bind(e.entity_type)
-                    .bind(e.entity_id.to_string())
-                    .bind(e.kind)
-                    .bind(e.actor)
-                    .bind(e.reason)
-                    .bind(e.legal_basis_version)
-                    .bind(e.at)
-                    .bind(e.data.to_string())
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            insert_events!(tx, &c.events);
             tx.commit().await?;
             Ok(())
         })

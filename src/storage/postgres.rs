@@ -13,7 +13,7 @@ use super::{
     NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
     SanctionRow, StorageError, VehicleRow, day_kind_name, event_data, sql,
 };
-use crate::domain::app_sanctions::{Sanction, binds_driver_and_vehicle};
+use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
 use crate::domain::driver_record::DriverRecord;
 use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
@@ -52,24 +52,7 @@ impl PgRepository {
         id: Uuid,
         now: DateTime<Utc>,
     ) -> Result<bool, StorageError> {
-        let rows: Vec<(String, NaiveDate, Option<DateTime<Utc>>)> = sqlx::query_as(query)
-            .bind(id.to_string())
-            .fetch_all(&mut *conn)
-            .await?;
-        for (authorization_id, valid_until, revoked_at) in rows {
-            let sanctions: Vec<SanctionRow> = sqlx::query_as(sql::SELECT_SANCTIONS)
-                .bind(&authorization_id)
-                .fetch_all(&mut *conn)
-                .await?;
-            let sanctions = sanctions
-                .into_iter()
-                .map(Sanction::try_from)
-                .collect::<Result<Vec<_>, _>>()?;
-            if binds_driver_and_vehicle(valid_until, revoked_at, &sanctions, now) {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        binds_any!(conn, query, id, now).await
     }
 
     async fn active_flags_on(
@@ -195,6 +178,8 @@ impl Repository for PgRepository {
             .bind(v.registration_municipality.as_i32())
             .bind(v.created_at)
             .bind(v.in_service_since)
+            .bind(v.owner.as_ref().map(|o| o.kind.as_str()))
+            .bind(v.owner.as_ref().map(|o| o.document.as_str()))
             .execute(&mut *tx)
             .await?;
         insert_event(

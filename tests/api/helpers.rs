@@ -111,7 +111,9 @@ pub fn vehicle_body(plate: &str, renavam: &str) -> Value {
     json!({
         "plate": plate, "renavam": renavam, "make": "Chevrolet", "model": "Onix Plus", "color": "Prata",
         "model_year": 2022, "doors": 4, "air_conditioning": true, "capacity_including_driver": 5,
-        "registration_municipality_ibge": "5101803"
+        "registration_municipality_ibge": "5101803",
+        // Art. 15: a car rented from a rental company serves any driver.
+        "owner_type": "locadora_pj", "owner_document": "11.222.333/0001-81"
     })
 }
 

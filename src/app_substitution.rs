@@ -1,0 +1,215 @@
+//! Use case: replace the authorized car (draft consolidated law, art. 8º, §2º).
+//!
+//! load ▶ status now ▶ decide (domain) ▶ render and sign the authorization and the sticker
+//! for the new car (same number, same validity) ▶ commit the replacement, its documents,
+//! the new car's vistoria and the events in one transaction. The old sticker verifies as
+//! `replaced` from then on; nothing is stored when any step fails.
+
+use chrono::NaiveDate;
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::documents::AppDocumentContext;
+use crate::domain::app::AuthorizationStatus;
+use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::app_substitution::{
+    SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
+};
+use crate::domain::app_vistoria::AppVistoria;
+use crate::domain::dates::local_date;
+use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
+use crate::issuance::{GrantError, issue_document};
+use crate::state::AppState;
+use crate::storage::app_substitution::NewSubstitution;
+use crate::storage::charter::CharterEvent;
+use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
+use crate::verification::{APP_VISTORIA_EVENT, app_standing, deregistered_on};
+
+/// Event kind on the authorization when its car is replaced.
+pub const SUBSTITUTED_EVENT: &str = "vehicle_substituted";
+
+/// What an official files to replace the car.
+#[derive(Debug, Clone)]
+pub struct SubstitutionRequest {
+    pub new_vehicle_id: Uuid,
+    pub cause: SubstitutionCause,
+    /// The SMF vistoria of the new car (art. 8º, §2º).
+    pub vistoria_on: NaiveDate,
+    pub vistoria_approved: bool,
+    pub inspector: String,
+    pub notes: String,
+}
+
+/// A committed replacement: the authorization as it is now and its new documents.
+#[derive(Debug, Clone)]
+pub struct Substituted {
+    pub authorization: AppAuthorization,
+    pub documents: Vec<NewDocument>,
+}
+
+/// The authorization's status now: sanctions first, then the register and the vistorias.
+async fn status_now(
+    state: &AppState,
+    a: &AppAuthorization,
+) -> Result<AuthorizationStatus, StorageError> {
+    let now = state.clock.now();
+    let sanctions = state.store.sanctions_of(a.id).await?;
+    let (status, _) = status_with_sanctions(
+        a.valid_until,
+        a.revocation.as_ref().map(|r| r.revoked_at),
+        &sanctions,
+        now,
+    );
+    if status != AuthorizationStatus::Active {
+        return Ok(status);
+    }
+    let (standing, _) =
+        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+    Ok(standing.unwrap_or(status))
+}
+
+/// APP-ART8-P2: the facts of the replacement, gathered now, and the domain's decision.
+async fn check(
+    state: &AppState,
+    a: &AppAuthorization,
+    vehicle: &Vehicle,
+    driver: &Driver,
+    req: &SubstitutionRequest,
+) -> Result<(), GrantError> {
+    let now = state.clock.now();
+    let same_vehicle = vehicle.id == a.vehicle_id;
+    let (_, bound) = state
+        .store
+        .active_authorization_flags(a.driver_id, vehicle.id, now)
+        .await?;
+    let new_facts = vehicle.facts();
+    let facts = SubstitutionFacts {
+        status: status_now(state, a).await?,
+        valid_from: a.valid_from,
+        same_vehicle,
+        new_vehicle: &new_facts,
+        driver_cpf: driver.cpf.as_str(),
+        new_vehicle_bound: bound && !same_vehicle,
+        new_vehicle_deregistered_since: deregistered_on(
+            state,
+            "vehicle",
+            vehicle.id,
+            local_date(now),
+        )
+        .await?,
+        vistoria_on: req.vistoria_on,
+        vistoria_approved: req.vistoria_approved,
+        today: local_date(now),
+    };
+    decide_substitution(&facts, &state.app_basis).map_err(GrantError::Rules)?;
+    Ok(())
+}
+
+/// APP-ART8-P2: replaces the car of authorization `id`.
+pub async fn substitute_vehicle(
+    state: &AppState,
+    id: Uuid,
+    req: SubstitutionRequest,
+    actor: &str,
+) -> Result<Substituted, GrantError> {
+    let store = &state.store;
+    let a = store
+        .get_authorization(id)
+        .await?
+        .ok_or(GrantError::Missing("authorization"))?;
+    let vehicle = store
+        .get_vehicle(req.new_vehicle_id)
+        .await?
+        .ok_or(GrantError::Missing("vehicle"))?;
+    let driver = store
+        .get_driver(a.driver_id)
+        .await?
+        .ok_or(GrantError::Missing("driver"))?;
+    let now = state.clock.now();
+    check(state, &a, &vehicle, &driver, &req).await?;
+
+    let seq = a.substitutions + 1;
+    let updated = AppAuthorization {
+        vehicle_id: vehicle.id,
+        substitutions: seq,
+        ..a.clone()
+    };
+    let ctx = AppDocumentContext {
+        authorization: &updated,
+        driver: &driver,
+        vehicle: &vehicle,
+        basis: &state.app_basis,
+        letterhead: &state.letterhead,
+        issued_at: now,
+    };
+    let mut documents = Vec::with_capacity(2);
+    for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+        documents.push(issue_document(state, &ctx, kind, now).await?);
+    }
+    let vistoria = AppVistoria {
+        performed_on: req.vistoria_on,
+        approved: true,
+        inspector: req.inspector,
+        notes: req.notes,
+        notified_on: None,
+    };
+    let version = state.app_basis.version;
+    let reason = format!("substituição por {}", req.cause.label_pt());
+    let link = json!({"authorization_id": a.id, "number": a.number, "seq": seq});
+    let event = |entity_type, entity_id, kind, data| CharterEvent {
+        entity_type,
+        entity_id,
+        kind,
+        actor,
+        reason: Some(reason.as_str()),
+        legal_basis_version: version,
+        at: now,
+        data,
+    };
+    let events = vec![
+        event(
+            "app_authorization",
+            a.id,
+            SUBSTITUTED_EVENT,
+            json!({
+                "seq": seq,
+                "old_vehicle_id": a.vehicle_id,
+                "new_vehicle_id": vehicle.id,
+                "cause": req.cause,
+                "vistoria_on": req.vistoria_on,
+                "documents": documents.iter().map(|d| json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
+            }),
+        ),
+        event(
+            "app_authorization",
+            a.id,
+            APP_VISTORIA_EVENT,
+            serde_json::to_value(&vistoria).map_err(|_| GrantError::Encoding)?,
+        ),
+        event("vehicle", a.vehicle_id, "unbound", link.clone()),
+        event("vehicle", vehicle.id, "bound", link),
+    ];
+    let commit = NewSubstitution {
+        authorization_id: a.id,
+        seq,
+        old_vehicle_id: a.vehicle_id,
+        new_vehicle_id: vehicle.id,
+        cause: req.cause,
+        vistoria_on: req.vistoria_on,
+        at: now,
+        actor,
+        documents: &documents,
+        events,
+    };
+    match store.commit_substitution(&commit).await {
+        Ok(()) => Ok(Substituted {
+            authorization: updated,
+            documents,
+        }),
+        // Bound meanwhile: report it as the rule it is.
+        Err(StorageError::Conflict("active_authorization")) => {
+            Err(GrantError::Rules(vec![app_art8_new_vehicle_bound()]))
+        }
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,99 @@
+//! Replacements of the authorized car (draft consolidated law, art. 8º, §2º), written once
+//! for both backends. A replacement is a numbered row of its authorization; the documents
+//! issued with it carry that number, so the register tells which sticker is in force.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::charter::CharterEvent;
+use super::{NewDocument, StorageError, Store, sql};
+use crate::domain::app_substitution::SubstitutionCause;
+
+/// A replacement to commit in one transaction with its documents and events.
+#[derive(Debug)]
+pub struct NewSubstitution<'a> {
+    pub authorization_id: Uuid,
+    /// 1 for the first replacement of the authorization, then 2, 3…
+    pub seq: u32,
+    pub old_vehicle_id: Uuid,
+    pub new_vehicle_id: Uuid,
+    pub cause: SubstitutionCause,
+    pub vistoria_on: NaiveDate,
+    pub at: DateTime<Utc>,
+    pub actor: &'a str,
+    pub documents: &'a [NewDocument],
+    pub events: Vec<CharterEvent<'a>>,
+}
+
+const COUNT: &str = "SELECT COUNT(*) FROM app_vehicle_substitutions WHERE authorization_id = $1";
+const INSERT: &str = "INSERT INTO app_vehicle_substitutions (authorization_id, seq, old_vehicle_id, \
+    new_vehicle_id, cause, vistoria_on, effective_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, kind, authorization_id, number, verification_code, \
+    token, key_id, pdf, sha256, legal_basis_version, issued_at, substitution_seq) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+
+impl Store {
+    /// Commits a replacement, its documents and events, or nothing. `Conflict("substitution")`
+    /// if another replacement of the authorization came first; `Conflict("active_authorization")`
+    /// if the new car was bound to another authorization meanwhile (APP-ART8).
+    pub async fn commit_substitution(&self, s: &NewSubstitution<'_>) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin, pg| {
+            let _ = pool;
+            let mut tx = begin().await?;
+            if pg {
+                // Same lock order as a grant (the vehicle), then the authorization.
+                sqlx::query(sql::LOCK_VEHICLE)
+                    .bind(s.new_vehicle_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(sql::LOCK_AUTHORIZATION)
+                    .bind(s.authorization_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let done: i64 = sqlx::query_scalar(COUNT)
+                .bind(s.authorization_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+            if done + 1 != i64::from(s.seq) {
+                return Err(StorageError::Conflict("substitution"));
+            }
+            // Art. 8º, caput: the new car binds no other authorization, checked again under
+            // the write lock.
+            if binds_any!(tx, sql::AUTHORIZATIONS_OF_VEHICLE, s.new_vehicle_id, s.at).await? {
+                return Err(StorageError::Conflict("active_authorization"));
+            }
+            sqlx::query(INSERT)
+                .bind(s.authorization_id.to_string())
+                .bind(i64::from(s.seq))
+                .bind(s.old_vehicle_id.to_string())
+                .bind(s.new_vehicle_id.to_string())
+                .bind(s.cause.as_str())
+                .bind(s.vistoria_on)
+                .bind(s.at)
+                .bind(s.actor)
+                .execute(&mut *tx)
+                .await?;
+            for doc in s.documents {
+                sqlx::query(INSERT_DOCUMENT)
+                    .bind(doc.id.to_string())
+                    .bind(doc.kind.as_str())
+                    .bind(doc.authorization_id.to_string())
+                    .bind(&doc.number)
+                    .bind(&doc.verification_code)
+                    .bind(&doc.token)
+                    .bind(&doc.key_id)
+                    .bind(&doc.pdf)
+                    .bind(&doc.sha256)
+                    .bind(&doc.legal_basis_version)
+                    .bind(doc.issued_at)
+                    .bind(i64::from(s.seq))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            insert_events!(tx, &s.events);
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,311 @@
+//! APP-ART8-P2 (replacing the authorized car) and APP-ART15 (how the driver holds it).
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    CNHS, CPFS, PLATES, RENAVAMS, driver_body, pdf_text, qr_codes, spawn_app, token_of,
+    vehicle_body,
+};
+
+fn sticker_url(grant: &Value) -> String {
+    grant["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "app_sticker")
+        .unwrap()["verification_url"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn substitution(vehicle_id: &str, cause: &str, on: &str, approved: bool) -> Value {
+    json!({
+        "new_vehicle_id": vehicle_id,
+        "cause": cause,
+        "vistoria": {"performed_on": on, "approved": approved, "inspector": "Fiscal SMF"},
+    })
+}
+
+#[tokio::test]
+async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_one() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    assert_eq!(
+        app.vistoria(&grant, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    // Ten days later the car is sold.
+    app.clock.advance(chrono::Duration::days(10));
+    let id = grant["id"].as_str().unwrap();
+    let old_vehicle = grant["vehicle_id"].as_str().unwrap().to_owned();
+    let old_sticker = sticker_url(&grant);
+    let new_vehicle = app
+        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/vehicle-substitutions"),
+            &substitution(&new_vehicle, "venda", "2026-12-09", true),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let after: Value = res.json().await.unwrap();
+    // Same authorization, same number and validity (INTERP), new car.
+    assert_eq!(after["id"], grant["id"]);
+    assert_eq!(after["number"], grant["number"]);
+    assert_eq!(after["valid_until"], grant["valid_until"]);
+    assert_eq!(after["vehicle_id"], new_vehicle.as_str());
+    assert_eq!(after["vehicle_substitutions"], 1);
+    assert_eq!(after["status"], "active");
+    // The new car's vistoria restarts the annual one (APP-ART16).
+    assert_eq!(after["inspection"]["vistoria_valid_until"], "2027-12-09");
+    let new_sticker = sticker_url(&after);
+    assert_ne!(new_sticker, old_sticker);
+    let ids = |v: &Value| -> Vec<String> {
+        v["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids(&after).len(), 2);
+    assert!(ids(&after).iter().all(|d| !ids(&grant).contains(d)));
+
+    // The new sticker names the new plate, prints its QR and verifies; the old one no
+    // longer authorizes anything.
+    let pdf = app.document_bytes(&after, "app_sticker").await;
+    assert!(pdf_text(&pdf).contains("ABC-1234"), "{}", pdf_text(&pdf));
+    assert_eq!(qr_codes(&pdf), std::slice::from_ref(&new_sticker));
+    let (status, new) = app.verify(&token_of(&new_sticker)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(new["verdict"], "valid", "{new}");
+    assert_eq!(new["document"]["plate"], "ABC-1234");
+    let (_, old) = app.verify(&token_of(&old_sticker)).await;
+    assert_eq!(old["verdict"], "replaced", "{old}");
+    assert_eq!(old["document"]["plate"], "BRA2E19");
+    let page = app
+        .get(&format!("/v/{}", token_of(&old_sticker)))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("VEÍCULO SUBSTITUÍDO"), "{page}");
+
+    // Art. 8º: the old car left the authorization, so another driver may bring it; the new
+    // one is bound and may not.
+    let other = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
+    let res = app.grant(&other, &new_vehicle, "2026-11-20").await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART8", "{body}");
+    assert_eq!(body["errors"][0]["field"], "vehicle_id");
+    assert_eq!(
+        app.grant(&other, &old_vehicle, "2026-11-20").await.status(),
+        StatusCode::CREATED
+    );
+
+    // The acts are in the histories of the authorization and of both cars.
+    let history: Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kinds: Vec<&str> = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"vehicle_substituted"), "{history}");
+    for (vehicle, kind) in [(&old_vehicle, "unbound"), (&new_vehicle, "bound")] {
+        let h: Value = app
+            .get_authed(&format!("/api/v1/vehicles/{vehicle}/history"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert!(
+            h["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["kind"] == kind),
+            "{h}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn app_art8_p2_a_replacement_must_meet_the_law() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let path = format!("/api/v1/app-authorizations/{id}/vehicle-substitutions");
+    let mut old_car = vehicle_body(PLATES[1], RENAVAMS[1]);
+    old_car["model_year"] = json!(2013);
+    let old_car = app.create_vehicle(&old_car).await;
+    let good_car = app
+        .create_vehicle(&vehicle_body(PLATES[2], RENAVAMS[2]))
+        .await;
+
+    let rules = |body: &Value| -> Vec<(String, String)> {
+        body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["rule"].as_str().unwrap_or_default().to_owned(),
+                    e["field"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    // Art. 2º, §2º: too old; and the vistoria failed.
+    let res = app
+        .post(
+            &path,
+            &substitution(&old_car, "sinistro", "2026-11-29", false),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(
+        rules(&body),
+        [
+            ("APP-ART2-P2".into(), "vehicle.model_year".into()),
+            ("APP-ART8-P2".into(), "vistoria.approved".into()),
+        ]
+    );
+    // The car already authorized is not a replacement.
+    let current = grant["vehicle_id"].as_str().unwrap();
+    let body: Value = app
+        .post(&path, &substitution(current, "venda", "2026-11-29", true))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        rules(&body),
+        [("APP-ART8-P2".into(), "new_vehicle_id".into())]
+    );
+    // A car bound to another driver's authorization is not free.
+    let other = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
+    assert_eq!(
+        app.grant(&other, &good_car, "2026-11-20").await.status(),
+        StatusCode::CREATED
+    );
+    let body: Value = app
+        .post(
+            &path,
+            &substitution(&good_car, "locacao", "2026-11-29", true),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(rules(&body), [("APP-ART8".into(), "new_vehicle_id".into())]);
+    // Field errors: unknown cause, future vistoria.
+    let body: Value = app
+        .post(&path, &substitution(&good_car, "troca", "2026-12-25", true))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let fields: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["cause", "vistoria.performed_on"], "{body}");
+    // Nothing was replaced: the sticker in force is still the granted one.
+    let now: Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(now["vehicle_substitutions"], 0);
+    assert_eq!(now["documents"], grant["documents"]);
+    let (_, v) = app.verify(&token_of(&sticker_url(&grant))).await;
+    assert_eq!(v["verdict"], "valid");
+}
+
+#[tokio::test]
+async fn app_art8_p2_a_revoked_authorization_has_no_car_to_replace() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let path = format!("/api/v1/app-authorizations/{id}/vehicle-substitutions");
+    app.post(
+        &format!("/api/v1/app-authorizations/{id}/revocation"),
+        &json!({"reason": "Pedido do condutor"}),
+    )
+    .await;
+    let spare = app
+        .create_vehicle(&vehicle_body("RST4U56", "63110465006"))
+        .await;
+    let body: Value = app
+        .post(&path, &substitution(&spare, "venda", "2026-11-29", true))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART8-P2", "{body}");
+    assert_eq!(body["errors"][0]["field"], "authorization");
+    assert_eq!(body["errors"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn app_art15_how_the_driver_holds_the_car() {
+    let app = spawn_app().await;
+    let driver = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+    // Registration asks for it, with the holder's document of the right kind.
+    let mut v = vehicle_body(PLATES[0], RENAVAMS[0]);
+    v.as_object_mut().unwrap().remove("owner_type");
+    let res = app.post("/api/v1/vehicles", &v).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["field"], "owner_type", "{body}");
+    let mut v = vehicle_body(PLATES[0], RENAVAMS[0]);
+    v["owner_document"] = json!("529.982.247-25");
+    let body: Value = app.post("/api/v1/vehicles", &v).await.json().await.unwrap();
+    assert_eq!(body["errors"][0]["field"], "owner_document", "{body}");
+
+    // In the driver's own name: the CRLV holder must be the driver.
+    let mut someone_elses = vehicle_body(PLATES[0], RENAVAMS[0]);
+    someone_elses["owner_type"] = json!("proprietario");
+    someone_elses["owner_document"] = json!(CPFS[1]);
+    let car = app.create_vehicle(&someone_elses).await;
+    let body: Value = app
+        .grant(&driver, &car, "2026-11-20")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART15", "{body}");
+    assert_eq!(body["errors"][0]["field"], "vehicle.owner_document");
+
+    let mut own = vehicle_body(PLATES[1], RENAVAMS[1]);
+    own["owner_type"] = json!("fiduciante");
+    own["owner_document"] = json!(CPFS[0]);
+    let car = app.create_vehicle(&own).await;
+    assert_eq!(
+        app.grant(&driver, &car, "2026-11-20").await.status(),
+        StatusCode::CREATED
+    );
+
+    // Used with the express authorization of the holder: any driver.
+    let other = app.create_driver(&driver_body(CPFS[2], CNHS[2])).await;
+    let mut lent = vehicle_body(PLATES[2], RENAVAMS[2]);
+    lent["owner_type"] = json!("autorizacao_expressa");
+    lent["owner_document"] = json!(CPFS[1]);
+    let car = app.create_vehicle(&lent).await;
+    let res = app.grant(&other, &car, "2026-11-20").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+}
