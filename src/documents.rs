@@ -147,6 +147,16 @@ impl AppDocumentContext<'_> {
             "doors": v.doors.to_string(),
             "capacity": v.capacity_including_driver.to_string(),
             "municipality": self.municipality_label(),
+            // APP-ART8-P2: a copy issued for a replacement car says so.
+            "substitution": if a.substitutions > 0 {
+                format!(
+                    "{}ª substituição do veículo (art. 8º, §2º) em {}: as vias anteriores perderam a validade.",
+                    a.substitutions,
+                    format::date(crate::domain::dates::local_date(self.issued_at))
+                )
+            } else {
+                String::new()
+            },
             "fee_paid_on": format::date(a.fee_paid_on),
             "valid_from": format::date(a.valid_from),
             "valid_until": format::date(a.valid_until),

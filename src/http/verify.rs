@@ -243,7 +243,7 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
             "bad",
             "✖",
             "VEÍCULO SUBSTITUÍDO",
-            "Documento autêntico, mas o veículo que ele identifica foi substituído na autorização: este adesivo não vale mais. O veículo autorizado leva um adesivo novo.",
+            "Documento autêntico, mas o veículo que ele identifica foi substituído na autorização: este documento não vale mais. O veículo autorizado leva adesivo e autorização novos.",
         ),
         Verdict::Outdated => (
             "warn",

@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    CNHS, CPFS, PLATES, RENAVAMS, driver_body, pdf_text, qr_codes, spawn_app, token_of,
+    CNHS, CPFS, PLATES, RENAVAMS, driver_body, pdf_info, pdf_text, qr_codes, spawn_app, token_of,
     vehicle_body,
 };
 
@@ -80,6 +80,14 @@ async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_
     let pdf = app.document_bytes(&after, "app_sticker").await;
     assert!(pdf_text(&pdf).contains("ABC-1234"), "{}", pdf_text(&pdf));
     assert_eq!(qr_codes(&pdf), std::slice::from_ref(&new_sticker));
+    let authorization = app.document_bytes(&after, "app_authorization").await;
+    assert!(pdf_info(&authorization).contains("Pages:           1"));
+    let text = pdf_text(&authorization);
+    assert!(text.contains("ABC-1234"), "{text}");
+    assert!(text.contains("1ª substituição"), "{text}");
+    assert!(
+        !pdf_text(&app.document_bytes(&grant, "app_authorization").await).contains("substituição")
+    );
     let (status, new) = app.verify(&token_of(&new_sticker)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(new["verdict"], "valid", "{new}");
