@@ -192,6 +192,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(authorizations::substitute_vehicle)],
     ))
     .service(resource(
+        "/api/v1/app-authorizations/{id}/vistoria-summons",
+        vec![web::post().to(authorizations::vistoria_summons)],
+    ))
+    .service(resource(
         "/api/v1/app-authorizations/{id}/vistorias",
         vec![web::post().to(authorizations::vistoria)],
     ))

@@ -8,7 +8,9 @@ use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::app::AuthorizationStatus;
 use crate::domain::app_deregistration::{RegisterAct, deregistered_since};
 use crate::domain::app_sanctions::status_with_sanctions;
-use crate::domain::app_vistoria::{AppVistoria, inspection_report};
+use crate::domain::app_vistoria::{
+    AppVistoria, VistoriaSummons, inspection_report, summons_standing,
+};
 use crate::domain::charter::CharterStatus;
 use crate::signing::keys::KeySet;
 use crate::signing::token::{self, TokenError, TokenPayload};
@@ -265,16 +267,27 @@ pub async fn app_inspection(
         .filter(|e| e.kind == APP_VISTORIA_EVENT)
         .filter_map(|e| serde_json::from_str(&e.data).ok())
         .collect();
+    let summons: Vec<VistoriaSummons> = events
+        .iter()
+        .filter(|e| e.kind == APP_SUMMONS_EVENT)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect();
     let cal = state.calendar().await?;
-    Ok(inspection_report(
+    let today = crate::domain::dates::local_date(now);
+    let mut report = inspection_report(
         crate::domain::dates::local_date(approved_at),
         &vistorias,
-        crate::domain::dates::local_date(now),
+        today,
         &cal,
         &state.deadline_rules,
         &state.app_basis,
-    ))
+    );
+    report.summons = summons_standing(&summons, &vistorias, today);
+    Ok(report)
 }
+
+/// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
+pub const APP_SUMMONS_EVENT: &str = "vistoria_summons";
 
 /// Event kind of a ride-hailing vistoria on its authorization.
 pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";

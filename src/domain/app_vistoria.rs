@@ -37,6 +37,9 @@ pub struct InspectionReport {
     pub impedida_since: Option<NaiveDate>,
     /// `None` when the vistorias allow operating.
     pub status: Option<AuthorizationStatus>,
+    /// APP-ART16-P1: the latest extra-vistoria summons, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summons: Option<SummonsStanding>,
 }
 
 /// APP-ART9, APP-ART16, APP-ART16-P2, APP-ART26-II (AMB-38): the vistoria standing of an
@@ -63,6 +66,7 @@ pub fn inspection_report(
         fix_due: None,
         impedida_since: None,
         status: None,
+        summons: None,
     };
     let due = report.presentation_due.due;
     // Art. 9º: not presented in 5 days → the approval lapses (AMB-38); a late vistoria does
@@ -107,6 +111,76 @@ pub fn inspection_report(
     }
     report.fix_due = Some(fix);
     report
+}
+
+/// APP-ART16-P1 (art. 16, §1º): an extra vistoria ordered by notice to the driver and the
+/// platform, with the day to attend set in the notice (AMB-38).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VistoriaSummons {
+    /// When the driver received the notice.
+    pub notified_on: NaiveDate,
+    /// When the platform received it, if recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform_notified_on: Option<NaiveDate>,
+    /// The last day to present the car, as set in the notice.
+    pub attend_by: NaiveDate,
+    pub reason: String,
+}
+
+/// Where the latest summons stands on a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SummonsStanding {
+    pub summons: VistoriaSummons,
+    /// The first vistoria on or after the notice, passed or failed (a failed one then runs
+    /// the 15 days of art. 16, §2º).
+    pub attended_on: Option<NaiveDate>,
+    /// Not attended by the day set: the infraction of art. 26, I (leve, AMB-38).
+    pub overdue: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infraction: Option<&'static str>,
+}
+
+/// APP-ART16-P1, APP-ART26-I (AMB-38): the latest summons and whether it was answered in
+/// time, on `today`. Missing it is a fine, not an impedimento: the status does not change.
+pub fn summons_standing(
+    summons: &[VistoriaSummons],
+    vistorias: &[AppVistoria],
+    today: NaiveDate,
+) -> Option<SummonsStanding> {
+    let latest = summons
+        .iter()
+        .filter(|s| s.notified_on <= today)
+        .max_by_key(|s| s.notified_on)?;
+    let attended_on = vistorias
+        .iter()
+        .map(|v| v.performed_on)
+        .filter(|&on| on >= latest.notified_on && on <= today)
+        .min();
+    let overdue = attended_on.map_or(today > latest.attend_by, |on| on > latest.attend_by);
+    Some(SummonsStanding {
+        summons: latest.clone(),
+        attended_on,
+        overdue,
+        infraction: overdue.then_some("APP-ART26-I"),
+    })
+}
+
+/// APP-ART16-P1: a summons is notified (not in the future) and sets a day to attend that is
+/// not before the notice.
+pub fn app_art16_p1_check(s: &VistoriaSummons, today: NaiveDate) -> Vec<super::app::RuleFailure> {
+    let mut out = Vec::new();
+    if s.notified_on > today {
+        let msg = "A notificação não pode ter data futura.".to_owned();
+        super::app::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "notified_on", msg);
+    }
+    if s.attend_by < s.notified_on {
+        let msg = format!(
+            "O prazo para apresentar o veículo deve terminar no dia da notificação ({}) ou depois.",
+            s.notified_on.format("%d/%m/%Y")
+        );
+        super::app::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "attend_by", msg);
+    }
+    out
 }
 
 /// APP-ART10: the vistoria is preceded by payment of the fees: none before `fee_paid_on`.
@@ -190,6 +264,59 @@ mod tests {
             &DeadlineRules::default(),
             &AppLegalBasis::draft_2023(),
         )
+    }
+
+    #[test]
+    fn app_art16_p1_summons_answered_late_or_never_is_art26_i() {
+        let summons = vec![VistoriaSummons {
+            notified_on: d(2027, 3, 1),
+            platform_notified_on: Some(d(2027, 3, 1)),
+            attend_by: d(2027, 3, 10),
+            reason: "Denúncia de pneus lisos".into(),
+        }];
+        let annual = v(d(2026, 12, 1), true, None);
+        let cases = [
+            // Before the notice: nothing to report.
+            (vec![annual.clone()], d(2027, 2, 28), None),
+            // Pending, within the deadline (the day itself included).
+            (vec![annual.clone()], d(2027, 3, 10), Some((None, false))),
+            (vec![annual.clone()], d(2027, 3, 11), Some((None, true))),
+            // Attended on the last day, even if failed: complied.
+            (
+                vec![annual.clone(), v(d(2027, 3, 10), false, None)],
+                d(2027, 3, 20),
+                Some((Some(d(2027, 3, 10)), false)),
+            ),
+            // Attended late: the infraction stands.
+            (
+                vec![annual, v(d(2027, 3, 12), true, None)],
+                d(2027, 3, 20),
+                Some((Some(d(2027, 3, 12)), true)),
+            ),
+        ];
+        for (vistorias, today, want) in cases {
+            let got = summons_standing(&summons, &vistorias, today);
+            assert_eq!(
+                got.as_ref().map(|s| (s.attended_on, s.overdue)),
+                want,
+                "{today}"
+            );
+            if let Some(s) = got {
+                assert_eq!(s.infraction.is_some(), s.overdue);
+            }
+        }
+        let mut bad = summons[0].clone();
+        bad.attend_by = d(2027, 2, 28);
+        let fields: Vec<_> = app_art16_p1_check(&bad, d(2027, 3, 2))
+            .iter()
+            .map(|f| f.field)
+            .collect();
+        assert_eq!(fields, ["attend_by"]);
+        assert!(
+            app_art16_p1_check(&summons[0], d(2027, 2, 1))
+                .iter()
+                .any(|f| f.field == "notified_on")
+        );
     }
 
     #[test]

@@ -277,6 +277,72 @@ pub async fn vistoria(
 }
 
 #[derive(Deserialize)]
+pub struct SummonsDto {
+    notified_on: String,
+    #[serde(default)]
+    platform_notified_on: Option<String>,
+    attend_by: String,
+    reason: String,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/vistoria-summons` (APP-ART16-P1): records the
+/// notice to the driver and the platform to present the car for an extra vistoria by the
+/// day it sets; missing it is the infraction of art. 26, I (AMB-38).
+pub async fn vistoria_summons(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<SummonsDto>,
+) -> Result<HttpResponse, ApiError> {
+    use crate::domain::app_vistoria::{VistoriaSummons, app_art16_p1_check};
+    let id = parse_id(&id)?;
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let notified_on = f.date("notified_on", &dto.notified_on);
+    let platform_notified_on = dto
+        .platform_notified_on
+        .as_deref()
+        .map(|d| f.date("platform_notified_on", d));
+    let attend_by = f.date("attend_by", &dto.attend_by);
+    let reason = f.text("reason", &dto.reason, 1000);
+    f.finish()?;
+    let (Some(notified_on), Some(attend_by), Some(reason)) = (notified_on, attend_by, reason)
+    else {
+        return Err(ApiError::Internal);
+    };
+    if state.store.get_authorization(id).await?.is_none() {
+        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
+    }
+    let summons = VistoriaSummons {
+        notified_on,
+        platform_notified_on: platform_notified_on.flatten(),
+        attend_by,
+        reason,
+    };
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let failures = app_art16_p1_check(&summons, today);
+    if !failures.is_empty() {
+        return Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        ));
+    }
+    state
+        .store
+        .append_events(vec![crate::storage::charter::CharterEvent {
+            entity_type: "app_authorization",
+            entity_id: id,
+            kind: crate::verification::APP_SUMMONS_EVENT,
+            actor: &official.actor,
+            reason: None,
+            legal_basis_version: state.app_basis.version,
+            at: state.clock.now(),
+            data: serde_json::to_value(&summons).map_err(|_| ApiError::Internal)?,
+        }])
+        .await?;
+    Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
+}
+
+#[derive(Deserialize)]
 pub struct SubstitutionDto {
     new_vehicle_id: String,
     /// `sinistro`, `venda` or `locacao` (art. 8º, §2º).

@@ -325,3 +325,59 @@ async fn app_certidao_of_driver_and_vehicle_tells_when_facts_change() {
     assert_eq!(later["verdict"], "outdated");
     assert_eq!(later["document"]["status"], "suspended");
 }
+
+/// APP-ART16-P1 and APP-ART26-I (AMB-38): an extra-vistoria summons sets a day to attend;
+/// missing it is a leve infraction, reported on the authorization, without barring it.
+#[tokio::test]
+async fn app_art16_p1_extra_vistoria_summons_and_its_deadline() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    app.vistoria(&grant, "2026-11-30", true).await;
+    let id = grant["id"].as_str().unwrap();
+    let path = format!("/api/v1/app-authorizations/{id}/vistoria-summons");
+    app.clock.advance(Duration::days(30));
+    // The day to attend cannot precede the notice.
+    let res = app
+        .post(
+            &path,
+            &json!({"notified_on": "2026-12-28", "attend_by": "2026-12-20", "reason": "Denúncia"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART16-P1", "{body}");
+    assert_eq!(body["errors"][0]["field"], "attend_by");
+
+    let res = app
+        .post(
+            &path,
+            &json!({"notified_on": "2026-12-28", "platform_notified_on": "2026-12-28",
+                    "attend_by": "2027-01-05", "reason": "Denúncia de pneus lisos"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["inspection"]["summons"]["overdue"], false, "{body}");
+    assert_eq!(body["inspection"]["summons"]["attended_on"], Value::Null);
+
+    // Past the day set, not attended: art. 26, I — still active (a fine, not an impedimento).
+    app.clock.advance(Duration::days(10));
+    let now: Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(now["inspection"]["summons"]["overdue"], true, "{now}");
+    assert_eq!(now["inspection"]["summons"]["infraction"], "APP-ART26-I");
+    assert_eq!(now["status"], "active");
+    // Attending late records the vistoria; the infraction stands.
+    let later: Value = app
+        .vistoria(&grant, "2027-01-09", true)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(later["inspection"]["summons"]["attended_on"], "2027-01-09");
+    assert_eq!(later["inspection"]["summons"]["overdue"], true);
+}

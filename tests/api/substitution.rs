@@ -4,8 +4,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    CNHS, CPFS, PLATES, RENAVAMS, driver_body, pdf_info, pdf_text, qr_codes, spawn_app, token_of,
-    vehicle_body,
+    CNHS, CPFS, PLATES, RENAVAMS, TestApp, driver_body, pdf_info, pdf_text, qr_codes, spawn_app,
+    token_of, vehicle_body,
 };
 
 fn sticker_url(grant: &Value) -> String {
@@ -18,6 +18,17 @@ fn sticker_url(grant: &Value) -> String {
         .as_str()
         .unwrap()
         .to_owned()
+}
+
+/// The kinds of the events at a history endpoint.
+async fn event_kinds(app: &TestApp, path: &str) -> Vec<String> {
+    let h: Value = app.get_authed(path).await.json().await.unwrap();
+    h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn substitution(vehicle_id: &str, cause: &str, on: &str, approved: bool) -> Value {
@@ -116,35 +127,13 @@ async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_
     );
 
     // The acts are in the histories of the authorization and of both cars.
-    let history: Value = app
-        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let kinds: Vec<&str> = history["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
-    assert!(kinds.contains(&"vehicle_substituted"), "{history}");
-    for (vehicle, kind) in [(&old_vehicle, "unbound"), (&new_vehicle, "bound")] {
-        let h: Value = app
-            .get_authed(&format!("/api/v1/vehicles/{vehicle}/history"))
-            .await
-            .json()
-            .await
-            .unwrap();
-        assert!(
-            h["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|e| e["kind"] == kind),
-            "{h}"
-        );
-    }
+    let authorization =
+        event_kinds(&app, &format!("/api/v1/app-authorizations/{id}/history")).await;
+    assert!(authorization.contains(&"vehicle_substituted".to_owned()));
+    let old = event_kinds(&app, &format!("/api/v1/vehicles/{old_vehicle}/history")).await;
+    assert!(old.contains(&"unbound".to_owned()), "{old:?}");
+    let new = event_kinds(&app, &format!("/api/v1/vehicles/{new_vehicle}/history")).await;
+    assert!(new.contains(&"bound".to_owned()), "{new:?}");
 }
 
 #[tokio::test]
