@@ -260,19 +260,15 @@ pub async fn vistoria(
         notes: dto.notes,
         notified_on: notified_on.flatten(),
     };
-    state
-        .store
-        .append_events(vec![crate::storage::charter::CharterEvent {
-            entity_type: "app_authorization",
-            entity_id: id,
-            kind: crate::verification::APP_VISTORIA_EVENT,
-            actor: &official.actor,
-            reason: None,
-            legal_basis_version: state.app_basis.version,
-            at: state.clock.now(),
-            data: serde_json::to_value(&v).map_err(|_| ApiError::Internal)?,
-        }])
-        .await?;
+    super::history::record_app_act(
+        &state,
+        &official,
+        "app_authorization",
+        id,
+        crate::verification::APP_VISTORIA_EVENT,
+        &v,
+    )
+    .await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
@@ -326,19 +322,15 @@ pub async fn vistoria_summons(
             failures.into_iter().map(ProblemItem::from).collect(),
         ));
     }
-    state
-        .store
-        .append_events(vec![crate::storage::charter::CharterEvent {
-            entity_type: "app_authorization",
-            entity_id: id,
-            kind: crate::verification::APP_SUMMONS_EVENT,
-            actor: &official.actor,
-            reason: None,
-            legal_basis_version: state.app_basis.version,
-            at: state.clock.now(),
-            data: serde_json::to_value(&summons).map_err(|_| ApiError::Internal)?,
-        }])
-        .await?;
+    super::history::record_app_act(
+        &state,
+        &official,
+        "app_authorization",
+        id,
+        crate::verification::APP_SUMMONS_EVENT,
+        &summons,
+    )
+    .await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 

@@ -420,19 +420,15 @@ pub async fn data_change(
         &state.app_basis,
     );
     let data = json!({ "what": what, "changed_on": changed_on, "reported_on": reported_on, "due": due.due, "late": late.is_some() });
-    state
-        .store
-        .append_events(vec![crate::storage::charter::CharterEvent {
-            entity_type: "driver",
-            entity_id: id,
-            kind: "data_change_reported",
-            actor: &official.actor,
-            reason: None,
-            legal_basis_version: state.app_basis.version,
-            at: state.clock.now(),
-            data: data.clone(),
-        }])
-        .await?;
+    super::history::record_app_act(
+        &state,
+        &official,
+        "driver",
+        id,
+        "data_change_reported",
+        &data,
+    )
+    .await?;
     Ok(HttpResponse::Created().json(json!({
         "driver_id": id,
         "what": what,
@@ -494,19 +490,15 @@ async fn register_act(
             failures.into_iter().map(ProblemItem::from).collect(),
         ));
     }
-    state
-        .store
-        .append_events(vec![crate::storage::charter::CharterEvent {
-            entity_type,
-            entity_id: id,
-            kind: crate::verification::REGISTER_ACT_EVENT,
-            actor: &official.actor,
-            reason: None,
-            legal_basis_version: state.app_basis.version,
-            at: now,
-            data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
-        }])
-        .await?;
+    super::history::record_app_act(
+        state,
+        official,
+        entity_type,
+        id,
+        crate::verification::REGISTER_ACT_EVENT,
+        &act,
+    )
+    .await?;
     acts.push(act);
     Ok(HttpResponse::Created().json(json!({
         "id": id,
