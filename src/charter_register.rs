@@ -12,7 +12,7 @@ use crate::domain::calendar::{Calendar, DeadlineRules};
 use crate::domain::charter::{
     CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist, CompanySanction,
     CompanySanctionKind, Insurance, Modality, TermoDecision, VehicleRecord, VehicleStatusReport,
-    Vistoria, termo_status, vehicle_status, vistoria_valid_until,
+    Vistoria, termo_status, vehicle_status, vehicle_with_company, vistoria_valid_until,
 };
 use crate::domain::charter_sanctions::{
     AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines, procedure_state,
@@ -297,8 +297,8 @@ pub async fn vehicles_of(
     Ok(out)
 }
 
-/// FRET-ART13, FRET-ART19-III: the vehicle's own status, and the company's when that is worse
-/// (a cassada, suspended or expired company may not run any vehicle).
+/// FRET-ART13, FRET-ART19-III: the vehicle's own report and its company's status; the two
+/// combine in `domain::charter::vehicle_with_company`.
 pub fn vehicle_live_status(
     v: &CharterVehicle,
     company: &Company,
@@ -884,10 +884,7 @@ fn vehicle_facts(
     let f = &v.record.facts;
     let mut crlv = Vec::new();
     crate::domain::charter::fret_art12_ii_crlv(f, today, basis, &mut crlv);
-    let status = match (r.status, company_status) {
-        (CharterStatus::Ativo, CharterStatus::Cassado | CharterStatus::Suspenso) => company_status,
-        (s, _) => s,
-    };
+    let status = vehicle_with_company(r.status, company_status);
     CertifiedFacts {
         status,
         items: vec![
@@ -1424,14 +1421,14 @@ pub async fn document_status(
                 return Ok(None);
             };
             let (report, owner_status) = vehicle_live_status(&v, &company, &termos, today, basis);
-            let status = match (report.status, owner_status) {
-                (CharterStatus::Baixado | CharterStatus::VidaUtilVencida, _) => report.status,
-                (_, s @ (CharterStatus::Cassado | CharterStatus::Suspenso)) => s,
+            // The selo's own last day counts after the final and company-wide statuses.
+            let status = match vehicle_with_company(report.status, owner_status) {
+                s @ (CharterStatus::Baixado
+                | CharterStatus::VidaUtilVencida
+                | CharterStatus::Cassado
+                | CharterStatus::Suspenso) => s,
                 _ if expired => CharterStatus::Vencido,
-                (_, CharterStatus::Vencido | CharterStatus::PendenteAutorizacao) => {
-                    CharterStatus::Irregular
-                }
-                (s, _) => s,
+                s => s,
             };
             let until = (status == CharterStatus::Suspenso)
                 .then(|| company_status(&company, &termos, today).1)

@@ -857,6 +857,21 @@ pub struct VehicleStatusReport {
     pub irregularities: Vec<RuleFailure>,
 }
 
+/// FRET-ART8, FRET-ART13, FRET-ART19-III: what a charter vehicle may do given its own
+/// status and its company's. Baixa and the end of the service life are the vehicle's own and
+/// final; a cassada or suspended company stops every vehicle; without a Termo in force
+/// (expired or never granted) no vehicle of the company may run: irregular.
+pub fn vehicle_with_company(vehicle: CharterStatus, company: CharterStatus) -> CharterStatus {
+    match (vehicle, company) {
+        (CharterStatus::Baixado | CharterStatus::VidaUtilVencida, _) => vehicle,
+        (_, CharterStatus::Cassado | CharterStatus::Suspenso) => company,
+        (_, CharterStatus::Vencido | CharterStatus::PendenteAutorizacao) => {
+            CharterStatus::Irregular
+        }
+        (own, _) => own,
+    }
+}
+
 /// FRET-ART12, FRET-ART13 (§1º, §4º, §5º), FRET-ART19-III: status of a vehicle on `today`.
 /// Order: baixado, vida útil vencida, pendente de vistoria, vencido (vistoria), irregular.
 pub fn vehicle_status(

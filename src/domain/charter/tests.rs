@@ -987,3 +987,31 @@ fn fret_art18_each_sanction_has_its_inciso() {
         "art. 18, I"
     ));
 }
+
+#[test]
+fn fret_art8_art13_vehicle_status_with_its_company() {
+    use CharterStatus::{
+        Ativo, Baixado, Cassado, Irregular, PendenteAutorizacao, PendenteVistoria, Suspenso,
+        Vencido, VidaUtilVencida,
+    };
+    let cases = [
+        ((Ativo, Ativo), Ativo),
+        ((PendenteVistoria, Ativo), PendenteVistoria),
+        // Final statuses of the vehicle win over anything the company has.
+        ((Baixado, Cassado), Baixado),
+        ((VidaUtilVencida, Suspenso), VidaUtilVencida),
+        // A cassada or suspended company stops every vehicle.
+        ((Ativo, Cassado), Cassado),
+        ((Vencido, Suspenso), Suspenso),
+        // No Termo in force: irregular, whatever the vehicle's own standing.
+        ((Ativo, Vencido), Irregular),
+        ((PendenteVistoria, PendenteAutorizacao), Irregular),
+    ];
+    for ((vehicle, company), want) in cases {
+        assert_eq!(
+            vehicle_with_company(vehicle, company),
+            want,
+            "{vehicle:?} + {company:?}"
+        );
+    }
+}
