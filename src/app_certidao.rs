@@ -19,7 +19,7 @@ use crate::issuance::GrantError;
 use crate::state::AppState;
 use crate::storage::charter::{CharterDocument, CharterEvent};
 use crate::storage::{Repository, StorageError};
-use crate::verification::{LiveStatus, PublicDocument, Verdict, app_inspection};
+use crate::verification::{LiveStatus, PublicDocument, Verdict, app_standing};
 
 pub const KIND_APP_CERTIDAO: &str = "app_certidao";
 const SERIES: &str = "CERT-APP";
@@ -74,14 +74,15 @@ pub async fn facts(
     let basis = &state.app_basis;
     let a = &r.authorization;
     let sanctions = state.store.sanctions_of(a.id).await?;
-    let report = app_inspection(state, a.id, a.granted_at, now).await?;
+    let (standing, report) =
+        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
     let status = match status_with_sanctions(
         a.valid_until,
         a.revocation.as_ref().map(|x| x.revoked_at),
         &sanctions,
         now,
     ) {
-        (AuthorizationStatus::Active, _) => report.status.unwrap_or(AuthorizationStatus::Active),
+        (AuthorizationStatus::Active, _) => standing.unwrap_or(AuthorizationStatus::Active),
         (s, _) => s,
     };
     let mut items = vec![item(

@@ -87,6 +87,7 @@ impl Application {
             settings: Arc::new(settings.clone()),
             calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
             deadline_rules: Arc::new(crate::domain::calendar::DeadlineRules::default()),
+            decreed_days: Arc::default(),
         };
         let data = web::Data::new(state);
         let server = HttpServer::new(move || {

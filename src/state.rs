@@ -1,11 +1,12 @@
 //! What every request handler shares.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
-use crate::domain::calendar::{CalendarSettings, DeadlineRules};
+use crate::domain::calendar::{CalendarSettings, ClosedDay, DeadlineRules};
 use crate::domain::legal_basis::{AppLegalBasis, CharterLegalBasis};
 use crate::settings::Settings;
 use crate::signing::keys::Keys;
@@ -23,6 +24,36 @@ pub struct AppState {
     pub letterhead: Arc<Letterhead>,
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,
+    pub decreed_days: Arc<DecreedDaysCache>,
+}
+
+/// How long this instance trusts the decreed days it read: another instance may add some
+/// (PostgreSQL deployments); the ones this instance adds are seen at once.
+const DECREED_DAYS_TTL: Duration = Duration::from_secs(30);
+
+/// The decreed days (pontos facultativos, recesses), read from the register at most every
+/// [`DECREED_DAYS_TTL`]: every deadline and vistoria status needs them, and they change by
+/// decree a few times a year.
+#[derive(Debug, Default)]
+pub struct DecreedDaysCache(Mutex<Option<(Instant, Arc<Vec<ClosedDay>>)>>);
+
+impl DecreedDaysCache {
+    fn fresh(&self) -> Option<Arc<Vec<ClosedDay>>> {
+        let guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        guard
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < DECREED_DAYS_TTL)
+            .map(|(_, days)| days.clone())
+    }
+
+    fn put(&self, days: Arc<Vec<ClosedDay>>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), days));
+    }
+
+    /// Forgets what was read, after this instance added decreed days.
+    pub fn invalidate(&self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
 }
 
 impl AppState {
@@ -31,9 +62,16 @@ impl AppState {
         &self,
     ) -> Result<crate::domain::calendar::Calendar, crate::storage::StorageError> {
         use crate::storage::Repository;
+        let days = if let Some(days) = self.decreed_days.fresh() {
+            days
+        } else {
+            let days = Arc::new(self.store.decreed_days().await?);
+            self.decreed_days.put(days.clone());
+            days
+        };
         Ok(crate::domain::calendar::Calendar::new(
             self.calendar_settings.as_ref().clone(),
-            self.store.decreed_days().await?,
+            days.as_ref().clone(),
         ))
     }
 }

@@ -88,6 +88,7 @@ macro_rules! binds_any {
     };
 }
 
+pub mod app_events;
 pub mod app_substitution;
 pub mod charter;
 pub mod postgres;
@@ -902,19 +903,22 @@ pub(crate) mod sql {
         LEFT JOIN data_request_deliveries d ON d.request_id = r.id WHERE r.id = $1";
     pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
         recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
-    /// A document with the plate of the car it was issued for, and whether a replacement of
-    /// the car has superseded it since (APP-ART8-P2).
+    /// A document with the plate of the car it was issued for, whether a replacement of the
+    /// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
+    /// per sanction (one row when none), so verification reads it all in one round trip.
     pub const SELECT_DOCUMENT_STATUS: &str = concat!(
         "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
         r.revoked_at, a.granted_at, COALESCE(d.substitution_seq, 0) <> COALESCE((SELECT MAX(s.seq) \
         FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id), 0) AS replaced, a.driver_id, ",
         current_vehicle!(),
-        " AS vehicle_id \
+        " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
+        sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis \
         FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
         JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
         WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
-        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE d.id = $1"
+        LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+        LEFT JOIN app_authorization_sanctions sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
     );
     pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
         WHERE authorization_id = $1";
@@ -1146,6 +1150,44 @@ pub(crate) struct DocumentStatusRow {
     replaced: bool,
     driver_id: String,
     vehicle_id: String,
+    sanction_kind: Option<String>,
+    sanction_from: Option<NaiveDate>,
+    sanction_until: Option<NaiveDate>,
+    sanction_reason: Option<String>,
+    sanction_basis: Option<String>,
+}
+
+/// The status of a document from its rows (one per sanction of its authorization).
+pub(crate) fn document_status_from_rows(
+    rows: Vec<DocumentStatusRow>,
+) -> Result<Option<DocumentStatus>, StorageError> {
+    let mut sanctions = Vec::new();
+    let mut first = None;
+    for mut r in rows {
+        if let (Some(kind), Some(effective_from), Some(reason), Some(legal_basis)) = (
+            r.sanction_kind.take(),
+            r.sanction_from,
+            r.sanction_reason.take(),
+            r.sanction_basis.take(),
+        ) {
+            sanctions.push(Sanction::try_from(SanctionRow {
+                kind,
+                effective_from,
+                until: r.sanction_until,
+                reason,
+                legal_basis,
+            })?);
+        }
+        if first.is_none() {
+            first = Some(r);
+        }
+    }
+    let Some(row) = first else {
+        return Ok(None);
+    };
+    let mut status = DocumentStatus::try_from(row)?;
+    status.sanctions = sanctions;
+    Ok(Some(status))
 }
 
 impl TryFrom<DocumentStatusRow> for DocumentStatus {

@@ -251,41 +251,6 @@ async fn charter_lookup(
     }
 }
 
-/// What the vistorias of a ride-hailing authorization say on `now` (`None`: may operate).
-pub async fn app_inspection(
-    state: &AppState,
-    authorization_id: uuid::Uuid,
-    approved_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<crate::domain::app_vistoria::InspectionReport, StorageError> {
-    let events = state
-        .store
-        .events_of("app_authorization", &authorization_id.to_string())
-        .await?;
-    let vistorias: Vec<AppVistoria> = events
-        .iter()
-        .filter(|e| e.kind == APP_VISTORIA_EVENT)
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
-        .collect();
-    let summons: Vec<VistoriaSummons> = events
-        .iter()
-        .filter(|e| e.kind == APP_SUMMONS_EVENT)
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
-        .collect();
-    let cal = state.calendar().await?;
-    let today = crate::domain::dates::local_date(now);
-    let mut report = inspection_report(
-        crate::domain::dates::local_date(approved_at),
-        &vistorias,
-        today,
-        &cal,
-        &state.deadline_rules,
-        &state.app_basis,
-    );
-    report.summons = summons_standing(&summons, &vistorias, today);
-    Ok(report)
-}
-
 /// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
 pub const APP_SUMMONS_EVENT: &str = "vistoria_summons";
 
@@ -324,10 +289,24 @@ pub async fn deregistered_on(
     ))
 }
 
+/// The parsed data of the `kind` events of `entity_type` among `events`.
+fn of<T: serde::de::DeserializeOwned>(
+    events: &[crate::storage::app_events::StandingEvent],
+    entity_type: &str,
+    kind: &str,
+) -> Vec<T> {
+    events
+        .iter()
+        .filter(|e| e.entity_type == entity_type && e.kind == kind)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect()
+}
+
 /// What bars an otherwise active ride-hailing authorization on `now`: its driver or car
 /// removed from the register (art. 24, I, d and f), then its vistorias (APP-ART9,
 /// APP-ART16, APP-ART26-II). Returns that status (`None`: may operate) and the vistoria
-/// report.
+/// report with the latest extra-vistoria summons (APP-ART16-P1). One query reads every event
+/// it needs: this is the verification hot path.
 pub async fn app_standing(
     state: &AppState,
     authorization_id: uuid::Uuid,
@@ -342,17 +321,34 @@ pub async fn app_standing(
     ),
     StorageError,
 > {
+    let events = state
+        .store
+        .standing_events(
+            authorization_id,
+            driver_id,
+            vehicle_id,
+            [APP_VISTORIA_EVENT, APP_SUMMONS_EVENT],
+            REGISTER_ACT_EVENT,
+        )
+        .await?;
+    let vistorias: Vec<AppVistoria> = of(&events, "app_authorization", APP_VISTORIA_EVENT);
+    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", APP_SUMMONS_EVENT);
+    let driver_acts: Vec<RegisterAct> = of(&events, "driver", REGISTER_ACT_EVENT);
+    let vehicle_acts: Vec<RegisterAct> = of(&events, "vehicle", REGISTER_ACT_EVENT);
+    let cal = state.calendar().await?;
     let today = crate::domain::dates::local_date(now);
-    let report = app_inspection(state, authorization_id, approved_at, now).await?;
-    let status = if deregistered_on(state, "driver", driver_id, today)
-        .await?
-        .is_some()
-    {
+    let mut report = inspection_report(
+        crate::domain::dates::local_date(approved_at),
+        &vistorias,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
+    report.summons = summons_standing(&summons, &vistorias, today);
+    let status = if deregistered_since(&driver_acts, today).is_some() {
         Some(AuthorizationStatus::Descadastrada)
-    } else if deregistered_on(state, "vehicle", vehicle_id, today)
-        .await?
-        .is_some()
-    {
+    } else if deregistered_since(&vehicle_acts, today).is_some() {
         Some(AuthorizationStatus::VeiculoDescadastrado)
     } else {
         report.status

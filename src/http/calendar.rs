@@ -99,7 +99,10 @@ pub async fn add_closed_days(
         .add_decreed_days(&days, &official.actor, state.clock.now())
         .await
     {
-        Ok(()) => Ok(HttpResponse::Created().json(json!({ "closed_days": days }))),
+        Ok(()) => {
+            state.decreed_days.invalidate();
+            Ok(HttpResponse::Created().json(json!({ "closed_days": days })))
+        }
         Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
             "Um dos dias já está registrado no calendário.".into(),
             vec![ProblemItem::field("from", "Dia já registrado.")],

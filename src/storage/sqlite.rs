@@ -391,15 +391,11 @@ impl Repository for SqliteRepository {
     }
 
     async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
-        let row: Option<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
+        let rows: Vec<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
             .bind(id.to_string())
-            .fetch_optional(&self.pool)
+            .fetch_all(&self.pool)
             .await?;
-        let Some(mut status) = row.map(DocumentStatus::try_from).transpose()? else {
-            return Ok(None);
-        };
-        status.sanctions = self.sanctions_of(status.meta.authorization_id).await?;
-        Ok(Some(status))
+        super::document_status_from_rows(rows)
     }
 
     async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
