@@ -1,8 +1,9 @@
-//! Persistence: one backend-neutral repository trait, one implementation per backend
-//! (`sqlite`, `postgres`), and the [`Store`] that picks one at start-up.
+//! Persistence: the [`Store`] that picks a backend at start-up (`sqlite`, `postgres`: the
+//! connection and migrations of each) and the register written once for both (`app`,
+//! `charter`, …): `on_backend!` expands each body per pool type.
 //!
-//! Both backends run the same SQL text where the dialects agree (sqlx binds `$N` on
-//! SQLite too); row structs are shared and every value read back is parsed again into a
+//! Both backends run the same SQL text (sqlx binds `$N` on SQLite too; the few dialect
+//! differences are the row locks PostgreSQL takes); row structs are shared and every value read back is parsed again into a
 //! domain type, so a bad row is `StorageError::Corrupt`, never a wrong document.
 
 /// Runs `$body` with `$pool` bound to the backend's pool and `$begin()` opening a write
@@ -50,6 +51,30 @@ macro_rules! insert_events {
     };
 }
 
+/// Inserts the ride-hailing documents `$docs` in the open transaction `$tx`; `$seq` is the
+/// car replacement they were issued for (`None`: with the grant).
+macro_rules! insert_app_documents {
+    ($tx:expr, $docs:expr, $seq:expr) => {
+        for doc in $docs {
+            sqlx::query($crate::storage::sql::INSERT_DOCUMENT)
+                .bind(doc.id.to_string())
+                .bind(doc.kind.as_str())
+                .bind(doc.authorization_id.to_string())
+                .bind(&doc.number)
+                .bind(&doc.verification_code)
+                .bind(&doc.token)
+                .bind(&doc.key_id)
+                .bind(&doc.pdf)
+                .bind(&doc.sha256)
+                .bind(&doc.legal_basis_version)
+                .bind(doc.issued_at)
+                .bind($seq)
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+
 /// Whether any ride-hailing authorization listed by `$query` for `$id` still binds its
 /// driver and car at `$now` (APP-ART8): storage fetches the facts, `domain` decides.
 /// Evaluates to `Result<bool, StorageError>`.
@@ -88,6 +113,7 @@ macro_rules! binds_any {
     };
 }
 
+pub mod app;
 pub mod app_events;
 pub mod app_substitution;
 pub mod charter;
@@ -596,196 +622,6 @@ impl Store {
     }
 }
 
-macro_rules! dispatch {
-    ($self:ident, $r:ident => $e:expr) => {
-        match $self {
-            Store::Sqlite($r) => $e.await,
-            Store::Postgres($r) => $e.await,
-        }
-    };
-}
-
-impl Repository for Store {
-    async fn ping(&self) -> Result<(), StorageError> {
-        dispatch!(self, r => r.ping())
-    }
-    async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
-        dispatch!(self, r => r.insert_driver(driver, actor))
-    }
-    async fn add_driver_record(
-        &self,
-        driver_id: Uuid,
-        record: &DriverRecord,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StorageError> {
-        dispatch!(self, r => r.add_driver_record(driver_id, record, actor, now))
-    }
-    async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
-        dispatch!(self, r => r.get_driver(id))
-    }
-    async fn insert_vehicle(&self, vehicle: &Vehicle, actor: &str) -> Result<(), StorageError> {
-        dispatch!(self, r => r.insert_vehicle(vehicle, actor))
-    }
-    async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
-        dispatch!(self, r => r.get_vehicle(id))
-    }
-    async fn active_authorization_flags(
-        &self,
-        driver_id: Uuid,
-        vehicle_id: Uuid,
-        now: DateTime<Utc>,
-    ) -> Result<(bool, bool), StorageError> {
-        dispatch!(self, r => r.active_authorization_flags(driver_id, vehicle_id, now))
-    }
-    async fn reserve_number(
-        &self,
-        series: &str,
-        year: i32,
-        now: DateTime<Utc>,
-    ) -> Result<ReservedNumber, StorageError> {
-        dispatch!(self, r => r.reserve_number(series, year, now))
-    }
-    async fn void_number(
-        &self,
-        number: &str,
-        reason: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        dispatch!(self, r => r.void_number(number, reason, now))
-    }
-    async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
-        dispatch!(self, r => r.commit_grant(grant))
-    }
-    async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
-        dispatch!(self, r => r.get_authorization(id))
-    }
-    async fn documents_of(
-        &self,
-        authorization_id: Uuid,
-    ) -> Result<Vec<DocumentMeta>, StorageError> {
-        dispatch!(self, r => r.documents_of(authorization_id))
-    }
-    async fn document_pdf(
-        &self,
-        id: Uuid,
-    ) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
-        dispatch!(self, r => r.document_pdf(id))
-    }
-    async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
-        dispatch!(self, r => r.document_status(id))
-    }
-    async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
-        dispatch!(self, r => r.document_by_code(code))
-    }
-    async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
-        dispatch!(self, r => r.document_by_sha256(sha256))
-    }
-    async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
-        dispatch!(self, r => r.decreed_days())
-    }
-    async fn insert_data_request(
-        &self,
-        req: &DataRequest,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        dispatch!(self, r => r.insert_data_request(req, actor, now))
-    }
-    async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
-        dispatch!(self, r => r.get_data_request(id))
-    }
-    async fn record_delivery(
-        &self,
-        id: &str,
-        delivered_at: DateTime<Utc>,
-        sha256: &str,
-        signer: &str,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        dispatch!(self, r => r.record_delivery(id, delivered_at, sha256, signer, actor, now))
-    }
-    async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
-        dispatch!(self, r => r.insert_platform(p, actor))
-    }
-    async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
-        dispatch!(self, r => r.get_platform(id))
-    }
-    async fn set_upf_value(
-        &self,
-        year: i32,
-        centavos: i64,
-        act: &str,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        dispatch!(self, r => r.set_upf_value(year, centavos, act, actor, now))
-    }
-    async fn upf_value(&self, year: i32) -> Result<Option<i64>, StorageError> {
-        dispatch!(self, r => r.upf_value(year))
-    }
-    async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
-        dispatch!(self, r => r.prior_autos(driver_id))
-    }
-    async fn insert_auto(
-        &self,
-        auto: &AppAuto,
-        series: &str,
-        actor: &str,
-    ) -> Result<String, StorageError> {
-        dispatch!(self, r => r.insert_auto(auto, series, actor))
-    }
-    async fn get_auto(&self, id: Uuid) -> Result<Option<AppAuto>, StorageError> {
-        dispatch!(self, r => r.get_auto(id))
-    }
-    async fn record_notification(
-        &self,
-        auto_id: Uuid,
-        n: &AutoNotification,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StorageError> {
-        dispatch!(self, r => r.record_notification(auto_id, n, actor, now))
-    }
-    async fn events_of(
-        &self,
-        entity_type: &str,
-        entity_id: &str,
-    ) -> Result<Vec<Event>, StorageError> {
-        dispatch!(self, r => r.events_of(entity_type, entity_id))
-    }
-    async fn add_sanction(
-        &self,
-        authorization_id: Uuid,
-        sanction: &Sanction,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StorageError> {
-        dispatch!(self, r => r.add_sanction(authorization_id, sanction, actor, now))
-    }
-    async fn sanctions_of(&self, authorization_id: Uuid) -> Result<Vec<Sanction>, StorageError> {
-        dispatch!(self, r => r.sanctions_of(authorization_id))
-    }
-    async fn add_decreed_days(
-        &self,
-        days: &[ClosedDay],
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        dispatch!(self, r => r.add_decreed_days(days, actor, now))
-    }
-    async fn revoke_authorization(
-        &self,
-        id: Uuid,
-        reason: &str,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<RevokeOutcome, StorageError> {
-        dispatch!(self, r => r.revoke_authorization(id, reason, actor, now))
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // SQL shared by both backends (explicit column lists; `$N` placeholders).
 
@@ -837,7 +673,8 @@ pub(crate) mod sql {
         fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
     pub const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, kind, authorization_id, number, verification_code, \
-        token, key_id, pdf, sha256, legal_basis_version, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+        token, key_id, pdf, sha256, legal_basis_version, issued_at, substitution_seq) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
         legal_basis_version, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     /// The authorization with the car it binds now (`vehicle_id`) and how many times the car

@@ -1478,7 +1478,7 @@ pub async fn create_auto(
     };
     let number = state
         .store
-        .charter_next_number(AUTO_SERIES, chrono::Datelike::year(&today), now)
+        .reserve_number(AUTO_SERIES, chrono::Datelike::year(&today), now)
         .await?
         .number;
     let aid = Uuid::new_v4();

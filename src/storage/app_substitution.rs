@@ -28,10 +28,6 @@ pub struct NewSubstitution<'a> {
 const COUNT: &str = "SELECT COUNT(*) FROM app_vehicle_substitutions WHERE authorization_id = $1";
 const INSERT: &str = "INSERT INTO app_vehicle_substitutions (authorization_id, seq, old_vehicle_id, \
     new_vehicle_id, cause, vistoria_on, effective_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, kind, authorization_id, number, verification_code, \
-    token, key_id, pdf, sha256, legal_basis_version, issued_at, substitution_seq) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
-
 impl Store {
     /// Commits a replacement, its documents and events, or nothing. `Conflict("substitution")`
     /// if another replacement of the authorization came first; `Conflict("active_authorization")`
@@ -74,23 +70,7 @@ impl Store {
                 .bind(s.actor)
                 .execute(&mut *tx)
                 .await?;
-            for doc in s.documents {
-                sqlx::query(INSERT_DOCUMENT)
-                    .bind(doc.id.to_string())
-                    .bind(doc.kind.as_str())
-                    .bind(doc.authorization_id.to_string())
-                    .bind(&doc.number)
-                    .bind(&doc.verification_code)
-                    .bind(&doc.token)
-                    .bind(&doc.key_id)
-                    .bind(&doc.pdf)
-                    .bind(&doc.sha256)
-                    .bind(&doc.legal_basis_version)
-                    .bind(doc.issued_at)
-                    .bind(i64::from(s.seq))
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            insert_app_documents!(tx, s.documents, Some(i64::from(s.seq)));
             insert_events!(tx, &s.events);
             tx.commit().await?;
             Ok(())

@@ -6,7 +6,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use super::{Event, ReservedNumber, StorageError, Store, parse_uuid, sql};
+use super::{Event, StorageError, Store, parse_uuid, sql};
 
 /// The tables of the charter register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -372,36 +372,6 @@ impl Store {
     ) -> Result<Vec<Event>, StorageError> {
         use super::Repository;
         self.events_of(table.entity_type(), &id.to_string()).await
-    }
-
-    /// Takes the next number of `series` for the year, already issued (autos: the number is
-    /// the record itself, nothing to render first).
-    pub async fn charter_next_number(
-        &self,
-        series: &str,
-        year: i32,
-        now: DateTime<Utc>,
-    ) -> Result<ReservedNumber, StorageError> {
-        on_backend!(self, |pool, begin| {
-            let _ = pool;
-            let mut tx = begin().await?;
-            let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
-                .bind(series)
-                .bind(year)
-                .fetch_one(&mut *tx)
-                .await?;
-            let number = ReservedNumber::format(series, year, seq);
-            sqlx::query(sql::INSERT_NUMBER)
-                .bind(&number)
-                .bind(series)
-                .bind(year)
-                .bind(seq)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(ReservedNumber { number, year, seq })
-        })
     }
 
     async fn charter_document_where(

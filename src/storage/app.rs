@@ -1,0 +1,814 @@
+//! The ride-hailing register (drivers, cars, authorizations, documents, sanctions, autos,
+//! platforms, data requests, the calendar's decreed days), written once for both backends:
+//! `on_backend!` expands every body per pool type. Check-then-insert writes run under
+//! `BEGIN IMMEDIATE` on SQLite and lock the rows they check (`SELECT … FOR UPDATE`) on
+//! PostgreSQL, so concurrent nodes cannot both pass the check.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::{
+    AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
+    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent,
+    NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
+    SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
+};
+use crate::domain::app_sanctions::Sanction;
+use crate::domain::calendar::ClosedDay;
+use crate::domain::driver_record::DriverRecord;
+use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
+
+/// Appends one `NewEvent` in the caller's transaction `$tx`.
+macro_rules! insert_event {
+    ($tx:expr, $e:expr $(,)?) => {
+        async {
+            let e = $e;
+            sqlx::query(sql::INSERT_EVENT)
+                .bind(e.entity_type)
+                .bind(e.entity_id)
+                .bind(e.kind)
+                .bind(e.actor)
+                .bind(e.reason)
+                .bind(e.legal_basis_version)
+                .bind(e.at)
+                .bind(e.data)
+                .execute(&mut *$tx)
+                .await?;
+            Ok::<(), StorageError>(())
+        }
+    };
+}
+
+impl Repository for Store {
+    async fn ping(&self) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query("SELECT 1").execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            sqlx::query(sql::INSERT_DRIVER)
+                .bind(driver.id.to_string())
+                .bind(&driver.name)
+                .bind(driver.cpf.as_str())
+                .bind(driver.cnh.number.as_str())
+                .bind(driver.cnh.category.as_str())
+                .bind(driver.cnh.first_license_date)
+                .bind(driver.cnh.ear)
+                .bind(driver.cnh.expires_on)
+                .bind(driver.created_at)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(sql::INSERT_DRIVER_RECORD)
+                .bind(driver.id.to_string())
+                .bind(serde_json::to_string(&driver.record).unwrap_or_else(|_| "{}".into()))
+                .bind(driver.created_at)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "driver",
+                    entity_id: driver.id.to_string(),
+                    kind: "registered",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: driver.created_at,
+                    data: "{}".to_owned(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    async fn add_driver_record(
+        &self,
+        driver_id: Uuid,
+        record: &DriverRecord,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let exists: i64 = sqlx::query_scalar(sql::DRIVER_EXISTS)
+                .bind(driver_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+            if exists == 0 {
+                return Ok(false);
+            }
+            let json = serde_json::to_string(record).unwrap_or_else(|_| "{}".into());
+            sqlx::query(sql::INSERT_DRIVER_RECORD)
+                .bind(driver_id.to_string())
+                .bind(&json)
+                .bind(now)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "driver",
+                    entity_id: driver_id.to_string(),
+                    kind: "record_filed",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: json,
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<DriverRow> = sqlx::query_as(sql::SELECT_DRIVER)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(Driver::try_from).transpose()
+        })
+    }
+
+    async fn insert_vehicle(&self, v: &Vehicle, actor: &str) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            sqlx::query(sql::INSERT_VEHICLE)
+                .bind(v.id.to_string())
+                .bind(v.plate.as_str())
+                .bind(v.plate.mercosul_form())
+                .bind(v.renavam.as_str())
+                .bind(&v.make)
+                .bind(&v.model)
+                .bind(&v.color)
+                .bind(v.model_year)
+                .bind(v.doors)
+                .bind(v.air_conditioning)
+                .bind(v.capacity_including_driver)
+                .bind(v.registration_municipality.as_i32())
+                .bind(v.created_at)
+                .bind(v.in_service_since)
+                .bind(v.owner.as_ref().map(|o| o.kind.as_str()))
+                .bind(v.owner.as_ref().map(|o| o.document.as_str()))
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "vehicle",
+                    entity_id: v.id.to_string(),
+                    kind: "registered",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: v.created_at,
+                    data: "{}".to_owned(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<VehicleRow> = sqlx::query_as(sql::SELECT_VEHICLE)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(Vehicle::try_from).transpose()
+        })
+    }
+
+    async fn active_authorization_flags(
+        &self,
+        driver_id: Uuid,
+        vehicle_id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<(bool, bool), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let mut conn = pool.acquire().await?;
+            let d = binds_any!(conn, sql::AUTHORIZATIONS_OF_DRIVER, driver_id, now).await?;
+            let v = binds_any!(conn, sql::AUTHORIZATIONS_OF_VEHICLE, vehicle_id, now).await?;
+            Ok((d, v))
+        })
+    }
+
+    async fn reserve_number(
+        &self,
+        series: &str,
+        year: i32,
+        now: DateTime<Utc>,
+    ) -> Result<ReservedNumber, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
+                .bind(series)
+                .bind(year)
+                .fetch_one(&mut *tx)
+                .await?;
+            let number = ReservedNumber::format(series, year, seq);
+            sqlx::query(sql::INSERT_NUMBER)
+                .bind(&number)
+                .bind(series)
+                .bind(year)
+                .bind(seq)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(ReservedNumber { number, year, seq })
+        })
+    }
+
+    async fn void_number(
+        &self,
+        number: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            sqlx::query(sql::VOID_NUMBER)
+                .bind(number)
+                .bind(now)
+                .bind(reason)
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "document_number",
+                    entity_id: number.to_string(),
+                    kind: "voided",
+                    actor: "system",
+                    reason,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: "{}".to_owned(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin, pg| {
+            let a = &grant.authorization;
+            let mut tx = begin().await?;
+            // Lei (minuta) art. 8º: one active authorization per driver and per vehicle,
+            // re-checked under the write lock (SQLite) or with the driver's and the vehicle's
+            // rows locked (PostgreSQL).
+            if pg {
+                sqlx::query(sql::LOCK_DRIVER)
+                    .bind(a.driver_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(sql::LOCK_VEHICLE)
+                    .bind(a.vehicle_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let d =
+                binds_any!(tx, sql::AUTHORIZATIONS_OF_DRIVER, a.driver_id, a.granted_at).await?;
+            let v = binds_any!(
+                tx,
+                sql::AUTHORIZATIONS_OF_VEHICLE,
+                a.vehicle_id,
+                a.granted_at
+            )
+            .await?;
+            if d || v {
+                return Err(StorageError::Conflict("active_authorization"));
+            }
+            let issued = sqlx::query(sql::ISSUE_NUMBER)
+                .bind(&a.number)
+                .bind(a.granted_at)
+                .execute(&mut *tx)
+                .await?;
+            if issued.rows_affected() != 1 {
+                return Err(StorageError::Conflict("number"));
+            }
+            sqlx::query(sql::INSERT_AUTHORIZATION)
+                .bind(a.id.to_string())
+                .bind(&a.number)
+                .bind(a.driver_id.to_string())
+                .bind(a.vehicle_id.to_string())
+                .bind(a.fee_paid_on)
+                .bind(a.valid_from)
+                .bind(a.valid_until)
+                .bind(&a.legal_basis_version)
+                .bind(a.granted_at)
+                .bind(&a.granted_by)
+                .execute(&mut *tx)
+                .await?;
+            insert_app_documents!(tx, &grant.documents, None::<i64>);
+            let data = serde_json::json!({
+                "number": a.number,
+                "valid_until": a.valid_until,
+                "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
+            });
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "app_authorization",
+                    entity_id: a.id.to_string(),
+                    kind: "granted",
+                    actor: &a.granted_by,
+                    reason: None::<String>,
+                    legal_basis_version: &a.legal_basis_version,
+                    at: a.granted_at,
+                    data: event_data(&data),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<AuthorizationRow> = sqlx::query_as(sql::SELECT_AUTHORIZATION)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(AppAuthorization::try_from).transpose()
+        })
+    }
+
+    async fn documents_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> Result<Vec<DocumentMeta>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENTS_OF)
+                .bind(authorization_id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(DocumentMeta::try_from).collect()
+        })
+    }
+
+    async fn document_pdf(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<DocumentPdfRow> = sqlx::query_as(sql::SELECT_DOCUMENT_PDF)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(TryInto::try_into).transpose()
+        })
+    }
+
+    async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
+                .bind(id.to_string())
+                .fetch_all(pool)
+                .await?;
+            super::document_status_from_rows(rows)
+        })
+    }
+
+    async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_CODE)
+                .bind(code)
+                .fetch_optional(pool)
+                .await?;
+            row.map(DocumentMeta::try_from).transpose()
+        })
+    }
+
+    async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_SHA256)
+                .bind(sha256)
+                .fetch_optional(pool)
+                .await?;
+            row.map(DocumentMeta::try_from).transpose()
+        })
+    }
+
+    async fn add_sanction(
+        &self,
+        authorization_id: Uuid,
+        sanction: &Sanction,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        on_backend!(self, |pool, begin, pg| {
+            let mut tx = begin().await?;
+            let exists: i64 = sqlx::query_scalar(if pg {
+                sql::LOCK_AUTHORIZATION
+            } else {
+                sql::AUTHORIZATION_EXISTS
+            })
+            .bind(authorization_id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
+            if exists == 0 {
+                return Ok(false);
+            }
+            sqlx::query(sql::INSERT_SANCTION)
+                .bind(authorization_id.to_string())
+                .bind(sanction.kind.as_str())
+                .bind(sanction.effective_from)
+                .bind(sanction.until)
+                .bind(&sanction.reason)
+                .bind(&sanction.legal_basis)
+                .bind(now)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            let data = serde_json::json!({"kind": sanction.kind.as_str(), "effective_from": sanction.effective_from, "until": sanction.until, "legal_basis": sanction.legal_basis});
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "app_authorization",
+                    entity_id: authorization_id.to_string(),
+                    kind: "sanctioned",
+                    actor,
+                    reason: &sanction.reason,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: event_data(&data),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    async fn sanctions_of(&self, authorization_id: Uuid) -> Result<Vec<Sanction>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<SanctionRow> = sqlx::query_as(sql::SELECT_SANCTIONS)
+                .bind(authorization_id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(Sanction::try_from).collect()
+        })
+    }
+
+    async fn events_of(
+        &self,
+        entity_type: &str,
+        entity_id: &str,
+    ) -> Result<Vec<Event>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_EVENTS)
+                .bind(entity_type)
+                .bind(entity_id)
+                .fetch_all(pool)
+                .await?)
+        })
+    }
+
+    async fn set_upf_value(
+        &self,
+        year: i32,
+        centavos: i64,
+        act: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query(sql::INSERT_UPF)
+                .bind(year)
+                .bind(centavos)
+                .bind(act)
+                .bind(now)
+                .bind(actor)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    async fn upf_value(&self, year: i32) -> Result<Option<i64>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_scalar(sql::SELECT_UPF)
+                .bind(year)
+                .fetch_optional(pool)
+                .await?)
+        })
+    }
+
+    async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_PRIOR_AUTOS)
+                .bind(driver_id.to_string())
+                .fetch_all(pool)
+                .await?)
+        })
+    }
+
+    async fn insert_auto(
+        &self,
+        auto: &AppAuto,
+        series: &str,
+        actor: &str,
+    ) -> Result<String, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let year = chrono::Datelike::year(&crate::domain::dates::local_date(auto.drawn_up_at));
+            let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
+                .bind(series)
+                .bind(year)
+                .fetch_one(&mut *tx)
+                .await?;
+            let number = ReservedNumber::format(series, year, seq);
+            sqlx::query(sql::INSERT_ISSUED_NUMBER)
+                .bind(&number)
+                .bind(series)
+                .bind(year)
+                .bind(seq)
+                .bind(auto.drawn_up_at)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(sql::INSERT_AUTO)
+                .bind(auto.id.to_string())
+                .bind(&number)
+                .bind(&auto.infraction_id)
+                .bind(auto.driver_id.to_string())
+                .bind(auto.authorization_id.map(|a| a.to_string()))
+                .bind(auto.committed_at)
+                .bind(auto.committed_on)
+                .bind(&auto.place)
+                .bind(&auto.facts)
+                .bind(&auto.inspector)
+                .bind(auto.drawn_up_at)
+                .bind(auto.fine_upf)
+                .bind(auto.fine_centavos)
+                .bind(auto.consequences.to_string())
+                .bind(&auto.legal_basis_version)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            let data = serde_json::json!({"number": number, "infraction_id": auto.infraction_id, "driver_id": auto.driver_id});
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "app_infraction_auto",
+                    entity_id: auto.id.to_string(),
+                    kind: "drawn_up",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: &auto.legal_basis_version,
+                    at: auto.drawn_up_at,
+                    data: event_data(&data),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(number)
+        })
+    }
+
+    async fn get_auto(&self, id: Uuid) -> Result<Option<AppAuto>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<AutoRow> = sqlx::query_as(sql::SELECT_AUTO)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(AppAuto::try_from).transpose()
+        })
+    }
+
+    async fn record_notification(
+        &self,
+        auto_id: Uuid,
+        n: &AutoNotification,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let exists: i64 = sqlx::query_scalar(sql::AUTO_EXISTS)
+                .bind(auto_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+            if exists == 0 {
+                return Ok(false);
+            }
+            sqlx::query(sql::INSERT_NOTIFICATION)
+                .bind(auto_id.to_string())
+                .bind(&n.method)
+                .bind(n.notified_on)
+                .bind(n.juntada_on)
+                .bind(now)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            let data = serde_json::json!({"method": n.method, "notified_on": n.notified_on, "juntada_on": n.juntada_on});
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "app_infraction_auto",
+                    entity_id: auto_id.to_string(),
+                    kind: "notified",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: event_data(&data),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query(sql::INSERT_PLATFORM)
+                .bind(&p.id)
+                .bind(&p.cnpj)
+                .bind(&p.name)
+                .bind(&p.insurance_policy)
+                .bind(&p.insurer)
+                .bind(p.insurance_cover_centavos)
+                .bind(p.insurance_valid_until)
+                .bind(p.fee_paid_on)
+                .bind(p.valid_until)
+                .bind(&p.legal_basis_version)
+                .bind(p.created_at)
+                .bind(actor)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_PLATFORM)
+                .bind(id)
+                .fetch_optional(pool)
+                .await?)
+        })
+    }
+
+    async fn insert_data_request(
+        &self,
+        r: &DataRequest,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query(sql::INSERT_DATA_REQUEST)
+                .bind(&r.id)
+                .bind(&r.platform_id)
+                .bind(&r.justification)
+                .bind(&r.scope)
+                .bind(r.notified_at)
+                .bind(r.due_at)
+                .bind(now)
+                .bind(actor)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_DATA_REQUEST)
+                .bind(id)
+                .fetch_optional(pool)
+                .await?)
+        })
+    }
+
+    async fn record_delivery(
+        &self,
+        id: &str,
+        delivered_at: DateTime<Utc>,
+        sha256: &str,
+        signer: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query(sql::INSERT_DELIVERY)
+                .bind(id)
+                .bind(delivered_at)
+                .bind(sha256)
+                .bind(signer)
+                .bind(now)
+                .bind(actor)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DecreedDayRow> = sqlx::query_as(sql::SELECT_DECREED_DAYS)
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(ClosedDay::try_from).collect()
+        })
+    }
+
+    async fn add_decreed_days(
+        &self,
+        days: &[ClosedDay],
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            for day in days {
+                sqlx::query(sql::INSERT_DECREED_DAY)
+                    .bind(day.date)
+                    .bind(day_kind_name(day.kind))
+                    .bind(&day.description)
+                    .bind(&day.act)
+                    .bind(now)
+                    .bind(actor)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    async fn revoke_authorization(
+        &self,
+        id: Uuid,
+        reason: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<RevokeOutcome, StorageError> {
+        on_backend!(self, |pool, begin, pg| {
+            let mut tx = begin().await?;
+            let exists: i64 = sqlx::query_scalar(if pg {
+                sql::LOCK_AUTHORIZATION
+            } else {
+                sql::AUTHORIZATION_EXISTS
+            })
+            .bind(id.to_string())
+            .fetch_one(&mut *tx)
+            .await?;
+            if exists == 0 {
+                return Ok(RevokeOutcome::NotFound);
+            }
+            let existing: Option<RevocationRow> = sqlx::query_as(sql::SELECT_REVOCATION)
+                .bind(id.to_string())
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(r) = existing {
+                return Ok(RevokeOutcome::AlreadyRevoked(r.into()));
+            }
+            sqlx::query(sql::INSERT_REVOCATION)
+                .bind(id.to_string())
+                .bind(now)
+                .bind(actor)
+                .bind(reason)
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "app_authorization",
+                    entity_id: id.to_string(),
+                    kind: "revoked",
+                    actor,
+                    reason,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: "{}".to_owned(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(RevokeOutcome::Revoked(Revocation {
+                revoked_at: now,
+                revoked_by: actor.to_owned(),
+                reason: reason.to_owned(),
+            }))
+        })
+    }
+}
