@@ -799,6 +799,44 @@ mod tests {
         );
     }
 
+    /// APP-ART10-PU: only a driver whose fees cover the current period may operate: the
+    /// authorization is active through the last day the payment covers, expired the day after.
+    #[test]
+    fn app_art10_pu_operates_only_within_the_paid_period() {
+        let until = validity_until(d(2026, 11, 20), &AppLegalBasis::draft_2023());
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        // 20/11/2027 23:59 in Barra do Garças (UTC−4) is still paid; 21/11 00:00 is not.
+        assert_eq!(
+            status_at(until, None, at("2027-11-21T03:59:00Z")),
+            AuthorizationStatus::Active
+        );
+        assert_eq!(
+            status_at(until, None, at("2027-11-21T04:00:00Z")),
+            AuthorizationStatus::Expired
+        );
+    }
+
+    /// APP-ART15-P1: the car's checklist (V air conditioning, VII fee, VIII plated here) is
+    /// enforced by the rules that carry each item; IV (DPVAT) has no premium to check (AMB-43).
+    #[test]
+    fn app_art15_p1_vehicle_checklist_items_are_enforced() {
+        let mut no_ac = eligible();
+        no_ac.vehicle.air_conditioning = false;
+        assert_eq!(
+            rules_failed(&no_ac),
+            vec![("APP-ART2-P1", "vehicle.air_conditioning")]
+        );
+        let mut elsewhere = eligible();
+        elsewhere.vehicle.registration_municipality = IbgeCode::from_const(5_103_403);
+        assert_eq!(
+            rules_failed(&elsewhere),
+            vec![("APP-ART8-P1-I", "vehicle.registration_municipality_ibge")]
+        );
+        let mut unpaid = eligible();
+        unpaid.fee_paid_on = d(2025, 1, 1);
+        assert_eq!(rules_failed(&unpaid), vec![("APP-ART3-PU", "fee_paid_on")]);
+    }
+
     #[test]
     fn app_art15_owner_type_table() {
         let owner = |kind, document: &str| {

@@ -634,6 +634,42 @@ mod per_rule {
     }
 
     #[test]
+    fn app_art26_i_missed_vistoria_summons_is_leve_115() {
+        assert_eq!(upf_of(&first("APP-ART26-I", &[])), 115);
+        assert_eq!(
+            infraction("APP-ART26-I").unwrap().class,
+            InfractionClass::Leve
+        );
+    }
+
+    /// APP-ART5-P1: a platform registration is no municipal authorization; operating on it
+    /// alone is clandestine transport (art. 27, AMB-36): gravíssima, 950 UPFG.
+    #[test]
+    fn app_art5_p1_platform_registration_alone_is_art27_gravissima_950() {
+        let i = infraction("APP-ART27").unwrap();
+        assert_eq!(i.class, InfractionClass::Gravissima);
+        assert_eq!(upf_of(&first("APP-ART27", &[])), 950);
+    }
+
+    /// APP-ART13-XXII (AMB-34): a fine is due by the day the notice sets: 30 days after the
+    /// defence period, extended to a business day.
+    #[test]
+    fn app_art13_xxii_fine_due_thirty_days_after_the_defence_period() {
+        let cal = Calendar::new(CalendarSettings::default(), []);
+        let dl = auto_deadlines(
+            d(2026, 5, 20),
+            d(2026, 6, 1),
+            d(2026, 6, 3),
+            &cal,
+            &DeadlineRules::default(),
+            &AppLegalBasis::draft_2023(),
+        );
+        // Defence ends Thursday 18/06; + 30 = Saturday 18/07 → Monday 20/07.
+        assert_eq!(dl.payment_due.start_event, d(2026, 6, 18));
+        assert_eq!(dl.payment_due.due, d(2026, 7, 20));
+    }
+
+    #[test]
     fn app_art26_iii_breach_of_art_13_is_leve_115() {
         assert_eq!(upf_of(&first("APP-ART26-III", &[])), 115);
     }

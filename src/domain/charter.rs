@@ -1239,6 +1239,67 @@ pub struct ListedVehicle {
     pub found: Option<(CharterStatus, i32)>,
 }
 
+/// Which way a trip of a contract goes (art. 2º, III).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TripLeg {
+    Ida,
+    Volta,
+}
+
+/// A passenger group, as compared between the outbound and the return trip: a SHA-256 of the
+/// sorted identities (CPF, else the other document, else the name), so the comparison needs
+/// no personal data kept in the history.
+pub fn passenger_group(passengers: &[Passenger]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut ids: Vec<String> = passengers
+        .iter()
+        .map(|p| {
+            if let Some(cpf) = p.cpf.as_deref().and_then(|c| Cpf::parse(c).ok()) {
+                format!("cpf:{}", cpf.as_str())
+            } else if let Some(doc) = p.other_document.as_deref().filter(|d| !d.trim().is_empty()) {
+                format!("doc:{}", doc.trim().to_uppercase())
+            } else {
+                format!("nome:{}", p.name.trim().to_lowercase())
+            }
+        })
+        .collect();
+    ids.sort();
+    let digest = Sha256::digest(ids.join("\n").as_bytes());
+    digest.iter().fold(String::with_capacity(64), |mut hex, b| {
+        use std::fmt::Write;
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
+}
+
+/// FRET-ART2-III (art. 2º, III; art. 1º, parágrafo único, III): a closed circuit — the group
+/// that went returns to the origin in the vehicle that took it. `outbound` is the outbound
+/// trip's (plate, passenger group), if one was filed.
+pub fn fret_art2_iii_closed_circuit(
+    outbound: Option<(&str, &str)>,
+    plate: &str,
+    group: &str,
+    out: &mut Failures,
+) {
+    let Some((out_plate, out_group)) = outbound else {
+        let msg = "Não há viagem de ida registrada neste contrato até esta data para o retorno."
+            .to_owned();
+        fail(out, "FRET-ART2-III", "art. 2º, III", "leg", msg);
+        return;
+    };
+    if out_plate != plate {
+        let msg = format!(
+            "O grupo deve retornar no mesmo veículo que fez a viagem de ida (placa {out_plate})."
+        );
+        fail(out, "FRET-ART2-III", "art. 2º, III", "vehicle_plate", msg);
+    }
+    if out_group != group {
+        let msg = "O grupo de passageiros do retorno deve ser o mesmo da viagem de ida (sem embarques nem desembarques no itinerário).".to_owned();
+        fail(out, "FRET-ART2-III", "art. 2º, III", "passengers", msg);
+    }
+}
+
 /// FRET-ART1-PU-III/VI/VII, FRET-ART2-I/II, FRET-ART5, FRET-ART8-P3, FRET-ART10-PU,
 /// FRET-ART28: whether a contract may be filed. Returns (refusals, passengers sent to
 /// manual review).

@@ -1289,10 +1289,44 @@ pub struct TripDto {
     date: String,
     vehicle_plate: String,
     passengers: Vec<Passenger>,
+    /// `ida` (default) or `volta`: the return of the group that went (art. 2º, III).
+    #[serde(default)]
+    leg: Option<rules::TripLeg>,
+}
+
+/// FRET-ART2-III: the latest outbound trip of the contract on or before `day`, as
+/// (plate, passenger group).
+async fn outbound_trip(
+    state: &AppState,
+    contract_id: Uuid,
+    day: NaiveDate,
+) -> Result<Option<(String, String)>, ApiError> {
+    let events = state
+        .store
+        .charter_events(CharterTable::Contracts, contract_id)
+        .await?;
+    // The outbound trip of latest date up to `day` (the last filed, on the same date).
+    let outbound = events
+        .iter()
+        .filter(|e| e.kind == acts::TRIP)
+        .filter_map(|e| serde_json::from_str::<serde_json::Value>(&e.data).ok())
+        .enumerate()
+        .filter_map(|(i, d)| {
+            let on = NaiveDate::parse_from_str(d["date"].as_str()?, "%Y-%m-%d").ok()?;
+            (d["leg"] != "volta" && on <= day).then_some(((on, i), d))
+        })
+        .max_by_key(|(key, _)| *key);
+    Ok(outbound.and_then(|(_, d)| {
+        Some((
+            d["vehicle_plate"].as_str()?.to_owned(),
+            d["group"].as_str()?.to_owned(),
+        ))
+    }))
 }
 
 /// `POST /api/v1/charter/contracts/{id}/trips` (FRET-ART1-PU-III, FRET-ART2, FRET-ART10-PU):
-/// the passenger list of one trip, in one registered, regular vehicle of the contract.
+/// the passenger list of one trip, in one registered, regular vehicle of the contract; a
+/// return (`"leg":"volta"`) carries the group that went in the vehicle that took it (FRET-ART2-III).
 pub async fn file_trip(
     state: web::Data<AppState>,
     official: Official,
@@ -1351,10 +1385,21 @@ pub async fn file_trip(
             "FRET-ART8-P3" | "FRET-ART10-PU" | "FRET-ART1-PU-III"
         )
     });
+    let leg = dto.leg.unwrap_or(rules::TripLeg::Ida);
+    let group = rules::passenger_group(&dto.passengers);
+    if leg == rules::TripLeg::Volta {
+        let outbound = outbound_trip(&state, row.id, trip_day).await?;
+        rules::fret_art2_iii_closed_circuit(
+            outbound.as_ref().map(|(p, g)| (p.as_str(), g.as_str())),
+            plate.as_str(),
+            &group,
+            &mut failures,
+        );
+    }
     if !failures.is_empty() {
         return Err(requirements(failures));
     }
-    let data = json!({ "date": trip_day, "vehicle_plate": plate.as_str(), "passengers": dto.passengers.len(), "manual_review": review });
+    let data = json!({ "date": trip_day, "leg": leg, "vehicle_plate": plate.as_str(), "passengers": dto.passengers.len(), "group": group, "manual_review": review });
     append(
         &state,
         event(

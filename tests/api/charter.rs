@@ -215,6 +215,88 @@ async fn fret_art8_p2_termo_refused_with_expired_certificates_listing_each() {
     created(termo(&app, &c).await).await;
 }
 
+/// Approves the vistoria of minibus `vid` (QBA1C23) of company `c` and files a continuous
+/// contract with it; returns the contract.
+async fn minibus_contract(app: &TestApp, c: &str, vid: &str) -> Value {
+    created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    let contract = json!({
+        "kind": "continuo", "contractor_type": "pessoa_juridica", "contractor_name": "Frigorífico Araguaia",
+        "purpose": "Funcionários", "origin": "Centro", "destination": "Distrito Industrial",
+        "itinerary": "Av. Ministro João Alberto", "within_municipality": true,
+        "timetable": ["Seg a sex 06:00"], "signed_on": "2025-06-02", "start_date": "2025-06-02",
+        "end_date": "2026-06-01", "notary_registration": "1º Ofício nº 9", "nfse_number": "2025/1",
+        "passengers": [{"name": "Maria", "cpf": CPFS[0]}], "vehicle_plates": ["QBA1C23"],
+        "communicated_on": "2025-06-20",
+    });
+    let k = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/contracts"),
+            &contract,
+        )
+        .await,
+    )
+    .await;
+    // Communicated after 15 days (17/06): filed, with the art. 3º warning.
+    assert_eq!(k["warnings"][0]["rule"], "FRET-ART3");
+    k
+}
+
+#[tokio::test]
+async fn fret_art2_iii_the_group_returns_in_the_vehicle_that_took_it() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let path = format!("/api/v1/charter/companies/{c}/vehicles");
+    let minibus = created(
+        app.post(
+            &path,
+            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2015-03-10"),
+        )
+        .await,
+    )
+    .await;
+    let k = minibus_contract(&app, &c, minibus["id"].as_str().unwrap()).await;
+    let trips = format!(
+        "/api/v1/charter/contracts/{}/trips",
+        k["id"].as_str().unwrap()
+    );
+    let group: Vec<Value> = (0..3)
+        .map(|i| json!({"name": format!("P{i}"), "cpf": CPFS[i]}))
+        .collect();
+    let trip = |leg: &str, plate: &str, passengers: &[Value]| json!({"date": "2025-06-03", "leg": leg, "vehicle_plate": plate, "passengers": passengers});
+    // A return with no outbound trip filed.
+    let res = app.post(&trips, &trip("volta", "QBA1C23", &group)).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(rules_of(&p), vec!["FRET-ART2-III"]);
+    assert_eq!(p["errors"][0]["field"], "leg");
+    let out = created(app.post(&trips, &trip("ida", "QBA1C23", &group)).await).await;
+    assert!(
+        !out.to_string().contains("529"),
+        "no CPF in the record: {out}"
+    );
+    // Someone boarded on the way: not a closed circuit.
+    let mut changed = group.clone();
+    changed[2] = json!({"name": "Outro", "cpf": "123.456.789-09"});
+    changed[1] = json!({"name": "Mais um", "other_document": "RG 123"});
+    let res = app.post(&trips, &trip("volta", "QBA1C23", &changed)).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "passengers", "{p}");
+    // The same group, listed in another order, returns in the same minibus.
+    let mut back = group.clone();
+    back.reverse();
+    created(app.post(&trips, &trip("volta", "QBA1C23", &back)).await).await;
+}
+
 #[tokio::test]
 async fn s04_vehicle_type_rules_and_no_standing_passengers() {
     let app = spawn_app().await;
@@ -248,34 +330,7 @@ async fn s04_vehicle_type_rules_and_no_standing_passengers() {
         assert_eq!(p["errors"][0]["field"], field);
     }
     // Vistoria → selo; then a contract with the 20-seat minibus and a 21-passenger trip.
-    let vid = minibus["id"].as_str().unwrap();
-    created(
-        app.post(
-            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
-            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
-        )
-        .await,
-    )
-    .await;
-    let contract = json!({
-        "kind": "continuo", "contractor_type": "pessoa_juridica", "contractor_name": "Frigorífico Araguaia",
-        "purpose": "Funcionários", "origin": "Centro", "destination": "Distrito Industrial",
-        "itinerary": "Av. Ministro João Alberto", "within_municipality": true,
-        "timetable": ["Seg a sex 06:00"], "signed_on": "2025-06-02", "start_date": "2025-06-02",
-        "end_date": "2026-06-01", "notary_registration": "1º Ofício nº 9", "nfse_number": "2025/1",
-        "passengers": [{"name": "Maria", "cpf": CPFS[0]}], "vehicle_plates": ["QBA1C23"],
-        "communicated_on": "2025-06-20",
-    });
-    let k = created(
-        app.post(
-            &format!("/api/v1/charter/companies/{c}/contracts"),
-            &contract,
-        )
-        .await,
-    )
-    .await;
-    // Communicated after 15 days (17/06): filed, with the art. 3º warning.
-    assert_eq!(k["warnings"][0]["rule"], "FRET-ART3");
+    let k = minibus_contract(&app, &c, minibus["id"].as_str().unwrap()).await;
     let passengers: Vec<Value> = (0..21)
         .map(|i| json!({"name": format!("P{i}"), "cpf": CPFS[i % 3]}))
         .collect();

@@ -1015,3 +1015,48 @@ fn fret_art8_art13_vehicle_status_with_its_company() {
         );
     }
 }
+
+#[test]
+fn fret_art2_iii_closed_circuit_same_vehicle_same_group() {
+    let p = |name: &str, cpf: Option<&str>| Passenger {
+        name: name.into(),
+        cpf: cpf.map(Into::into),
+        other_document: None,
+    };
+    let going = [
+        p("Ana", Some("529.982.247-25")),
+        p("Bruno", Some("111.444.777-35")),
+        p("Caio", None),
+    ];
+    // Order and CPF punctuation do not matter; the names of passengers with CPF do not either.
+    let back = [
+        p("Caio", None),
+        p("Bruno Souza", Some("11144477735")),
+        p("Ana", Some("52998224725")),
+    ];
+    let someone_else = [
+        p("Ana", Some("529.982.247-25")),
+        p("Bruno", Some("111.444.777-35")),
+        p("Davi", None),
+    ];
+    let g = passenger_group(&going);
+    assert_eq!(g, passenger_group(&back));
+    assert_ne!(g, passenger_group(&someone_else));
+    assert!(!g.contains("529"), "no personal data in the fingerprint");
+    let fields = |outbound: Option<(&str, &str)>, plate: &str, group: &str| {
+        let mut out = Vec::new();
+        fret_art2_iii_closed_circuit(outbound, plate, group, &mut out);
+        out.iter().map(|f| f.field).collect::<Vec<_>>()
+    };
+    let other = passenger_group(&someone_else);
+    assert!(fields(Some(("BRA2E19", &g)), "BRA2E19", &g).is_empty());
+    assert_eq!(
+        fields(Some(("BRA2E19", &g)), "ABC1234", &g),
+        ["vehicle_plate"]
+    );
+    assert_eq!(
+        fields(Some(("BRA2E19", &g)), "BRA2E19", &other),
+        ["passengers"]
+    );
+    assert_eq!(fields(None, "BRA2E19", &g), ["leg"]);
+}
