@@ -655,15 +655,7 @@ mod per_rule {
     /// defence period, extended to a business day.
     #[test]
     fn app_art13_xxii_fine_due_thirty_days_after_the_defence_period() {
-        let cal = Calendar::new(CalendarSettings::default(), []);
-        let dl = auto_deadlines(
-            d(2026, 5, 20),
-            d(2026, 6, 1),
-            d(2026, 6, 3),
-            &cal,
-            &DeadlineRules::default(),
-            &AppLegalBasis::draft_2023(),
-        );
+        let dl = juntada_on_wednesday();
         // Defence ends Thursday 18/06; + 30 = Saturday 18/07 → Monday 20/07.
         assert_eq!(dl.payment_due.start_event, d(2026, 6, 18));
         assert_eq!(dl.payment_due.due, d(2026, 7, 20));
@@ -697,18 +689,22 @@ mod per_rule {
         );
     }
 
-    #[test]
-    fn app_art22_p2_defence_counts_from_the_juntada() {
-        let cal = Calendar::new(CalendarSettings::default(), []);
-        // Notified Monday 01/06/2026, filed (juntada) Wednesday 03/06: 18/06 is a Thursday.
-        let dl = auto_deadlines(
+    /// An auto of 20/05/2026, notified Monday 01/06, filed (juntada) Wednesday 03/06.
+    fn juntada_on_wednesday() -> AutoDeadlines {
+        auto_deadlines(
             d(2026, 5, 20),
             d(2026, 6, 1),
             d(2026, 6, 3),
-            &cal,
+            &Calendar::new(CalendarSettings::default(), []),
             &DeadlineRules::default(),
             &AppLegalBasis::draft_2023(),
-        );
+        )
+    }
+
+    #[test]
+    fn app_art22_p2_defence_counts_from_the_juntada() {
+        // 15 days from the juntada: Thursday 18/06.
+        let dl = juntada_on_wednesday();
         assert_eq!(dl.defence_due.start_event, d(2026, 6, 3));
         assert_eq!(dl.defence_due.due, d(2026, 6, 18));
     }

@@ -215,6 +215,23 @@ async fn fret_art8_p2_termo_refused_with_expired_certificates_listing_each() {
     created(termo(&app, &c).await).await;
 }
 
+/// On 02/06/2025: a company with its Termo and a registered 20-seat minibus, QBA1C23.
+async fn minibus_company() -> (TestApp, String, Value) {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    created(termo(&app, &c).await).await;
+    let minibus = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/vehicles"),
+            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2015-03-10"),
+        )
+        .await,
+    )
+    .await;
+    (app, c, minibus)
+}
+
 /// Approves the vistoria of minibus `vid` (QBA1C23) of company `c` and files a continuous
 /// contract with it; returns the contract.
 async fn minibus_contract(app: &TestApp, c: &str, vid: &str) -> Value {
@@ -250,19 +267,7 @@ async fn minibus_contract(app: &TestApp, c: &str, vid: &str) -> Value {
 
 #[tokio::test]
 async fn fret_art2_iii_the_group_returns_in_the_vehicle_that_took_it() {
-    let app = spawn_app().await;
-    app.clock.set(noon("2025-06-02"));
-    let c = company(&app, "2026-12-31").await;
-    created(termo(&app, &c).await).await;
-    let path = format!("/api/v1/charter/companies/{c}/vehicles");
-    let minibus = created(
-        app.post(
-            &path,
-            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2015-03-10"),
-        )
-        .await,
-    )
-    .await;
+    let (app, c, minibus) = minibus_company().await;
     let k = minibus_contract(&app, &c, minibus["id"].as_str().unwrap()).await;
     let trips = format!(
         "/api/v1/charter/contracts/{}/trips",
@@ -299,19 +304,8 @@ async fn fret_art2_iii_the_group_returns_in_the_vehicle_that_took_it() {
 
 #[tokio::test]
 async fn s04_vehicle_type_rules_and_no_standing_passengers() {
-    let app = spawn_app().await;
-    app.clock.set(noon("2025-06-02"));
-    let c = company(&app, "2026-12-31").await;
-    created(termo(&app, &c).await).await;
+    let (app, c, minibus) = minibus_company().await;
     let path = format!("/api/v1/charter/companies/{c}/vehicles");
-    let minibus = created(
-        app.post(
-            &path,
-            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2015-03-10"),
-        )
-        .await,
-    )
-    .await;
     assert_eq!(minibus["status"], "pendente_vistoria");
     let mut turnstile = bus_body("QBA1C24", RENAVAMS[1], "onibus", "2015-03-10");
     turnstile["has_turnstile"] = json!(true);
