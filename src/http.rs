@@ -160,6 +160,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::get().to(platforms::get)],
     ))
     .service(resource(
+        "/api/v1/platforms/{id}/regularization-notices",
+        vec![web::post().to(platforms::create_notice)],
+    ))
+    .service(resource(
+        "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization",
+        vec![web::post().to(platforms::cure_notice)],
+    ))
+    .service(resource(
         "/api/v1/platforms/{id}/data-requests",
         vec![web::post().to(platforms::create_data_request)],
     ))

@@ -5,7 +5,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use super::app::{RuleFailure, validity_until};
+use super::app::{RuleFailure, fail, validity_until};
 use super::dates::local_date;
 use super::legal_basis::AppLegalBasis;
 
@@ -89,6 +89,76 @@ pub fn platform_status(
     }
 }
 
+/// APP-ART24-II (art. 24, II, a; AMB-36): a notice to regularize, the administrative measure
+/// for a breach the law gives no penalty (a platform's lapsed APP insurance, a late data
+/// delivery): what to regularize and the last day to do it, set in the notice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct RegularizationNotice {
+    pub id: String,
+    pub requirement: String,
+    pub notified_on: NaiveDate,
+    pub cure_by: NaiveDate,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cured_on: Option<NaiveDate>,
+}
+
+/// Where a notice to regularize stands on a date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RegularizationStatus {
+    /// Within the day set in the notice.
+    Pendente,
+    /// Regularized by the day set.
+    Regularizada,
+    /// Regularized after the day set.
+    RegularizadaForaDoPrazo,
+    /// Not regularized by the day set: the Municipality may act by decree (AMB-36).
+    Vencida,
+}
+
+pub fn regularization_status(n: &RegularizationNotice, today: NaiveDate) -> RegularizationStatus {
+    match n.cured_on.filter(|&on| on <= today) {
+        Some(on) if on <= n.cure_by => RegularizationStatus::Regularizada,
+        Some(_) => RegularizationStatus::RegularizadaForaDoPrazo,
+        None if today > n.cure_by => RegularizationStatus::Vencida,
+        None => RegularizationStatus::Pendente,
+    }
+}
+
+/// APP-ART24-II: a notice is notified (not in the future) and its day to regularize is not
+/// before the notice; a regularization is recorded once, not before the notice nor later
+/// than today.
+pub fn app_art24_ii_check(n: &RegularizationNotice, today: NaiveDate) -> Vec<RuleFailure> {
+    let mut out = Vec::new();
+    if n.notified_on > today {
+        let msg = "A notificação não pode ter data futura.".to_owned();
+        fail(
+            &mut out,
+            "APP-ART24-II",
+            "art. 24, II, a",
+            "notified_on",
+            msg,
+        );
+    }
+    if n.cure_by < n.notified_on {
+        let msg = format!(
+            "O prazo para regularizar deve terminar no dia da notificação ({}) ou depois.",
+            n.notified_on.format("%d/%m/%Y")
+        );
+        fail(&mut out, "APP-ART24-II", "art. 24, II, a", "cure_by", msg);
+    }
+    if let Some(on) = n.cured_on
+        && (on < n.notified_on || on > today)
+    {
+        let msg = format!(
+            "A regularização deve ser datada entre a notificação ({}) e hoje.",
+            n.notified_on.format("%d/%m/%Y")
+        );
+        fail(&mut out, "APP-ART24-II", "art. 24, II, a", "cured_on", msg);
+    }
+    out
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -145,6 +215,50 @@ mod tests {
             platform_status(d(2027, 11, 2), d(2027, 6, 30), at("2027-11-03T12:00:00Z")),
             PlatformStatus::Expired
         );
+    }
+
+    #[test]
+    fn app_art24_ii_notice_to_regularize_table() {
+        let n = RegularizationNotice {
+            id: "n1".into(),
+            requirement: "Renovar o seguro APP".into(),
+            notified_on: d(2026, 12, 1),
+            cure_by: d(2026, 12, 15),
+            cured_on: None,
+        };
+        let with = |cured: Option<NaiveDate>| RegularizationNotice {
+            cured_on: cured,
+            ..n.clone()
+        };
+        let cases = [
+            (with(None), d(2026, 12, 15), RegularizationStatus::Pendente),
+            (with(None), d(2026, 12, 16), RegularizationStatus::Vencida),
+            (
+                with(Some(d(2026, 12, 15))),
+                d(2027, 1, 1),
+                RegularizationStatus::Regularizada,
+            ),
+            (
+                with(Some(d(2026, 12, 20))),
+                d(2027, 1, 1),
+                RegularizationStatus::RegularizadaForaDoPrazo,
+            ),
+        ];
+        for (notice, today, want) in cases {
+            assert_eq!(regularization_status(&notice, today), want, "{today}");
+        }
+        let fields = |n: &RegularizationNotice| -> Vec<&str> {
+            app_art24_ii_check(n, d(2026, 12, 10))
+                .iter()
+                .map(|f| f.field)
+                .collect()
+        };
+        assert!(fields(&n).is_empty());
+        let mut bad = n.clone();
+        bad.cure_by = d(2026, 11, 30);
+        assert_eq!(fields(&bad), ["cure_by"]);
+        assert_eq!(fields(&with(Some(d(2026, 11, 30)))), ["cured_on"]);
+        assert_eq!(fields(&with(Some(d(2026, 12, 11)))), ["cured_on"]);
     }
 }
 

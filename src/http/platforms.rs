@@ -11,7 +11,10 @@ use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::dates::local_date;
 use crate::domain::ids::Cnpj;
-use crate::domain::platform::{PlatformFacts, decide_platform, platform_status};
+use crate::domain::platform::{
+    PlatformFacts, RegularizationNotice, app_art24_ii_check, decide_platform, platform_status,
+    regularization_status,
+};
 use crate::state::AppState;
 use crate::storage::{PlatformRecord, Repository, StorageError};
 
@@ -122,7 +125,14 @@ pub async fn get(
         .get_platform(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Plataforma não encontrada.".into()))?;
-    Ok(HttpResponse::Ok().json(platform_json(&state, &p)))
+    let today = local_date(state.clock.now());
+    let mut body = platform_json(&state, &p);
+    body["regularization_notices"] = notices_of(&state, &p.id)
+        .await?
+        .iter()
+        .map(|n| notice_json(n, today))
+        .collect();
+    Ok(HttpResponse::Ok().json(body))
 }
 
 #[derive(Deserialize)]
@@ -282,4 +292,146 @@ pub async fn get_data_request(
         .await?
         .ok_or_else(|| ApiError::NotFound("Solicitação não encontrada.".into()))?;
     Ok(HttpResponse::Ok().json(request_json(&r)))
+}
+
+/// Event kinds of a notice to regularize on its platform (art. 24, II, a).
+const NOTICE_EVENT: &str = "regularization_notice";
+const CURED_EVENT: &str = "regularization_cured";
+
+/// The notices to regularize of a platform, with their regularizations applied.
+async fn notices_of(
+    state: &AppState,
+    platform_id: &str,
+) -> Result<Vec<RegularizationNotice>, ApiError> {
+    let events = state.store.events_of("platform", platform_id).await?;
+    let mut notices: Vec<RegularizationNotice> = Vec::new();
+    for e in &events {
+        match e.kind.as_str() {
+            NOTICE_EVENT => notices.extend(serde_json::from_str(&e.data).ok()),
+            CURED_EVENT => {
+                let d: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
+                let cured_on = d["cured_on"]
+                    .as_str()
+                    .and_then(|x| chrono::NaiveDate::parse_from_str(x, "%Y-%m-%d").ok());
+                if let Some(n) = notices.iter_mut().find(|n| d["id"] == n.id.as_str()) {
+                    n.cured_on = cured_on;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(notices)
+}
+
+fn notice_json(n: &RegularizationNotice, today: chrono::NaiveDate) -> serde_json::Value {
+    json!({
+        "id": n.id,
+        "requirement": n.requirement,
+        "notified_on": n.notified_on,
+        "cure_by": n.cure_by,
+        "cured_on": n.cured_on,
+        "status": regularization_status(n, today),
+        "legal_basis": "art. 24, II, a",
+    })
+}
+
+async fn platform_uuid(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
+    let not_found = || ApiError::NotFound("Plataforma não encontrada.".into());
+    let id = Uuid::parse_str(raw).map_err(|_| not_found())?;
+    state
+        .store
+        .get_platform(&id.to_string())
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(id)
+}
+
+#[derive(Deserialize)]
+pub struct NoticeDto {
+    requirement: String,
+    notified_on: String,
+    cure_by: String,
+}
+
+/// `POST /api/v1/platforms/{id}/regularization-notices` (APP-ART24-II, AMB-36): notifies the
+/// platform to regularize a requirement by the day the notice sets.
+pub async fn create_notice(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<NoticeDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = platform_uuid(&state, &id).await?;
+    let mut f = Fields::default();
+    let requirement = f.text("requirement", &body.requirement, 500);
+    let notified_on = f.date("notified_on", &body.notified_on);
+    let cure_by = f.date("cure_by", &body.cure_by);
+    f.finish()?;
+    let (Some(requirement), Some(notified_on), Some(cure_by)) = (requirement, notified_on, cure_by)
+    else {
+        return Err(ApiError::Internal);
+    };
+    let notice = RegularizationNotice {
+        id: Uuid::new_v4().to_string(),
+        requirement,
+        notified_on,
+        cure_by,
+        cured_on: None,
+    };
+    let today = local_date(state.clock.now());
+    let failures = app_art24_ii_check(&notice, today);
+    if !failures.is_empty() {
+        return Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        ));
+    }
+    super::history::record_app_act(&state, &official, "platform", id, NOTICE_EVENT, &notice)
+        .await?;
+    Ok(HttpResponse::Created().json(notice_json(&notice, today)))
+}
+
+#[derive(Deserialize)]
+pub struct CureDto {
+    cured_on: String,
+}
+
+/// `POST /api/v1/platforms/{id}/regularization-notices/{notice}/regularization`: records that
+/// the platform regularized what the notice asked, on `cured_on`.
+pub async fn cure_notice(
+    state: web::Data<AppState>,
+    official: Official,
+    path: web::Path<(String, String)>,
+    body: web::Json<CureDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (raw_id, notice_id) = path.into_inner();
+    let id = platform_uuid(&state, &raw_id).await?;
+    let mut f = Fields::default();
+    let cured_on = f.date("cured_on", &body.cured_on);
+    f.finish()?;
+    let cured_on = cured_on.ok_or(ApiError::Internal)?;
+    let mut notice = notices_of(&state, &id.to_string())
+        .await?
+        .into_iter()
+        .find(|n| n.id == notice_id)
+        .ok_or_else(|| ApiError::NotFound("Notificação não encontrada.".into()))?;
+    if let Some(on) = notice.cured_on {
+        return Err(ApiError::Conflict(
+            format!(
+                "A regularização já foi registrada em {}.",
+                on.format("%d/%m/%Y")
+            ),
+            vec![],
+        ));
+    }
+    notice.cured_on = Some(cured_on);
+    let today = local_date(state.clock.now());
+    let failures = app_art24_ii_check(&notice, today);
+    if !failures.is_empty() {
+        return Err(ApiError::Requirements(
+            failures.into_iter().map(ProblemItem::from).collect(),
+        ));
+    }
+    let data = json!({ "id": notice.id, "cured_on": cured_on });
+    super::history::record_app_act(&state, &official, "platform", id, CURED_EVENT, &data).await?;
+    Ok(HttpResponse::Ok().json(notice_json(&notice, today)))
 }

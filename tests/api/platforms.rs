@@ -135,3 +135,63 @@ async fn data_requests_are_due_twenty_four_hours_after_receipt() {
         StatusCode::UNPROCESSABLE_ENTITY
     );
 }
+
+/// APP-ART24-II (AMB-36): a platform breach with no penalty of its own gets a notice to
+/// regularize by a set day; the platform's record shows where it stands.
+#[tokio::test]
+async fn app_art24_ii_notice_to_regularize_a_platform() {
+    let app = spawn_app().await;
+    let p: Value = app
+        .post(
+            "/api/v1/platforms",
+            &platform("11.222.333/0001-81", 5_000_000),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = p["id"].as_str().unwrap();
+    let path = format!("/api/v1/platforms/{id}/regularization-notices");
+    let notice = |cure_by: &str| {
+        json!({"requirement": "Entregar os dados de viagens pedidos em 20/11/2026 (art. 4º, §2º)",
+               "notified_on": "2026-11-30", "cure_by": cure_by})
+    };
+    let res = app.post(&path, &notice("2026-11-29")).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["rule"], "APP-ART24-II", "{body}");
+    assert_eq!(body["errors"][0]["field"], "cure_by");
+
+    let res = app.post(&path, &notice("2026-12-07")).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let n: Value = res.json().await.unwrap();
+    assert_eq!(n["status"], "pendente");
+    let nid = n["id"].as_str().unwrap();
+    // Past the day set: vencida, shown on the platform.
+    app.clock.advance(chrono::Duration::days(8));
+    let got: Value = app
+        .get_authed(&format!("/api/v1/platforms/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        got["regularization_notices"][0]["status"], "vencida",
+        "{got}"
+    );
+    // Regularized late, once.
+    let cure = format!("{path}/{nid}/regularization");
+    let res = app.post(&cure, &json!({"cured_on": "2026-12-08"})).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let n: Value = res.json().await.unwrap();
+    assert_eq!(n["status"], "regularizada_fora_do_prazo");
+    let res = app.post(&cure, &json!({"cured_on": "2026-12-08"})).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    let res = app
+        .post(
+            &format!("{path}/nao-existe/regularization"),
+            &json!({"cured_on": "2026-12-08"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+}
