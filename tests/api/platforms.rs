@@ -8,6 +8,21 @@ fn platform(cnpj: &str, cover: i64) -> Value {
            "app_insurance": {"policy": "APP-123", "insurer": "Seguradora Exemplo S.A.", "cover_centavos": cover, "valid_until": "2027-06-30"}})
 }
 
+/// A platform registered on 02/11/2026, with its id.
+async fn registered_platform() -> (crate::helpers::TestApp, String) {
+    let app = spawn_app().await;
+    let res = app
+        .post(
+            "/api/v1/platforms",
+            &platform("11.222.333/0001-81", 5_000_000),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let p: Value = res.json().await.unwrap();
+    let id = p["id"].as_str().unwrap().to_owned();
+    (app, id)
+}
+
 /// APP-ART5-X and AMB-45 through the API, with an alphanumeric CNPJ (IN RFB 2.229/2024).
 #[tokio::test]
 async fn platforms_register_with_app_insurance_of_at_least_fifty_thousand_reais() {
@@ -64,17 +79,8 @@ async fn platforms_register_with_app_insurance_of_at_least_fifty_thousand_reais(
 /// APP-ART4-P2 / DL-7: 24 hours minute by minute from receipt, no weekend extension.
 #[tokio::test]
 async fn data_requests_are_due_twenty_four_hours_after_receipt() {
-    let app = spawn_app().await;
-    let p: Value = app
-        .post(
-            "/api/v1/platforms",
-            &platform("11.222.333/0001-81", 5_000_000),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let pid = p["id"].as_str().unwrap();
+    let (app, pid) = registered_platform().await;
+    let pid = pid.as_str();
     // Received on Saturday 28/11/2026 at 15:37 local time.
     let body = json!({"justification": "Apuração de embarque irregular na rodoviária", "scope": "Viagens da placa BRA2E19 em 27/11/2026",
                       "notified_at": "2026-11-28T15:37:00-04:00"});
@@ -140,17 +146,7 @@ async fn data_requests_are_due_twenty_four_hours_after_receipt() {
 /// regularize by a set day; the platform's record shows where it stands.
 #[tokio::test]
 async fn app_art24_ii_notice_to_regularize_a_platform() {
-    let app = spawn_app().await;
-    let p: Value = app
-        .post(
-            "/api/v1/platforms",
-            &platform("11.222.333/0001-81", 5_000_000),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let id = p["id"].as_str().unwrap();
+    let (app, id) = registered_platform().await;
     let path = format!("/api/v1/platforms/{id}/regularization-notices");
     let notice = |cure_by: &str| {
         json!({"requirement": "Entregar os dados de viagens pedidos em 20/11/2026 (art. 4º, §2º)",
