@@ -15,7 +15,7 @@ use crate::domain::app_sanctions::status_with_sanctions;
 use crate::domain::app_substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
-use crate::domain::app_vistoria::AppVistoria;
+use crate::domain::app_vistoria::{AppVistoria, InspectionReport};
 use crate::domain::dates::local_date;
 use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
 use crate::issuance::{GrantError, issue_document};
@@ -47,11 +47,12 @@ pub struct Substituted {
     pub documents: Vec<NewDocument>,
 }
 
-/// The authorization's status now: sanctions first, then the register and the vistorias.
+/// The authorization's status now (sanctions first, then the register and the vistorias)
+/// and its vistoria report.
 async fn status_now(
     state: &AppState,
     a: &AppAuthorization,
-) -> Result<AuthorizationStatus, StorageError> {
+) -> Result<(AuthorizationStatus, InspectionReport), StorageError> {
     let now = state.clock.now();
     let sanctions = state.store.sanctions_of(a.id).await?;
     let (status, _) = status_with_sanctions(
@@ -60,12 +61,14 @@ async fn status_now(
         &sanctions,
         now,
     );
-    if status != AuthorizationStatus::Active {
-        return Ok(status);
-    }
-    let (standing, _) =
+    let (standing, report) =
         app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
-    Ok(standing.unwrap_or(status))
+    let status = if status == AuthorizationStatus::Active {
+        standing.unwrap_or(status)
+    } else {
+        status
+    };
+    Ok((status, report))
 }
 
 /// APP-ART8-P2: the facts of the replacement, gathered now, and the domain's decision.
@@ -83,8 +86,9 @@ async fn check(
         .active_authorization_flags(a.driver_id, vehicle.id, now)
         .await?;
     let new_facts = vehicle.facts();
+    let (status, report) = status_now(state, a).await?;
     let facts = SubstitutionFacts {
-        status: status_now(state, a).await?,
+        status,
         valid_from: a.valid_from,
         same_vehicle,
         new_vehicle: &new_facts,
@@ -97,6 +101,7 @@ async fn check(
             local_date(now),
         )
         .await?,
+        last_vistoria_on: report.last_vistoria.as_ref().map(|v| v.performed_on),
         vistoria_on: req.vistoria_on,
         vistoria_approved: req.vistoria_approved,
         today: local_date(now),

@@ -62,6 +62,8 @@ pub struct SubstitutionFacts<'a> {
     pub new_vehicle_bound: bool,
     /// The new car was removed from the register since (art. 24, I, f).
     pub new_vehicle_deregistered_since: Option<NaiveDate>,
+    /// The latest vistoria on record for the authorization (of the car it binds now).
+    pub last_vistoria_on: Option<NaiveDate>,
     /// The SMF vistoria of the new car.
     pub vistoria_on: NaiveDate,
     pub vistoria_approved: bool,
@@ -144,11 +146,21 @@ pub fn decide_substitution(
             msg,
         );
     }
-    if f.vistoria_on < f.valid_from {
+    // A new vistoria: not before the authorization began, nor before the last vistoria on
+    // record (else the old car's later result would still be the one in force).
+    let floor = f
+        .last_vistoria_on
+        .map_or(f.valid_from, |l| l.max(f.valid_from));
+    if f.vistoria_on < floor {
         let msg = format!(
-            "A vistoria do veículo novo ({}) é anterior ao início da autorização ({}); é preciso uma nova vistoria.",
+            "A vistoria do veículo novo ({}) é anterior a {} ({}); é preciso uma nova vistoria.",
             f.vistoria_on.format("%d/%m/%Y"),
-            f.valid_from.format("%d/%m/%Y")
+            if floor == f.valid_from {
+                "o início da autorização"
+            } else {
+                "a última vistoria registrada"
+            },
+            floor.format("%d/%m/%Y")
         );
         fail(
             &mut out,
@@ -198,6 +210,7 @@ mod tests {
             driver_cpf: CPF,
             new_vehicle_bound: false,
             new_vehicle_deregistered_since: None,
+            last_vistoria_on: Some(d(2026, 11, 20)),
             vistoria_on: d(2026, 11, 27),
             vistoria_approved: true,
             today: d(2026, 11, 30),
@@ -331,9 +344,18 @@ mod tests {
                 vec!["vistoria.performed_on"],
             ),
             (
-                "vistoria on the first day",
+                "vistoria before the last one on record",
                 &ok,
-                Box::new(|f| f.vistoria_on = d(2026, 3, 2)),
+                Box::new(|f| f.vistoria_on = d(2026, 11, 19)),
+                vec!["vistoria.performed_on"],
+            ),
+            (
+                "no vistoria yet, new one on the first day",
+                &ok,
+                Box::new(|f| {
+                    f.last_vistoria_on = None;
+                    f.vistoria_on = d(2026, 3, 2);
+                }),
                 vec![],
             ),
         ];
