@@ -28,6 +28,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub clock: Arc<FixedClock>,
     pub backend: &'static str,
+    /// The test's own database, for tests that check what the database itself refuses.
+    pub database_url: String,
     pub keys_dir: tempfile::TempDir,
     _data_dir: tempfile::TempDir,
 }
@@ -65,7 +67,7 @@ pub async fn spawn_app() -> TestApp {
     let settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),
-        database_url,
+        database_url: database_url.clone(),
         keys_dir: keys_dir.path().to_path_buf(),
         environment: Environment::Development,
         admin_token: Some(ADMIN_TOKEN.into()),
@@ -84,6 +86,7 @@ pub async fn spawn_app() -> TestApp {
         client: reqwest::Client::new(),
         clock,
         backend,
+        database_url,
         keys_dir,
         _data_dir: data_dir,
     }

@@ -247,3 +247,43 @@ async fn keys_endpoint_publishes_public_keys_only_and_they_verify_tokens() {
         k["kid"].as_str().unwrap()
     );
 }
+
+/// A verification code names one document across both document tables: the database refuses
+/// a second document with a code already taken, whichever table holds the first.
+#[tokio::test]
+async fn a_verification_code_is_unique_across_every_kind_of_document() {
+    use selo::clock::Clock;
+    use selo::storage::charter::{CharterCommit, CharterDocument};
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let taken = grant["documents"][0]["verification_code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let store = selo::storage::Store::connect(&app.database_url)
+        .await
+        .unwrap();
+    let doc = |code: &str| CharterDocument {
+        id: uuid::Uuid::new_v4(),
+        kind: "app_certidao".into(),
+        subject_type: "app_driver".into(),
+        subject_id: uuid::Uuid::new_v4(),
+        company_id: None,
+        number: "CERT-2026/000001".into(),
+        verification_code: code.into(),
+        token: "t".into(),
+        key_id: "k".into(),
+        sha256: "00".into(),
+        subject_key: "p".into(),
+        valid_until: None,
+        legal_basis_version: "v".into(),
+        issued_at: app.clock.now(),
+        facts: None,
+    };
+    let commit = |code: &str| CharterCommit {
+        documents: vec![(doc(code), b"%PDF-".to_vec())],
+        ..CharterCommit::default()
+    };
+    assert!(store.charter_commit(commit("ZZZZ-9999")).await.is_ok());
+    assert!(store.charter_commit(commit(&taken)).await.is_err());
+}
