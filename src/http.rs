@@ -144,6 +144,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![web::post().to(registry::driver_register_act)],
     ))
     .service(resource(
+        "/api/v1/vehicles/{id}/owner",
+        vec![web::post().to(registry::declare_owner)],
+    ))
+    .service(resource(
         "/api/v1/vehicles/{id}/register-acts",
         vec![web::post().to(registry::vehicle_register_act)],
     ))

@@ -439,6 +439,41 @@ pub async fn data_change(
     })))
 }
 
+#[derive(Deserialize)]
+pub struct OwnerDto {
+    owner_type: Option<String>,
+    owner_document: Option<String>,
+}
+
+/// `POST /api/v1/vehicles/{id}/owner` (APP-ART15): declares how the driver holds the car, for
+/// a car registered before selo asked it or when the CRLV holder changes.
+pub async fn declare_owner(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<OwnerDto>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Veículo não encontrado.".into());
+    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
+    let mut f = Fields::default();
+    let owner = parse_owner(
+        &mut f,
+        body.owner_type.as_deref(),
+        body.owner_document.as_deref(),
+    );
+    f.finish()?;
+    let owner = owner.ok_or(ApiError::Internal)?;
+    if !state
+        .store
+        .set_vehicle_owner(id, &owner, &official.actor, state.clock.now())
+        .await?
+    {
+        return Err(not_found());
+    }
+    let vehicle = state.store.get_vehicle(id).await?.ok_or_else(not_found)?;
+    Ok(HttpResponse::Ok().json(vehicle_json(&vehicle)))
+}
+
 /// `POST /api/v1/drivers/{id}/register-acts` (art. 24, I, d; AMB-36): removes a driver who
 /// lost a requirement from the register, after notice, or restores one.
 pub async fn driver_register_act(

@@ -812,3 +812,48 @@ impl Repository for Store {
         })
     }
 }
+
+impl Store {
+    /// APP-ART15: declares in whose name the car is and how the driver holds it (a car
+    /// registered before it was asked, or a new CRLV holder), with an event of the change;
+    /// `false` if the car does not exist.
+    pub async fn set_vehicle_owner(
+        &self,
+        id: Uuid,
+        owner: &crate::domain::app::VehicleOwner,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let done = sqlx::query(
+                "UPDATE vehicles SET owner_type = $2, owner_document = $3 WHERE id = $1",
+            )
+            .bind(id.to_string())
+            .bind(owner.kind.as_str())
+            .bind(&owner.document)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 0 {
+                return Ok(false);
+            }
+            // The holder's CPF or CNPJ stays in the row, not in the history.
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "vehicle",
+                    entity_id: id.to_string(),
+                    kind: "owner_declared",
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: serde_json::json!({ "owner_type": owner.kind }).to_string(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+}

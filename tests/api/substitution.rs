@@ -278,16 +278,15 @@ async fn app_art15_how_the_driver_holds_the_car() {
     let mut someone_elses = vehicle_body(PLATES[0], RENAVAMS[0]);
     someone_elses["owner_type"] = json!("proprietario");
     someone_elses["owner_document"] = json!(CPFS[1]);
-    let car = app.create_vehicle(&someone_elses).await;
+    let someone_elses_car = app.create_vehicle(&someone_elses).await;
     let body: Value = app
-        .grant(&driver, &car, "2026-11-20")
+        .grant(&driver, &someone_elses_car, "2026-11-20")
         .await
         .json()
         .await
         .unwrap();
     assert_eq!(body["errors"][0]["rule"], "APP-ART15", "{body}");
     assert_eq!(body["errors"][0]["field"], "vehicle.owner_document");
-
     let mut own = vehicle_body(PLATES[1], RENAVAMS[1]);
     own["owner_type"] = json!("fiduciante");
     own["owner_document"] = json!(CPFS[0]);
@@ -297,12 +296,29 @@ async fn app_art15_how_the_driver_holds_the_car() {
         StatusCode::CREATED
     );
 
-    // Used with the express authorization of the holder: any driver.
+    // The holder of the first car lends it with an express authorization: declared, another
+    // driver may be granted it.
     let other = app.create_driver(&driver_body(CPFS[2], CNHS[2])).await;
-    let mut lent = vehicle_body(PLATES[2], RENAVAMS[2]);
-    lent["owner_type"] = json!("autorizacao_expressa");
-    lent["owner_document"] = json!(CPFS[1]);
-    let car = app.create_vehicle(&lent).await;
-    let res = app.grant(&other, &car, "2026-11-20").await;
+    let res = app
+        .post(
+            &format!("/api/v1/vehicles/{someone_elses_car}/owner"),
+            &json!({"owner_type": "autorizacao_expressa", "owner_document": CPFS[1]}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["owner_type"],
+        "autorizacao_expressa"
+    );
+    let history = event_kinds(
+        &app,
+        &format!("/api/v1/vehicles/{someone_elses_car}/history"),
+    )
+    .await;
+    assert!(
+        history.contains(&"owner_declared".to_owned()),
+        "{history:?}"
+    );
+    let res = app.grant(&other, &someone_elses_car, "2026-11-20").await;
     assert_eq!(res.status(), StatusCode::CREATED);
 }
