@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::charter_register::{CertifiedItem, DocSpec, Numbering, issue_document};
 use crate::documents::{A4_QR_MM, format};
 use crate::domain::app::{self, AuthorizationStatus};
-use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::app_sanctions::authorization_status;
 use crate::domain::dates::local_date;
 use crate::domain::driver_record;
 use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
@@ -76,15 +76,13 @@ pub async fn facts(
     let sanctions = state.store.sanctions_of(a.id).await?;
     let (standing, report) =
         app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
-    let status = match status_with_sanctions(
+    let (status, _) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|x| x.revoked_at),
         &sanctions,
+        standing,
         now,
-    ) {
-        (AuthorizationStatus::Active, _) => standing.unwrap_or(AuthorizationStatus::Active),
-        (s, _) => s,
-    };
+    );
     let mut items = vec![item(
         &format!("Autorização nº {} (art. 3º)", a.number),
         status == AuthorizationStatus::Active,

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::documents::AppDocumentContext;
 use crate::domain::app::AuthorizationStatus;
-use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::app_sanctions::authorization_status;
 use crate::domain::app_substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
@@ -55,19 +55,15 @@ async fn status_now(
 ) -> Result<(AuthorizationStatus, InspectionReport), StorageError> {
     let now = state.clock.now();
     let sanctions = state.store.sanctions_of(a.id).await?;
-    let (status, _) = status_with_sanctions(
+    let (standing, report) =
+        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+    let (status, _) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
         &sanctions,
+        standing,
         now,
     );
-    let (standing, report) =
-        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
-    let status = if status == AuthorizationStatus::Active {
-        standing.unwrap_or(status)
-    } else {
-        status
-    };
     Ok((status, report))
 }
 

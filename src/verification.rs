@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::app::AuthorizationStatus;
 use crate::domain::app_deregistration::{RegisterAct, deregistered_since};
-use crate::domain::app_sanctions::status_with_sanctions;
+use crate::domain::app_sanctions::authorization_status;
 use crate::domain::app_vistoria::{
     AppVistoria, VistoriaSummons, inspection_report, summons_standing,
 };
@@ -131,17 +131,13 @@ pub fn live_verdict(
     inspection: Option<AuthorizationStatus>,
     now: DateTime<Utc>,
 ) -> (Verdict, PublicDocument) {
-    let (s, suspended_until) = match status_with_sanctions(
+    let (s, suspended_until) = authorization_status(
         status.valid_until,
         status.revoked_at,
         &status.sanctions,
+        inspection,
         now,
-    ) {
-        (AuthorizationStatus::Active, _) if inspection.is_some() => {
-            (inspection.unwrap_or(AuthorizationStatus::Active), None)
-        }
-        other => other,
-    };
+    );
     let verdict = match s {
         AuthorizationStatus::Active => Verdict::Valid,
         AuthorizationStatus::Expired => Verdict::Expired,

@@ -280,6 +280,22 @@ impl SanctionKind {
     }
 }
 
+/// The status of an authorization at `now`: revocation, cassação, expiry and suspension
+/// first (`status_with_sanctions`); one they leave active may still be barred by its
+/// `standing` — driver or car descadastrado (art. 24, I), vistorias (arts. 9º, 16, 26, II).
+pub fn authorization_status(
+    valid_until: NaiveDate,
+    revoked_at: Option<DateTime<Utc>>,
+    sanctions: &[Sanction],
+    standing: Option<AuthorizationStatus>,
+    now: DateTime<Utc>,
+) -> (AuthorizationStatus, Option<NaiveDate>) {
+    match status_with_sanctions(valid_until, revoked_at, sanctions, now) {
+        (AuthorizationStatus::Active, _) => (standing.unwrap_or(AuthorizationStatus::Active), None),
+        other => other,
+    }
+}
+
 /// Status at `now` with sanctions: revoked or cassada first, then expired, then suspended
 /// (with the reinstatement day), else active.
 pub fn status_with_sanctions(
@@ -598,8 +614,24 @@ mod tests {
             ..s.clone()
         };
         assert_eq!(
-            status_with_sanctions(until, None, &[s, c], at("2026-12-05T12:00:00Z")).0,
+            status_with_sanctions(until, None, &[s.clone(), c], at("2026-12-05T12:00:00Z")).0,
             AuthorizationStatus::Cassada
+        );
+        // The standing (descadastramento, vistorias) bars only what the sanctions leave
+        // active: a suspension keeps its reinstatement day.
+        let barred = Some(AuthorizationStatus::Impedida);
+        let now = at("2026-12-05T12:00:00Z");
+        assert_eq!(
+            authorization_status(until, None, &[], barred, now),
+            (AuthorizationStatus::Impedida, None)
+        );
+        assert_eq!(
+            authorization_status(until, None, std::slice::from_ref(&s), barred, now),
+            (AuthorizationStatus::Suspended, Some(d(2026, 12, 31)))
+        );
+        assert_eq!(
+            authorization_status(until, None, &[], None, now),
+            (AuthorizationStatus::Active, None)
         );
     }
 }

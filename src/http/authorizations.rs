@@ -8,7 +8,8 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use crate::domain::app_sanctions::{Sanction, SanctionKind, status_with_sanctions};
+use crate::domain::app::AuthorizationStatus;
+use crate::domain::app_sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::registry::AppAuthorization;
 use crate::issuance::{self, GrantError, verification_url};
@@ -35,16 +36,19 @@ struct DocRef<'a> {
     token: &'a str,
 }
 
+/// `standing`: what bars the authorization beyond its sanctions (`app_standing`).
 fn authorization_json(
     state: &AppState,
     a: &AppAuthorization,
     docs: &[DocRef<'_>],
     sanctions: &[Sanction],
+    standing: Option<AuthorizationStatus>,
 ) -> serde_json::Value {
-    let (status, suspended_until) = status_with_sanctions(
+    let (status, suspended_until) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
         sanctions,
+        standing,
         state.clock.now(),
     );
     let sticker_url = docs
@@ -133,7 +137,7 @@ pub async fn grant(
                     token: &d.token,
                 })
                 .collect();
-            let body = authorization_json(&state, &granted.authorization, &docs, &[]);
+            let body = authorization_json(&state, &granted.authorization, &docs, &[], None);
             Ok(HttpResponse::Created()
                 .insert_header((
                     "Location",
@@ -178,7 +182,6 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     let docs = state.store.documents_of(id).await?;
     let sanctions = state.store.sanctions_of(id).await?;
-    let mut body = authorization_json(state, &a, &refs(&docs), &sanctions);
     // Art. 24, I (descadastramento) and APP-ART9, APP-ART16, APP-ART26-II (vistorias) can
     // bar an active authorization.
     let (standing, report) = crate::verification::app_standing(
@@ -190,11 +193,7 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
         state.clock.now(),
     )
     .await?;
-    if body["status"] == "active"
-        && let Some(s) = standing
-    {
-        body["status"] = json!(s);
-    }
+    let mut body = authorization_json(state, &a, &refs(&docs), &sanctions, standing);
     body["inspection"] = json!(report);
     Ok(body)
 }
