@@ -9,7 +9,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::charter_register::{CertifiedItem, DocSpec, Numbering, issue_document};
-use crate::documents::{A4_QR_MM, format};
+use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::app::{self, AuthorizationStatus};
 use crate::domain::app_sanctions::authorization_status;
 use crate::domain::dates::local_date;
@@ -236,26 +236,17 @@ pub fn inputs(
 ) -> serde_json::Value {
     let (title, fields, ..) = subject_fields(p.record, p.subject);
     let a = &p.record.authorization;
-    let items: Vec<[String; 3]> = p
-        .facts
-        .items
-        .iter()
-        .map(|i| {
-            [
-                i.item.clone(),
-                i.situation.clone(),
-                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
-            ]
-        })
-        .collect();
-    json!({
-        "code": code,
-        "qr_width_mm": qr_width_mm,
-        "verify_address": format!("{public_url}/v"),
-        "issued_at": format::datetime_local(now),
-        "issued_on_long": format::date_long(local_date(now)),
-        "legal_basis": basis.citation,
-        "legal_basis_version": basis.version,
+    let items = crate::charter_register::certified_rows(&p.facts.items);
+    merge(
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
+        json!({
         "number": number,
         "secretariat": "Secretaria Municipal de Finanças",
         "grounds": "com fundamento na lei municipal do transporte remunerado privado individual de passageiros por plataformas tecnológicas",
@@ -274,7 +265,8 @@ pub fn inputs(
         "valid_until": format::date(p.valid_until),
         "validity_days": p.validity_days.to_string(),
         "signatory": "Secretário(a) Municipal de Finanças",
-    })
+        }),
+    )
 }
 
 /// Issues the certidão of the driver (`app_driver`) or vehicle (`app_vehicle`) of an

@@ -9,7 +9,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::charter_register::{CharterDocumentStatus, DocSpec, Numbering, issue_document};
-use crate::documents::{A4_QR_MM, format};
+use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::app_sanctions::{
     Consequence, PriorInfraction, consequences, infraction as app_infraction,
 };
@@ -174,13 +174,16 @@ pub fn notice_inputs(
         "electronic" => "meio eletrônico",
         _ => "edital",
     };
-    Some(json!({
-        "code": code,
-        "qr_width_mm": qr_width_mm,
-        "verify_address": format!("{public_url}/v"),
-        "issued_at": format::datetime_local(now),
-        "legal_basis": basis.citation,
-        "legal_basis_version": auto.legal_basis_version,
+    Some(merge(
+        common_inputs(
+            public_url,
+            basis.citation,
+            &auto.legal_basis_version,
+            code,
+            qr_width_mm,
+            now,
+        ),
+        json!({
         "number": auto.number,
         "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
         "secretariat": "Secretaria Municipal de Finanças",
@@ -208,7 +211,8 @@ pub fn notice_inputs(
         "payment_how": format!("sem defesa no prazo, a multa deve ser paga até {}; depois, inscrição em dívida ativa.", format::date(payment.due)),
         "deadline_explanation": defence.explanation,
         "drawn_up_at": format::datetime_local(auto.drawn_up_at),
-    }))
+        }),
+    ))
 }
 
 /// APP-ART19, APP-ART22: issues the signed Notificação de Penalidade (two copies).

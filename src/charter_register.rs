@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::documents::{A4_QR_MM, STICKER_QR_MM, format};
+use crate::documents::{A4_QR_MM, STICKER_QR_MM, common_inputs, format, merge};
 use crate::domain::calendar::{Calendar, DeadlineRules};
 use crate::domain::charter::{
     CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist, CompanySanction,
@@ -452,26 +452,6 @@ pub const KIND_CERTIDAO: &str = "charter_certidao";
 pub const CERTIDAO_SERIES: &str = "CERT";
 const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
 
-/// Common inputs of every charter document.
-fn common_inputs(
-    public_url: &str,
-    basis: &CharterLegalBasis,
-    code: &str,
-    qr_width_mm: f64,
-    now: DateTime<Utc>,
-) -> serde_json::Value {
-    json!({
-        "code": code,
-        "qr_width_mm": qr_width_mm,
-        "verify_address": format!("{public_url}/v"),
-        "issued_at": format::datetime_local(now),
-        "issued_on": format::date(local_date(now)),
-        "issued_on_long": format::date_long(local_date(now)),
-        "legal_basis": basis.citation,
-        "legal_basis_version": basis.version,
-    })
-}
-
 /// Inputs of `templates/charter_termo.typ` (FRET-ART8).
 pub fn termo_inputs(
     company: &Company,
@@ -483,7 +463,14 @@ pub fn termo_inputs(
     now: DateTime<Utc>,
 ) -> serde_json::Value {
     merge(
-        common_inputs(public_url, basis, code, qr_width_mm, now),
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
         json!({
             "number": t.number,
             "company_name": company.data.name,
@@ -515,7 +502,14 @@ pub fn selo_inputs(
 ) -> serde_json::Value {
     let facts = &vehicle.record.facts;
     merge(
-        common_inputs(public_url, basis, code, qr_width_mm, now),
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
         json!({
             "number": number,
             "plate": vehicle.plate.formatted(),
@@ -530,13 +524,6 @@ pub fn selo_inputs(
             ),
         }),
     )
-}
-
-fn merge(mut a: serde_json::Value, b: serde_json::Value) -> serde_json::Value {
-    if let (Some(a), serde_json::Value::Object(b)) = (a.as_object_mut(), b) {
-        a.extend(b);
-    }
-    a
 }
 
 /// Where a charter document's number comes from.
@@ -805,6 +792,20 @@ pub struct CertifiedItem {
     pub item: String,
     pub situation: String,
     pub valid_until: Option<NaiveDate>,
+}
+
+/// The rows a certidão prints: item, situation, validity (`—` when none).
+pub(crate) fn certified_rows(items: &[CertifiedItem]) -> Vec<[String; 3]> {
+    items
+        .iter()
+        .map(|i| {
+            [
+                i.item.clone(),
+                i.situation.clone(),
+                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
+            ]
+        })
+        .collect()
 }
 
 /// What a certidão certifies: the status and every item, at the instant of issue.
@@ -1086,20 +1087,16 @@ pub fn certidao_inputs(
         || "—".to_owned(),
         |t| format!("{} (até {})", t.number, format::date(t.data.valid_until)),
     );
-    let items: Vec<[String; 3]> = p
-        .facts
-        .items
-        .iter()
-        .map(|i| {
-            [
-                i.item.clone(),
-                i.situation.clone(),
-                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
-            ]
-        })
-        .collect();
+    let items = certified_rows(&p.facts.items);
     merge(
-        common_inputs(public_url, basis, code, qr_width_mm, now),
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
         json!({
             "number": number,
             "secretariat": SIS,
@@ -1260,7 +1257,14 @@ pub fn auto_notice_inputs(
         .and_then(|p| Plate::parse(p).ok())
         .map_or_else(|| "—".to_owned(), |p| p.formatted());
     Some(merge(
-        common_inputs(public_url, basis, code, qr_width_mm, now),
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
         json!({
             "number": view.number,
             "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",

@@ -92,6 +92,37 @@ pub struct Letterhead {
     pub public_url: String,
 }
 
+/// The inputs every document template shares: verification code and address, QR width,
+/// issue instant and date, and the legal basis with its version.
+pub fn common_inputs(
+    public_url: &str,
+    citation: &str,
+    version: &str,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    let today = crate::domain::dates::local_date(now);
+    json!({
+        "code": code,
+        "qr_width_mm": qr_width_mm,
+        "verify_address": format!("{public_url}/v"),
+        "issued_at": format::datetime_local(now),
+        "issued_on": format::date(today),
+        "issued_on_long": format::date_long(today),
+        "legal_basis": citation,
+        "legal_basis_version": version,
+    })
+}
+
+/// `a` with the fields of `b` added (and replacing those it names).
+pub fn merge(mut a: serde_json::Value, b: serde_json::Value) -> serde_json::Value {
+    if let (Some(a), serde_json::Value::Object(b)) = (a.as_object_mut(), b) {
+        a.extend(b);
+    }
+    a
+}
+
 /// Everything a ride-hailing document shows.
 pub struct AppDocumentContext<'a> {
     pub authorization: &'a AppAuthorization,
