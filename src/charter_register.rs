@@ -452,6 +452,24 @@ pub const KIND_CERTIDAO: &str = "charter_certidao";
 pub const CERTIDAO_SERIES: &str = "CERT";
 const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
 
+/// The inputs every charter document shares, under Lei 4.937/2025.
+fn charter_common(
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    common_inputs(
+        public_url,
+        basis.citation,
+        basis.version,
+        code,
+        qr_width_mm,
+        now,
+    )
+}
+
 /// Inputs of `templates/charter_termo.typ` (FRET-ART8).
 pub fn termo_inputs(
     company: &Company,
@@ -463,14 +481,7 @@ pub fn termo_inputs(
     now: DateTime<Utc>,
 ) -> serde_json::Value {
     merge(
-        common_inputs(
-            public_url,
-            basis.citation,
-            basis.version,
-            code,
-            qr_width_mm,
-            now,
-        ),
+        charter_common(public_url, basis, code, qr_width_mm, now),
         json!({
             "number": t.number,
             "company_name": company.data.name,
@@ -502,14 +513,7 @@ pub fn selo_inputs(
 ) -> serde_json::Value {
     let facts = &vehicle.record.facts;
     merge(
-        common_inputs(
-            public_url,
-            basis.citation,
-            basis.version,
-            code,
-            qr_width_mm,
-            now,
-        ),
+        charter_common(public_url, basis, code, qr_width_mm, now),
         json!({
             "number": number,
             "plate": vehicle.plate.formatted(),
@@ -1089,14 +1093,7 @@ pub fn certidao_inputs(
     );
     let items = certified_rows(&p.facts.items);
     merge(
-        common_inputs(
-            public_url,
-            basis.citation,
-            basis.version,
-            code,
-            qr_width_mm,
-            now,
-        ),
+        charter_common(public_url, basis, code, qr_width_mm, now),
         json!({
             "number": number,
             "secretariat": SIS,
@@ -1257,14 +1254,7 @@ pub fn auto_notice_inputs(
         .and_then(|p| Plate::parse(p).ok())
         .map_or_else(|| "—".to_owned(), |p| p.formatted());
     Some(merge(
-        common_inputs(
-            public_url,
-            basis.citation,
-            basis.version,
-            code,
-            qr_width_mm,
-            now,
-        ),
+        charter_common(public_url, basis, code, qr_width_mm, now),
         json!({
             "number": view.number,
             "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
