@@ -150,6 +150,21 @@ impl TestApp {
             .unwrap()
     }
 
+    /// An official's GET, read as JSON.
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.get_authed(path).await.json().await.unwrap()
+    }
+
+    /// The kinds of the events at a history endpoint.
+    pub async fn event_kinds(&self, path: &str) -> Vec<String> {
+        self.get_json(path).await["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(self.url(path)).send().await.unwrap()
     }
@@ -239,6 +254,21 @@ impl TestApp {
         let status = res.status();
         (status, res.json().await.unwrap())
     }
+}
+
+/// The (rule, field) of every error of a problem+json body.
+pub fn failures(body: &Value) -> Vec<(String, String)> {
+    body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["rule"].as_str().unwrap_or_default().to_owned(),
+                e["field"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// The token at the end of a verification URL.

@@ -165,12 +165,7 @@ async fn app_art24_ii_notice_to_regularize_a_platform() {
     let nid = n["id"].as_str().unwrap();
     // Past the day set: vencida, shown on the platform.
     app.clock.advance(chrono::Duration::days(8));
-    let got: Value = app
-        .get_authed(&format!("/api/v1/platforms/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let got: Value = app.get_json(&format!("/api/v1/platforms/{id}")).await;
     assert_eq!(
         got["regularization_notices"][0]["status"], "vencida",
         "{got}"

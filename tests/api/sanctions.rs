@@ -363,11 +363,8 @@ async fn app_art16_p1_extra_vistoria_summons_and_its_deadline() {
     // Past the day set, not attended: art. 26, I — still active (a fine, not an impedimento).
     app.clock.advance(Duration::days(10));
     let now: Value = app
-        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
     assert_eq!(now["inspection"]["summons"]["overdue"], true, "{now}");
     assert_eq!(now["inspection"]["summons"]["infraction"], "APP-ART26-I");
     assert_eq!(now["status"], "active");

@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    CNHS, CPFS, PLATES, RENAVAMS, TestApp, driver_body, pdf_info, pdf_text, qr_codes, spawn_app,
+    CNHS, CPFS, PLATES, RENAVAMS, driver_body, failures, pdf_info, pdf_text, qr_codes, spawn_app,
     token_of, vehicle_body,
 };
 
@@ -18,17 +18,6 @@ fn sticker_url(grant: &Value) -> String {
         .as_str()
         .unwrap()
         .to_owned()
-}
-
-/// The kinds of the events at a history endpoint.
-async fn event_kinds(app: &TestApp, path: &str) -> Vec<String> {
-    let h: Value = app.get_authed(path).await.json().await.unwrap();
-    h["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn substitution(vehicle_id: &str, cause: &str, on: &str, approved: bool) -> Value {
@@ -127,12 +116,17 @@ async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_
     );
 
     // The acts are in the histories of the authorization and of both cars.
-    let authorization =
-        event_kinds(&app, &format!("/api/v1/app-authorizations/{id}/history")).await;
+    let authorization = app
+        .event_kinds(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await;
     assert!(authorization.contains(&"vehicle_substituted".to_owned()));
-    let old = event_kinds(&app, &format!("/api/v1/vehicles/{old_vehicle}/history")).await;
+    let old = app
+        .event_kinds(&format!("/api/v1/vehicles/{old_vehicle}/history"))
+        .await;
     assert!(old.contains(&"unbound".to_owned()), "{old:?}");
-    let new = event_kinds(&app, &format!("/api/v1/vehicles/{new_vehicle}/history")).await;
+    let new = app
+        .event_kinds(&format!("/api/v1/vehicles/{new_vehicle}/history"))
+        .await;
     assert!(new.contains(&"bound".to_owned()), "{new:?}");
 }
 
@@ -149,19 +143,6 @@ async fn app_art8_p2_a_replacement_must_meet_the_law() {
         .create_vehicle(&vehicle_body(PLATES[2], RENAVAMS[2]))
         .await;
 
-    let rules = |body: &Value| -> Vec<(String, String)> {
-        body["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                (
-                    e["rule"].as_str().unwrap_or_default().to_owned(),
-                    e["field"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    };
     // Art. 2º, §2º: too old; and the vistoria failed.
     let res = app
         .post(
@@ -172,7 +153,7 @@ async fn app_art8_p2_a_replacement_must_meet_the_law() {
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = res.json().await.unwrap();
     assert_eq!(
-        rules(&body),
+        failures(&body),
         [
             ("APP-ART2-P2".into(), "vehicle.model_year".into()),
             ("APP-ART8-P2".into(), "vistoria.approved".into()),
@@ -187,7 +168,7 @@ async fn app_art8_p2_a_replacement_must_meet_the_law() {
         .await
         .unwrap();
     assert_eq!(
-        rules(&body),
+        failures(&body),
         [("APP-ART8-P2".into(), "new_vehicle_id".into())]
     );
     // A car bound to another driver's authorization is not free.
@@ -205,7 +186,10 @@ async fn app_art8_p2_a_replacement_must_meet_the_law() {
         .json()
         .await
         .unwrap();
-    assert_eq!(rules(&body), [("APP-ART8".into(), "new_vehicle_id".into())]);
+    assert_eq!(
+        failures(&body),
+        [("APP-ART8".into(), "new_vehicle_id".into())]
+    );
     // Field errors: unknown cause, future vistoria.
     let body: Value = app
         .post(&path, &substitution(&good_car, "troca", "2026-12-25", true))
@@ -222,11 +206,8 @@ async fn app_art8_p2_a_replacement_must_meet_the_law() {
     assert_eq!(fields, ["cause", "vistoria.performed_on"], "{body}");
     // Nothing was replaced: the sticker in force is still the granted one.
     let now: Value = app
-        .get_authed(&format!("/api/v1/app-authorizations/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
     assert_eq!(now["vehicle_substitutions"], 0);
     assert_eq!(now["documents"], grant["documents"]);
     let (_, v) = app.verify(&token_of(&sticker_url(&grant))).await;
@@ -310,11 +291,9 @@ async fn app_art15_how_the_driver_holds_the_car() {
         res.json::<Value>().await.unwrap()["owner_type"],
         "autorizacao_expressa"
     );
-    let history = event_kinds(
-        &app,
-        &format!("/api/v1/vehicles/{someone_elses_car}/history"),
-    )
-    .await;
+    let history = app
+        .event_kinds(&format!("/api/v1/vehicles/{someone_elses_car}/history"))
+        .await;
     assert!(
         history.contains(&"owner_declared".to_owned()),
         "{history:?}"
