@@ -1273,6 +1273,57 @@ pub fn passenger_group(passengers: &[Passenger]) -> String {
     })
 }
 
+/// A trip filed on a contract, as its history records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FiledTrip {
+    pub date: NaiveDate,
+    /// Trips filed before returns existed are outbound.
+    #[serde(default = "outbound_leg")]
+    pub leg: TripLeg,
+    pub vehicle_plate: String,
+    /// `passenger_group` of its list; absent on trips filed before it was kept.
+    #[serde(default)]
+    pub group: Option<String>,
+}
+
+fn outbound_leg() -> TripLeg {
+    TripLeg::Ida
+}
+
+/// FRET-ART1-PU-III, FRET-ART8-P3: a trip runs within the contract's dates, in a vehicle the
+/// contract lists.
+pub fn fret_trip_in_contract(c: &ContractFacts, day: NaiveDate, plate: &Plate, out: &mut Failures) {
+    if day < c.start_date || day > c.end_date {
+        let msg = "A viagem está fora da vigência do contrato.".to_owned();
+        fail(
+            out,
+            "FRET-ART1-PU-III",
+            "art. 1º, parágrafo único, III",
+            "date",
+            msg,
+        );
+    }
+    let listed = c
+        .vehicle_plates
+        .iter()
+        .any(|p| canonical_plate(p).as_deref() == Some(plate.as_str()));
+    if !listed {
+        let msg = "Veículo não consta do contrato.".to_owned();
+        fail(out, "FRET-ART8-P3", "art. 8º, §3º", "vehicle_plate", msg);
+    }
+}
+
+/// FRET-ART2-III: the outbound trip a return on `day` closes — the one of latest date up to
+/// that day, the last filed on that date (`earlier` in the order filed).
+pub fn outbound_of(earlier: &[FiledTrip], day: NaiveDate) -> Option<&FiledTrip> {
+    earlier
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.leg == TripLeg::Ida && t.date <= day)
+        .max_by_key(|(i, t)| (t.date, *i))
+        .map(|(_, t)| t)
+}
+
 /// FRET-ART2-III (art. 2º, III; art. 1º, parágrafo único, III): a closed circuit — the group
 /// that went returns to the origin in the vehicle that took it. `outbound` is the outbound
 /// trip's (plate, passenger group), if one was filed.

@@ -1294,34 +1294,20 @@ pub struct TripDto {
     leg: Option<rules::TripLeg>,
 }
 
-/// FRET-ART2-III: the latest outbound trip of the contract on or before `day`, as
-/// (plate, passenger group).
-async fn outbound_trip(
+/// The trips filed on a contract, in the order filed.
+async fn filed_trips(
     state: &AppState,
     contract_id: Uuid,
-    day: NaiveDate,
-) -> Result<Option<(String, String)>, ApiError> {
+) -> Result<Vec<rules::FiledTrip>, ApiError> {
     let events = state
         .store
         .charter_events(CharterTable::Contracts, contract_id)
         .await?;
-    // The outbound trip of latest date up to `day` (the last filed, on the same date).
-    let outbound = events
+    Ok(events
         .iter()
         .filter(|e| e.kind == acts::TRIP)
-        .filter_map(|e| serde_json::from_str::<serde_json::Value>(&e.data).ok())
-        .enumerate()
-        .filter_map(|(i, d)| {
-            let on = NaiveDate::parse_from_str(d["date"].as_str()?, "%Y-%m-%d").ok()?;
-            (d["leg"] != "volta" && on <= day).then_some(((on, i), d))
-        })
-        .max_by_key(|(key, _)| *key);
-    Ok(outbound.and_then(|(_, d)| {
-        Some((
-            d["vehicle_plate"].as_str()?.to_owned(),
-            d["group"].as_str()?.to_owned(),
-        ))
-    }))
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect())
 }
 
 /// `POST /api/v1/charter/contracts/{id}/trips` (FRET-ART1-PU-III, FRET-ART2, FRET-ART10-PU):
@@ -1351,26 +1337,7 @@ pub async fn file_trip(
         .await?
         .ok_or(ApiError::Internal)?;
     let mut failures = Vec::new();
-    if trip_day < contract.start_date || trip_day > contract.end_date {
-        failures.push(RuleFailure {
-            rule: "FRET-ART1-PU-III",
-            article: "art. 1º, parágrafo único, III",
-            field: "date",
-            message: "A viagem está fora da vigência do contrato.".into(),
-        });
-    }
-    let in_contract = contract
-        .vehicle_plates
-        .iter()
-        .any(|p| rules::canonical_plate(p).as_deref() == Some(plate.as_str()));
-    if !in_contract {
-        failures.push(RuleFailure {
-            rule: "FRET-ART8-P3",
-            article: "art. 8º, §3º",
-            field: "vehicle_plate",
-            message: "Veículo não consta do contrato.".into(),
-        });
-    }
+    rules::fret_trip_in_contract(&contract, trip_day, &plate, &mut failures);
     let listed = listed_vehicles(&state, &c, &[plate.as_str().to_owned()], trip_day).await?;
     let trip = ContractFacts {
         passengers: dto.passengers.clone(),
@@ -1388,9 +1355,15 @@ pub async fn file_trip(
     let leg = dto.leg.unwrap_or(rules::TripLeg::Ida);
     let group = rules::passenger_group(&dto.passengers);
     if leg == rules::TripLeg::Volta {
-        let outbound = outbound_trip(&state, row.id, trip_day).await?;
+        let earlier = filed_trips(&state, row.id).await?;
+        let outbound = rules::outbound_of(&earlier, trip_day);
         rules::fret_art2_iii_closed_circuit(
-            outbound.as_ref().map(|(p, g)| (p.as_str(), g.as_str())),
+            outbound.map(|t| {
+                (
+                    t.vehicle_plate.as_str(),
+                    t.group.as_deref().unwrap_or_default(),
+                )
+            }),
             plate.as_str(),
             &group,
             &mut failures,

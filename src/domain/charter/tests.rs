@@ -1060,3 +1060,34 @@ fn fret_art2_iii_closed_circuit_same_vehicle_same_group() {
     );
     assert_eq!(fields(None, "BRA2E19", &g), ["leg"]);
 }
+
+#[test]
+fn fret_art2_iii_a_return_closes_the_latest_outbound_trip_up_to_its_day() {
+    let trip = |date, leg, plate: &str| FiledTrip {
+        date,
+        leg,
+        vehicle_plate: plate.into(),
+        group: Some("g".into()),
+    };
+    let earlier = [
+        trip(d(2025, 6, 5), TripLeg::Ida, "AAA1A11"),
+        trip(d(2025, 6, 3), TripLeg::Ida, "BBB2B22"),
+        trip(d(2025, 6, 3), TripLeg::Ida, "CCC3C33"),
+        trip(d(2025, 6, 4), TripLeg::Volta, "DDD4D44"),
+    ];
+    // Filed out of date order: the latest date up to the day wins, then the last filed.
+    assert_eq!(
+        outbound_of(&earlier, d(2025, 6, 4)).map(|t| t.vehicle_plate.as_str()),
+        Some("CCC3C33")
+    );
+    assert_eq!(
+        outbound_of(&earlier, d(2025, 6, 6)).map(|t| t.vehicle_plate.as_str()),
+        Some("AAA1A11")
+    );
+    assert_eq!(outbound_of(&earlier, d(2025, 6, 2)), None);
+    // A trip filed before returns existed reads as outbound.
+    let old: FiledTrip =
+        serde_json::from_str(r#"{"date":"2025-06-01","vehicle_plate":"AAA1A11","passengers":3}"#)
+            .unwrap();
+    assert_eq!((old.leg, old.group), (TripLeg::Ida, None));
+}
