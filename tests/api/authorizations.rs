@@ -542,22 +542,13 @@ async fn app_art13_xix_data_change_reports_within_seven_days() {
         app.post(&path, &future).await.status(),
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    let h: Value = app
-        .get_authed(&format!("/api/v1/drivers/{d}/history"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let kinds: Vec<&str> = h["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
+    let kinds = app
+        .event_kinds(&format!("/api/v1/drivers/{d}/history"))
+        .await;
     assert_eq!(
         kinds
             .iter()
-            .filter(|k| **k == "data_change_reported")
+            .filter(|k| *k == "data_change_reported")
             .count(),
         2
     );

@@ -91,18 +91,9 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
         StatusCode::CONFLICT
     );
 
-    let h: Value = app
-        .get_authed(&format!("/api/v1/app-infraction-autos/{id}/history"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let kinds: Vec<&str> = h["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
+    let kinds = app
+        .event_kinds(&format!("/api/v1/app-infraction-autos/{id}/history"))
+        .await;
     assert_eq!(kinds, ["drawn_up", "notified"]);
 }
 
