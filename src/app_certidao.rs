@@ -10,11 +10,11 @@ use uuid::Uuid;
 
 use crate::charter_register::{CertifiedItem, DocSpec, Numbering, issue_document};
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
-use crate::domain::app::{self, AuthorizationStatus};
-use crate::domain::app_sanctions::authorization_status;
 use crate::domain::dates::local_date;
-use crate::domain::driver_record;
-use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::driver_record;
+use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::sanctions::authorization_status;
+use crate::domain::ride_hailing::{self, AuthorizationStatus};
 use crate::issuance::GrantError;
 use crate::state::AppState;
 use crate::storage::charter::{CharterDocument, CharterEvent};
@@ -91,7 +91,7 @@ pub async fn facts(
     if subject == "app_driver" {
         let d = r.driver.facts();
         let mut f = Vec::new();
-        app::app_art12_i_cnh(&d, today, basis, &mut f);
+        ride_hailing::app_art12_i_cnh(&d, today, basis, &mut f);
         items.push(item(
             &format!(
                 "CNH categoria {} com EAR (art. 12, I)",
@@ -120,7 +120,7 @@ pub async fn facts(
     } else {
         let v = r.vehicle.facts();
         let mut f = Vec::new();
-        app::app_art2_p1_p2_vehicle(&v, today, basis, &mut f);
+        ride_hailing::app_art2_p1_p2_vehicle(&v, today, basis, &mut f);
         let last_year = r.vehicle.model_year + basis.max_vehicle_age_years;
         items.push(item(
             &format!(
@@ -131,7 +131,7 @@ pub async fn facts(
             NaiveDate::from_ymd_opt(last_year, 12, 31),
         ));
         let mut f = Vec::new();
-        app::app_art8_p1_i_municipality(&v, basis, &mut f);
+        ride_hailing::app_art8_p1_i_municipality(&v, basis, &mut f);
         items.push(item(
             "Emplacamento no município (art. 8º, §1º, I)",
             f.is_empty(),

@@ -10,16 +10,16 @@ use uuid::Uuid;
 
 use crate::charter_register::{CharterDocumentStatus, DocSpec, Numbering, issue_document};
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
-use crate::domain::app_sanctions::{
-    Consequence, PriorInfraction, consequences, infraction as app_infraction,
-};
 use crate::domain::calendar::{Calendar, DeadlineRules};
 use crate::domain::charter::CharterStatus;
-use crate::domain::charter_sanctions::{
+use crate::domain::charter::sanctions::{
     NoticeMethod, ProcedureAct, ProcedureState, procedure_state,
 };
 use crate::domain::dates::local_date;
 use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::ride_hailing::sanctions::{
+    Consequence, PriorInfraction, consequences, infraction as app_infraction,
+};
 use crate::issuance::GrantError;
 use crate::state::AppState;
 use crate::storage::charter::{CharterDocument, CharterEvent};
@@ -228,7 +228,7 @@ pub async fn issue_notice(
 ) -> Result<CharterDocument, GrantError> {
     let now = state.clock.now();
     let (Some(payment), Some(_)) = (p.payment_due.as_ref(), auto.notification.as_ref()) else {
-        return Err(GrantError::Rules(vec![crate::domain::app::RuleFailure {
+        return Err(GrantError::Rules(vec![crate::domain::rule::RuleFailure {
             rule: "APP-ART22-P2",
             article: "art. 22, §2º",
             field: "notification",
@@ -236,7 +236,7 @@ pub async fn issue_notice(
         }]));
     };
     if p.annulled {
-        return Err(GrantError::Rules(vec![crate::domain::app::RuleFailure {
+        return Err(GrantError::Rules(vec![crate::domain::rule::RuleFailure {
             rule: "APP-ART22",
             article: "art. 22",
             field: "auto",

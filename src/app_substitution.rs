@@ -10,14 +10,14 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::documents::AppDocumentContext;
-use crate::domain::app::AuthorizationStatus;
-use crate::domain::app_sanctions::authorization_status;
-use crate::domain::app_substitution::{
+use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::AuthorizationStatus;
+use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::sanctions::authorization_status;
+use crate::domain::ride_hailing::substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
-use crate::domain::app_vistoria::{AppVistoria, InspectionReport};
-use crate::domain::dates::local_date;
-use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::vistoria::{AppVistoria, InspectionReport};
 use crate::issuance::{GrantError, issue_document};
 use crate::state::AppState;
 use crate::storage::app_substitution::NewSubstitution;

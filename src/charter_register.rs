@@ -9,13 +9,13 @@ use uuid::Uuid;
 
 use crate::documents::{A4_QR_MM, STICKER_QR_MM, common_inputs, format, merge};
 use crate::domain::calendar::{Calendar, DeadlineRules};
+use crate::domain::charter::sanctions::{
+    AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines, procedure_state,
+};
 use crate::domain::charter::{
     CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist, CompanySanction,
     CompanySanctionKind, Insurance, Modality, TermoDecision, VehicleRecord, VehicleStatusReport,
     Vistoria, termo_status, vehicle_status, vehicle_with_company, vistoria_valid_until,
-};
-use crate::domain::charter_sanctions::{
-    AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines, procedure_state,
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{Cnpj, Plate};
@@ -415,7 +415,7 @@ pub async fn company_autos(
             .map(|e| event_data(e, row.id))
             .collect::<Result<_, _>>()?;
         let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
-        let infraction = crate::domain::charter_sanctions::charter_infraction(&data.infraction)
+        let infraction = crate::domain::charter::sanctions::charter_infraction(&data.infraction)
             .ok_or_else(|| corrupt("infraction", row.id))?;
         facts.push(AutoFacts {
             number: row.key.clone(),
@@ -1189,7 +1189,7 @@ fn rule_failure(
     field: &'static str,
     message: &str,
 ) -> GrantError {
-    GrantError::Rules(vec![crate::domain::app::RuleFailure {
+    GrantError::Rules(vec![crate::domain::rule::RuleFailure {
         rule,
         article,
         field,
@@ -1210,7 +1210,7 @@ pub fn auto_notice_inputs(
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> Option<serde_json::Value> {
-    use crate::domain::charter_sanctions::{NoticeMethod, charter_infraction};
+    use crate::domain::charter::sanctions::{NoticeMethod, charter_infraction};
     let p = &view.procedure;
     let (notified_on, defence, payment, fine) = (
         p.notified_on?,

@@ -9,7 +9,7 @@ use qrcode::{EcLevel, QrCode};
 use serde_json::json;
 
 use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
 
 /// Width of the QR code's modules area on the sticker (APP-ART14 sticker; the issue asks for
 /// at least 40 mm). The quiet zone of 4 modules is added around it.

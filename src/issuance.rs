@@ -11,9 +11,10 @@ use uuid::Uuid;
 
 use crate::documents::render::RenderError;
 use crate::documents::{self, APP_ISSUER, AppDocumentContext, Qr};
-use crate::domain::app::{GrantFacts, RuleFailure, decide_grant};
 use crate::domain::dates::local_date;
-use crate::domain::registry::AppAuthorization;
+use crate::domain::ride_hailing::registry::AppAuthorization;
+use crate::domain::ride_hailing::{GrantFacts, decide_grant};
+use crate::domain::rule::RuleFailure;
 use crate::signing::pades::{self, PadesError, SignatureInfo};
 use crate::signing::token::{self, TokenPayload};
 use crate::state::AppState;

@@ -13,7 +13,7 @@ use crate::documents::render::Renderer;
 use crate::documents::{AppDocumentContext, Letterhead, Qr};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::registry::{AppAuthorization, Cnh, Driver, Vehicle};
+use crate::domain::ride_hailing::registry::{AppAuthorization, Cnh, Driver, Vehicle};
 use crate::signing::keys::Keys;
 use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
@@ -49,7 +49,7 @@ impl SampleRecords {
                 ear: true,
                 expires_on: date(2030, 1, 1),
             },
-            record: crate::domain::driver_record::DriverRecord::default(),
+            record: crate::domain::ride_hailing::driver_record::DriverRecord::default(),
             created_at: now,
         };
         let vehicle = Vehicle {
@@ -65,8 +65,8 @@ impl SampleRecords {
             capacity_including_driver: 5,
             registration_municipality: IbgeCode::from_const(5_101_803),
             in_service_since: None,
-            owner: Some(crate::domain::app::VehicleOwner {
-                kind: crate::domain::app::OwnerType::Proprietario,
+            owner: Some(crate::domain::ride_hailing::VehicleOwner {
+                kind: crate::domain::ride_hailing::OwnerType::Proprietario,
                 document: "52998224725".into(),
             }),
             created_at: now,
@@ -284,7 +284,7 @@ impl SampleWriter<'_> {
         };
         let today = crate::domain::dates::local_date(self.now);
         let facts = crate::app_certidao::AppCertifiedFacts {
-            status: crate::domain::app::AuthorizationStatus::Active,
+            status: crate::domain::ride_hailing::AuthorizationStatus::Active,
             items: [
                 (
                     "Autorização nº APP-2026/000123 (art. 3º)",

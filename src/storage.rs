@@ -97,9 +97,9 @@ macro_rules! binds_any {
                         .await?;
                 let sanctions = sanctions
                     .into_iter()
-                    .map($crate::domain::app_sanctions::Sanction::try_from)
+                    .map($crate::domain::ride_hailing::sanctions::Sanction::try_from)
                     .collect::<Result<Vec<_>, _>>()?;
-                if $crate::domain::app_sanctions::binds_driver_and_vehicle(
+                if $crate::domain::ride_hailing::sanctions::binds_driver_and_vehicle(
                     valid_until,
                     revoked_at,
                     &sanctions,
@@ -125,11 +125,11 @@ use std::future::Future;
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use crate::domain::app_sanctions::{Sanction, SanctionKind};
 use crate::domain::calendar::{ClosedDay, DayKind};
-use crate::domain::driver_record::DriverRecord;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
-use crate::domain::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::driver_record::DriverRecord;
+use crate::domain::ride_hailing::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
@@ -434,7 +434,7 @@ pub trait Repository: Send + Sync {
         id: Uuid,
     ) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
     /// Whether the driver and the vehicle hold an authorization that still binds them at
-    /// `now`; the decision is `domain::app_sanctions::binds_driver_and_vehicle`.
+    /// `now`; the decision is `domain::ride_hailing::sanctions::binds_driver_and_vehicle`.
     fn active_authorization_flags(
         &self,
         driver_id: Uuid,
@@ -836,8 +836,8 @@ impl TryFrom<VehicleRow> for Vehicle {
     fn try_from(r: VehicleRow) -> Result<Self, StorageError> {
         let owner = match (r.owner_type.as_deref(), r.owner_document) {
             (None, _) => None,
-            (Some(t), Some(document)) => Some(crate::domain::app::VehicleOwner {
-                kind: crate::domain::app::OwnerType::parse(t)
+            (Some(t), Some(document)) => Some(crate::domain::ride_hailing::VehicleOwner {
+                kind: crate::domain::ride_hailing::OwnerType::parse(t)
                     .ok_or_else(|| corrupt("owner_type", &r.id))?,
                 document,
             }),

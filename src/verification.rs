@@ -5,13 +5,13 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
 use crate::charter_register::{self, CharterDocumentStatus};
-use crate::domain::app::AuthorizationStatus;
-use crate::domain::app_deregistration::{RegisterAct, deregistered_since};
-use crate::domain::app_sanctions::authorization_status;
-use crate::domain::app_vistoria::{
+use crate::domain::charter::CharterStatus;
+use crate::domain::ride_hailing::AuthorizationStatus;
+use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
+use crate::domain::ride_hailing::sanctions::authorization_status;
+use crate::domain::ride_hailing::vistoria::{
     AppVistoria, VistoriaSummons, inspection_report, summons_standing,
 };
-use crate::domain::charter::CharterStatus;
 use crate::signing::keys::KeySet;
 use crate::signing::token::{self, TokenError, TokenPayload};
 use crate::state::AppState;
@@ -313,7 +313,7 @@ pub async fn app_standing(
 ) -> Result<
     (
         Option<AuthorizationStatus>,
-        crate::domain::app_vistoria::InspectionReport,
+        crate::domain::ride_hailing::vistoria::InspectionReport,
     ),
     StorageError,
 > {

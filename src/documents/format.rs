@@ -1,5 +1,6 @@
 //! Presentation formats of LEGAL_RULES §4.6–4.7: what a citizen reads on a document.
 
+pub use crate::domain::money::{money, thousands};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use chrono_tz::America::Cuiaba;
 
@@ -39,26 +40,6 @@ pub fn datetime_local(t: DateTime<Utc>) -> String {
     t.with_timezone(&Cuiaba)
         .format("%d/%m/%Y às %H:%M")
         .to_string()
-}
-
-/// `R$ 1.234,56` with a no-break space (U+00A0) after the symbol.
-pub fn money(centavos: i64) -> String {
-    let sign = if centavos < 0 { "-" } else { "" };
-    let abs = centavos.unsigned_abs();
-    format!("{sign}R$\u{a0}{},{:02}", thousands(abs / 100), abs % 100)
-}
-
-/// `1.000`: thousands separated by dots, as in Brazilian Portuguese.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push('.');
-        }
-        grouped.push(c);
-    }
-    grouped
 }
 
 #[cfg(test)]

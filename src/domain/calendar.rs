@@ -579,7 +579,7 @@ mod tests {
                 let cal = default_calendar();
                 let basis = crate::domain::legal_basis::AppLegalBasis::draft_2023();
                 let fee = d(2024, 1, 1) + Duration::days(offset);
-                let until = crate::domain::app::validity_until(fee, &basis);
+                let until = crate::domain::ride_hailing::validity_until(fee, &basis);
                 prop_assert_eq!(until, add_months(fee, 12, MonthOverflow::LastDay));
                 if !cal.is_business_day(until) {
                     prop_assert_ne!(until, cal.next_business_day(until).0);

@@ -1,16 +1,18 @@
 //! Charter transport, Lei 4.937/2025 (LEGAL_RULES §2A): companies, vehicles, drivers,
 //! contracts, the Termo de Autorização and statuses on a date. Pure functions: facts and the
 //! date come in (America/Cuiaba, DL-11), a decision with reasons comes out. Every number is a
-//! parameter of [`CharterLegalBasis`]. Infractions and the procedure are in `charter_sanctions`.
+//! parameter of [`CharterLegalBasis`]. Infractions and the procedure are in `sanctions`.
+
+pub mod sanctions;
 
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::app::{RuleFailure, fail};
 use super::calendar::{Calendar, Deadline, DeadlineRules, bar_lifts_on, deadline_in_days};
 use super::dates::add_months;
 use super::ids::{CnhCategory, Cnpj, Cpf, Plate};
 use super::legal_basis::CharterLegalBasis;
+use super::rule::{RuleFailure, fail};
 
 type Failures = Vec<RuleFailure>;
 
@@ -400,7 +402,7 @@ impl CharterStatus {
 }
 
 /// A sanction on a charter company (art. 18): written warning, suspension, cassação, or
-/// seizure of a vehicle. Fines are assessed on the autos (`charter_sanctions`).
+/// seizure of a vehicle. Fines are assessed on the autos (`sanctions`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompanySanctionKind {

@@ -8,10 +8,10 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use crate::domain::app::AuthorizationStatus;
-use crate::domain::app_sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
-use crate::domain::registry::AppAuthorization;
+use crate::domain::ride_hailing::AuthorizationStatus;
+use crate::domain::ride_hailing::registry::AppAuthorization;
+use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::issuance::{self, GrantError, verification_url};
 use crate::state::AppState;
 use crate::storage::{DocumentKind, DocumentMeta, Repository, RevokeOutcome};
@@ -246,13 +246,13 @@ pub async fn vistoria(
     let Some(authorization) = state.store.get_authorization(id).await? else {
         return Err(ApiError::NotFound("Autorização não encontrada.".into()));
     };
-    if let Some(f) = crate::domain::app_vistoria::app_art10_fee_before_vistoria(
+    if let Some(f) = crate::domain::ride_hailing::vistoria::app_art10_fee_before_vistoria(
         authorization.fee_paid_on,
         performed_on,
     ) {
         return Err(ApiError::Requirements(vec![ProblemItem::from(f)]));
     }
-    let v = crate::domain::app_vistoria::AppVistoria {
+    let v = crate::domain::ride_hailing::vistoria::AppVistoria {
         performed_on,
         approved: dto.approved,
         inspector,
@@ -289,7 +289,7 @@ pub async fn vistoria_summons(
     id: web::Path<String>,
     body: web::Json<SummonsDto>,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::domain::app_vistoria::{VistoriaSummons, app_art16_p1_check};
+    use crate::domain::ride_hailing::vistoria::{VistoriaSummons, app_art16_p1_check};
     let id = parse_id(&id)?;
     let dto = body.into_inner();
     let mut f = Fields::default();
@@ -360,7 +360,7 @@ pub async fn substitute_vehicle(
     body: web::Json<SubstitutionDto>,
 ) -> Result<HttpResponse, ApiError> {
     use crate::app_substitution::{self as uc, SubstitutionRequest};
-    use crate::domain::app_substitution::SubstitutionCause;
+    use crate::domain::ride_hailing::substitution::SubstitutionCause;
     let id = parse_id(&id)?;
     let dto = body.into_inner();
     let today = crate::domain::dates::local_date(state.clock.now());
@@ -545,7 +545,7 @@ pub async fn sanction(
 /// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the
 /// legal basis in force.
 pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
-    let items: Vec<_> = crate::domain::app_sanctions::APP_INFRACTIONS
+    let items: Vec<_> = crate::domain::ride_hailing::sanctions::APP_INFRACTIONS
         .iter()
         .map(|i| {
             json!({

@@ -13,11 +13,11 @@ use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
 use crate::app_procedure;
 use crate::documents::format;
-use crate::domain::app_sanctions::{
+use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
+use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::sanctions::{
     Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
 };
-use crate::domain::charter_sanctions::{Outcome, ProcedureAct, check_act_order};
-use crate::domain::dates::local_date;
 use crate::state::AppState;
 use crate::storage::{AppAuto, AutoNotification, Repository, StorageError};
 

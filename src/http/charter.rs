@@ -16,17 +16,17 @@ use crate::charter_register::{
     self as reg, AUTO_SERIES, AutoData, AutoView, CharterVehicle, Company, CompanyData,
     DriverBaixa, DriverData, ItvReport, VehicleData, VehicleDocuments, acts,
 };
-use crate::domain::app::RuleFailure;
+use crate::domain::charter::sanctions::{
+    CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
+};
 use crate::domain::charter::{
     self as rules, Baixa, CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist,
     CompanySanction, CompanySanctionKind, ContractFacts, ListedVehicle, Modality, Passenger,
     PriorTermo, SubstitutionReason, Vistoria,
 };
-use crate::domain::charter_sanctions::{
-    CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
-};
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
+use crate::domain::rule::RuleFailure;
 use crate::issuance::{GrantError, verification_url};
 use crate::state::AppState;
 use crate::storage::charter::{

@@ -11,7 +11,7 @@ use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::dates::local_date;
 use crate::domain::ids::Cnpj;
-use crate::domain::platform::{
+use crate::domain::ride_hailing::platform::{
     PlatformFacts, RegularizationNotice, app_art24_ii_check, decide_platform, platform_status,
     regularization_status,
 };
@@ -143,7 +143,8 @@ pub struct DataRequestDto {
 }
 
 fn request_json(r: &crate::storage::DataRequest) -> serde_json::Value {
-    let status = crate::domain::platform::data_request_status(r.due_at, r.delivered_at);
+    let status =
+        crate::domain::ride_hailing::platform::data_request_status(r.due_at, r.delivered_at);
     json!({
         "id": r.id,
         "platform_id": r.platform_id,

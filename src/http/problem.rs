@@ -6,7 +6,7 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
-use crate::domain::app::RuleFailure;
+use crate::domain::rule::RuleFailure;
 
 tokio::task_local! {
     /// The id of the request being served, set by the request-id middleware.

@@ -1,6 +1,6 @@
 //! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
 
-use crate::domain::app_deregistration::{RegisterAct, Subject};
+use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
@@ -9,11 +9,11 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use crate::domain::driver_record::{
+use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use crate::domain::ride_hailing::driver_record::{
     CriminalCertificate, Ctb306Record, DriverRecord, TrafficInfraction,
 };
-use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
-use crate::domain::registry::{Cnh, Driver, Vehicle};
+use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};
 
@@ -206,9 +206,9 @@ fn parse_owner(
     f: &mut Fields,
     owner_type: Option<&str>,
     owner_document: Option<&str>,
-) -> Option<crate::domain::app::VehicleOwner> {
-    use crate::domain::app::{OwnerType, VehicleOwner};
+) -> Option<crate::domain::ride_hailing::VehicleOwner> {
     use crate::domain::ids::{Cnpj, Cpf};
+    use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
     let kind = f.take(
         "owner_type",
         owner_type.and_then(OwnerType::parse).ok_or(()),
@@ -412,7 +412,7 @@ pub async fn data_change(
         return Err(ApiError::Internal);
     };
     let cal = state.calendar().await?;
-    let (due, late) = crate::domain::app_vistoria::app_art13_xix_report(
+    let (due, late) = crate::domain::ride_hailing::vistoria::app_art13_xix_report(
         changed_on,
         reported_on,
         &cal,
@@ -502,7 +502,7 @@ async fn register_act(
     raw_id: &str,
     act: RegisterAct,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::domain::app_deregistration::{check_act, deregistered_since};
+    use crate::domain::ride_hailing::deregistration::{check_act, deregistered_since};
     let (entity_type, missing) = match subject {
         Subject::Driver => ("driver", "Condutor não encontrado."),
         Subject::Vehicle => ("vehicle", "Veículo não encontrado."),

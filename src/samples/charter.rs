@@ -9,11 +9,11 @@ use crate::charter_register::{
     CompanyData, Termo, TermoData, certified_facts,
 };
 use crate::domain::calendar::{Calendar, CalendarSettings, DeadlineRules};
+use crate::domain::charter::sanctions::{
+    AutoFacts, NoticeMethod, ProcedureAct, assess_fines, procedure_state,
+};
 use crate::domain::charter::{
     CharterVehicleFacts, CompanyChecklist, Insurance, Modality, VehicleRecord, Vistoria,
-};
-use crate::domain::charter_sanctions::{
-    AutoFacts, NoticeMethod, ProcedureAct, assess_fines, procedure_state,
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{Cnpj, Plate};

@@ -13,10 +13,10 @@ use super::{
     NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
     SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
 };
-use crate::domain::app_sanctions::Sanction;
 use crate::domain::calendar::ClosedDay;
-use crate::domain::driver_record::DriverRecord;
-use crate::domain::registry::{AppAuthorization, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::driver_record::DriverRecord;
+use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::sanctions::Sanction;
 
 /// Appends one `NewEvent` in the caller's transaction `$tx`.
 macro_rules! insert_event {
@@ -820,7 +820,7 @@ impl Store {
     pub async fn set_vehicle_owner(
         &self,
         id: Uuid,
-        owner: &crate::domain::app::VehicleOwner,
+        owner: &crate::domain::ride_hailing::VehicleOwner,
         actor: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StorageError> {

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::charter::CharterEvent;
 use super::{NewDocument, StorageError, Store, sql};
-use crate::domain::app_substitution::SubstitutionCause;
+use crate::domain::ride_hailing::substitution::SubstitutionCause;
 
 /// A replacement to commit in one transaction with its documents and events.
 #[derive(Debug)]

@@ -1,7 +1,6 @@
 //! `spawn_app()` and friends.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -279,50 +278,4 @@ pub fn token_of(url: &str) -> String {
         .to_owned()
 }
 
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| {
-        panic!("could not run {cmd:?} (install poppler-utils and zbar-tools): {e}")
-    });
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Writes a PDF to a temp dir and returns the dir and path.
-fn pdf_file(pdf: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("doc.pdf");
-    std::fs::write(&path, pdf).unwrap();
-    (dir, path)
-}
-
-/// `pdftotext` of a PDF, as a person copying the text would get it.
-pub fn pdf_text(pdf: &[u8]) -> String {
-    let (_d, path) = pdf_file(pdf);
-    run(Command::new("pdftotext").arg("-layout").arg(&path).arg("-"))
-}
-
-/// `pdfinfo` of a PDF.
-pub fn pdf_info(pdf: &[u8]) -> String {
-    let (_d, path) = pdf_file(pdf);
-    run(Command::new("pdfinfo").arg(&path))
-}
-
-/// Renders the first page with `pdftoppm` and decodes every QR code on it with `zbarimg`.
-pub fn qr_codes(pdf: &[u8]) -> Vec<String> {
-    let (dir, path) = pdf_file(pdf);
-    let prefix = dir.path().join("page");
-    run(Command::new("pdftoppm")
-        .args(["-png", "-r", "150", "-singlefile"])
-        .arg(&path)
-        .arg(&prefix));
-    let png = dir.path().join("page.png");
-    run(Command::new("zbarimg").args(["--raw", "-q"]).arg(&png))
-        .lines()
-        .map(str::to_owned)
-        .filter(|l| !l.is_empty())
-        .collect()
-}
+pub use crate::pdf::{pdf_info, pdf_text, qr_codes};

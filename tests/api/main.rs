@@ -8,6 +8,7 @@
 //! (a fresh database per test). One binary, so it links once.
 
 mod helpers;
+mod pdf;
 
 mod authorizations;
 mod autos;
@@ -15,6 +16,7 @@ mod calendar;
 mod charter;
 mod documents;
 mod errors;
+mod migrations;
 mod pdf_signatures;
 mod platforms;
 mod register_acts;

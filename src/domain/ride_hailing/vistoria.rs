@@ -5,10 +5,10 @@
 use chrono::{Duration, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::app::AuthorizationStatus;
-use super::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days};
-use super::dates::add_months;
-use super::legal_basis::AppLegalBasis;
+use super::AuthorizationStatus;
+use crate::domain::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days};
+use crate::domain::dates::add_months;
+use crate::domain::legal_basis::AppLegalBasis;
 
 /// A vistoria by the SMF, as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,18 +167,18 @@ pub fn summons_standing(
 
 /// APP-ART16-P1: a summons is notified (not in the future) and sets a day to attend that is
 /// not before the notice.
-pub fn app_art16_p1_check(s: &VistoriaSummons, today: NaiveDate) -> Vec<super::app::RuleFailure> {
+pub fn app_art16_p1_check(s: &VistoriaSummons, today: NaiveDate) -> Vec<super::RuleFailure> {
     let mut out = Vec::new();
     if s.notified_on > today {
         let msg = "A notificação não pode ter data futura.".to_owned();
-        super::app::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "notified_on", msg);
+        super::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "notified_on", msg);
     }
     if s.attend_by < s.notified_on {
         let msg = format!(
             "O prazo para apresentar o veículo deve terminar no dia da notificação ({}) ou depois.",
             s.notified_on.format("%d/%m/%Y")
         );
-        super::app::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "attend_by", msg);
+        super::fail(&mut out, "APP-ART16-P1", "art. 16, §1º", "attend_by", msg);
     }
     out
 }
@@ -187,8 +187,8 @@ pub fn app_art16_p1_check(s: &VistoriaSummons, today: NaiveDate) -> Vec<super::a
 pub fn app_art10_fee_before_vistoria(
     fee_paid_on: NaiveDate,
     performed_on: NaiveDate,
-) -> Option<super::app::RuleFailure> {
-    (performed_on < fee_paid_on).then(|| super::app::RuleFailure {
+) -> Option<super::RuleFailure> {
+    (performed_on < fee_paid_on).then(|| super::RuleFailure {
         rule: "APP-ART10",
         article: "art. 10",
         field: "performed_on",
@@ -214,13 +214,13 @@ pub fn app_art13_xix_report(
     cal: &Calendar,
     rules: &DeadlineRules,
     basis: &AppLegalBasis,
-) -> (Deadline, Option<super::app::RuleFailure>) {
+) -> (Deadline, Option<super::RuleFailure>) {
     let from_change = DeadlineRules {
         notification_on_closed_day_moves: false,
         ..rules.clone()
     };
     let due = deadline_in_days(changed_on, basis.data_change_report_days, cal, &from_change);
-    let late = (reported_on > due.due).then(|| super::app::RuleFailure {
+    let late = (reported_on > due.due).then(|| super::RuleFailure {
         rule: "APP-ART13-XIX",
         article: "art. 13, XIX",
         field: "reported_on",

@@ -7,11 +7,11 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::app::{
+use super::{
     AuthorizationStatus, RuleFailure, VehicleFacts, app_art2_capacity, app_art2_p1_p2_vehicle,
     app_art8_p1_i_municipality, app_art15_owner, fail,
 };
-use super::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::AppLegalBasis;
 
 /// Why the car is replaced (art. 8º, §2º: "sinistro, venda ou locação").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ pub fn decide_substitution(
     if f.new_vehicle_bound {
         out.push(app_art8_new_vehicle_bound());
     }
-    super::app_deregistration::app_art24_i_not_deregistered(
+    super::deregistration::app_art24_i_not_deregistered(
         "new_vehicle_id",
         f.new_vehicle_deregistered_since,
         &mut out,
@@ -177,8 +177,8 @@ pub fn decide_substitution(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::domain::app::{OwnerType, VehicleOwner};
     use crate::domain::ids::IbgeCode;
+    use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()

@@ -2,25 +2,21 @@
 //! one, for how long, and its status on a date. Pure functions: facts and the date come in,
 //! a decision with reasons comes out.
 
+pub mod deregistration;
+pub mod driver_record;
+pub mod platform;
+pub mod registry;
+pub mod sanctions;
+pub mod substitution;
+pub mod vistoria;
+
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::Serialize;
 
 use super::dates::{add_months, local_date};
 use super::ids::{CnhCategory, IbgeCode};
 use super::legal_basis::AppLegalBasis;
-
-/// One legal requirement that was not met.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RuleFailure {
-    /// Rule id in `LEGAL_RULES.md`, e.g. `APP-ART2-P1`.
-    pub rule: &'static str,
-    /// Article of the law, in Portuguese, e.g. `art. 2º, §1º`.
-    pub article: &'static str,
-    /// The input field the requirement is about.
-    pub field: &'static str,
-    /// What is wrong, in Brazilian Portuguese.
-    pub message: String,
-}
+use super::rule::{Failures, RuleFailure, fail};
 
 /// What the register knows about the driver's licence.
 #[derive(Debug, Clone)]
@@ -32,7 +28,7 @@ pub struct DriverFacts {
     pub first_license_date: NaiveDate,
     pub cnh_expires_on: NaiveDate,
     /// Certificates, traffic infractions and the CTB 306 record (art. 12, III, IV, §1º).
-    pub record: super::driver_record::DriverRecord,
+    pub record: driver_record::DriverRecord,
 }
 
 /// What the register knows about the car (from its CRLV).
@@ -141,24 +137,6 @@ pub fn validity_until(fee_paid_on: NaiveDate, basis: &AppLegalBasis) -> NaiveDat
 /// APP-ART2-P2: age counted year by year with the model year closing on 31 December.
 pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
     today.year() - model_year
-}
-
-type Failures = Vec<RuleFailure>;
-
-/// Records one failed requirement.
-pub(crate) fn fail(
-    out: &mut Failures,
-    rule: &'static str,
-    article: &'static str,
-    field: &'static str,
-    message: String,
-) {
-    out.push(RuleFailure {
-        rule,
-        article,
-        field,
-        message,
-    });
 }
 
 /// APP-ART12-I (art. 12, I): CNH category B or higher, with the EAR remark, issued at least
@@ -408,9 +386,9 @@ pub fn decide_grant(
     let mut failures = Vec::new();
     app_art12_i_cnh(&facts.driver, facts.today, basis, &mut failures);
     let record = &facts.driver.record;
-    super::driver_record::app_art12_iii_certificates(record, facts.today, basis, &mut failures);
-    super::driver_record::app_art12_iv_no_gravissima(record, facts.today, basis, &mut failures);
-    super::driver_record::app_art12_p1_ctb306(record, facts.today, basis, &mut failures);
+    driver_record::app_art12_iii_certificates(record, facts.today, basis, &mut failures);
+    driver_record::app_art12_iv_no_gravissima(record, facts.today, basis, &mut failures);
+    driver_record::app_art12_p1_ctb306(record, facts.today, basis, &mut failures);
     app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
     app_art2_capacity(&facts.vehicle, basis, &mut failures);
     app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
@@ -424,12 +402,12 @@ pub fn decide_grant(
         facts.vehicle_has_active_authorization,
         &mut failures,
     );
-    super::app_deregistration::app_art24_i_not_deregistered(
+    deregistration::app_art24_i_not_deregistered(
         "driver_id",
         facts.driver_deregistered_since,
         &mut failures,
     );
-    super::app_deregistration::app_art24_i_not_deregistered(
+    deregistration::app_art24_i_not_deregistered(
         "vehicle_id",
         facts.vehicle_deregistered_since,
         &mut failures,
@@ -529,8 +507,10 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
     }
 
-    fn clean_record() -> crate::domain::driver_record::DriverRecord {
-        use crate::domain::driver_record::{Court, CriminalCertificate, DriverRecord};
+    fn clean_record() -> crate::domain::ride_hailing::driver_record::DriverRecord {
+        use crate::domain::ride_hailing::driver_record::{
+            Court, CriminalCertificate, DriverRecord,
+        };
         DriverRecord {
             criminal_certificates: Court::ALL
                 .iter()

@@ -6,8 +6,10 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days, within_lookback};
-use super::legal_basis::CharterLegalBasis;
+use crate::domain::calendar::{
+    Calendar, Deadline, DeadlineRules, deadline_in_days, within_lookback,
+};
+use crate::domain::legal_basis::CharterLegalBasis;
 
 /// One typified infraction of art. 19 (every one is fined on the company).
 #[derive(Debug, Clone, Serialize)]
@@ -239,8 +241,8 @@ impl From<&CharterLegalBasis> for ProcedureDays {
     }
 }
 
-impl From<&super::legal_basis::AppLegalBasis> for ProcedureDays {
-    fn from(b: &super::legal_basis::AppLegalBasis) -> Self {
+impl From<&crate::domain::legal_basis::AppLegalBasis> for ProcedureDays {
+    fn from(b: &crate::domain::legal_basis::AppLegalBasis) -> Self {
         Self {
             defence: b.defence_days,
             reconsideration: b.reconsideration_days,

@@ -5,13 +5,13 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use super::app::AuthorizationStatus;
-use super::calendar::{
+use super::AuthorizationStatus;
+use crate::domain::calendar::{
     Calendar, Deadline, DeadlineRules, deadline_in_days, sanction_end_days, sanction_end_months,
     within_lookback,
 };
-use super::dates::local_date;
-use super::legal_basis::AppLegalBasis;
+use crate::domain::dates::local_date;
+use crate::domain::legal_basis::AppLegalBasis;
 
 /// Infraction class (art. 25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -304,7 +304,7 @@ pub fn status_with_sanctions(
     sanctions: &[Sanction],
     now: DateTime<Utc>,
 ) -> (AuthorizationStatus, Option<NaiveDate>) {
-    let base = super::app::status_at(valid_until, revoked_at, now);
+    let base = super::status_at(valid_until, revoked_at, now);
     if base == AuthorizationStatus::Revoked {
         return (base, None);
     }

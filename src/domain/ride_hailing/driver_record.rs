@@ -5,10 +5,10 @@
 use chrono::{Duration, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::app::{RuleFailure, fail};
-use super::calendar::within_lookback;
-use super::dates::add_months;
-use super::legal_basis::AppLegalBasis;
+use crate::domain::calendar::within_lookback;
+use crate::domain::dates::add_months;
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::rule::{RuleFailure, fail};
 
 /// Which court issued a criminal-record certificate (AMB-23: state and federal, first and
 /// second instance).

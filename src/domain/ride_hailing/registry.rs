@@ -3,9 +3,9 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use super::app::{DriverFacts, VehicleFacts, VehicleOwner};
 use super::driver_record::DriverRecord;
-use super::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use super::{DriverFacts, VehicleFacts, VehicleOwner};
+use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 
 /// A driver's licence (CNH) as registered.
 #[derive(Debug, Clone, PartialEq, Eq)]

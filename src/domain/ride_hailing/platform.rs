@@ -5,9 +5,10 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use super::app::{RuleFailure, fail, validity_until};
-use super::dates::local_date;
-use super::legal_basis::AppLegalBasis;
+use super::validity_until;
+use crate::domain::dates::local_date;
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::rule::{RuleFailure, fail};
 
 /// What a platform files to register.
 #[derive(Debug, Clone)]
@@ -32,8 +33,8 @@ pub fn decide_platform(
             field: "app_insurance.cover_centavos",
             message: format!(
                 "A cobertura do seguro APP deve ser de no mínimo {}; informada: {}.",
-                crate::documents::format::money(basis.platform_min_app_cover_centavos),
-                crate::documents::format::money(f.insurance_cover_centavos)
+                crate::domain::money::money(basis.platform_min_app_cover_centavos),
+                crate::domain::money::money(f.insurance_cover_centavos)
             ),
         });
     }

@@ -8,7 +8,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::app::{RuleFailure, fail};
+use crate::domain::rule::{RuleFailure, fail};
 
 /// Why a driver or car is removed from the register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,35 @@
+//! A legal requirement that was not met: the one shape every rule of both laws reports.
+
+use serde::Serialize;
+
+/// One legal requirement that was not met.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleFailure {
+    /// Rule id in `LEGAL_RULES.md`, e.g. `APP-ART2-P1`.
+    pub rule: &'static str,
+    /// Article of the law, in Portuguese, e.g. `art. 2º, §1º`.
+    pub article: &'static str,
+    /// The input field the requirement is about.
+    pub field: &'static str,
+    /// What is wrong, in Brazilian Portuguese.
+    pub message: String,
+}
+
+/// The failures one decision collects.
+pub type Failures = Vec<RuleFailure>;
+
+/// Records one failed requirement.
+pub fn fail(
+    out: &mut Failures,
+    rule: &'static str,
+    article: &'static str,
+    field: &'static str,
+    message: String,
+) {
+    out.push(RuleFailure {
+        rule,
+        article,
+        field,
+        message,
+    });
+}
