@@ -5,9 +5,9 @@
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
+use selo::cli::samples::SampleRecords;
 use selo::documents::render::Renderer;
 use selo::documents::{Letterhead, Qr};
-use selo::samples::SampleRecords;
 use selo::signing::keys::KeySet;
 use selo::signing::pades::{self, SignatureInfo};
 use selo::signing::token::{self, TokenPayload};

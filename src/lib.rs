@@ -4,18 +4,15 @@
 //! Data flows one way: HTTP DTO → parsed domain value → use case → storage / renderer /
 //! signer → response. The law lives in [`domain`] only.
 
-pub mod app_certidao;
-pub mod app_procedure;
-pub mod app_substitution;
-pub mod charter_register;
+pub mod cli;
 pub mod clock;
 pub mod documents;
 pub mod domain;
 pub mod http;
 pub mod issuance;
-pub mod samples;
 pub mod settings;
 pub mod signing;
+pub mod standing;
 pub mod startup;
 pub mod state;
 pub mod storage;

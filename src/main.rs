@@ -26,9 +26,9 @@ fn main() -> anyhow::Result<()> {
         .as_slice()
     {
         [] | ["serve"] => serve(settings),
-        ["keys", "generate"] => keys_generate(&settings.keys_dir),
-        ["keys", "generate", dir] => keys_generate(&PathBuf::from(dir)),
-        ["samples", dir] => samples(&settings, &PathBuf::from(dir)),
+        ["keys", "generate"] => selo::cli::keys_generate(&settings.keys_dir),
+        ["keys", "generate", dir] => selo::cli::keys_generate(&PathBuf::from(dir)),
+        ["samples", dir] => selo::cli::samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -46,26 +46,4 @@ fn serve(settings: Settings) -> anyhow::Result<()> {
         app.run_until_stopped().await?;
         Ok(())
     })
-}
-
-fn keys_generate(dir: &std::path::Path) -> anyhow::Result<()> {
-    let kid = selo::signing::keys::generate(dir)?;
-    println!(
-        "created signing key {kid} in {} (now the active key)",
-        dir.display()
-    );
-    Ok(())
-}
-
-fn samples(settings: &Settings, dir: &std::path::Path) -> anyhow::Result<()> {
-    let keys = selo::startup::load_or_create_keys(settings)?;
-    let letterhead = selo::documents::Letterhead {
-        ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
-        public_url: settings.public_url.clone(),
-    };
-    let now = chrono::Utc::now();
-    for path in selo::samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)? {
-        println!("{}", path.display());
-    }
-    Ok(())
 }

@@ -1,22 +1,23 @@
 //! Verification: the signature (offline, never needs the database) and then the live status
 //! (needs the database). When the database is unreachable the answer says so plainly.
 
+pub mod documents;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::charter_register::{self, CharterDocumentStatus};
 use crate::domain::charter::CharterStatus;
 use crate::domain::ride_hailing::AuthorizationStatus;
-use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
 use crate::domain::ride_hailing::sanctions::authorization_status;
-use crate::domain::ride_hailing::vistoria::{
-    AppVistoria, VistoriaSummons, inspection_report, summons_standing,
-};
 use crate::signing::keys::KeySet;
-use crate::signing::token::{self, TokenError, TokenPayload};
+use crate::signing::token;
+use crate::signing::token::{TokenError, TokenPayload};
+use crate::standing;
+use crate::standing::ride_hailing::app_standing;
 use crate::state::AppState;
 use crate::storage::charter::CharterDocument;
 use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
+use documents::CharterDocumentStatus;
 
 /// The verdict on a scanned token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -176,7 +177,7 @@ pub fn charter_verdict(
     live: CharterDocumentStatus,
 ) -> Option<(Verdict, PublicDocument)> {
     let verdict = match live.status {
-        CharterStatus::Vencido if doc.kind == charter_register::KIND_CERTIDAO => Verdict::Expired,
+        CharterStatus::Vencido if doc.kind == standing::charter::KIND_CERTIDAO => Verdict::Expired,
         _ if live.facts_hold == Some(false) => Verdict::Outdated,
         _ if live.facts_hold == Some(true) => Verdict::Valid,
         CharterStatus::Ativo => Verdict::Valid,
@@ -226,8 +227,8 @@ async fn charter_lookup(
             return (Verdict::StatusUnavailable, None);
         }
     };
-    if doc.kind == crate::app_certidao::KIND_APP_CERTIDAO {
-        return match crate::app_certidao::verdict(state, &doc, now).await {
+    if doc.kind == standing::ride_hailing::KIND_APP_CERTIDAO {
+        return match documents::app_certidao_verdict(state, &doc, now).await {
             Ok(Some((v, d))) => (v, Some(d)),
             Ok(None) => (Verdict::UnknownDocument, None),
             Err(e) => {
@@ -236,7 +237,7 @@ async fn charter_lookup(
             }
         };
     }
-    match charter_register::document_status(state, &doc, now).await {
+    match documents::document_status(state, &doc, now).await {
         Ok(Some(live)) => charter_verdict(&doc, live)
             .map_or((Verdict::UnknownDocument, None), |(v, d)| (v, Some(d))),
         Ok(None) => (Verdict::UnknownDocument, None),
@@ -245,111 +246,6 @@ async fn charter_lookup(
             (Verdict::StatusUnavailable, None)
         }
     }
-}
-
-/// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
-pub const APP_SUMMONS_EVENT: &str = "vistoria_summons";
-
-/// Event kind of a ride-hailing vistoria on its authorization.
-pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";
-
-/// Event kind of a descadastramento or recadastramento of a ride-hailing driver or car.
-pub const REGISTER_ACT_EVENT: &str = "register_act";
-
-/// The descadastramentos and recadastramentos of a driver (`"driver"`) or car (`"vehicle"`),
-/// in the order recorded.
-pub async fn register_acts(
-    state: &AppState,
-    entity_type: &str,
-    id: uuid::Uuid,
-) -> Result<Vec<RegisterAct>, StorageError> {
-    let events = state.store.events_of(entity_type, &id.to_string()).await?;
-    Ok(events
-        .iter()
-        .filter(|e| e.kind == REGISTER_ACT_EVENT)
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
-        .collect())
-}
-
-/// Since when the driver (`"driver"`) or car (`"vehicle"`) is removed from the register on
-/// `today` (art. 24, I, d and f), if it is.
-pub async fn deregistered_on(
-    state: &AppState,
-    entity_type: &str,
-    id: uuid::Uuid,
-    today: NaiveDate,
-) -> Result<Option<NaiveDate>, StorageError> {
-    Ok(deregistered_since(
-        &register_acts(state, entity_type, id).await?,
-        today,
-    ))
-}
-
-/// The parsed data of the `kind` events of `entity_type` among `events`.
-fn of<T: serde::de::DeserializeOwned>(
-    events: &[crate::storage::app_events::StandingEvent],
-    entity_type: &str,
-    kind: &str,
-) -> Vec<T> {
-    events
-        .iter()
-        .filter(|e| e.entity_type == entity_type && e.kind == kind)
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
-        .collect()
-}
-
-/// What bars an otherwise active ride-hailing authorization on `now`: its driver or car
-/// removed from the register (art. 24, I, d and f), then its vistorias (APP-ART9,
-/// APP-ART16, APP-ART26-II). Returns that status (`None`: may operate) and the vistoria
-/// report with the latest extra-vistoria summons (APP-ART16-P1). One query reads every event
-/// it needs: this is the verification hot path.
-pub async fn app_standing(
-    state: &AppState,
-    authorization_id: uuid::Uuid,
-    driver_id: uuid::Uuid,
-    vehicle_id: uuid::Uuid,
-    approved_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<
-    (
-        Option<AuthorizationStatus>,
-        crate::domain::ride_hailing::vistoria::InspectionReport,
-    ),
-    StorageError,
-> {
-    let events = state
-        .store
-        .standing_events(
-            authorization_id,
-            driver_id,
-            vehicle_id,
-            [APP_VISTORIA_EVENT, APP_SUMMONS_EVENT],
-            REGISTER_ACT_EVENT,
-        )
-        .await?;
-    let vistorias: Vec<AppVistoria> = of(&events, "app_authorization", APP_VISTORIA_EVENT);
-    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", APP_SUMMONS_EVENT);
-    let driver_acts: Vec<RegisterAct> = of(&events, "driver", REGISTER_ACT_EVENT);
-    let vehicle_acts: Vec<RegisterAct> = of(&events, "vehicle", REGISTER_ACT_EVENT);
-    let cal = state.calendar().await?;
-    let today = crate::domain::dates::local_date(now);
-    let mut report = inspection_report(
-        crate::domain::dates::local_date(approved_at),
-        &vistorias,
-        today,
-        &cal,
-        &state.deadline_rules,
-        &state.app_basis,
-    );
-    report.summons = summons_standing(&summons, &vistorias, today);
-    let status = if deregistered_since(&driver_acts, today).is_some() {
-        Some(AuthorizationStatus::Descadastrada)
-    } else if deregistered_since(&vehicle_acts, today).is_some() {
-        Some(AuthorizationStatus::VeiculoDescadastrado)
-    } else {
-        report.status
-    };
-    Ok((status, report))
 }
 
 /// The live verdict of document `id`, if the register has it and `matches` accepts it.
@@ -392,7 +288,7 @@ async fn lookup(
 }
 
 /// Turns a register search into the id to look up, or the verdict when it failed.
-fn found(
+pub(crate) fn found(
     result: Result<Option<crate::storage::DocumentMeta>, StorageError>,
 ) -> Result<Option<uuid::Uuid>, Verdict> {
     match result {

@@ -12,9 +12,10 @@ use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::registry::AppAuthorization;
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
-use crate::issuance::{self, GrantError, verification_url};
+use crate::issuance::{GrantError, verification_url};
 use crate::state::AppState;
 use crate::storage::{DocumentKind, DocumentMeta, Repository, RevokeOutcome};
+use crate::{issuance, standing};
 
 #[derive(Deserialize)]
 pub struct GrantDto {
@@ -116,7 +117,7 @@ pub async fn grant(
     else {
         return Err(ApiError::Internal);
     };
-    match issuance::grant_app_authorization(
+    match issuance::ride_hailing::grant::grant_app_authorization(
         &state,
         driver_id,
         vehicle_id,
@@ -184,7 +185,7 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
     let sanctions = state.store.sanctions_of(id).await?;
     // Art. 24, I (descadastramento) and APP-ART9, APP-ART16, APP-ART26-II (vistorias) can
     // bar an active authorization.
-    let (standing, report) = crate::verification::app_standing(
+    let (standing, report) = standing::ride_hailing::app_standing(
         state,
         a.id,
         a.driver_id,
@@ -264,7 +265,7 @@ pub async fn vistoria(
         &official,
         "app_authorization",
         id,
-        crate::verification::APP_VISTORIA_EVENT,
+        standing::ride_hailing::APP_VISTORIA_EVENT,
         &v,
     )
     .await?;
@@ -326,7 +327,7 @@ pub async fn vistoria_summons(
         &official,
         "app_authorization",
         id,
-        crate::verification::APP_SUMMONS_EVENT,
+        standing::ride_hailing::APP_SUMMONS_EVENT,
         &summons,
     )
     .await?;
@@ -359,8 +360,8 @@ pub async fn substitute_vehicle(
     id: web::Path<String>,
     body: web::Json<SubstitutionDto>,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::app_substitution::{self as uc, SubstitutionRequest};
     use crate::domain::ride_hailing::substitution::SubstitutionCause;
+    use issuance::ride_hailing::substitution::SubstitutionRequest;
     let id = parse_id(&id)?;
     let dto = body.into_inner();
     let today = crate::domain::dates::local_date(state.clock.now());
@@ -394,7 +395,7 @@ pub async fn substitute_vehicle(
         inspector,
         notes: dto.vistoria.notes,
     };
-    match uc::substitute_vehicle(&state, id, req, &official.actor).await {
+    match issuance::ride_hailing::substitution::substitute_vehicle(&state, id, req, &official.actor).await {
         Ok(_) => Ok(HttpResponse::Created()
             .insert_header(("Location", format!("/api/v1/app-authorizations/{id}")))
             .json(stored_json(&state, id).await?)),
@@ -591,10 +592,18 @@ pub async fn certidao(
     let (Some(protocol), Some(subject)) = (protocol, subject) else {
         return Err(ApiError::Internal);
     };
-    let record = crate::app_certidao::load(&state, id)
+    let record = standing::ride_hailing::load_app_record(&state, id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
-    match crate::app_certidao::issue(&state, &record, subject, &protocol, &official.actor).await {
+    match issuance::ride_hailing::certidao::issue(
+        &state,
+        &record,
+        subject,
+        &protocol,
+        &official.actor,
+    )
+    .await
+    {
         Ok(doc) => Ok(HttpResponse::Created().json(json!({
             "id": doc.id,
             "kind": doc.kind,

@@ -11,7 +11,6 @@ use uuid::Uuid;
 use super::auth::Official;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use crate::app_procedure;
 use crate::documents::format;
 use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
 use crate::domain::dates::local_date;
@@ -20,6 +19,7 @@ use crate::domain::ride_hailing::sanctions::{
 };
 use crate::state::AppState;
 use crate::storage::{AppAuto, AutoNotification, Repository, StorageError};
+use crate::{issuance, standing};
 
 /// Number series of ride-hailing autos: `AI-APP-2026/000001`.
 pub const AUTO_SERIES: &str = "AI-APP";
@@ -93,9 +93,9 @@ fn proposal(c: &Consequence) -> serde_json::Value {
 }
 
 async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, ApiError> {
-    let acts = app_procedure::acts_of(state, a.id).await?;
+    let acts = standing::ride_hailing::acts_of(state, a.id).await?;
     let cal = state.calendar().await?;
-    let procedure = app_procedure::state_of(
+    let procedure = standing::ride_hailing::state_of(
         a,
         &acts,
         local_date(state.clock.now()),
@@ -103,7 +103,7 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
         &state.deadline_rules,
         &state.app_basis,
     );
-    let current = app_procedure::current_consequences(state, a, procedure.annulled)
+    let current = standing::ride_hailing::current_consequences(state, a, procedure.annulled)
         .await?
         .map(|c| c.iter().map(proposal).collect::<Vec<_>>());
     let deadlines = match &a.notification {
@@ -166,9 +166,9 @@ pub async fn act(
         .ok_or_else(|| ApiError::NotFound("Auto de infração não encontrado.".into()))?;
     let act = body.into_inner();
     let today = local_date(state.clock.now());
-    let acts = app_procedure::acts_of(&state, id).await?;
+    let acts = standing::ride_hailing::acts_of(&state, id).await?;
     let cal = state.calendar().await?;
-    let p = app_procedure::state_of(
+    let p = standing::ride_hailing::state_of(
         &auto,
         &acts,
         today,
@@ -198,9 +198,9 @@ pub async fn act(
         }
     );
     let mut events = vec![crate::storage::charter::CharterEvent {
-        entity_type: app_procedure::ENTITY,
+        entity_type: standing::ride_hailing::ENTITY,
         entity_id: id,
-        kind: app_procedure::ACT_EVENT,
+        kind: standing::ride_hailing::ACT_EVENT,
         actor: &official.actor,
         reason: None,
         legal_basis_version: state.app_basis.version,
@@ -208,7 +208,7 @@ pub async fn act(
         data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
     }];
     if annuls {
-        events.push(app_procedure::annulment_event(
+        events.push(issuance::ride_hailing::procedure::annulment_event(
             &state,
             &auto,
             &official.actor,
@@ -247,9 +247,9 @@ pub async fn notice(
         },
         None => None,
     };
-    let acts = app_procedure::acts_of(&state, id).await?;
+    let acts = standing::ride_hailing::acts_of(&state, id).await?;
     let cal = state.calendar().await?;
-    let p = app_procedure::state_of(
+    let p = standing::ride_hailing::state_of(
         &auto,
         &acts,
         local_date(state.clock.now()),
@@ -257,7 +257,7 @@ pub async fn notice(
         &state.deadline_rules,
         &state.app_basis,
     );
-    match app_procedure::issue_notice(
+    match issuance::ride_hailing::procedure::issue_notice(
         &state,
         &auto,
         &driver.name,
@@ -273,14 +273,14 @@ pub async fn notice(
             "kind": doc.kind,
             "number": doc.number,
             "verification_code": doc.verification_code,
-            "verification_url": crate::issuance::verification_url(&state.letterhead.public_url, &doc.token),
+            "verification_url": issuance::verification_url(&state.letterhead.public_url, &doc.token),
             "sha256": doc.sha256,
             "pdf": format!("/api/v1/charter/documents/{}", doc.id),
         }))),
-        Err(crate::issuance::GrantError::Rules(f)) => Err(ApiError::Requirements(
+        Err(issuance::GrantError::Rules(f)) => Err(ApiError::Requirements(
             f.into_iter().map(ProblemItem::from).collect(),
         )),
-        Err(crate::issuance::GrantError::Storage(e)) => Err(e.into()),
+        Err(issuance::GrantError::Storage(e)) => Err(e.into()),
         Err(e) => {
             tracing::error!(error = %e, "app auto notice issuance failed");
             Err(ApiError::Internal)

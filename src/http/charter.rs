@@ -12,10 +12,6 @@ use super::auth::Official;
 use super::calendar::calendar;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
-use crate::charter_register::{
-    self as reg, AUTO_SERIES, AutoData, AutoView, CharterVehicle, Company, CompanyData,
-    DriverBaixa, DriverData, ItvReport, VehicleData, VehicleDocuments, acts,
-};
 use crate::domain::charter::sanctions::{
     CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
 };
@@ -27,7 +23,14 @@ use crate::domain::charter::{
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
 use crate::domain::rule::RuleFailure;
+use crate::issuance::charter as issue;
+use crate::issuance::charter::AUTO_SERIES;
 use crate::issuance::{GrantError, verification_url};
+use crate::standing::charter as reg;
+use crate::standing::charter::{
+    AutoData, AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
+    VehicleData, VehicleDocuments, acts,
+};
 use crate::state::AppState;
 use crate::storage::charter::{
     CharterCommit, CharterDocument, CharterEvent, CharterRow, CharterTable,
@@ -346,7 +349,7 @@ pub async fn grant_termo(
         &state.charter_basis,
     )
     .map_err(requirements)?;
-    let (termo, doc) = reg::issue_termo(&state, &c, &decision, &official.actor)
+    let (termo, doc) = issue::issue_termo(&state, &c, &decision, &official.actor)
         .await
         .map_err(grant_error)?;
     Ok(HttpResponse::Created().json(json!({
@@ -810,7 +813,7 @@ pub async fn record_vistoria(
     if !failures.is_empty() {
         return Err(requirements(failures));
     }
-    let doc = reg::issue_selo(&state, &c, &v, &vistoria, &official.actor)
+    let doc = issue::issue_selo(&state, &c, &v, &vistoria, &official.actor)
         .await
         .map_err(grant_error)?;
     let v = vehicle_or_404(&state, &id).await?;
@@ -1636,7 +1639,7 @@ pub async fn issue_notice(
         .ok_or(ApiError::Internal)?;
     let year = chrono::Datelike::year(&local_date(view.data.drawn_up_at));
     let upf = state.store.upf_value(year).await?;
-    let doc = reg::issue_auto_notice(&state, &c, view, upf, &official.actor)
+    let doc = issue::issue_auto_notice(&state, &c, view, upf, &official.actor)
         .await
         .map_err(grant_error)?;
     Ok(HttpResponse::Created().json(document_json(&state, &doc)))
@@ -1673,7 +1676,7 @@ pub async fn issue_certidao(
     let c = reg::load_company(&state.store, subject.company_id())
         .await?
         .ok_or(ApiError::Internal)?;
-    let doc = reg::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
+    let doc = issue::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
         .await
         .map_err(grant_error)?;
     let mut body = document_json(&state, &doc);

@@ -1,6 +1,7 @@
 //! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
 
 use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
+use crate::standing;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
@@ -518,7 +519,7 @@ async fn register_act(
     }
     let now = state.clock.now();
     let today = crate::domain::dates::local_date(now);
-    let mut acts = crate::verification::register_acts(state, entity_type, id).await?;
+    let mut acts = standing::ride_hailing::register_acts(state, entity_type, id).await?;
     let failures = check_act(&act, subject, &acts, today);
     if !failures.is_empty() {
         return Err(ApiError::Requirements(
@@ -530,7 +531,7 @@ async fn register_act(
         official,
         entity_type,
         id,
-        crate::verification::REGISTER_ACT_EVENT,
+        standing::ride_hailing::REGISTER_ACT_EVENT,
         &act,
     )
     .await?;

@@ -44,7 +44,8 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
     };
     let now = crate::helpers::t0();
     let written =
-        selo::samples::write_samples(out.path(), &keys, keys_dir.path(), &letterhead, now).unwrap();
+        selo::cli::samples::write_samples(out.path(), &keys, keys_dir.path(), &letterhead, now)
+            .unwrap();
     let pdfs: Vec<_> = written
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))

@@ -4,10 +4,6 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use crate::charter_register::{
-    AutoData, AutoView, CertidaoPrint, CertidaoSubject, CertifiedFacts, CharterVehicle, Company,
-    CompanyData, Termo, TermoData, certified_facts,
-};
 use crate::domain::calendar::{Calendar, CalendarSettings, DeadlineRules};
 use crate::domain::charter::sanctions::{
     AutoFacts, NoticeMethod, ProcedureAct, assess_fines, procedure_state,
@@ -18,6 +14,11 @@ use crate::domain::charter::{
 use crate::domain::dates::local_date;
 use crate::domain::ids::{Cnpj, Plate};
 use crate::domain::legal_basis::CharterLegalBasis;
+use crate::issuance::charter::CertidaoPrint;
+use crate::standing::charter::{
+    AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, CompanyData,
+    Termo, TermoData, certified_facts,
+};
 
 fn date(y: i32, m: u32, d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, d).unwrap_or_default()

@@ -1,137 +1,18 @@
-//! Ride-hailing autos after they are drawn up (draft consolidated law, arts. 22–27): the
-//! procedure acts (defence, decision, reconsideration), annulment with recidivism recalculated
-//! for the driver's other autos (AMB-29), and the signed Notificação de Penalidade in two
-//! copies (APP-ART19, APP-ART22). The periods are the charter law's until the decree (AMB-34);
-//! they count from the juntada (DL-3, AMB-33).
+//! Use case: the ride-hailing auto de infração's notice and annulment (APP-ART19 ff.).
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::json;
-use uuid::Uuid;
 
-use crate::charter_register::{CharterDocumentStatus, DocSpec, Numbering, issue_document};
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
-use crate::domain::calendar::{Calendar, DeadlineRules};
-use crate::domain::charter::CharterStatus;
-use crate::domain::charter::sanctions::{
-    NoticeMethod, ProcedureAct, ProcedureState, procedure_state,
-};
-use crate::domain::dates::local_date;
+use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::ride_hailing::sanctions::{
-    Consequence, PriorInfraction, consequences, infraction as app_infraction,
-};
+use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
 use crate::issuance::GrantError;
+use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
+use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY, KIND_APP_AUTO};
 use crate::state::AppState;
+use crate::storage::AppAuto;
 use crate::storage::charter::{CharterDocument, CharterEvent};
-use crate::storage::{AppAuto, Repository, StorageError};
-
-/// Entity type of a ride-hailing auto's events.
-pub const ENTITY: &str = "app_infraction_auto";
-/// Event kind of a procedure act.
-pub const ACT_EVENT: &str = "procedure_act";
-/// Event kind, on the driver, of an auto whose penalty was annulled.
-pub const ANNULLED_EVENT: &str = "auto_annulled";
-/// Kind of the Notificação de Penalidade in tokens.
-pub const KIND_APP_AUTO: &str = "app_auto";
-
-/// The procedure acts recorded for an auto, in order.
-pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct>, StorageError> {
-    state
-        .store
-        .events_of(ENTITY, &auto_id.to_string())
-        .await?
-        .iter()
-        .filter(|e| e.kind == ACT_EVENT)
-        .map(|e| {
-            serde_json::from_str(&e.data)
-                .map_err(|_| StorageError::Corrupt(format!("procedure act of auto {auto_id}")))
-        })
-        .collect()
-}
-
-/// Where the procedure of `auto` stands on `today`. The start event is the juntada (DL-3).
-pub fn state_of(
-    auto: &AppAuto,
-    acts: &[ProcedureAct],
-    today: NaiveDate,
-    cal: &Calendar,
-    rules: &DeadlineRules,
-    basis: &AppLegalBasis,
-) -> ProcedureState {
-    let mut all = Vec::with_capacity(acts.len() + 1);
-    if let Some(n) = &auto.notification {
-        all.push(ProcedureAct::Notificacao {
-            method: NoticeMethod::CertidaoFiscal,
-            notified_on: n.juntada_on,
-        });
-    }
-    all.extend(acts.iter().cloned());
-    let mut s = procedure_state(&all, today, cal, rules, basis.into());
-    // The notice method of a ride-hailing auto is its own (post, electronic, edital).
-    s.notice_method = None;
-    s
-}
-
-/// APP-ART26 §§1º–2º, APP-ART27-PU with AMB-29: the consequences of `auto` now, counting
-/// only the driver's other autos whose penalty was not annulled.
-pub async fn current_consequences(
-    state: &AppState,
-    auto: &AppAuto,
-    annulled: bool,
-) -> Result<Option<Vec<Consequence>>, StorageError> {
-    if annulled {
-        return Ok(None);
-    }
-    let Some(kind) = app_infraction(&auto.infraction_id) else {
-        return Err(StorageError::Corrupt(format!(
-            "infraction of auto {}",
-            auto.id
-        )));
-    };
-    let mut prior: Vec<(String, NaiveDate)> = state.store.prior_autos(auto.driver_id).await?;
-    let mut remove = |infraction: &str, on: NaiveDate| {
-        if let Some(i) = prior
-            .iter()
-            .position(|(id, d)| id == infraction && *d == on)
-        {
-            prior.remove(i);
-        }
-    };
-    // The auto itself, then every annulled one.
-    remove(&auto.infraction_id, auto.committed_on);
-    for e in state
-        .store
-        .events_of("driver", &auto.driver_id.to_string())
-        .await?
-        .iter()
-        .filter(|e| e.kind == ANNULLED_EVENT)
-    {
-        let v: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
-        if let (Some(i), Some(d)) = (
-            v["infraction_id"].as_str(),
-            v["committed_on"].as_str().and_then(|d| d.parse().ok()),
-        ) {
-            remove(i, d);
-        }
-    }
-    let prior: Vec<PriorInfraction> = prior
-        .into_iter()
-        .map(|(id, committed_on)| PriorInfraction {
-            id,
-            committed_on,
-            annulled: false,
-        })
-        .collect();
-    let upf = auto.fine_centavos.map(|c| c / auto.fine_upf.max(1));
-    Ok(Some(consequences(
-        kind,
-        auto.committed_on,
-        local_date(auto.drawn_up_at),
-        &prior,
-        upf,
-        &state.app_basis,
-    )))
-}
 
 /// The event recording, on the driver, that an auto's penalty was annulled.
 pub fn annulment_event<'a>(
@@ -304,40 +185,4 @@ pub async fn issue_notice(
         },
     )
     .await
-}
-
-/// What a ride-hailing auto notice says now: `anulado` once annulled, else `ativo`.
-pub async fn document_status(
-    state: &AppState,
-    doc: &CharterDocument,
-    now: DateTime<Utc>,
-) -> Result<Option<CharterDocumentStatus>, StorageError> {
-    if doc.kind != KIND_APP_AUTO {
-        return Ok(None);
-    }
-    let Some(auto) = state.store.get_auto(doc.subject_id).await? else {
-        return Ok(None);
-    };
-    let acts = acts_of(state, auto.id).await?;
-    let cal = state.calendar().await?;
-    let p = state_of(
-        &auto,
-        &acts,
-        local_date(now),
-        &cal,
-        &state.deadline_rules,
-        &state.app_basis,
-    );
-    Ok(Some(CharterDocumentStatus {
-        status: if p.annulled {
-            CharterStatus::Anulado
-        } else {
-            CharterStatus::Ativo
-        },
-        suspended_until: None,
-        company_name: None,
-        subject: crate::domain::ids::Plate::parse(&doc.subject_key)
-            .map_or_else(|_| doc.subject_key.clone(), |p| p.formatted()),
-        facts_hold: None,
-    }))
 }

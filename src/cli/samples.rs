@@ -8,7 +8,6 @@ use std::path::Path;
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use crate::charter_register as reg;
 use crate::documents::render::Renderer;
 use crate::documents::{AppDocumentContext, Letterhead, Qr};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
@@ -19,6 +18,7 @@ use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
 use crate::signing::token::{self, TokenPayload};
 use crate::storage::DocumentKind;
+use crate::{issuance, standing};
 
 mod charter;
 
@@ -244,7 +244,7 @@ impl SampleWriter<'_> {
             crate::domain::calendar::CalendarSettings::default(),
             [],
         );
-        let p = crate::app_procedure::state_of(
+        let p = standing::ride_hailing::state_of(
             &auto,
             &[],
             crate::domain::dates::local_date(self.now),
@@ -256,7 +256,7 @@ impl SampleWriter<'_> {
         let due = p.payment_due.as_ref().map_or(a.valid_until, |d| d.due);
         let qr = self.qr(kind, &auto.number, plate, due, crate::documents::APP_ISSUER)?;
         let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
-        let inputs = crate::app_procedure::notice_inputs(
+        let inputs = issuance::ride_hailing::procedure::notice_inputs(
             &auto,
             &records.driver.name,
             &records.driver.cpf.masked(),
@@ -277,13 +277,13 @@ impl SampleWriter<'_> {
     fn app_certidao(&mut self, records: &SampleRecords) -> Result<(), SampleError> {
         let a = &records.authorization;
         let plate = records.vehicle.plate.as_str();
-        let record = crate::app_certidao::AppRecord {
+        let record = standing::ride_hailing::AppRecord {
             authorization: records.authorization.clone(),
             driver: records.driver.clone(),
             vehicle: records.vehicle.clone(),
         };
         let today = crate::domain::dates::local_date(self.now);
-        let facts = crate::app_certidao::AppCertifiedFacts {
+        let facts = standing::ride_hailing::AppCertifiedFacts {
             status: crate::domain::ride_hailing::AuthorizationStatus::Active,
             items: [
                 (
@@ -301,16 +301,14 @@ impl SampleWriter<'_> {
                 ),
             ]
             .into_iter()
-            .map(
-                |(item, valid_until)| crate::charter_register::CertifiedItem {
-                    item: item.to_owned(),
-                    situation: "regular".to_owned(),
-                    valid_until,
-                },
-            )
+            .map(|(item, valid_until)| standing::charter::CertifiedItem {
+                item: item.to_owned(),
+                situation: "regular".to_owned(),
+                valid_until,
+            })
             .collect(),
         };
-        let print = crate::app_certidao::AppCertidaoPrint {
+        let print = issuance::ride_hailing::certidao::AppCertidaoPrint {
             record: &record,
             subject: "app_vehicle",
             facts: &facts,
@@ -328,7 +326,7 @@ impl SampleWriter<'_> {
             crate::documents::APP_ISSUER,
         )?;
         let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
-        let inputs = crate::app_certidao::inputs(
+        let inputs = issuance::ride_hailing::certidao::inputs(
             &print,
             number,
             &self.letterhead.public_url,
@@ -347,7 +345,7 @@ impl SampleWriter<'_> {
         let c = charter::CharterSamples::new(now).ok_or(SampleError::Records)?;
         let url = self.letterhead.public_url.clone();
         let basis = &c.basis;
-        let issuer = reg::CHARTER_ISSUER;
+        let issuer = issuance::charter::CHARTER_ISSUER;
         let cnpj = c.company.cnpj.as_str().to_owned();
         let plate = c.vehicle.plate.as_str().to_owned();
 
@@ -360,7 +358,8 @@ impl SampleWriter<'_> {
             issuer,
         )?;
         let w = qr.printed_width_mm(A4_QR_MM);
-        let inputs = reg::termo_inputs(&c.company, &c.termo, &url, basis, CODE, w, now);
+        let inputs =
+            issuance::charter::termo_inputs(&c.company, &c.termo, &url, basis, CODE, w, now);
         self.write(kind, "charter_termo.typ", &inputs, &qr)?;
 
         let kind = DocumentKind::CharterSelo;
@@ -368,7 +367,7 @@ impl SampleWriter<'_> {
         let number = "SELO-2026/000042";
         let qr = self.qr(kind, number, &plate, until, issuer)?;
         let w = qr.printed_width_mm(STICKER_QR_MM);
-        let inputs = reg::selo_inputs(
+        let inputs = issuance::charter::selo_inputs(
             &c.company,
             &c.vehicle,
             &c.vistoria,
@@ -391,8 +390,10 @@ impl SampleWriter<'_> {
         let qr = self.qr(kind, &c.auto.number, &cnpj, due, issuer)?;
         let w = qr.printed_width_mm(A4_QR_MM);
         let upf = Some(c.upf_centavos);
-        let inputs = reg::auto_notice_inputs(&c.company, &c.auto, upf, &url, basis, CODE, w, now)
-            .ok_or(SampleError::Records)?;
+        let inputs = issuance::charter::auto_notice_inputs(
+            &c.company, &c.auto, upf, &url, basis, CODE, w, now,
+        )
+        .ok_or(SampleError::Records)?;
         self.write(kind, "auto_infracao.typ", &inputs, &qr)?;
 
         let kind = DocumentKind::CharterCertidao;
@@ -400,7 +401,7 @@ impl SampleWriter<'_> {
         let number = "CERT-2026/000007";
         let qr = self.qr(kind, number, &plate, print.valid_until, issuer)?;
         let w = qr.printed_width_mm(A4_QR_MM);
-        let inputs = reg::certidao_inputs(&print, number, &url, basis, CODE, w, now);
+        let inputs = issuance::charter::certidao_inputs(&print, number, &url, basis, CODE, w, now);
         self.write(kind, "certidao.typ", &inputs, &qr)
     }
 }

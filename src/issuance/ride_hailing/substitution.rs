@@ -1,9 +1,4 @@
-//! Use case: replace the authorized car (draft consolidated law, art. 8º, §2º).
-//!
-//! load ▶ status now ▶ decide (domain) ▶ render and sign the authorization and the sticker
-//! for the new car (same number, same validity) ▶ commit the replacement, its documents,
-//! the new car's vistoria and the events in one transaction. The old sticker verifies as
-//! `replaced` from then on; nothing is stored when any step fails.
+//! Use case: replacing the car of a ride-hailing authorization (APP-ART8-P2).
 
 use chrono::NaiveDate;
 use serde_json::json;
@@ -18,12 +13,13 @@ use crate::domain::ride_hailing::substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
 use crate::domain::ride_hailing::vistoria::{AppVistoria, InspectionReport};
-use crate::issuance::{GrantError, issue_document};
+use crate::issuance::GrantError;
+use crate::issuance::pipeline::issue_app_document as issue_document;
+use crate::standing::ride_hailing::{APP_VISTORIA_EVENT, app_standing, deregistered_on};
 use crate::state::AppState;
 use crate::storage::app_substitution::NewSubstitution;
 use crate::storage::charter::CharterEvent;
 use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
-use crate::verification::{APP_VISTORIA_EVENT, app_standing, deregistered_on};
 
 /// Event kind on the authorization when its car is replaced.
 pub const SUBSTITUTED_EVENT: &str = "vehicle_substituted";
@@ -68,7 +64,7 @@ async fn status_now(
 }
 
 /// APP-ART8-P2: the facts of the replacement, gathered now, and the domain's decision.
-async fn check(
+pub(crate) async fn check(
     state: &AppState,
     a: &AppAuthorization,
     vehicle: &Vehicle,

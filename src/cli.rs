@@ -1,0 +1,32 @@
+//! The command line beside the service: key management and sample documents. `main` parses
+//! the arguments and calls these; the service itself starts in `startup`.
+
+pub mod samples;
+
+use std::path::Path;
+
+use crate::settings::Settings;
+
+/// `selo keys generate [DIR]`: a new Ed25519 signing key, made the active one.
+pub fn keys_generate(dir: &Path) -> anyhow::Result<()> {
+    let kid = crate::signing::keys::generate(dir)?;
+    println!(
+        "created signing key {kid} in {} (now the active key)",
+        dir.display()
+    );
+    Ok(())
+}
+
+/// `selo samples DIR`: one signed example of every document kind, for looking at.
+pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
+    let keys = crate::startup::load_or_create_keys(settings)?;
+    let letterhead = crate::documents::Letterhead {
+        ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
+        public_url: settings.public_url.clone(),
+    };
+    let now = chrono::Utc::now();
+    for path in samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)? {
+        println!("{}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,632 @@
+//! Use cases of the charter law (Lei 4.937/2025): the Termo de Autorização, the selo de
+//! vistoria, the certidão and the auto de infração, each through the issuing pipeline.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::documents::{A4_QR_MM, STICKER_QR_MM, common_inputs, format, merge};
+use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
+use crate::domain::dates::local_date;
+use crate::domain::ids::Plate;
+use crate::domain::legal_basis::CharterLegalBasis;
+use crate::issuance::GrantError;
+use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document};
+use crate::standing::charter::{
+    AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, KIND_AUTO, KIND_CERTIDAO,
+    KIND_SELO, KIND_TERMO, Termo, TermoData, acts, certified_facts, current_termo, termos_of,
+};
+use crate::state::AppState;
+use crate::storage::charter::{CharterDocument, CharterEvent, CharterRow, CharterTable};
+
+/// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
+pub const TERMO_SERIES: &str = "FRET";
+
+pub const SELO_SERIES: &str = "SELO";
+
+pub const AUTO_SERIES: &str = "AIF";
+
+/// Who issues charter documents: Secretaria de Infraestrutura e Serviços (FRET-ART8, 13).
+pub const CHARTER_ISSUER: &str = "BDG-SIS";
+
+/// Series of certidão numbers (FRET-ART25).
+pub const CERTIDAO_SERIES: &str = "CERT";
+
+pub(crate) const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
+
+/// The inputs every charter document shares, under Lei 4.937/2025.
+fn charter_common(
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    common_inputs(
+        public_url,
+        basis.citation,
+        basis.version,
+        code,
+        qr_width_mm,
+        now,
+    )
+}
+
+/// Inputs of `templates/charter_termo.typ` (FRET-ART8).
+pub fn termo_inputs(
+    company: &Company,
+    t: &Termo,
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    merge(
+        charter_common(public_url, basis, code, qr_width_mm, now),
+        json!({
+            "number": t.number,
+            "company_name": company.data.name,
+            "cnpj": company.cnpj.formatted(),
+            "address": company.data.address,
+            "modality": t.data.modality.label_pt(),
+            "valid_from": format::date(t.data.valid_from),
+            "valid_until": format::date(t.data.valid_until),
+            "valid_until_long": format::date_long(t.data.valid_until),
+            "renewal_note": t.data.renews.as_ref().map_or_else(String::new, |n| format!(
+                "Este Termo renova o Termo nº {n}, sem interrupção de vigência."
+            )),
+        }),
+    )
+}
+
+/// Inputs of `templates/charter_selo.typ` (FRET-ART13).
+#[allow(clippy::too_many_arguments)]
+pub fn selo_inputs(
+    company: &Company,
+    vehicle: &CharterVehicle,
+    vistoria: &Vistoria,
+    number: &str,
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    let facts = &vehicle.record.facts;
+    merge(
+        charter_common(public_url, basis, code, qr_width_mm, now),
+        json!({
+            "number": number,
+            "plate": vehicle.plate.formatted(),
+            "company_name": company.data.name,
+            "cnpj": company.cnpj.formatted(),
+            "kind": if facts.kind == "onibus" { "Ônibus" } else { "Micro-ônibus" },
+            "seated_capacity": facts.seated_capacity.to_string(),
+            "performed_on": format::date(vistoria.performed_on),
+            "valid_until": format::date(vistoria_valid_until(vistoria.performed_on, basis)),
+            "service_life_until": format::date(
+                crate::domain::charter::service_life_until(facts.first_registration_date, basis)
+            ),
+        }),
+    )
+}
+
+/// FRET-ART8: grants (or renews) the Termo and issues its signed PDF, all or nothing.
+pub async fn issue_termo(
+    state: &AppState,
+    company: &Company,
+    decision: &TermoDecision,
+    actor: &str,
+) -> Result<(Termo, CharterDocument), GrantError> {
+    let now = state.clock.now();
+    let id = Uuid::new_v4();
+    let data = TermoData {
+        modality: company.data.modality,
+        issued_on: local_date(now),
+        valid_from: decision.valid_from,
+        valid_until: decision.valid_until,
+        renews: decision.renews.clone(),
+        legal_basis_version: decision.legal_basis_version.to_owned(),
+    };
+    let data_json = serde_json::to_value(&data).map_err(|_| GrantError::Encoding)?;
+    let spec = DocSpec {
+        kind: KIND_TERMO,
+        subject_type: "termo",
+        subject_id: id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
+        numbering: Numbering::Reserve(TERMO_SERIES),
+        subject_key: Some(company.cnpj.as_str().to_owned()),
+        valid_until: data.valid_until,
+        template: "charter_termo.typ",
+        reason: "Termo de Autorização de fretamento",
+        qr_mm: A4_QR_MM,
+        facts: None,
+    };
+    let public_url = &state.letterhead.public_url;
+    let basis = &state.charter_basis;
+    let termo = |number: &str| Termo {
+        id,
+        number: number.to_owned(),
+        data: data.clone(),
+    };
+    let doc = issue_document(
+        state,
+        spec,
+        |number, code, qr| termo_inputs(company, &termo(number), public_url, basis, code, qr, now),
+        |number| {
+            Ok(Some((
+                CharterTable::Termos,
+                CharterRow {
+                    id,
+                    company_id: Some(company.id),
+                    key: number.to_owned(),
+                    alt_key: None,
+                    data: data_json.clone(),
+                    created_at: now,
+                    created_by: actor.to_owned(),
+                },
+            )))
+        },
+        |number| {
+            let at = now;
+            let version = basis.version;
+            vec![
+                CharterEvent {
+                    entity_type: CharterTable::Termos.entity_type(),
+                    entity_id: id,
+                    kind: acts::TERMO,
+                    actor,
+                    reason: None,
+                    legal_basis_version: version,
+                    at,
+                    data: data_json.clone(),
+                },
+                CharterEvent {
+                    entity_type: CharterTable::Companies.entity_type(),
+                    entity_id: company.id,
+                    kind: acts::TERMO,
+                    actor,
+                    reason: None,
+                    legal_basis_version: version,
+                    at,
+                    data: json!({ "termo_id": id, "number": number, "valid_from": data.valid_from, "valid_until": data.valid_until }),
+                },
+            ]
+        },
+    )
+    .await?;
+    Ok((termo(&doc.number), doc))
+}
+
+/// FRET-ART13: records an approved vistoria and issues the selo in one transaction.
+pub async fn issue_selo(
+    state: &AppState,
+    company: &Company,
+    vehicle: &CharterVehicle,
+    vistoria: &Vistoria,
+    actor: &str,
+) -> Result<CharterDocument, GrantError> {
+    let now = state.clock.now();
+    let basis = &state.charter_basis;
+    let public_url = &state.letterhead.public_url;
+    let data = serde_json::to_value(vistoria).map_err(|_| GrantError::Encoding)?;
+    let spec = DocSpec {
+        kind: KIND_SELO,
+        subject_type: "vehicle",
+        subject_id: vehicle.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
+        numbering: Numbering::Reserve(SELO_SERIES),
+        subject_key: Some(vehicle.plate.as_str().to_owned()),
+        valid_until: vistoria_valid_until(vistoria.performed_on, basis),
+        template: "charter_selo.typ",
+        reason: "Selo de vistoria de veículo de fretamento",
+        qr_mm: STICKER_QR_MM,
+        facts: None,
+    };
+    issue_document(
+        state,
+        spec,
+        |number, code, qr| {
+            selo_inputs(
+                company, vehicle, vistoria, number, public_url, basis, code, qr, now,
+            )
+        },
+        |_| Ok(None),
+        |_| {
+            vec![CharterEvent {
+                entity_type: CharterTable::Vehicles.entity_type(),
+                entity_id: vehicle.id,
+                kind: acts::VISTORIA,
+                actor,
+                reason: None,
+                legal_basis_version: basis.version,
+                at: now,
+                data,
+            }]
+        },
+    )
+    .await
+}
+
+// ---------------------------------------------------------------------------------------
+// Certidões (FRET-ART25) and autos
+// ---------------------------------------------------------------------------------------
+
+/// What a certidão prints besides its number and marks.
+pub struct CertidaoPrint<'a> {
+    pub subject: &'a CertidaoSubject,
+    pub company: &'a Company,
+    pub termos: &'a [Termo],
+    pub facts: &'a CertifiedFacts,
+    pub protocol: &'a str,
+    pub valid_until: NaiveDate,
+}
+
+/// The identifying fields of the subject, as printed (CPF masked).
+fn subject_fields(
+    subject: &CertidaoSubject,
+    basis: &CharterLegalBasis,
+) -> (&'static str, Vec<[String; 2]>) {
+    let pair = |k: &str, v: String| [k.to_owned(), v];
+    let yes_no = |b: bool| if b { "sim" } else { "não" };
+    match subject {
+        CertidaoSubject::Vehicle(v) => {
+            let f = &v.record.facts;
+            let life = crate::domain::charter::service_life_until(f.first_registration_date, basis);
+            let kind = if f.kind == "onibus" {
+                "Ônibus"
+            } else {
+                "Micro-ônibus"
+            };
+            (
+                "Veículo",
+                vec![
+                    pair("Placa", v.plate.formatted()),
+                    pair("RENAVAM", v.renavam.clone()),
+                    pair("Tipo", kind.to_owned()),
+                    pair("Marca/modelo", format!("{} {}", v.make, v.model)),
+                    pair("Ano-modelo", f.model_year.to_string()),
+                    pair("Lugares sentados", f.seated_capacity.to_string()),
+                    pair(
+                        "Primeiro emplacamento",
+                        format::date(f.first_registration_date),
+                    ),
+                    pair("Vida útil até", format::date(life)),
+                    pair(
+                        "Portas / catraca",
+                        format!("{} / {}", f.doors, yes_no(f.has_turnstile)),
+                    ),
+                ],
+            )
+        }
+        CertidaoSubject::Driver(d) => {
+            let cpf = crate::domain::ids::Cpf::parse(&d.cpf)
+                .map_or_else(|_| "—".to_owned(), |c| c.masked());
+            let f = &d.data.facts;
+            (
+                "Condutor",
+                vec![
+                    pair("Nome", d.data.name.clone()),
+                    pair("CPF", cpf),
+                    pair("CNH nº de registro", d.data.cnh_number.clone()),
+                    pair(
+                        "Categoria / EAR",
+                        format!("{} / {}", f.cnh_category, yes_no(f.cnh_ear)),
+                    ),
+                    pair("Validade da CNH", format::date(f.cnh_expires_on)),
+                    pair(
+                        "Desligamento",
+                        d.deregistered_on
+                            .map_or_else(|| "—".to_owned(), format::date),
+                    ),
+                ],
+            )
+        }
+    }
+}
+
+fn sanctions_note(company: &Company) -> String {
+    if company.sanctions.is_empty() {
+        return "Não constam sanções aplicadas à empresa.".to_owned();
+    }
+    let list: Vec<String> = company
+        .sanctions
+        .iter()
+        .map(|x| format!("{} desde {}", x.article, format::date(x.effective_from)))
+        .collect();
+    format!("Sanções registradas da empresa: {}.", list.join("; "))
+}
+
+/// Inputs of `templates/certidao.typ` (FRET-ART25).
+pub fn certidao_inputs(
+    p: &CertidaoPrint<'_>,
+    number: &str,
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    let (title, fields) = subject_fields(p.subject, basis);
+    let termo = current_termo(p.termos, local_date(now)).map_or_else(
+        || "—".to_owned(),
+        |t| format!("{} (até {})", t.number, format::date(t.data.valid_until)),
+    );
+    let items = certified_rows(&p.facts.items);
+    merge(
+        charter_common(public_url, basis, code, qr_width_mm, now),
+        json!({
+            "number": number,
+            "secretariat": SIS,
+            "protocol": p.protocol,
+            "status": p.facts.status.label_pt(),
+            "subject_title": title,
+            "subject_fields": fields,
+            "grounds": "com fundamento no art. 25 da Lei Municipal nº 4.937/2025",
+            "link_title": "Empresa e autorização",
+            "link_fields": [
+                ["Empresa", p.company.data.name.as_str()],
+                ["CNPJ", p.company.cnpj.formatted().as_str()],
+                ["Termo de Autorização", termo.as_str()],
+            ],
+            "items": items,
+            "notes": sanctions_note(p.company),
+            "valid_until": format::date(p.valid_until),
+            "validity_days": basis.certidao_validity_days.to_string(),
+            "signatory": "Secretário(a) Municipal de Infraestrutura e Serviços",
+        }),
+    )
+}
+
+/// FRET-ART25: issues the certidão de situação cadastral of a vehicle or a driver.
+pub async fn issue_certidao(
+    state: &AppState,
+    subject: &CertidaoSubject,
+    company: &Company,
+    protocol: &str,
+    actor: &str,
+) -> Result<CharterDocument, GrantError> {
+    let now = state.clock.now();
+    let today = local_date(now);
+    let basis = &state.charter_basis;
+    let termos = termos_of(&state.store, company.id).await?;
+    let facts = certified_facts(subject, company, &termos, today, basis);
+    let (subject_type, table, key) = match subject {
+        CertidaoSubject::Vehicle(v) => (
+            "vehicle",
+            CharterTable::Vehicles,
+            Some(v.plate.as_str().to_owned()),
+        ),
+        // Never a CPF in the public token.
+        CertidaoSubject::Driver(_) => ("driver", CharterTable::Drivers, None),
+    };
+    let print = CertidaoPrint {
+        subject,
+        company,
+        termos: &termos,
+        facts: &facts,
+        protocol,
+        valid_until: today + chrono::Duration::days(i64::from(basis.certidao_validity_days)),
+    };
+    let spec = DocSpec {
+        kind: KIND_CERTIDAO,
+        subject_type,
+        subject_id: subject.id(),
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
+        numbering: Numbering::Reserve(CERTIDAO_SERIES),
+        subject_key: key,
+        valid_until: print.valid_until,
+        template: "certidao.typ",
+        reason: "Certidão de situação cadastral",
+        qr_mm: A4_QR_MM,
+        facts: Some(serde_json::to_value(&facts).map_err(|_| GrantError::Encoding)?),
+    };
+    let public_url = &state.letterhead.public_url;
+    issue_document(
+        state,
+        spec,
+        |number, code, qr| certidao_inputs(&print, number, public_url, basis, code, qr, now),
+        |_| Ok(None),
+        |number| {
+            vec![CharterEvent {
+                entity_type: table.entity_type(),
+                entity_id: subject.id(),
+                kind: "certidao_issued",
+                actor,
+                reason: None,
+                legal_basis_version: basis.version,
+                at: now,
+                data: json!({ "number": number, "status": facts.status, "protocol": protocol }),
+            }]
+        },
+    )
+    .await
+}
+
+fn rule_failure(
+    rule: &'static str,
+    article: &'static str,
+    field: &'static str,
+    message: &str,
+) -> GrantError {
+    GrantError::Rules(vec![crate::domain::rule::RuleFailure {
+        rule,
+        article,
+        field,
+        message: message.to_owned(),
+    }])
+}
+
+/// Inputs of `templates/auto_infracao.typ` for a charter auto; `None` until the notification
+/// is recorded or when the auto was annulled.
+#[allow(clippy::too_many_arguments)]
+pub fn auto_notice_inputs(
+    company: &Company,
+    view: &AutoView,
+    upf_centavos: Option<i64>,
+    public_url: &str,
+    basis: &CharterLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> Option<serde_json::Value> {
+    use crate::domain::charter::sanctions::{NoticeMethod, charter_infraction};
+    let p = &view.procedure;
+    let (notified_on, defence, payment, fine) = (
+        p.notified_on?,
+        p.defence_due.as_ref()?,
+        p.payment_due.as_ref()?,
+        view.fine.as_ref()?,
+    );
+    let infraction = charter_infraction(&view.data.infraction)?;
+    let centavos = upf_centavos.map(|v| v * i64::from(fine.upf));
+    let mut notes = Vec::new();
+    if let Some(prior) = &fine.repeats {
+        let pending = if fine.doubling_confirmed {
+            ""
+        } else {
+            " (a confirmar quando a penalidade anterior for definitiva)"
+        };
+        notes.push(format!(
+            "Reincidência — art. 19, parágrafo único: repete, em menos de 12 meses, a infração do auto nº {prior}; multa em dobro{pending}."
+        ));
+    }
+    if fine.cassacao_ground {
+        notes.push(
+            "A reincidência no art. 19, VI, é causa de cassação do registro (art. 20, IV)."
+                .to_owned(),
+        );
+    }
+    if centavos.is_none() {
+        notes.push(
+            "Valor em reais a calcular: a UPF do ano da lavratura não está cadastrada.".to_owned(),
+        );
+    }
+    let method = match p.notice_method {
+        Some(NoticeMethod::Contrafe) => "contrafé",
+        Some(NoticeMethod::CertidaoFiscal) => "certidão do agente",
+        None => "—",
+    };
+    let plate = view
+        .data
+        .vehicle_plate
+        .as_deref()
+        .and_then(|p| Plate::parse(p).ok())
+        .map_or_else(|| "—".to_owned(), |p| p.formatted());
+    Some(merge(
+        charter_common(public_url, basis, code, qr_width_mm, now),
+        json!({
+            "number": view.number,
+            "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
+            "secretariat": SIS,
+            "law": "Lei Municipal nº 4.937/2025",
+            "infractor_name": company.data.name,
+            "infractor_doc_label": "CNPJ",
+            "infractor_doc": company.cnpj.formatted(),
+            "committed_on": format::date(view.data.committed_on),
+            "place": view.data.place,
+            "plate": plate,
+            "article": infraction.article,
+            "description": infraction.description,
+            "facts": view.data.facts,
+            "fine_upf": format!("{} UPFBG", format::thousands(u64::from(fine.upf))),
+            "fine_brl": centavos.map_or_else(|| "a calcular".to_owned(), format::money),
+            "fine_words": centavos.map_or_else(|| "—".to_owned(), format::money_in_words),
+            "fine_note": notes.join(" "),
+            "notified_on": format::date(notified_on),
+            "notice_method": method,
+            "inspector": view.data.inspector,
+            "defence_due": format::date(defence.due),
+            "payment_due": format::date(payment.due),
+            "defence_how": format!("por escrito, dirigida à Secretaria de Infraestrutura e Serviços e protocolada no Protocolo Geral da Prefeitura até {} (art. 22, caput e §2º).", format::date(defence.due)),
+            "reconsideration_how": "da decisão do Secretário cabe pedido de reconsideração em 10 dias da ciência da decisão, encaminhado ao Prefeito Municipal (art. 22, §3º).",
+            "payment_how": format!("sem defesa no prazo, os fatos se presumem verdadeiros e a multa deve ser paga até {} (art. 23).", format::date(payment.due)),
+            "deadline_explanation": defence.explanation,
+            "drawn_up_at": format::datetime_local(view.data.drawn_up_at),
+        }),
+    ))
+}
+
+/// FRET-ART19–23, APP-ART19: the Auto de Infração e Notificação of a charter auto, two copies,
+/// with every deadline dated. Requires the notification to be recorded (the start event).
+pub async fn issue_auto_notice(
+    state: &AppState,
+    company: &Company,
+    view: &AutoView,
+    upf_centavos: Option<i64>,
+    actor: &str,
+) -> Result<CharterDocument, GrantError> {
+    let now = state.clock.now();
+    let basis = &state.charter_basis;
+    let p = &view.procedure;
+    let Some(payment) = p.payment_due.as_ref().filter(|_| p.notified_on.is_some()) else {
+        return Err(rule_failure(
+            "FRET-ART22-P1",
+            "art. 22, §1º",
+            "notification",
+            "Registre a notificação (contrafé ou certidão do fiscal) antes de emitir o auto: os prazos contam dela.",
+        ));
+    };
+    let Some(fine) = view.fine.as_ref() else {
+        return Err(rule_failure(
+            "FRET-ART19-PU",
+            "art. 19",
+            "auto",
+            "O auto foi anulado: não há penalidade a notificar.",
+        ));
+    };
+    let public_url = &state.letterhead.public_url;
+    // Fail before taking any number if the inputs cannot be built.
+    auto_notice_inputs(company, view, upf_centavos, public_url, basis, "", 0.0, now)
+        .ok_or(GrantError::Missing("auto"))?;
+    let spec = DocSpec {
+        kind: KIND_AUTO,
+        subject_type: "auto",
+        subject_id: view.id,
+        company_id: Some(company.id),
+        issuer: CHARTER_ISSUER,
+        numbering: Numbering::Fixed(view.number.clone()),
+        subject_key: Some(company.cnpj.as_str().to_owned()),
+        valid_until: payment.due,
+        template: "auto_infracao.typ",
+        reason: "Auto de Infração e Notificação",
+        qr_mm: A4_QR_MM,
+        facts: None,
+    };
+    let centavos = upf_centavos.map(|v| v * i64::from(fine.upf));
+    issue_document(
+        state,
+        spec,
+        |_, code, qr| {
+            auto_notice_inputs(
+                company,
+                view,
+                upf_centavos,
+                public_url,
+                basis,
+                code,
+                qr,
+                now,
+            )
+            .unwrap_or_default()
+        },
+        |_| Ok(None),
+        |number| {
+            vec![CharterEvent {
+                entity_type: CharterTable::Autos.entity_type(),
+                entity_id: view.id,
+                kind: "notice_issued",
+                actor,
+                reason: None,
+                legal_basis_version: basis.version,
+                at: now,
+                data: json!({ "number": number, "fine_upf": fine.upf, "fine_centavos": centavos }),
+            }]
+        },
+    )
+    .await
+}

@@ -1,0 +1,254 @@
+//! The one issuing pipeline of every document kind: reserve a number, render, sign (QR token
+//! and PAdES), commit with the decision's rows and events, or void the number with the reason.
+
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::documents;
+use crate::documents::{APP_ISSUER, AppDocumentContext, Qr, format};
+use crate::domain::dates::local_date;
+use crate::issuance::{GrantError, verification_url};
+use crate::signing::pades::SignatureInfo;
+use crate::signing::token::TokenPayload;
+use crate::signing::{pades, token};
+use crate::standing::charter::CertifiedItem;
+use crate::state::AppState;
+use crate::storage::charter::{
+    CharterCommit, CharterDocument, CharterEvent, CharterRow, CharterTable,
+};
+use crate::storage::{DocumentKind, NewDocument, Repository};
+
+/// Where a charter document's number comes from.
+pub enum Numbering {
+    /// The next number of a series, reserved now and issued with the document.
+    Reserve(&'static str),
+    /// The number of the record the document prints (an auto's own number).
+    Fixed(String),
+}
+
+/// What a charter document is about and how it is rendered.
+pub struct DocSpec {
+    pub kind: &'static str,
+    pub subject_type: &'static str,
+    pub subject_id: Uuid,
+    /// The charter company; `None` for ride-hailing documents.
+    pub company_id: Option<Uuid>,
+    /// `BDG-SIS` (charter) or `BDG-SMF` (ride-hailing), printed in the token.
+    pub issuer: &'static str,
+    pub numbering: Numbering,
+    /// What the token's `p` carries: plate or CNPJ, never a CPF (the token is public).
+    pub subject_key: Option<String>,
+    pub valid_until: NaiveDate,
+    pub template: &'static str,
+    pub reason: &'static str,
+    pub qr_mm: f64,
+    pub facts: Option<serde_json::Value>,
+}
+
+/// Issues one signed charter document: number ▶ token ▶ QR ▶ render ▶ PAdES ▶ one
+/// transaction with `row(number)` and `events(number)`. A reserved number that is not
+/// issued is voided; nothing half-written remains.
+pub async fn issue_document<'a>(
+    state: &AppState,
+    spec: DocSpec,
+    inputs: impl FnOnce(&str, &str, f64) -> serde_json::Value,
+    row: impl FnOnce(&str) -> Result<Option<(CharterTable, CharterRow)>, GrantError>,
+    events: impl FnOnce(&str) -> Vec<CharterEvent<'a>>,
+) -> Result<CharterDocument, GrantError> {
+    let now = state.clock.now();
+    let today = local_date(now);
+    let (number, reserved) = match spec.numbering {
+        Numbering::Reserve(series) => {
+            let r = state
+                .store
+                .reserve_number(series, today.year(), now)
+                .await?;
+            (r.number, true)
+        }
+        Numbering::Fixed(n) => (n, false),
+    };
+    let result = async {
+        let doc_id = Uuid::new_v4();
+        let subject_key = spec.subject_key.unwrap_or_else(|| number.clone());
+        let payload = TokenPayload {
+            kind: spec.kind.to_owned(),
+            document_id: doc_id,
+            number: number.clone(),
+            plate: subject_key.clone(),
+            issued_at: now.timestamp(),
+            valid_until: spec.valid_until,
+            issuer: spec.issuer.to_owned(),
+        };
+        let marks = mark(state, &payload)?;
+        let inputs = inputs(&number, &marks.code, marks.qr.printed_width_mm(spec.qr_mm));
+        let (pdf, sha256) = render_signed(
+            state,
+            spec.template,
+            inputs,
+            marks.qr.svg.clone(),
+            spec.reason,
+            now,
+        )
+        .await?;
+        let document = CharterDocument {
+            id: doc_id,
+            kind: spec.kind.to_owned(),
+            subject_type: spec.subject_type.to_owned(),
+            subject_id: spec.subject_id,
+            company_id: spec.company_id,
+            number: number.clone(),
+            verification_code: marks.code,
+            token: marks.token,
+            key_id: state.keys.active.kid().to_owned(),
+            sha256,
+            subject_key,
+            valid_until: Some(spec.valid_until),
+            legal_basis_version: state.charter_basis.version.to_owned(),
+            issued_at: now,
+            facts: spec.facts,
+        };
+        state
+            .store
+            .charter_commit(CharterCommit {
+                row: row(&number)?,
+                issue_number: reserved.then_some(number.as_str()),
+                documents: vec![(document.clone(), pdf)],
+                events: events(&number),
+            })
+            .await?;
+        Ok::<_, GrantError>(document)
+    }
+    .await;
+    if result.is_err() && reserved {
+        void(state, &number).await;
+    }
+    result
+}
+
+pub(crate) async fn void(state: &AppState, number: &str) {
+    if let Err(e) = state
+        .store
+        .void_number(number, "falha ao emitir o documento", state.clock.now())
+        .await
+    {
+        tracing::error!(number, error = %e, "could not void a reserved number");
+    }
+}
+
+/// The rows a certidão prints: item, situation, validity (`—` when none).
+pub(crate) fn certified_rows(items: &[CertifiedItem]) -> Vec<[String; 3]> {
+    items
+        .iter()
+        .map(|i| {
+            [
+                i.item.clone(),
+                i.situation.clone(),
+                i.valid_until.map_or_else(|| "—".to_owned(), format::date),
+            ]
+        })
+        .collect()
+}
+
+/// Renders and signs one document of a grant.
+pub(crate) async fn issue_app_document(
+    state: &AppState,
+    ctx: &AppDocumentContext<'_>,
+    kind: DocumentKind,
+    now: DateTime<Utc>,
+) -> Result<NewDocument, GrantError> {
+    let a = ctx.authorization;
+    let id = Uuid::new_v4();
+    let payload = TokenPayload {
+        kind: kind.as_str().to_owned(),
+        document_id: id,
+        number: a.number.clone(),
+        plate: ctx.vehicle.plate.as_str().to_owned(),
+        issued_at: now.timestamp(),
+        valid_until: a.valid_until,
+        issuer: APP_ISSUER.to_owned(),
+    };
+    let marks = mark(state, &payload)?;
+    let (template, inputs) = match kind {
+        DocumentKind::AppSticker => (
+            "app_sticker.typ",
+            ctx.sticker_inputs(&marks.code, &marks.qr),
+        ),
+        DocumentKind::AppAuthorization => (
+            "app_authorization.typ",
+            ctx.authorization_inputs(&marks.code, &marks.qr),
+        ),
+        // Charter documents are issued by `charter_register`.
+        DocumentKind::CharterTermo
+        | DocumentKind::CharterSelo
+        | DocumentKind::CharterAuto
+        | DocumentKind::CharterCertidao
+        | DocumentKind::AppAuto
+        | DocumentKind::AppCertidao => {
+            return Err(GrantError::Missing("ride-hailing document kind"));
+        }
+    };
+    let (pdf, sha256) =
+        render_signed(state, template, inputs, marks.qr.svg, kind.label_pt(), now).await?;
+    Ok(NewDocument {
+        id,
+        kind,
+        authorization_id: a.id,
+        number: a.number.clone(),
+        verification_code: marks.code,
+        token: marks.token,
+        key_id: state.keys.active.kid().to_owned(),
+        pdf,
+        sha256,
+        legal_basis_version: a.legal_basis_version.clone(),
+        issued_at: now,
+    })
+}
+
+/// What identifies a document to whoever holds it: the signed token, its QR code and the
+/// short verification code.
+pub(crate) struct Marks {
+    pub token: String,
+    pub qr: Qr,
+    pub code: String,
+}
+
+/// Signs the token of `payload` and builds its QR code and a fresh verification code.
+pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, GrantError> {
+    let token = token::sign(payload, &state.keys.active);
+    let url = verification_url(&state.letterhead.public_url, &token);
+    let qr = Qr::new(&url).ok_or(GrantError::Encoding)?;
+    let code = documents::new_verification_code().ok_or(GrantError::Encoding)?;
+    Ok(Marks { token, qr, code })
+}
+
+/// Renders `template` (blocking pool) and embeds the PAdES signature; returns the signed
+/// bytes and their SHA-256 (lower-case hex).
+pub(crate) async fn render_signed(
+    state: &AppState,
+    template: &'static str,
+    inputs: serde_json::Value,
+    qr_svg: String,
+    reason: &'static str,
+    now: DateTime<Utc>,
+) -> Result<(Vec<u8>, String), GrantError> {
+    let unsigned = state
+        .renderer
+        .render(template, inputs, Some(qr_svg), now)
+        .await?;
+    // PAdES B-B signature inside the PDF, off the async workers too.
+    let keys = state.keys.clone();
+    let pdf = tokio::task::spawn_blocking(move || {
+        let info = SignatureInfo {
+            time: now,
+            name: "Prefeitura Municipal de Barra do Garças",
+            reason,
+            location: "Barra do Garças-MT",
+        };
+        pades::sign_pdf(&unsigned, &keys.active, &keys.chain, &info)
+    })
+    .await
+    .map_err(|_| GrantError::Encoding)??;
+    let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
+    Ok((pdf, sha256))
+}

@@ -1,0 +1,202 @@
+//! Use case: the ride-hailing certidão (what the register certifies about a driver or car).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::documents::{A4_QR_MM, common_inputs, format, merge};
+use crate::domain::dates::local_date;
+use crate::issuance::GrantError;
+use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
+use crate::standing::ride_hailing::{
+    AppCertifiedFacts, AppRecord, KIND_APP_CERTIDAO, app_certified_facts,
+};
+use crate::state::AppState;
+use crate::storage::charter::{CharterDocument, CharterEvent};
+
+const SERIES: &str = "CERT-APP";
+
+/// (title, printed fields, entity type, entity id, token subject) of the certidão's subject;
+/// the CPF is masked and never in the token.
+#[allow(clippy::type_complexity)]
+fn app_subject_fields(
+    r: &AppRecord,
+    subject: &str,
+) -> (
+    &'static str,
+    Vec<[String; 2]>,
+    &'static str,
+    Uuid,
+    Option<String>,
+) {
+    if subject == "app_driver" {
+        let d = &r.driver;
+        (
+            "Condutor",
+            vec![
+                ["Nome".to_owned(), d.name.clone()],
+                ["CPF".to_owned(), d.cpf.masked()],
+                [
+                    "CNH nº de registro".to_owned(),
+                    d.cnh.number.as_str().to_owned(),
+                ],
+                [
+                    "Categoria / EAR".to_owned(),
+                    format!(
+                        "{} / {}",
+                        d.cnh.category,
+                        if d.cnh.ear { "sim" } else { "não" }
+                    ),
+                ],
+                [
+                    "Primeira habilitação".to_owned(),
+                    format::date(d.cnh.first_license_date),
+                ],
+                ["Validade da CNH".to_owned(), format::date(d.cnh.expires_on)],
+            ],
+            "driver",
+            d.id,
+            None,
+        )
+    } else {
+        let v = &r.vehicle;
+        (
+            "Veículo",
+            vec![
+                ["Placa".to_owned(), v.plate.formatted()],
+                ["RENAVAM".to_owned(), v.renavam.as_str().to_owned()],
+                ["Marca/modelo".to_owned(), format!("{} {}", v.make, v.model)],
+                ["Cor".to_owned(), v.color.clone()],
+                ["Ano-modelo".to_owned(), v.model_year.to_string()],
+                [
+                    "Portas / ar-condicionado".to_owned(),
+                    format!(
+                        "{} / {}",
+                        v.doors,
+                        if v.air_conditioning { "sim" } else { "não" }
+                    ),
+                ],
+            ],
+            "vehicle",
+            v.id,
+            Some(v.plate.as_str().to_owned()),
+        )
+    }
+}
+
+/// What a ride-hailing certidão prints besides its number and marks.
+pub struct AppCertidaoPrint<'a> {
+    pub record: &'a AppRecord,
+    pub subject: &'a str,
+    pub facts: &'a AppCertifiedFacts,
+    pub protocol: &'a str,
+    pub valid_until: NaiveDate,
+    pub validity_days: u32,
+}
+
+/// Inputs of `templates/certidao.typ` for a ride-hailing driver or vehicle.
+pub fn inputs(
+    p: &AppCertidaoPrint<'_>,
+    number: &str,
+    public_url: &str,
+    basis: &crate::domain::legal_basis::AppLegalBasis,
+    code: &str,
+    qr_width_mm: f64,
+    now: DateTime<Utc>,
+) -> serde_json::Value {
+    let (title, fields, ..) = app_subject_fields(p.record, p.subject);
+    let a = &p.record.authorization;
+    let items = crate::issuance::pipeline::certified_rows(&p.facts.items);
+    merge(
+        common_inputs(
+            public_url,
+            basis.citation,
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
+        json!({
+        "number": number,
+        "secretariat": "Secretaria Municipal de Finanças",
+        "grounds": "com fundamento na lei municipal do transporte remunerado privado individual de passageiros por plataformas tecnológicas",
+        "protocol": p.protocol,
+        "status": p.facts.status.label_pt(),
+        "subject_title": title,
+        "subject_fields": fields,
+        "link_title": "Autorização",
+        "link_fields": [
+            ["Autorização nº".to_owned(), a.number.clone()],
+            ["Vigência".to_owned(), format!("{} a {}", format::date(a.valid_from), format::date(a.valid_until))],
+            ["Situação".to_owned(), p.facts.status.label_pt().to_owned()],
+        ],
+        "items": items,
+        "notes": "",
+        "valid_until": format::date(p.valid_until),
+        "validity_days": p.validity_days.to_string(),
+        "signatory": "Secretário(a) Municipal de Finanças",
+        }),
+    )
+}
+
+/// Issues the certidão of the driver (`app_driver`) or vehicle (`app_vehicle`) of an
+/// authorization.
+pub async fn issue(
+    state: &AppState,
+    r: &AppRecord,
+    subject: &'static str,
+    protocol: &str,
+    actor: &str,
+) -> Result<CharterDocument, GrantError> {
+    let now = state.clock.now();
+    let today = local_date(now);
+    let facts = app_certified_facts(state, r, subject, now).await?;
+    let valid_until =
+        today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
+    let (_, _, entity, entity_id, key) = app_subject_fields(r, subject);
+    let spec = DocSpec {
+        kind: KIND_APP_CERTIDAO,
+        subject_type: subject,
+        subject_id: r.authorization.id,
+        company_id: None,
+        issuer: crate::documents::APP_ISSUER,
+        numbering: Numbering::Reserve(SERIES),
+        subject_key: key,
+        valid_until,
+        template: "certidao.typ",
+        reason: "Certidão de situação cadastral",
+        qr_mm: A4_QR_MM,
+        facts: Some(serde_json::to_value(&facts).map_err(|_| GrantError::Encoding)?),
+    };
+    let public_url = &state.letterhead.public_url;
+    let basis = &state.app_basis;
+    issue_document(
+        state,
+        spec,
+        |number, code, qr| {
+            let print = AppCertidaoPrint {
+                record: r,
+                subject,
+                facts: &facts,
+                protocol,
+                valid_until,
+                validity_days: state.charter_basis.certidao_validity_days,
+            };
+            inputs(&print, number, public_url, basis, code, qr, now)
+        },
+        |_| Ok(None),
+        |number| {
+            vec![CharterEvent {
+                entity_type: entity,
+                entity_id,
+                kind: "certidao_issued",
+                actor,
+                reason: None,
+                legal_basis_version: basis.version,
+                at: now,
+                data: json!({ "number": number, "status": facts.status, "protocol": protocol }),
+            }]
+        },
+    )
+    .await
+}

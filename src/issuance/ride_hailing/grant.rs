@@ -1,0 +1,132 @@
+//! Use case: grant a ride-hailing authorization (APP-ART2, APP-ART3, APP-ART12) and issue its
+//! authorization and windshield sticker.
+
+use chrono::Datelike;
+use uuid::Uuid;
+
+use crate::documents::AppDocumentContext;
+use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::registry::AppAuthorization;
+use crate::domain::ride_hailing::{GrantFacts, decide_grant};
+use crate::issuance::GrantError;
+use crate::issuance::pipeline::issue_app_document;
+use crate::standing::ride_hailing::deregistered_on;
+use crate::state::AppState;
+use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
+
+/// The series of ride-hailing authorization numbers.
+pub const APP_SERIES: &str = "APP";
+
+/// A granted authorization with its documents.
+#[derive(Debug, Clone)]
+pub struct Granted {
+    pub authorization: AppAuthorization,
+    pub documents: Vec<NewDocument>,
+}
+
+/// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
+/// windshield sticker (APP-ART14).
+pub async fn grant_app_authorization(
+    state: &AppState,
+    driver_id: Uuid,
+    vehicle_id: Uuid,
+    fee_paid_on: chrono::NaiveDate,
+    actor: &str,
+) -> Result<Granted, GrantError> {
+    let store = &state.store;
+    let driver = store.get_driver(driver_id).await?;
+    let vehicle = store.get_vehicle(vehicle_id).await?;
+    let (driver, vehicle) = match (driver, vehicle) {
+        (Some(d), Some(v)) => (d, v),
+        (None, _) => return Err(GrantError::Missing("driver")),
+        (_, None) => return Err(GrantError::Missing("vehicle")),
+    };
+    let now = state.clock.now();
+    let today = local_date(now);
+    let (driver_active, vehicle_active) = store
+        .active_authorization_flags(driver_id, vehicle_id, now)
+        .await?;
+    let facts = GrantFacts {
+        driver: driver.facts(),
+        vehicle: vehicle.facts(),
+        fee_paid_on,
+        today,
+        driver_has_active_authorization: driver_active,
+        vehicle_has_active_authorization: vehicle_active,
+        driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
+        vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
+    };
+    let decision = decide_grant(&facts, &state.app_basis).map_err(GrantError::Rules)?;
+
+    let reserved = store.reserve_number(APP_SERIES, today.year(), now).await?;
+    let authorization = AppAuthorization {
+        id: Uuid::new_v4(),
+        number: reserved.number.clone(),
+        driver_id,
+        vehicle_id,
+        fee_paid_on,
+        valid_from: decision.valid_from,
+        valid_until: decision.valid_until,
+        legal_basis_version: decision.legal_basis_version.to_owned(),
+        granted_at: now,
+        granted_by: actor.to_owned(),
+        revocation: None,
+        substitutions: 0,
+    };
+    let ctx = AppDocumentContext {
+        authorization: &authorization,
+        driver: &driver,
+        vehicle: &vehicle,
+        basis: &state.app_basis,
+        letterhead: &state.letterhead,
+        issued_at: now,
+    };
+    let result = async {
+        let mut docs = Vec::with_capacity(2);
+        for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+            docs.push(issue_app_document(state, &ctx, kind, now).await?);
+        }
+        let grant = NewGrant {
+            authorization: authorization.clone(),
+            documents: docs,
+        };
+        store.commit_grant(&grant).await?;
+        Ok::<_, GrantError>(grant.documents)
+    }
+    .await;
+    match result {
+        Ok(documents) => Ok(Granted {
+            authorization,
+            documents,
+        }),
+        Err(e) => {
+            // Invariant 2: the reserved number ends voided, never silently lost or reused.
+            let reason = match &e {
+                GrantError::Storage(StorageError::Conflict(_)) => "conflito ao gravar a concessão",
+                GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding => {
+                    "falha ao gerar os documentos"
+                }
+                _ => "falha ao gravar a concessão",
+            };
+            if let Err(void_err) = store
+                .void_number(&reserved.number, reason, state.clock.now())
+                .await
+            {
+                tracing::error!(number = %reserved.number, error = %void_err, "could not void a reserved number");
+            }
+            match e {
+                GrantError::Storage(StorageError::Conflict("active_authorization")) => {
+                    // Someone else was granted meanwhile: report it as the rule it is.
+                    let facts = GrantFacts {
+                        driver_has_active_authorization: true,
+                        ..facts
+                    };
+                    Err(decide_grant(&facts, &state.app_basis)
+                        .err()
+                        .map_or(GrantError::Missing("driver"), GrantError::Rules))
+                }
+                other => Err(other),
+            }
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! The ride-hailing register as it stands: what bars an authorization now (register acts,
+//! vistorias), the acts of an auto's procedure, and the facts a certidão states. Read-only;
+//! the rules themselves are in `domain::ride_hailing`.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::domain::calendar::{Calendar, DeadlineRules};
+use crate::domain::charter::sanctions::{
+    NoticeMethod, ProcedureAct, ProcedureState, procedure_state,
+};
+use crate::domain::dates::local_date;
+use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::ride_hailing;
+use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
+use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
+use crate::domain::ride_hailing::sanctions::{
+    Consequence, PriorInfraction, authorization_status, consequences,
+};
+use crate::domain::ride_hailing::vistoria::{
+    AppVistoria, VistoriaSummons, inspection_report, summons_standing,
+};
+use crate::domain::ride_hailing::{AuthorizationStatus, driver_record};
+use crate::standing::charter::CertifiedItem;
+use crate::state::AppState;
+use crate::storage::{AppAuto, Repository, StorageError};
+
+pub const KIND_APP_CERTIDAO: &str = "app_certidao";
+
+/// What a ride-hailing certidão certifies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppCertifiedFacts {
+    pub status: AuthorizationStatus,
+    pub items: Vec<CertifiedItem>,
+}
+
+/// The authorization with its driver and vehicle.
+pub struct AppRecord {
+    pub authorization: AppAuthorization,
+    pub driver: Driver,
+    pub vehicle: Vehicle,
+}
+
+pub async fn load_app_record(
+    state: &AppState,
+    authorization_id: Uuid,
+) -> Result<Option<AppRecord>, StorageError> {
+    let Some(authorization) = state.store.get_authorization(authorization_id).await? else {
+        return Ok(None);
+    };
+    let driver = state.store.get_driver(authorization.driver_id).await?;
+    let vehicle = state.store.get_vehicle(authorization.vehicle_id).await?;
+    Ok(driver.zip(vehicle).map(|(driver, vehicle)| AppRecord {
+        authorization,
+        driver,
+        vehicle,
+    }))
+}
+
+fn app_item(item: &str, ok: bool, valid_until: Option<NaiveDate>) -> CertifiedItem {
+    CertifiedItem {
+        item: item.to_owned(),
+        situation: if ok { "regular" } else { "irregular" }.to_owned(),
+        valid_until,
+    }
+}
+
+/// The facts on `now`: the authorization's status (sanctions and vistorias included) and the
+/// requirements of the driver (art. 12) or of the vehicle (arts. 2º, 8º, 16).
+pub async fn app_certified_facts(
+    state: &AppState,
+    r: &AppRecord,
+    subject: &str,
+    now: DateTime<Utc>,
+) -> Result<AppCertifiedFacts, StorageError> {
+    let today = local_date(now);
+    let basis = &state.app_basis;
+    let a = &r.authorization;
+    let sanctions = state.store.sanctions_of(a.id).await?;
+    let (standing, report) =
+        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+    let (status, _) = authorization_status(
+        a.valid_until,
+        a.revocation.as_ref().map(|x| x.revoked_at),
+        &sanctions,
+        standing,
+        now,
+    );
+    let mut items = vec![app_item(
+        &format!("Autorização nº {} (art. 3º)", a.number),
+        status == AuthorizationStatus::Active,
+        Some(a.valid_until),
+    )];
+    if subject == "app_driver" {
+        let d = r.driver.facts();
+        let mut f = Vec::new();
+        ride_hailing::app_art12_i_cnh(&d, today, basis, &mut f);
+        items.push(app_item(
+            &format!(
+                "CNH categoria {} com EAR (art. 12, I)",
+                r.driver.cnh.category
+            ),
+            f.is_empty(),
+            Some(r.driver.cnh.expires_on),
+        ));
+        let mut f = Vec::new();
+        driver_record::app_art12_iii_certificates(&d.record, today, basis, &mut f);
+        items.push(app_item(
+            "Certidões criminais (art. 12, III)",
+            f.is_empty(),
+            None,
+        ));
+        let mut f = Vec::new();
+        driver_record::app_art12_iv_no_gravissima(&d.record, today, basis, &mut f);
+        items.push(app_item(
+            "Sem infração gravíssima nos últimos 12 meses (art. 12, IV)",
+            f.is_empty(),
+            None,
+        ));
+        let mut f = Vec::new();
+        driver_record::app_art12_p1_ctb306(&d.record, today, basis, &mut f);
+        items.push(app_item("CTB, art. 306 (art. 12, §1º)", f.is_empty(), None));
+    } else {
+        let v = r.vehicle.facts();
+        let mut f = Vec::new();
+        ride_hailing::app_art2_p1_p2_vehicle(&v, today, basis, &mut f);
+        let last_year = r.vehicle.model_year + basis.max_vehicle_age_years;
+        items.push(app_item(
+            &format!(
+                "Idade, portas e ar-condicionado — ano-modelo {} (art. 2º)",
+                r.vehicle.model_year
+            ),
+            f.is_empty(),
+            NaiveDate::from_ymd_opt(last_year, 12, 31),
+        ));
+        let mut f = Vec::new();
+        ride_hailing::app_art8_p1_i_municipality(&v, basis, &mut f);
+        items.push(app_item(
+            "Emplacamento no município (art. 8º, §1º, I)",
+            f.is_empty(),
+            None,
+        ));
+        items.push(app_item(
+            "Vistoria anual (art. 16)",
+            report.vistoria_valid_until.is_some_and(|u| today <= u),
+            report.vistoria_valid_until,
+        ));
+    }
+    Ok(AppCertifiedFacts { status, items })
+}
+
+/// Entity type of a ride-hailing auto's events.
+pub const ENTITY: &str = "app_infraction_auto";
+
+/// Event kind of a procedure act.
+pub const ACT_EVENT: &str = "procedure_act";
+
+/// Event kind, on the driver, of an auto whose penalty was annulled.
+pub const ANNULLED_EVENT: &str = "auto_annulled";
+
+/// Kind of the Notificação de Penalidade in tokens.
+pub const KIND_APP_AUTO: &str = "app_auto";
+
+/// The procedure acts recorded for an auto, in order.
+pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct>, StorageError> {
+    state
+        .store
+        .events_of(ENTITY, &auto_id.to_string())
+        .await?
+        .iter()
+        .filter(|e| e.kind == ACT_EVENT)
+        .map(|e| {
+            serde_json::from_str(&e.data)
+                .map_err(|_| StorageError::Corrupt(format!("procedure act of auto {auto_id}")))
+        })
+        .collect()
+}
+
+/// Where the procedure of `auto` stands on `today`. The start event is the juntada (DL-3).
+pub fn state_of(
+    auto: &AppAuto,
+    acts: &[ProcedureAct],
+    today: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &AppLegalBasis,
+) -> ProcedureState {
+    let mut all = Vec::with_capacity(acts.len() + 1);
+    if let Some(n) = &auto.notification {
+        all.push(ProcedureAct::Notificacao {
+            method: NoticeMethod::CertidaoFiscal,
+            notified_on: n.juntada_on,
+        });
+    }
+    all.extend(acts.iter().cloned());
+    let mut s = procedure_state(&all, today, cal, rules, basis.into());
+    // The notice method of a ride-hailing auto is its own (post, electronic, edital).
+    s.notice_method = None;
+    s
+}
+
+/// APP-ART26 §§1º–2º, APP-ART27-PU with AMB-29: the consequences of `auto` now, counting
+/// only the driver's other autos whose penalty was not annulled.
+pub async fn current_consequences(
+    state: &AppState,
+    auto: &AppAuto,
+    annulled: bool,
+) -> Result<Option<Vec<Consequence>>, StorageError> {
+    if annulled {
+        return Ok(None);
+    }
+    let Some(kind) = app_infraction(&auto.infraction_id) else {
+        return Err(StorageError::Corrupt(format!(
+            "infraction of auto {}",
+            auto.id
+        )));
+    };
+    let mut prior: Vec<(String, NaiveDate)> = state.store.prior_autos(auto.driver_id).await?;
+    let mut remove = |infraction: &str, on: NaiveDate| {
+        if let Some(i) = prior
+            .iter()
+            .position(|(id, d)| id == infraction && *d == on)
+        {
+            prior.remove(i);
+        }
+    };
+    // The auto itself, then every annulled one.
+    remove(&auto.infraction_id, auto.committed_on);
+    for e in state
+        .store
+        .events_of("driver", &auto.driver_id.to_string())
+        .await?
+        .iter()
+        .filter(|e| e.kind == ANNULLED_EVENT)
+    {
+        let v: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
+        if let (Some(i), Some(d)) = (
+            v["infraction_id"].as_str(),
+            v["committed_on"].as_str().and_then(|d| d.parse().ok()),
+        ) {
+            remove(i, d);
+        }
+    }
+    let prior: Vec<PriorInfraction> = prior
+        .into_iter()
+        .map(|(id, committed_on)| PriorInfraction {
+            id,
+            committed_on,
+            annulled: false,
+        })
+        .collect();
+    let upf = auto.fine_centavos.map(|c| c / auto.fine_upf.max(1));
+    Ok(Some(consequences(
+        kind,
+        auto.committed_on,
+        local_date(auto.drawn_up_at),
+        &prior,
+        upf,
+        &state.app_basis,
+    )))
+}
+
+/// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
+pub const APP_SUMMONS_EVENT: &str = "vistoria_summons";
+
+/// Event kind of a ride-hailing vistoria on its authorization.
+pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";
+
+/// Event kind of a descadastramento or recadastramento of a ride-hailing driver or car.
+pub const REGISTER_ACT_EVENT: &str = "register_act";
+
+/// The descadastramentos and recadastramentos of a driver (`"driver"`) or car (`"vehicle"`),
+/// in the order recorded.
+pub async fn register_acts(
+    state: &AppState,
+    entity_type: &str,
+    id: uuid::Uuid,
+) -> Result<Vec<RegisterAct>, StorageError> {
+    let events = state.store.events_of(entity_type, &id.to_string()).await?;
+    Ok(events
+        .iter()
+        .filter(|e| e.kind == REGISTER_ACT_EVENT)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect())
+}
+
+/// Since when the driver (`"driver"`) or car (`"vehicle"`) is removed from the register on
+/// `today` (art. 24, I, d and f), if it is.
+pub async fn deregistered_on(
+    state: &AppState,
+    entity_type: &str,
+    id: uuid::Uuid,
+    today: NaiveDate,
+) -> Result<Option<NaiveDate>, StorageError> {
+    Ok(deregistered_since(
+        &register_acts(state, entity_type, id).await?,
+        today,
+    ))
+}
+
+/// The parsed data of the `kind` events of `entity_type` among `events`.
+pub(crate) fn of<T: serde::de::DeserializeOwned>(
+    events: &[crate::storage::app_events::StandingEvent],
+    entity_type: &str,
+    kind: &str,
+) -> Vec<T> {
+    events
+        .iter()
+        .filter(|e| e.entity_type == entity_type && e.kind == kind)
+        .filter_map(|e| serde_json::from_str(&e.data).ok())
+        .collect()
+}
+
+/// What bars an otherwise active ride-hailing authorization on `now`: its driver or car
+/// removed from the register (art. 24, I, d and f), then its vistorias (APP-ART9,
+/// APP-ART16, APP-ART26-II). Returns that status (`None`: may operate) and the vistoria
+/// report with the latest extra-vistoria summons (APP-ART16-P1). One query reads every event
+/// it needs: this is the verification hot path.
+pub async fn app_standing(
+    state: &AppState,
+    authorization_id: uuid::Uuid,
+    driver_id: uuid::Uuid,
+    vehicle_id: uuid::Uuid,
+    approved_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<
+    (
+        Option<AuthorizationStatus>,
+        crate::domain::ride_hailing::vistoria::InspectionReport,
+    ),
+    StorageError,
+> {
+    let events = state
+        .store
+        .standing_events(
+            authorization_id,
+            driver_id,
+            vehicle_id,
+            [APP_VISTORIA_EVENT, APP_SUMMONS_EVENT],
+            REGISTER_ACT_EVENT,
+        )
+        .await?;
+    let vistorias: Vec<AppVistoria> = of(&events, "app_authorization", APP_VISTORIA_EVENT);
+    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", APP_SUMMONS_EVENT);
+    let driver_acts: Vec<RegisterAct> = of(&events, "driver", REGISTER_ACT_EVENT);
+    let vehicle_acts: Vec<RegisterAct> = of(&events, "vehicle", REGISTER_ACT_EVENT);
+    let cal = state.calendar().await?;
+    let today = crate::domain::dates::local_date(now);
+    let mut report = inspection_report(
+        crate::domain::dates::local_date(approved_at),
+        &vistorias,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
+    report.summons = summons_standing(&summons, &vistorias, today);
+    let status = if deregistered_since(&driver_acts, today).is_some() {
+        Some(AuthorizationStatus::Descadastrada)
+    } else if deregistered_since(&vehicle_acts, today).is_some() {
+        Some(AuthorizationStatus::VeiculoDescadastrado)
+    } else {
+        report.status
+    };
+    Ok((status, report))
+}

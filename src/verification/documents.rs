@@ -1,0 +1,215 @@
+//! The live status of each kind of register document (certidões and autos of both laws,
+//! charter Termos and selos), for verification's one dispatch on the document kind.
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::domain::charter::{CharterStatus, termo_status, vehicle_with_company};
+use crate::domain::dates::local_date;
+use crate::standing::charter::{
+    CertifiedFacts, KIND_AUTO, KIND_CERTIDAO, KIND_SELO, KIND_TERMO, certidao_subject,
+    certified_facts, company_autos, company_status, load_company, load_vehicle, termos_of,
+    vehicle_live_status,
+};
+use crate::standing::ride_hailing::{
+    AppCertifiedFacts, KIND_APP_AUTO, acts_of, app_certified_facts, load_app_record, state_of,
+};
+use crate::state::AppState;
+use crate::storage::charter::CharterDocument;
+use crate::storage::{Repository, StorageError};
+use crate::verification::{LiveStatus, PublicDocument, Verdict};
+
+/// The live state of a charter document, for verification.
+#[derive(Debug, Clone)]
+pub struct CharterDocumentStatus {
+    pub status: CharterStatus,
+    pub suspended_until: Option<NaiveDate>,
+    /// The charter company (`None` for ride-hailing documents).
+    pub company_name: Option<String>,
+    /// Plate, CNPJ or masked CPF, formatted for reading.
+    pub subject: String,
+    /// Certidões: whether what was certified still holds.
+    pub facts_hold: Option<bool>,
+}
+
+/// FRET-ART8-P1, FRET-ART13, FRET-ART18–20, FRET-ART25: what a charter document says now.
+pub async fn document_status(
+    state: &AppState,
+    doc: &CharterDocument,
+    now: DateTime<Utc>,
+) -> Result<Option<CharterDocumentStatus>, StorageError> {
+    let today = local_date(now);
+    let basis = &state.charter_basis;
+    let Some(company_id) = doc.company_id else {
+        return crate::verification::documents::auto_document_status(state, doc, now).await;
+    };
+    let Some(company) = load_company(&state.store, company_id).await? else {
+        return Ok(None);
+    };
+    let termos = termos_of(&state.store, company.id).await?;
+    let expired = doc.valid_until.is_some_and(|u| today > u);
+    let mut facts_hold = None;
+    let (status, suspended_until, subject) = match doc.kind.as_str() {
+        KIND_TERMO => {
+            let Some(t) = termos.iter().find(|t| t.id == doc.subject_id) else {
+                return Ok(None);
+            };
+            let (s, until) = termo_status(
+                t.data.valid_from,
+                t.data.valid_until,
+                &company.sanctions,
+                today,
+            );
+            (s, until, company.cnpj.formatted())
+        }
+        KIND_SELO => {
+            let Some(v) = load_vehicle(&state.store, doc.subject_id).await? else {
+                return Ok(None);
+            };
+            let (report, owner_status) = vehicle_live_status(&v, &company, &termos, today, basis);
+            // The selo's own last day counts after the final and company-wide statuses.
+            let status = match vehicle_with_company(report.status, owner_status) {
+                s @ (CharterStatus::Baixado
+                | CharterStatus::VidaUtilVencida
+                | CharterStatus::Cassado
+                | CharterStatus::Suspenso) => s,
+                _ if expired => CharterStatus::Vencido,
+                s => s,
+            };
+            let until = (status == CharterStatus::Suspenso)
+                .then(|| company_status(&company, &termos, today).1)
+                .flatten();
+            (status, until, v.plate.formatted())
+        }
+        KIND_AUTO => {
+            let cal = state.calendar().await?;
+            let views = company_autos(
+                &state.store,
+                company.id,
+                today,
+                &cal,
+                &state.deadline_rules,
+                basis,
+            )
+            .await?;
+            let Some(view) = views.iter().find(|v| v.id == doc.subject_id) else {
+                return Ok(None);
+            };
+            let status = if view.procedure.annulled {
+                CharterStatus::Anulado
+            } else {
+                CharterStatus::Ativo
+            };
+            (status, None, company.cnpj.formatted())
+        }
+        KIND_CERTIDAO => {
+            let Some(subject) =
+                certidao_subject(&state.store, &doc.subject_type, doc.subject_id).await?
+            else {
+                return Ok(None);
+            };
+            let now_facts = certified_facts(&subject, &company, &termos, today, basis);
+            let then: Option<CertifiedFacts> = doc
+                .facts
+                .as_ref()
+                .and_then(|f| serde_json::from_value(f.clone()).ok());
+            facts_hold = Some(then.as_ref() == Some(&now_facts));
+            let status = if expired {
+                CharterStatus::Vencido
+            } else {
+                now_facts.status
+            };
+            (status, None, subject.public_label())
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(CharterDocumentStatus {
+        status,
+        suspended_until,
+        company_name: Some(company.data.name),
+        subject,
+        facts_hold,
+    }))
+}
+
+/// The verdict on a ride-hailing certidão now: expired after its 30 days, `outdated` when
+/// the certified facts changed, else valid.
+pub async fn app_certidao_verdict(
+    state: &AppState,
+    doc: &CharterDocument,
+    now: DateTime<Utc>,
+) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+    let Some(r) = load_app_record(state, doc.subject_id).await? else {
+        return Ok(None);
+    };
+    let current = app_certified_facts(state, &r, &doc.subject_type, now).await?;
+    let then: Option<AppCertifiedFacts> = doc
+        .facts
+        .as_ref()
+        .and_then(|f| serde_json::from_value(f.clone()).ok());
+    let holds = then.as_ref() == Some(&current);
+    let expired = doc.valid_until.is_some_and(|u| local_date(now) > u);
+    let verdict = if expired {
+        Verdict::Expired
+    } else if holds {
+        Verdict::Valid
+    } else {
+        Verdict::Outdated
+    };
+    let subject = if doc.subject_type == "app_driver" {
+        format!("Condutor CPF {}", r.driver.cpf.masked())
+    } else {
+        r.vehicle.plate.formatted()
+    };
+    let Some(valid_until) = doc.valid_until else {
+        return Ok(None);
+    };
+    Ok(Some((
+        verdict,
+        PublicDocument {
+            kind: crate::storage::DocumentKind::AppCertidao,
+            number: doc.number.clone(),
+            plate: subject,
+            valid_until,
+            status: LiveStatus::App(current.status),
+            company: None,
+            facts_hold: Some(holds),
+            suspended_until: None,
+        },
+    )))
+}
+
+/// What a ride-hailing auto notice says now: `anulado` once annulled, else `ativo`.
+pub async fn auto_document_status(
+    state: &AppState,
+    doc: &CharterDocument,
+    now: DateTime<Utc>,
+) -> Result<Option<CharterDocumentStatus>, StorageError> {
+    if doc.kind != KIND_APP_AUTO {
+        return Ok(None);
+    }
+    let Some(auto) = state.store.get_auto(doc.subject_id).await? else {
+        return Ok(None);
+    };
+    let acts = acts_of(state, auto.id).await?;
+    let cal = state.calendar().await?;
+    let p = state_of(
+        &auto,
+        &acts,
+        local_date(now),
+        &cal,
+        &state.deadline_rules,
+        &state.app_basis,
+    );
+    Ok(Some(CharterDocumentStatus {
+        status: if p.annulled {
+            CharterStatus::Anulado
+        } else {
+            CharterStatus::Ativo
+        },
+        suspended_until: None,
+        company_name: None,
+        subject: crate::domain::ids::Plate::parse(&doc.subject_key)
+            .map_or_else(|_| doc.subject_key.clone(), |p| p.formatted()),
+        facts_hold: None,
+    }))
+}
