@@ -2,6 +2,7 @@
 //! (the short printed code), and the pt-BR pages `GET /v/{token}` and `GET /v?codigo=…` that a
 //! phone opens when the QR code is scanned. Public tier: no names, no CPF (LGPD art. 6º, III).
 
+use askama::Template;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -196,22 +197,6 @@ fn html(status: StatusCode, body: &str) -> HttpResponse {
         .body(body.to_owned())
 }
 
-/// Escapes text for HTML.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// (css class, icon, headline, explanation) for a verdict.
 fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str) {
     match v {
@@ -302,77 +287,125 @@ fn subject_label(kind: DocumentKind) -> (&'static str, &'static str) {
     }
 }
 
-fn details(doc: &PublicDocument) -> String {
-    let holds = match doc.facts_hold {
-        Some(true) => " · os fatos certificados continuam verdadeiros",
-        Some(false) => " · a situação mudou desde a emissão",
-        None => "",
-    };
-    format!(
-        "<dl><dt>Documento</dt><dd>{kind}</dd><dt>Número</dt><dd>{number}</dd>{company}\
-         <dt>{subject}</dt><dd class=\"plate\">{plate}</dd><dt>Válido até</dt><dd>{until}</dd>\
-         <dt>Situação</dt><dd>{status}{suspension}</dd></dl>\
-         <p class=\"hint\">Confira se {check} é <strong>{plate}</strong>.</p>",
-        kind = esc(doc.kind.label_pt()),
-        company = doc.company.as_deref().map_or_else(String::new, |c| format!(
-            "<dt>Empresa</dt><dd>{}</dd>",
-            esc(c)
-        )),
-        subject = subject_label(doc.kind).0,
-        check = subject_label(doc.kind).1,
-        number = esc(&doc.number),
-        plate = esc(&doc.plate),
-        until = esc(&format::date(doc.valid_until)),
-        status = esc(doc.status.label_pt()) + holds,
-        suspension = doc.suspended_until.map_or_else(String::new, |u| format!(
-            " até {}",
-            esc(&format::date(u - chrono::Duration::days(1)))
-        )),
-    )
+/// The public data of a verified document, as the page prints it.
+struct DocumentView {
+    kind: &'static str,
+    number: String,
+    company: Option<String>,
+    subject_label: &'static str,
+    subject_check: &'static str,
+    subject: String,
+    valid_until: String,
+    status: &'static str,
+    holds: &'static str,
+    suspended_until: Option<String>,
+}
+
+impl DocumentView {
+    fn of(doc: &PublicDocument) -> Self {
+        let (subject_label, subject_check) = subject_label(doc.kind);
+        Self {
+            kind: doc.kind.label_pt(),
+            number: doc.number.clone(),
+            company: doc.company.clone(),
+            subject_label,
+            subject_check,
+            subject: doc.plate.clone(),
+            valid_until: format::date(doc.valid_until),
+            status: doc.status.label_pt(),
+            holds: match doc.facts_hold {
+                Some(true) => " · os fatos certificados continuam verdadeiros",
+                Some(false) => " · a situação mudou desde a emissão",
+                None => "",
+            },
+            // The last day of the suspension: it ends the day before `suspended_until`.
+            suspended_until: doc
+                .suspended_until
+                .map(|u| format::date(u - chrono::Duration::days(1))),
+        }
+    }
+}
+
+/// One verdict as the page shows it.
+struct ResultView<'a> {
+    class: &'static str,
+    icon: &'static str,
+    headline: &'static str,
+    text: &'static str,
+    document: Option<DocumentView>,
+    note: Option<&'a str>,
+    checked_at: String,
+}
+
+/// `templates/pages/verify.html`: escaped by the template engine.
+#[derive(Template)]
+#[template(path = "pages/verify.html")]
+struct VerifyPage<'a> {
+    title: &'static str,
+    result: Option<ResultView<'a>>,
+    phone: &'a str,
 }
 
 fn page(state: &AppState, v: Option<&Verification>, note: Option<&str>) -> String {
-    let result = v.map_or_else(String::new, |v| {
+    let result = v.map(|v| {
         let (class, icon, headline, text) = banner(v.verdict);
-        let doc = v.document.as_ref().map_or_else(String::new, details);
-        format!(
-            "<section class=\"verdict {class}\" role=\"status\"><div class=\"icon\" aria-hidden=\"true\">{icon}</div>\
-             <h1>{headline}</h1><p>{text}</p></section>{doc}\
-             {note}<p class=\"when\">Verificado em {when} (horário de Mato Grosso).</p>",
-            note = note.map_or_else(String::new, |n| format!("<p class=\"hint\">{}</p>", esc(n))),
-            when = esc(&format::datetime_local(v.checked_at)),
-        )
+        ResultView {
+            class,
+            icon,
+            headline,
+            text,
+            document: v.document.as_ref().map(DocumentView::of),
+            note,
+            checked_at: format::datetime_local(v.checked_at),
+        }
     });
-    let title = v.map_or("Verificar documento", |v| banner(v.verdict).2);
-    format!(
-        r#"<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Prefeitura de Barra do Garças</title>
-<style>
-body{{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f6f8;color:#1b1f23}}
-header{{background:#0b3d91;color:#fff;padding:12px 16px}}header b{{display:block;font-size:1.05rem}}header span{{font-size:.9rem;opacity:.9}}
-main{{max-width:560px;margin:0 auto;padding:16px}}
-.verdict{{border-radius:12px;padding:20px;text-align:center;color:#fff;margin-bottom:16px}}
-.verdict h1{{margin:.2em 0;font-size:2rem;letter-spacing:.02em}}.verdict p{{margin:0;font-size:1.05rem}}
-.verdict .icon{{font-size:3.5rem;line-height:1}}
-.ok{{background:#1e7b34}}.warn{{background:#b35c00}}.bad{{background:#b00020}}
-dl{{background:#fff;border-radius:12px;padding:12px 16px;margin:0 0 12px;display:grid;grid-template-columns:auto 1fr;gap:6px 12px;font-size:1.1rem}}
-dt{{color:#57606a}}dd{{margin:0;font-weight:600}}.plate{{font-size:1.4rem;letter-spacing:.08em}}
-.hint,.when{{color:#57606a}}form{{background:#fff;border-radius:12px;padding:12px 16px;margin-top:16px}}
-input{{font-size:1.2rem;padding:8px;width:10em;text-transform:uppercase;letter-spacing:.1em}}button{{font-size:1.1rem;padding:8px 14px}}
-footer{{color:#57606a;font-size:.9rem;padding:16px;text-align:center}}
-</style></head>
-<body><header><b>Prefeitura Municipal de Barra do Garças – MT</b><span>Verificação de documentos de transporte</span></header>
-<main>{result}
-<form method="get" action="/v"><label for="codigo">Verificar pelo código impresso no documento:</label><br>
-<input id="codigo" name="codigo" placeholder="XXXX-XXXX" maxlength="12" autocomplete="off"> <button type="submit">Verificar</button></form>
-<form method="post" action="/v/pdf" enctype="multipart/form-data"><label for="pdf">Verificar um PDF (assinatura digital e situação):</label><br>
-<input id="pdf" name="pdf" type="file" accept="application/pdf"> <button type="submit">Verificar PDF</button></form>
-</main>
-<footer>Sugestões e reclamações: Ouvidoria Municipal {phone}</footer>
-</body></html>"#,
-        title = esc(title),
-        phone = esc(&state.letterhead.ouvidoria_phone),
-    )
+    let page = VerifyPage {
+        title: v.map_or("Verificar documento", |v| banner(v.verdict).2),
+        result,
+        phone: &state.letterhead.ouvidoria_phone,
+    };
+    page.render().unwrap_or_else(|e| {
+        tracing::error!(error = %e, "verification page did not render");
+        "<!doctype html><title>Erro</title><p>Erro interno ao montar a página.</p>".to_owned()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_text_is_escaped_by_the_template_engine() {
+        let page = VerifyPage {
+            title: "AUTORIZADO",
+            result: Some(ResultView {
+                class: "ok",
+                icon: "✔",
+                headline: "AUTORIZADO",
+                text: "Documento autêntico.",
+                document: Some(DocumentView {
+                    kind: "Termo de Autorização",
+                    number: "FRET-2026/000001".into(),
+                    company: Some("<script>alert('x')</script> & Cia \"Ltda\"".into()),
+                    subject_label: "CNPJ",
+                    subject_check: "o CNPJ da empresa",
+                    subject: "11.222.333/0001-81".into(),
+                    valid_until: "20/11/2028".into(),
+                    status: "ativo",
+                    holds: "",
+                    suspended_until: None,
+                }),
+                note: Some("<img src=x>"),
+                checked_at: "30/11/2026 12:00".into(),
+            }),
+            phone: "(66) 3401-9999",
+        }
+        .render()
+        .unwrap();
+        assert!(!page.contains("<script>"), "{page}");
+        assert!(!page.contains("<img"), "{page}");
+        assert!(page.contains("&#60;script&#62;") || page.contains("&lt;script&gt;"), "{page}");
+        assert!(page.contains("FRET-2026/000001"));
+        assert!(page.contains("<h1>AUTORIZADO</h1>"));
+    }
 }
