@@ -16,12 +16,28 @@ use crate::domain::rule::RuleFailure;
 use crate::signing::pades::PadesError;
 use crate::storage::StorageError;
 
+/// Why a use case did not complete. Every front end maps it once (the JSON API in
+/// `http::problem`); nothing was committed and any reserved number was voided.
 #[derive(Debug, thiserror::Error)]
-pub enum GrantError {
+pub enum UseCaseError {
+    /// Legal requirements not met, each with its rule and article.
     #[error("legal requirements not met")]
     Rules(Vec<RuleFailure>),
-    #[error("{0} not found")]
-    Missing(&'static str),
+    /// The record the operation acts on does not exist; the pt-BR sentence that says so.
+    #[error("not found: {0}")]
+    NotFound(&'static str),
+    /// A record the request names in `field` does not exist; the pt-BR sentence that says so.
+    #[error("unknown {field}")]
+    UnknownReference {
+        field: &'static str,
+        message: &'static str,
+    },
+    /// Another act on the same record was committed at the same moment; the pt-BR sentence.
+    #[error("concurrent act: {0}")]
+    Concurrent(&'static str),
+    /// A defect of selo itself (a document kind sent down the wrong path).
+    #[error("internal: {0}")]
+    Internal(&'static str),
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error(transparent)]

@@ -32,7 +32,7 @@ macro_rules! on_backend {
     };
 }
 
-/// Appends `charter::CharterEvent`s to `events` inside the open transaction `$tx`.
+/// Appends `charter::NewEvent`s to `events` inside the open transaction `$tx`.
 macro_rules! insert_events {
     ($tx:expr, $events:expr) => {
         for e in $events {

@@ -12,7 +12,7 @@ use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::registry::AppAuthorization;
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
-use crate::issuance::{GrantError, verification_url};
+use crate::issuance::verification_url;
 use crate::state::AppState;
 use crate::storage::{DocumentKind, DocumentMeta, Repository, RevokeOutcome};
 use crate::{issuance, standing};
@@ -146,22 +146,7 @@ pub async fn grant(
                 ))
                 .json(body))
         }
-        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        )),
-        Err(GrantError::Missing(what)) => {
-            let (field, msg) = if what == "driver" {
-                ("driver_id", "Condutor não cadastrado.")
-            } else {
-                ("vehicle_id", "Veículo não cadastrado.")
-            };
-            Err(ApiError::Invalid(vec![ProblemItem::field(field, msg)]))
-        }
-        Err(GrantError::Storage(e)) => Err(e.into()),
-        Err(e @ (GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding)) => {
-            tracing::error!(error = %e, "document generation failed; grant rolled back");
-            Err(ApiError::Internal)
-        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -395,31 +380,13 @@ pub async fn substitute_vehicle(
         inspector,
         notes: dto.vistoria.notes,
     };
-    match issuance::ride_hailing::substitution::substitute_vehicle(&state, id, req, &official.actor).await {
+    match issuance::ride_hailing::substitution::substitute_vehicle(&state, id, req, &official.actor)
+        .await
+    {
         Ok(_) => Ok(HttpResponse::Created()
             .insert_header(("Location", format!("/api/v1/app-authorizations/{id}")))
             .json(stored_json(&state, id).await?)),
-        Err(GrantError::Missing("authorization" | "driver")) => {
-            Err(ApiError::NotFound("Autorização não encontrada.".into()))
-        }
-        Err(GrantError::Missing(_)) => Err(ApiError::Invalid(vec![ProblemItem::field(
-            "new_vehicle_id",
-            "Veículo não cadastrado.",
-        )])),
-        Err(GrantError::Rules(failures)) => Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        )),
-        Err(GrantError::Storage(crate::storage::StorageError::Conflict("substitution"))) => {
-            Err(ApiError::Conflict(
-                "Outra substituição de veículo desta autorização foi registrada ao mesmo tempo; consulte a autorização e tente de novo.".into(),
-                vec![],
-            ))
-        }
-        Err(GrantError::Storage(e)) => Err(e.into()),
-        Err(e @ (GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding)) => {
-            tracing::error!(error = %e, "document generation failed; substitution not stored");
-            Err(ApiError::Internal)
-        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -614,10 +581,6 @@ pub async fn certidao(
             "facts": doc.facts,
             "pdf": format!("/api/v1/charter/documents/{}", doc.id),
         }))),
-        Err(GrantError::Storage(e)) => Err(e.into()),
-        Err(e) => {
-            tracing::error!(error = %e, "app certidão issuance failed");
-            Err(ApiError::Internal)
-        }
+        Err(e) => Err(e.into()),
     }
 }

@@ -197,7 +197,7 @@ pub async fn act(
             ..
         }
     );
-    let mut events = vec![crate::storage::charter::CharterEvent {
+    let mut events = vec![crate::storage::charter::NewEvent {
         entity_type: standing::ride_hailing::ENTITY,
         entity_id: id,
         kind: standing::ride_hailing::ACT_EVENT,
@@ -277,14 +277,7 @@ pub async fn notice(
             "sha256": doc.sha256,
             "pdf": format!("/api/v1/charter/documents/{}", doc.id),
         }))),
-        Err(issuance::GrantError::Rules(f)) => Err(ApiError::Requirements(
-            f.into_iter().map(ProblemItem::from).collect(),
-        )),
-        Err(issuance::GrantError::Storage(e)) => Err(e.into()),
-        Err(e) => {
-            tracing::error!(error = %e, "app auto notice issuance failed");
-            Err(ApiError::Internal)
-        }
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -25,16 +25,14 @@ use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
 use crate::domain::rule::RuleFailure;
 use crate::issuance::charter as issue;
 use crate::issuance::charter::AUTO_SERIES;
-use crate::issuance::{GrantError, verification_url};
+use crate::issuance::verification_url;
 use crate::standing::charter as reg;
 use crate::standing::charter::{
     AutoData, AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
     VehicleData, VehicleDocuments, acts,
 };
 use crate::state::AppState;
-use crate::storage::charter::{
-    CharterCommit, CharterDocument, CharterEvent, CharterRow, CharterTable,
-};
+use crate::storage::charter::{CharterCommit, CharterDocument, CharterRow, CharterTable, NewEvent};
 use crate::storage::{Repository, StorageError};
 
 type Reply = Result<HttpResponse, ApiError>;
@@ -58,18 +56,6 @@ fn path_id(raw: &str, what: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw.trim()).map_err(|_| not_found(what))
 }
 
-fn grant_error(e: GrantError) -> ApiError {
-    match e {
-        GrantError::Rules(f) => requirements(f),
-        GrantError::Missing(_) => not_found("Registro"),
-        GrantError::Storage(e) => e.into(),
-        other => {
-            tracing::error!(error = %other, "charter document issuance failed");
-            ApiError::Internal
-        }
-    }
-}
-
 async fn company_or_404(state: &AppState, raw: &str) -> Result<Company, ApiError> {
     let id = path_id(raw, "Empresa")?;
     reg::load_company(&state.store, id)
@@ -91,8 +77,8 @@ fn event<'a>(
     actor: &'a str,
     state: &'a AppState,
     data: serde_json::Value,
-) -> CharterEvent<'a> {
-    CharterEvent {
+) -> NewEvent<'a> {
+    NewEvent {
         entity_type: table.entity_type(),
         entity_id: id,
         kind,
@@ -104,7 +90,7 @@ fn event<'a>(
     }
 }
 
-async fn append(state: &AppState, e: CharterEvent<'_>) -> Result<(), ApiError> {
+async fn append(state: &AppState, e: NewEvent<'_>) -> Result<(), ApiError> {
     state
         .store
         .charter_commit(CharterCommit {
@@ -351,7 +337,7 @@ pub async fn grant_termo(
     .map_err(requirements)?;
     let (termo, doc) = issue::issue_termo(&state, &c, &decision, &official.actor)
         .await
-        .map_err(grant_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(json!({
         "id": termo.id,
         "number": termo.number,
@@ -815,7 +801,7 @@ pub async fn record_vistoria(
     }
     let doc = issue::issue_selo(&state, &c, &v, &vistoria, &official.actor)
         .await
-        .map_err(grant_error)?;
+        .map_err(ApiError::from)?;
     let v = vehicle_or_404(&state, &id).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
     body["selo"] = document_json(&state, &doc);
@@ -1641,7 +1627,7 @@ pub async fn issue_notice(
     let upf = state.store.upf_value(year).await?;
     let doc = issue::issue_auto_notice(&state, &c, view, upf, &official.actor)
         .await
-        .map_err(grant_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(document_json(&state, &doc)))
 }
 
@@ -1678,7 +1664,7 @@ pub async fn issue_certidao(
         .ok_or(ApiError::Internal)?;
     let doc = issue::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
         .await
-        .map_err(grant_error)?;
+        .map_err(ApiError::from)?;
     let mut body = document_json(&state, &doc);
     body["facts"] = doc.facts.clone().unwrap_or_default();
     Ok(HttpResponse::Created().json(body))

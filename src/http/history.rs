@@ -81,7 +81,7 @@ pub(crate) async fn record_app_act(
 ) -> Result<(), ApiError> {
     state
         .store
-        .append_events(vec![crate::storage::charter::CharterEvent {
+        .append_events(vec![crate::storage::charter::NewEvent {
             entity_type,
             entity_id: id,
             kind,

@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
 use crate::domain::rule::RuleFailure;
+use crate::issuance::UseCaseError;
 
 tokio::task_local! {
     /// The id of the request being served, set by the request-id middleware.
@@ -188,6 +189,31 @@ impl ResponseError for ApiError {
 
 fn mime_json() -> actix_web::mime::Mime {
     actix_web::mime::APPLICATION_JSON
+}
+
+/// The one mapping of a use case's failure to problem+json, for every operation.
+impl From<UseCaseError> for ApiError {
+    fn from(e: UseCaseError) -> Self {
+        match e {
+            UseCaseError::Rules(failures) => {
+                Self::Requirements(failures.into_iter().map(ProblemItem::from).collect())
+            }
+            UseCaseError::NotFound(detail) => Self::NotFound(detail.to_owned()),
+            UseCaseError::UnknownReference { field, message } => {
+                Self::Invalid(vec![ProblemItem::field(field, message)])
+            }
+            UseCaseError::Concurrent(detail) => Self::Conflict(detail.to_owned(), vec![]),
+            UseCaseError::Storage(e) => e.into(),
+            e @ (UseCaseError::Render(_)
+            | UseCaseError::PdfSignature(_)
+            | UseCaseError::Encoding
+            | UseCaseError::Internal(_)) => {
+                // Nothing was committed and the reserved number was voided.
+                tracing::error!(error = %e, "use case failed; nothing committed");
+                Self::Internal
+            }
+        }
+    }
 }
 
 impl From<crate::storage::StorageError> for ApiError {

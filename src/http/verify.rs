@@ -2,9 +2,9 @@
 //! (the short printed code), and the pt-BR pages `GET /v/{token}` and `GET /v?codigo=…` that a
 //! phone opens when the QR code is scanned. Public tier: no names, no CPF (LGPD art. 6º, III).
 
-use askama::Template;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
 use serde::Deserialize;
 
 use super::problem::ApiError;
@@ -404,7 +404,10 @@ mod tests {
         .unwrap();
         assert!(!page.contains("<script>"), "{page}");
         assert!(!page.contains("<img"), "{page}");
-        assert!(page.contains("&#60;script&#62;") || page.contains("&lt;script&gt;"), "{page}");
+        assert!(
+            page.contains("&#60;script&#62;") || page.contains("&lt;script&gt;"),
+            "{page}"
+        );
         assert!(page.contains("FRET-2026/000001"));
         assert!(page.contains("<h1>AUTORIZADO</h1>"));
     }

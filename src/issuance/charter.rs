@@ -10,14 +10,14 @@ use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
 use crate::domain::dates::local_date;
 use crate::domain::ids::Plate;
 use crate::domain::legal_basis::CharterLegalBasis;
-use crate::issuance::GrantError;
+use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document};
 use crate::standing::charter::{
     AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, KIND_AUTO, KIND_CERTIDAO,
     KIND_SELO, KIND_TERMO, Termo, TermoData, acts, certified_facts, current_termo, termos_of,
 };
 use crate::state::AppState;
-use crate::storage::charter::{CharterDocument, CharterEvent, CharterRow, CharterTable};
+use crate::storage::charter::{CharterDocument, CharterRow, CharterTable, NewEvent};
 
 /// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
 pub const TERMO_SERIES: &str = "FRET";
@@ -118,7 +118,7 @@ pub async fn issue_termo(
     company: &Company,
     decision: &TermoDecision,
     actor: &str,
-) -> Result<(Termo, CharterDocument), GrantError> {
+) -> Result<(Termo, CharterDocument), UseCaseError> {
     let now = state.clock.now();
     let id = Uuid::new_v4();
     let data = TermoData {
@@ -129,7 +129,7 @@ pub async fn issue_termo(
         renews: decision.renews.clone(),
         legal_basis_version: decision.legal_basis_version.to_owned(),
     };
-    let data_json = serde_json::to_value(&data).map_err(|_| GrantError::Encoding)?;
+    let data_json = serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
         kind: KIND_TERMO,
         subject_type: "termo",
@@ -173,7 +173,7 @@ pub async fn issue_termo(
             let at = now;
             let version = basis.version;
             vec![
-                CharterEvent {
+                NewEvent {
                     entity_type: CharterTable::Termos.entity_type(),
                     entity_id: id,
                     kind: acts::TERMO,
@@ -183,7 +183,7 @@ pub async fn issue_termo(
                     at,
                     data: data_json.clone(),
                 },
-                CharterEvent {
+                NewEvent {
                     entity_type: CharterTable::Companies.entity_type(),
                     entity_id: company.id,
                     kind: acts::TERMO,
@@ -207,11 +207,11 @@ pub async fn issue_selo(
     vehicle: &CharterVehicle,
     vistoria: &Vistoria,
     actor: &str,
-) -> Result<CharterDocument, GrantError> {
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis;
     let public_url = &state.letterhead.public_url;
-    let data = serde_json::to_value(vistoria).map_err(|_| GrantError::Encoding)?;
+    let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
         kind: KIND_SELO,
         subject_type: "vehicle",
@@ -236,7 +236,7 @@ pub async fn issue_selo(
         },
         |_| Ok(None),
         |_| {
-            vec![CharterEvent {
+            vec![NewEvent {
                 entity_type: CharterTable::Vehicles.entity_type(),
                 entity_id: vehicle.id,
                 kind: acts::VISTORIA,
@@ -388,7 +388,7 @@ pub async fn issue_certidao(
     company: &Company,
     protocol: &str,
     actor: &str,
-) -> Result<CharterDocument, GrantError> {
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let basis = &state.charter_basis;
@@ -423,7 +423,7 @@ pub async fn issue_certidao(
         template: "certidao.typ",
         reason: "Certidão de situação cadastral",
         qr_mm: A4_QR_MM,
-        facts: Some(serde_json::to_value(&facts).map_err(|_| GrantError::Encoding)?),
+        facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
     let public_url = &state.letterhead.public_url;
     issue_document(
@@ -432,7 +432,7 @@ pub async fn issue_certidao(
         |number, code, qr| certidao_inputs(&print, number, public_url, basis, code, qr, now),
         |_| Ok(None),
         |number| {
-            vec![CharterEvent {
+            vec![NewEvent {
                 entity_type: table.entity_type(),
                 entity_id: subject.id(),
                 kind: "certidao_issued",
@@ -452,8 +452,8 @@ fn rule_failure(
     article: &'static str,
     field: &'static str,
     message: &str,
-) -> GrantError {
-    GrantError::Rules(vec![crate::domain::rule::RuleFailure {
+) -> UseCaseError {
+    UseCaseError::Rules(vec![crate::domain::rule::RuleFailure {
         rule,
         article,
         field,
@@ -559,7 +559,7 @@ pub async fn issue_auto_notice(
     view: &AutoView,
     upf_centavos: Option<i64>,
     actor: &str,
-) -> Result<CharterDocument, GrantError> {
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis;
     let p = &view.procedure;
@@ -582,7 +582,7 @@ pub async fn issue_auto_notice(
     let public_url = &state.letterhead.public_url;
     // Fail before taking any number if the inputs cannot be built.
     auto_notice_inputs(company, view, upf_centavos, public_url, basis, "", 0.0, now)
-        .ok_or(GrantError::Missing("auto"))?;
+        .ok_or(UseCaseError::NotFound("Registro não encontrado(a)."))?;
     let spec = DocSpec {
         kind: KIND_AUTO,
         subject_type: "auto",
@@ -616,7 +616,7 @@ pub async fn issue_auto_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![CharterEvent {
+            vec![NewEvent {
                 entity_type: CharterTable::Autos.entity_type(),
                 entity_id: view.id,
                 kind: "notice_issued",

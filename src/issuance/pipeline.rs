@@ -8,15 +8,13 @@ use uuid::Uuid;
 use crate::documents;
 use crate::documents::{APP_ISSUER, AppDocumentContext, Qr, format};
 use crate::domain::dates::local_date;
-use crate::issuance::{GrantError, verification_url};
+use crate::issuance::{UseCaseError, verification_url};
 use crate::signing::pades::SignatureInfo;
 use crate::signing::token::TokenPayload;
 use crate::signing::{pades, token};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
-use crate::storage::charter::{
-    CharterCommit, CharterDocument, CharterEvent, CharterRow, CharterTable,
-};
+use crate::storage::charter::{CharterCommit, CharterDocument, CharterRow, CharterTable, NewEvent};
 use crate::storage::{DocumentKind, NewDocument, Repository};
 
 /// Where a charter document's number comes from.
@@ -53,9 +51,9 @@ pub async fn issue_document<'a>(
     state: &AppState,
     spec: DocSpec,
     inputs: impl FnOnce(&str, &str, f64) -> serde_json::Value,
-    row: impl FnOnce(&str) -> Result<Option<(CharterTable, CharterRow)>, GrantError>,
-    events: impl FnOnce(&str) -> Vec<CharterEvent<'a>>,
-) -> Result<CharterDocument, GrantError> {
+    row: impl FnOnce(&str) -> Result<Option<(CharterTable, CharterRow)>, UseCaseError>,
+    events: impl FnOnce(&str) -> Vec<NewEvent<'a>>,
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let (number, reserved) = match spec.numbering {
@@ -117,7 +115,7 @@ pub async fn issue_document<'a>(
                 events: events(&number),
             })
             .await?;
-        Ok::<_, GrantError>(document)
+        Ok::<_, UseCaseError>(document)
     }
     .await;
     if result.is_err() && reserved {
@@ -156,7 +154,7 @@ pub(crate) async fn issue_app_document(
     ctx: &AppDocumentContext<'_>,
     kind: DocumentKind,
     now: DateTime<Utc>,
-) -> Result<NewDocument, GrantError> {
+) -> Result<NewDocument, UseCaseError> {
     let a = ctx.authorization;
     let id = Uuid::new_v4();
     let payload = TokenPayload {
@@ -185,7 +183,9 @@ pub(crate) async fn issue_app_document(
         | DocumentKind::CharterCertidao
         | DocumentKind::AppAuto
         | DocumentKind::AppCertidao => {
-            return Err(GrantError::Missing("ride-hailing document kind"));
+            return Err(UseCaseError::Internal(
+                "a register document kind sent to the ride-hailing pipeline",
+            ));
         }
     };
     let (pdf, sha256) =
@@ -214,11 +214,11 @@ pub(crate) struct Marks {
 }
 
 /// Signs the token of `payload` and builds its QR code and a fresh verification code.
-pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, GrantError> {
+pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, UseCaseError> {
     let token = token::sign(payload, &state.keys.active);
     let url = verification_url(&state.letterhead.public_url, &token);
-    let qr = Qr::new(&url).ok_or(GrantError::Encoding)?;
-    let code = documents::new_verification_code().ok_or(GrantError::Encoding)?;
+    let qr = Qr::new(&url).ok_or(UseCaseError::Encoding)?;
+    let code = documents::new_verification_code().ok_or(UseCaseError::Encoding)?;
     Ok(Marks { token, qr, code })
 }
 
@@ -231,7 +231,7 @@ pub(crate) async fn render_signed(
     qr_svg: String,
     reason: &'static str,
     now: DateTime<Utc>,
-) -> Result<(Vec<u8>, String), GrantError> {
+) -> Result<(Vec<u8>, String), UseCaseError> {
     let unsigned = state
         .renderer
         .render(template, inputs, Some(qr_svg), now)
@@ -248,7 +248,7 @@ pub(crate) async fn render_signed(
         pades::sign_pdf(&unsigned, &keys.active, &keys.chain, &info)
     })
     .await
-    .map_err(|_| GrantError::Encoding)??;
+    .map_err(|_| UseCaseError::Encoding)??;
     let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
     Ok((pdf, sha256))
 }

@@ -5,7 +5,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use super::charter::CharterEvent;
+use super::charter::NewEvent;
 use super::{NewDocument, StorageError, Store, sql};
 use crate::domain::ride_hailing::substitution::SubstitutionCause;
 
@@ -22,7 +22,7 @@ pub struct NewSubstitution<'a> {
     pub at: DateTime<Utc>,
     pub actor: &'a str,
     pub documents: &'a [NewDocument],
-    pub events: Vec<CharterEvent<'a>>,
+    pub events: Vec<NewEvent<'a>>,
 }
 
 const COUNT: &str = "SELECT COUNT(*) FROM app_vehicle_substitutions WHERE authorization_id = $1";

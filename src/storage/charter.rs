@@ -137,7 +137,7 @@ impl TryFrom<RawRow> for CharterRow {
 
 /// An event to append with a row or on its own.
 #[derive(Debug, Clone)]
-pub struct CharterEvent<'a> {
+pub struct NewEvent<'a> {
     pub entity_type: &'a str,
     pub entity_id: Uuid,
     pub kind: &'a str,
@@ -232,7 +232,7 @@ pub struct CharterCommit<'a> {
     pub row: Option<(CharterTable, CharterRow)>,
     pub issue_number: Option<&'a str>,
     pub documents: Vec<(CharterDocument, Vec<u8>)>,
-    pub events: Vec<CharterEvent<'a>>,
+    pub events: Vec<NewEvent<'a>>,
 }
 
 impl Store {
@@ -296,7 +296,7 @@ impl Store {
     }
 
     /// Appends events (acts of any entity) in one transaction.
-    pub async fn append_events(&self, events: Vec<CharterEvent<'_>>) -> Result<(), StorageError> {
+    pub async fn append_events(&self, events: Vec<NewEvent<'_>>) -> Result<(), StorageError> {
         self.charter_commit(CharterCommit {
             events,
             ..CharterCommit::default()

@@ -6,13 +6,13 @@ use uuid::Uuid;
 
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::dates::local_date;
-use crate::issuance::GrantError;
+use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::{
     AppCertifiedFacts, AppRecord, KIND_APP_CERTIDAO, app_certified_facts,
 };
 use crate::state::AppState;
-use crate::storage::charter::{CharterDocument, CharterEvent};
+use crate::storage::charter::{CharterDocument, NewEvent};
 
 const SERIES: &str = "CERT-APP";
 
@@ -147,7 +147,7 @@ pub async fn issue(
     subject: &'static str,
     protocol: &str,
     actor: &str,
-) -> Result<CharterDocument, GrantError> {
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let facts = app_certified_facts(state, r, subject, now).await?;
@@ -166,7 +166,7 @@ pub async fn issue(
         template: "certidao.typ",
         reason: "Certidão de situação cadastral",
         qr_mm: A4_QR_MM,
-        facts: Some(serde_json::to_value(&facts).map_err(|_| GrantError::Encoding)?),
+        facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
     let public_url = &state.letterhead.public_url;
     let basis = &state.app_basis;
@@ -186,7 +186,7 @@ pub async fn issue(
         },
         |_| Ok(None),
         |number| {
-            vec![CharterEvent {
+            vec![NewEvent {
                 entity_type: entity,
                 entity_id,
                 kind: "certidao_issued",

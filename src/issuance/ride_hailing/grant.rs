@@ -8,7 +8,7 @@ use crate::documents::AppDocumentContext;
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::registry::AppAuthorization;
 use crate::domain::ride_hailing::{GrantFacts, decide_grant};
-use crate::issuance::GrantError;
+use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::issue_app_document;
 use crate::standing::ride_hailing::deregistered_on;
 use crate::state::AppState;
@@ -32,14 +32,24 @@ pub async fn grant_app_authorization(
     vehicle_id: Uuid,
     fee_paid_on: chrono::NaiveDate,
     actor: &str,
-) -> Result<Granted, GrantError> {
+) -> Result<Granted, UseCaseError> {
     let store = &state.store;
     let driver = store.get_driver(driver_id).await?;
     let vehicle = store.get_vehicle(vehicle_id).await?;
     let (driver, vehicle) = match (driver, vehicle) {
         (Some(d), Some(v)) => (d, v),
-        (None, _) => return Err(GrantError::Missing("driver")),
-        (_, None) => return Err(GrantError::Missing("vehicle")),
+        (None, _) => {
+            return Err(UseCaseError::UnknownReference {
+                field: "driver_id",
+                message: "Condutor não cadastrado.",
+            });
+        }
+        (_, None) => {
+            return Err(UseCaseError::UnknownReference {
+                field: "vehicle_id",
+                message: "Veículo não cadastrado.",
+            });
+        }
     };
     let now = state.clock.now();
     let today = local_date(now);
@@ -56,7 +66,7 @@ pub async fn grant_app_authorization(
         driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
         vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
     };
-    let decision = decide_grant(&facts, &state.app_basis).map_err(GrantError::Rules)?;
+    let decision = decide_grant(&facts, &state.app_basis).map_err(UseCaseError::Rules)?;
 
     let reserved = store.reserve_number(APP_SERIES, today.year(), now).await?;
     let authorization = AppAuthorization {
@@ -91,7 +101,7 @@ pub async fn grant_app_authorization(
             documents: docs,
         };
         store.commit_grant(&grant).await?;
-        Ok::<_, GrantError>(grant.documents)
+        Ok::<_, UseCaseError>(grant.documents)
     }
     .await;
     match result {
@@ -102,10 +112,12 @@ pub async fn grant_app_authorization(
         Err(e) => {
             // Invariant 2: the reserved number ends voided, never silently lost or reused.
             let reason = match &e {
-                GrantError::Storage(StorageError::Conflict(_)) => "conflito ao gravar a concessão",
-                GrantError::Render(_) | GrantError::PdfSignature(_) | GrantError::Encoding => {
-                    "falha ao gerar os documentos"
+                UseCaseError::Storage(StorageError::Conflict(_)) => {
+                    "conflito ao gravar a concessão"
                 }
+                UseCaseError::Render(_)
+                | UseCaseError::PdfSignature(_)
+                | UseCaseError::Encoding => "falha ao gerar os documentos",
                 _ => "falha ao gravar a concessão",
             };
             if let Err(void_err) = store
@@ -115,15 +127,16 @@ pub async fn grant_app_authorization(
                 tracing::error!(number = %reserved.number, error = %void_err, "could not void a reserved number");
             }
             match e {
-                GrantError::Storage(StorageError::Conflict("active_authorization")) => {
+                UseCaseError::Storage(StorageError::Conflict("active_authorization")) => {
                     // Someone else was granted meanwhile: report it as the rule it is.
                     let facts = GrantFacts {
                         driver_has_active_authorization: true,
                         ..facts
                     };
-                    Err(decide_grant(&facts, &state.app_basis)
-                        .err()
-                        .map_or(GrantError::Missing("driver"), GrantError::Rules))
+                    Err(decide_grant(&facts, &state.app_basis).err().map_or(
+                        UseCaseError::Internal("grant conflict without a failed rule"),
+                        UseCaseError::Rules,
+                    ))
                 }
                 other => Err(other),
             }

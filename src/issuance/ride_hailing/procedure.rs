@@ -7,20 +7,16 @@ use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::legal_basis::AppLegalBasis;
 use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
-use crate::issuance::GrantError;
+use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY, KIND_APP_AUTO};
 use crate::state::AppState;
 use crate::storage::AppAuto;
-use crate::storage::charter::{CharterDocument, CharterEvent};
+use crate::storage::charter::{CharterDocument, NewEvent};
 
 /// The event recording, on the driver, that an auto's penalty was annulled.
-pub fn annulment_event<'a>(
-    state: &'a AppState,
-    auto: &AppAuto,
-    actor: &'a str,
-) -> CharterEvent<'a> {
-    CharterEvent {
+pub fn annulment_event<'a>(state: &'a AppState, auto: &AppAuto, actor: &'a str) -> NewEvent<'a> {
+    NewEvent {
         entity_type: "driver",
         entity_id: auto.driver_id,
         kind: ANNULLED_EVENT,
@@ -106,10 +102,10 @@ pub async fn issue_notice(
     plate: Option<(String, String)>,
     p: &ProcedureState,
     actor: &str,
-) -> Result<CharterDocument, GrantError> {
+) -> Result<CharterDocument, UseCaseError> {
     let now = state.clock.now();
     let (Some(payment), Some(_)) = (p.payment_due.as_ref(), auto.notification.as_ref()) else {
-        return Err(GrantError::Rules(vec![crate::domain::rule::RuleFailure {
+        return Err(UseCaseError::Rules(vec![crate::domain::rule::RuleFailure {
             rule: "APP-ART22-P2",
             article: "art. 22, §2º",
             field: "notification",
@@ -117,12 +113,14 @@ pub async fn issue_notice(
         }]));
     };
     if p.annulled {
-        return Err(GrantError::Rules(vec![crate::domain::rule::RuleFailure {
-            rule: "APP-ART22",
-            article: "art. 22",
-            field: "auto",
-            message: "O auto foi anulado: não há penalidade a notificar.".into(),
-        }]));
+        return Err(UseCaseError::Rules(vec![
+            crate::domain::rule::RuleFailure {
+                rule: "APP-ART22",
+                article: "art. 22",
+                field: "auto",
+                message: "O auto foi anulado: não há penalidade a notificar.".into(),
+            },
+        ]));
     }
     let printed_plate = plate.as_ref().map(|(_, formatted)| formatted.clone());
     notice_inputs(
@@ -137,7 +135,7 @@ pub async fn issue_notice(
         0.0,
         now,
     )
-    .ok_or(GrantError::Missing("auto"))?;
+    .ok_or(UseCaseError::NotFound("Auto de infração não encontrado."))?;
     let spec = DocSpec {
         kind: KIND_APP_AUTO,
         subject_type: "app_auto",
@@ -172,7 +170,7 @@ pub async fn issue_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![CharterEvent {
+            vec![NewEvent {
                 entity_type: ENTITY,
                 entity_id: auto.id,
                 kind: "notice_issued",

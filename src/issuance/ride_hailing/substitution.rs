@@ -13,12 +13,12 @@ use crate::domain::ride_hailing::substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
 use crate::domain::ride_hailing::vistoria::{AppVistoria, InspectionReport};
-use crate::issuance::GrantError;
+use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::issue_app_document as issue_document;
 use crate::standing::ride_hailing::{APP_VISTORIA_EVENT, app_standing, deregistered_on};
 use crate::state::AppState;
 use crate::storage::app_substitution::NewSubstitution;
-use crate::storage::charter::CharterEvent;
+use crate::storage::charter::NewEvent;
 use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
 
 /// Event kind on the authorization when its car is replaced.
@@ -70,7 +70,7 @@ pub(crate) async fn check(
     vehicle: &Vehicle,
     driver: &Driver,
     req: &SubstitutionRequest,
-) -> Result<(), GrantError> {
+) -> Result<(), UseCaseError> {
     let now = state.clock.now();
     let same_vehicle = vehicle.id == a.vehicle_id;
     let (_, bound) = state
@@ -98,9 +98,11 @@ pub(crate) async fn check(
         vistoria_approved: req.vistoria_approved,
         today: local_date(now),
     };
-    decide_substitution(&facts, &state.app_basis).map_err(GrantError::Rules)?;
+    decide_substitution(&facts, &state.app_basis).map_err(UseCaseError::Rules)?;
     Ok(())
 }
+
+const NO_AUTHORIZATION: &str = "Autorização não encontrada.";
 
 /// APP-ART8-P2: replaces the car of authorization `id`.
 pub async fn substitute_vehicle(
@@ -108,20 +110,24 @@ pub async fn substitute_vehicle(
     id: Uuid,
     req: SubstitutionRequest,
     actor: &str,
-) -> Result<Substituted, GrantError> {
+) -> Result<Substituted, UseCaseError> {
     let store = &state.store;
     let a = store
         .get_authorization(id)
         .await?
-        .ok_or(GrantError::Missing("authorization"))?;
-    let vehicle = store
-        .get_vehicle(req.new_vehicle_id)
-        .await?
-        .ok_or(GrantError::Missing("vehicle"))?;
+        .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
+    let vehicle =
+        store
+            .get_vehicle(req.new_vehicle_id)
+            .await?
+            .ok_or(UseCaseError::UnknownReference {
+                field: "new_vehicle_id",
+                message: "Veículo não cadastrado.",
+            })?;
     let driver = store
         .get_driver(a.driver_id)
         .await?
-        .ok_or(GrantError::Missing("driver"))?;
+        .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
     let now = state.clock.now();
     check(state, &a, &vehicle, &driver, &req).await?;
 
@@ -153,7 +159,7 @@ pub async fn substitute_vehicle(
     let version = state.app_basis.version;
     let reason = format!("substituição por {}", req.cause.label_pt());
     let link = json!({"authorization_id": a.id, "number": a.number, "seq": seq});
-    let event = |entity_type, entity_id, kind, data| CharterEvent {
+    let event = |entity_type, entity_id, kind, data| NewEvent {
         entity_type,
         entity_id,
         kind,
@@ -181,7 +187,7 @@ pub async fn substitute_vehicle(
             "app_authorization",
             a.id,
             APP_VISTORIA_EVENT,
-            serde_json::to_value(&vistoria).map_err(|_| GrantError::Encoding)?,
+            serde_json::to_value(&vistoria).map_err(|_| UseCaseError::Encoding)?,
         ),
         event("vehicle", a.vehicle_id, "unbound", link.clone()),
         event("vehicle", vehicle.id, "bound", link),
@@ -205,8 +211,11 @@ pub async fn substitute_vehicle(
         }),
         // Bound meanwhile: report it as the rule it is.
         Err(StorageError::Conflict("active_authorization")) => {
-            Err(GrantError::Rules(vec![app_art8_new_vehicle_bound()]))
+            Err(UseCaseError::Rules(vec![app_art8_new_vehicle_bound()]))
         }
+        Err(StorageError::Conflict("substitution")) => Err(UseCaseError::Concurrent(
+            "Outra substituição de veículo desta autorização foi registrada ao mesmo tempo; consulte a autorização e tente de novo.",
+        )),
         Err(e) => Err(e.into()),
     }
 }
