@@ -15,7 +15,7 @@ use crate::signing::{pades, token};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterDocument, CharterRow, CharterTable, NewEvent};
-use crate::storage::{DocumentKind, NewDocument, Repository};
+use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
 
 /// Where a charter document's number comes from.
 pub enum Numbering {
@@ -118,16 +118,25 @@ pub async fn issue_document<'a>(
         Ok::<_, UseCaseError>(document)
     }
     .await;
-    if result.is_err() && reserved {
-        void(state, &number).await;
+    if let (Err(e), true) = (&result, reserved) {
+        void(state, &number, e).await;
     }
     result
 }
 
-pub(crate) async fn void(state: &AppState, number: &str) {
+/// Invariant 2: a reserved number whose document was not committed ends voided, with the
+/// reason the failure gives, never silently lost or reused.
+pub(crate) async fn void(state: &AppState, number: &str, failure: &UseCaseError) {
+    let reason = match failure {
+        UseCaseError::Storage(StorageError::Conflict(_)) => "conflito ao gravar o ato",
+        UseCaseError::Render(_) | UseCaseError::PdfSignature(_) | UseCaseError::Encoding => {
+            "falha ao gerar o documento"
+        }
+        _ => "falha ao emitir o documento",
+    };
     if let Err(e) = state
         .store
-        .void_number(number, "falha ao emitir o documento", state.clock.now())
+        .void_number(number, reason, state.clock.now())
         .await
     {
         tracing::error!(number, error = %e, "could not void a reserved number");

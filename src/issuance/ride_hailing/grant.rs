@@ -9,7 +9,7 @@ use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::registry::AppAuthorization;
 use crate::domain::ride_hailing::{GrantFacts, decide_grant};
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::issue_app_document;
+use crate::issuance::pipeline::{issue_app_document, void};
 use crate::standing::ride_hailing::deregistered_on;
 use crate::state::AppState;
 use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
@@ -34,23 +34,20 @@ pub async fn grant_app_authorization(
     actor: &str,
 ) -> Result<Granted, UseCaseError> {
     let store = &state.store;
-    let driver = store.get_driver(driver_id).await?;
-    let vehicle = store.get_vehicle(vehicle_id).await?;
-    let (driver, vehicle) = match (driver, vehicle) {
-        (Some(d), Some(v)) => (d, v),
-        (None, _) => {
-            return Err(UseCaseError::UnknownReference {
-                field: "driver_id",
-                message: "Condutor não cadastrado.",
-            });
-        }
-        (_, None) => {
-            return Err(UseCaseError::UnknownReference {
-                field: "vehicle_id",
-                message: "Veículo não cadastrado.",
-            });
-        }
-    };
+    let driver = store
+        .get_driver(driver_id)
+        .await?
+        .ok_or(UseCaseError::UnknownReference {
+            field: "driver_id",
+            message: "Condutor não cadastrado.",
+        })?;
+    let vehicle = store
+        .get_vehicle(vehicle_id)
+        .await?
+        .ok_or(UseCaseError::UnknownReference {
+            field: "vehicle_id",
+            message: "Veículo não cadastrado.",
+        })?;
     let now = state.clock.now();
     let today = local_date(now);
     let (driver_active, vehicle_active) = store
@@ -110,22 +107,7 @@ pub async fn grant_app_authorization(
             documents,
         }),
         Err(e) => {
-            // Invariant 2: the reserved number ends voided, never silently lost or reused.
-            let reason = match &e {
-                UseCaseError::Storage(StorageError::Conflict(_)) => {
-                    "conflito ao gravar a concessão"
-                }
-                UseCaseError::Render(_)
-                | UseCaseError::PdfSignature(_)
-                | UseCaseError::Encoding => "falha ao gerar os documentos",
-                _ => "falha ao gravar a concessão",
-            };
-            if let Err(void_err) = store
-                .void_number(&reserved.number, reason, state.clock.now())
-                .await
-            {
-                tracing::error!(number = %reserved.number, error = %void_err, "could not void a reserved number");
-            }
+            void(state, &reserved.number, &e).await;
             match e {
                 UseCaseError::Storage(StorageError::Conflict("active_authorization")) => {
                     // Someone else was granted meanwhile: report it as the rule it is.

@@ -103,14 +103,14 @@ pub(crate) async fn check(
 }
 
 const NO_AUTHORIZATION: &str = "Autorização não encontrada.";
+const CONCURRENT: &str = "Outra substituição de veículo desta autorização foi registrada ao mesmo tempo; consulte a autorização e tente de novo.";
 
-/// APP-ART8-P2: replaces the car of authorization `id`.
-pub async fn substitute_vehicle(
+/// The authorization, the new car and the driver, or why one cannot be found.
+async fn parties(
     state: &AppState,
     id: Uuid,
-    req: SubstitutionRequest,
-    actor: &str,
-) -> Result<Substituted, UseCaseError> {
+    new_vehicle_id: Uuid,
+) -> Result<(AppAuthorization, Vehicle, Driver), UseCaseError> {
     let store = &state.store;
     let a = store
         .get_authorization(id)
@@ -118,7 +118,7 @@ pub async fn substitute_vehicle(
         .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
     let vehicle =
         store
-            .get_vehicle(req.new_vehicle_id)
+            .get_vehicle(new_vehicle_id)
             .await?
             .ok_or(UseCaseError::UnknownReference {
                 field: "new_vehicle_id",
@@ -128,6 +128,18 @@ pub async fn substitute_vehicle(
         .get_driver(a.driver_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
+    Ok((a, vehicle, driver))
+}
+
+/// APP-ART8-P2: replaces the car of authorization `id`.
+pub async fn substitute_vehicle(
+    state: &AppState,
+    id: Uuid,
+    req: SubstitutionRequest,
+    actor: &str,
+) -> Result<Substituted, UseCaseError> {
+    let store = &state.store;
+    let (a, vehicle, driver) = parties(state, id, req.new_vehicle_id).await?;
     let now = state.clock.now();
     check(state, &a, &vehicle, &driver, &req).await?;
 
@@ -213,9 +225,7 @@ pub async fn substitute_vehicle(
         Err(StorageError::Conflict("active_authorization")) => {
             Err(UseCaseError::Rules(vec![app_art8_new_vehicle_bound()]))
         }
-        Err(StorageError::Conflict("substitution")) => Err(UseCaseError::Concurrent(
-            "Outra substituição de veículo desta autorização foi registrada ao mesmo tempo; consulte a autorização e tente de novo.",
-        )),
+        Err(StorageError::Conflict("substitution")) => Err(UseCaseError::Concurrent(CONCURRENT)),
         Err(e) => Err(e.into()),
     }
 }
