@@ -51,26 +51,40 @@ macro_rules! insert_events {
     };
 }
 
-/// Inserts the ride-hailing documents `$docs` in the open transaction `$tx`; `$seq` is the
-/// car replacement they were issued for (`None`: with the grant).
+/// Inserts `$d` (a `documents::Document`) with its PDF bytes in the open transaction `$tx`.
+macro_rules! insert_document {
+    ($tx:expr, $d:expr, $pdf:expr) => {
+        sqlx::query($crate::storage::documents::INSERT)
+            .bind($d.id.to_string())
+            .bind($d.kind.as_str())
+            .bind(&$d.subject_type)
+            .bind($d.subject_id.to_string())
+            .bind($d.company_id.map(|c| c.to_string()))
+            .bind($d.authorization_id.map(|a| a.to_string()))
+            .bind($d.substitution_seq)
+            .bind(&$d.number)
+            .bind(&$d.verification_code)
+            .bind(&$d.token)
+            .bind(&$d.key_id)
+            .bind($pdf)
+            .bind(&$d.sha256)
+            .bind(&$d.subject_key)
+            .bind($d.valid_until)
+            .bind(&$d.legal_basis_version)
+            .bind($d.issued_at)
+            .bind($d.facts.as_ref().map(ToString::to_string))
+            .execute(&mut *$tx)
+            .await?;
+    };
+}
+
+/// Inserts the ride-hailing documents `$docs` (`NewDocument`s) in the open transaction `$tx`;
+/// `$seq` is the car replacement they were issued for (`None`: with the grant).
 macro_rules! insert_app_documents {
     ($tx:expr, $docs:expr, $seq:expr) => {
         for doc in $docs {
-            sqlx::query($crate::storage::sql::INSERT_DOCUMENT)
-                .bind(doc.id.to_string())
-                .bind(doc.kind.as_str())
-                .bind(doc.authorization_id.to_string())
-                .bind(&doc.number)
-                .bind(&doc.verification_code)
-                .bind(&doc.token)
-                .bind(&doc.key_id)
-                .bind(&doc.pdf)
-                .bind(&doc.sha256)
-                .bind(&doc.legal_basis_version)
-                .bind(doc.issued_at)
-                .bind($seq)
-                .execute(&mut *$tx)
-                .await?;
+            let d = doc.stored($seq);
+            insert_document!($tx, d, &doc.pdf);
         }
     };
 }
@@ -117,6 +131,7 @@ pub mod app;
 pub mod app_events;
 pub mod app_substitution;
 pub mod charter;
+pub mod documents;
 pub mod postgres;
 pub mod sqlite;
 
@@ -264,8 +279,38 @@ pub struct NewDocument {
     pub key_id: String,
     pub pdf: Vec<u8>,
     pub sha256: String,
+    /// The plate the token carries (the car it was issued for), canonical.
+    pub plate: String,
+    /// The authorization's last day, as the token carries it.
+    pub valid_until: NaiveDate,
     pub legal_basis_version: String,
     pub issued_at: DateTime<Utc>,
+}
+
+impl NewDocument {
+    /// The row of the one documents table; `substitution_seq`: the car replacement it was
+    /// issued for (`None`: with the grant).
+    pub fn stored(&self, substitution_seq: Option<i32>) -> documents::Document {
+        documents::Document {
+            id: self.id,
+            kind: self.kind,
+            subject_type: "app_authorization".to_owned(),
+            subject_id: self.authorization_id,
+            company_id: None,
+            authorization_id: Some(self.authorization_id),
+            substitution_seq,
+            number: self.number.clone(),
+            verification_code: self.verification_code.clone(),
+            token: self.token.clone(),
+            key_id: self.key_id.clone(),
+            sha256: self.sha256.clone(),
+            subject_key: self.plate.clone(),
+            valid_until: Some(self.valid_until),
+            legal_basis_version: self.legal_basis_version.clone(),
+            issued_at: self.issued_at,
+            facts: None,
+        }
+    }
 }
 
 /// A stored document, without its bytes.
@@ -292,8 +337,10 @@ pub struct DocumentStatus {
     pub revoked_at: Option<DateTime<Utc>>,
     /// When the authorization was granted (APP-ART9 counts from it).
     pub granted_at: DateTime<Utc>,
-    /// A later replacement of the car superseded this document (APP-ART8-P2).
-    pub replaced: bool,
+    /// The car replacement this document was issued for (`None`: with the grant).
+    pub substitution_seq: Option<i32>,
+    /// The authorization's latest car replacement (`None`: never replaced).
+    pub latest_substitution: Option<i32>,
     pub driver_id: Uuid,
     /// The car the authorization binds now.
     pub vehicle_id: Uuid,
@@ -469,23 +516,11 @@ pub trait Repository: Send + Sync {
         &self,
         authorization_id: Uuid,
     ) -> impl Future<Output = Result<Vec<DocumentMeta>, StorageError>> + Send;
-    fn document_pdf(
-        &self,
-        id: Uuid,
-    ) -> impl Future<Output = Result<Option<(DocumentMeta, Vec<u8>)>, StorageError>> + Send;
     fn document_status(
         &self,
         id: Uuid,
     ) -> impl Future<Output = Result<Option<DocumentStatus>, StorageError>> + Send;
-    fn document_by_code(
-        &self,
-        code: &str,
-    ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
     /// The document whose stored (signed) PDF has this SHA-256, lower-case hex.
-    fn document_by_sha256(
-        &self,
-        sha256: &str,
-    ) -> impl Future<Output = Result<Option<DocumentMeta>, StorageError>> + Send;
     /// Appends a sanction; `false` if the authorization does not exist.
     fn add_sanction(
         &self,
@@ -672,9 +707,6 @@ pub(crate) mod sql {
     pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \
         fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
-    pub const INSERT_DOCUMENT: &str = "INSERT INTO documents (id, kind, authorization_id, number, verification_code, \
-        token, key_id, pdf, sha256, legal_basis_version, issued_at, substitution_seq) \
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
         legal_basis_version, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     /// The authorization with the car it binds now (`vehicle_id`) and how many times the car
@@ -693,14 +725,6 @@ pub(crate) mod sql {
         d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
         WHERE d.authorization_id = $1 AND COALESCE(d.substitution_seq, 0) = COALESCE((SELECT MAX(s.seq) \
         FROM app_vehicle_substitutions s WHERE s.authorization_id = d.authorization_id), 0) ORDER BY d.kind";
-    pub const SELECT_DOCUMENT_PDF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
-        d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, d.pdf FROM documents d WHERE d.id = $1";
-    pub const SELECT_DOCUMENT_BY_CODE: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
-        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
-        WHERE d.verification_code = $1";
-    pub const SELECT_DOCUMENT_BY_SHA256: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, \
-        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
-        WHERE d.sha256 = $1";
     pub const SELECT_DECREED_DAYS: &str =
         "SELECT date, kind, description, act FROM calendar_days ORDER BY date";
     pub const INSERT_DECREED_DAY: &str = "INSERT INTO calendar_days (date, kind, description, act, created_at, \
@@ -746,8 +770,8 @@ pub(crate) mod sql {
     pub const SELECT_DOCUMENT_STATUS: &str = concat!(
         "SELECT d.id, d.kind, d.authorization_id, d.number, \
         d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
-        r.revoked_at, a.granted_at, COALESCE(d.substitution_seq, 0) <> COALESCE((SELECT MAX(s.seq) \
-        FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id), 0) AS replaced, a.driver_id, ",
+        r.revoked_at, a.granted_at, d.substitution_seq, (SELECT MAX(s.seq) \
+        FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS latest_substitution, a.driver_id, ",
         current_vehicle!(),
         " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
         sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis \
@@ -963,20 +987,6 @@ impl TryFrom<DocumentRow> for DocumentMeta {
 }
 
 #[derive(sqlx::FromRow)]
-pub(crate) struct DocumentPdfRow {
-    #[sqlx(flatten)]
-    meta: DocumentRow,
-    pdf: Vec<u8>,
-}
-
-impl TryFrom<DocumentPdfRow> for (DocumentMeta, Vec<u8>) {
-    type Error = StorageError;
-    fn try_from(r: DocumentPdfRow) -> Result<Self, StorageError> {
-        Ok((r.meta.try_into()?, r.pdf))
-    }
-}
-
-#[derive(sqlx::FromRow)]
 pub(crate) struct DocumentStatusRow {
     #[sqlx(flatten)]
     meta: DocumentRow,
@@ -984,7 +994,8 @@ pub(crate) struct DocumentStatusRow {
     valid_until: NaiveDate,
     revoked_at: Option<DateTime<Utc>>,
     granted_at: DateTime<Utc>,
-    replaced: bool,
+    substitution_seq: Option<i32>,
+    latest_substitution: Option<i32>,
     driver_id: String,
     vehicle_id: String,
     sanction_kind: Option<String>,
@@ -1037,7 +1048,8 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
             valid_until: r.valid_until,
             revoked_at: r.revoked_at,
             granted_at: r.granted_at,
-            replaced: r.replaced,
+            substitution_seq: r.substitution_seq,
+            latest_substitution: r.latest_substitution,
             driver_id: parse_uuid(&r.driver_id)?,
             vehicle_id: parse_uuid(&r.vehicle_id)?,
             sanctions: Vec::new(),

@@ -9,13 +9,13 @@ use serde::Serialize;
 use crate::domain::charter::CharterStatus;
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::sanctions::authorization_status;
+use crate::domain::ride_hailing::substitution::superseded;
 use crate::signing::keys::KeySet;
 use crate::signing::token;
 use crate::signing::token::{TokenError, TokenPayload};
-use crate::standing;
 use crate::standing::ride_hailing::app_standing;
 use crate::state::AppState;
-use crate::storage::charter::CharterDocument;
+use crate::storage::documents::Document;
 use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
 use documents::CharterDocumentStatus;
 
@@ -117,11 +117,10 @@ pub struct Verification {
     pub document: Option<PublicDocument>,
 }
 
-fn matches_register(payload: &TokenPayload, status: &DocumentStatus) -> bool {
-    payload.kind == status.meta.kind.as_str()
-        && payload.number == status.meta.number
-        && payload.plate == status.plate.as_str()
-        && payload.valid_until == status.valid_until
+/// The register's joined view of a ride-hailing document agrees with its row: the car it
+/// names and the authorization's validity.
+fn same_car_and_validity(doc: &Document, status: &DocumentStatus) -> bool {
+    doc.subject_key == status.plate.as_str() && doc.valid_until == Some(status.valid_until)
 }
 
 /// Verdict of the live status of a document found in the register. `inspection` is what
@@ -153,7 +152,8 @@ pub fn live_verdict(
     };
     // APP-ART8-P2: a document of a replaced car authorizes nothing, whatever the
     // authorization's standing; a verdict worse than that (revoked, expired…) still wins.
-    let verdict = if status.replaced && verdict == Verdict::Valid {
+    let replaced = superseded(status.substitution_seq, status.latest_substitution);
+    let verdict = if replaced && verdict == Verdict::Valid {
         Verdict::Replaced
     } else {
         verdict
@@ -173,11 +173,11 @@ pub fn live_verdict(
 
 /// Verdict of the live status of a charter document (Lei 4.937/2025).
 pub fn charter_verdict(
-    doc: &CharterDocument,
+    doc: &Document,
     live: CharterDocumentStatus,
 ) -> Option<(Verdict, PublicDocument)> {
     let verdict = match live.status {
-        CharterStatus::Vencido if doc.kind == standing::charter::KIND_CERTIDAO => Verdict::Expired,
+        CharterStatus::Vencido if doc.kind == DocumentKind::CharterCertidao => Verdict::Expired,
         _ if live.facts_hold == Some(false) => Verdict::Outdated,
         _ if live.facts_hold == Some(true) => Verdict::Valid,
         CharterStatus::Ativo => Verdict::Valid,
@@ -193,7 +193,7 @@ pub fn charter_verdict(
     Some((
         verdict,
         PublicDocument {
-            kind: DocumentKind::parse(&doc.kind)?,
+            kind: doc.kind,
             number: doc.number.clone(),
             plate: live.subject,
             valid_until: doc.valid_until?,
@@ -205,19 +205,22 @@ pub fn charter_verdict(
     ))
 }
 
-fn charter_matches(payload: &TokenPayload, doc: &CharterDocument) -> bool {
-    payload.kind == doc.kind
+/// Whether the register's document is the one the token describes (kind, number, subject,
+/// validity), whatever its kind.
+fn token_matches(payload: &TokenPayload, doc: &Document) -> bool {
+    payload.kind == doc.kind.as_str()
         && payload.number == doc.number
         && payload.plate == doc.subject_key
         && Some(payload.valid_until) == doc.valid_until
 }
 
-/// The live verdict of charter document `doc`, if `matches` accepts it.
-async fn charter_lookup(
+/// The live verdict of the register's document `doc`, if `matches` accepts it: the one
+/// dispatch on the document kind.
+async fn lookup(
     state: &AppState,
-    doc: Result<Option<CharterDocument>, StorageError>,
+    doc: Result<Option<Document>, StorageError>,
     now: DateTime<Utc>,
-    matches: impl Fn(&CharterDocument) -> bool,
+    matches: impl Fn(&Document) -> bool,
 ) -> (Verdict, Option<PublicDocument>) {
     let doc = match doc {
         Ok(Some(d)) if matches(&d) => d,
@@ -227,19 +230,21 @@ async fn charter_lookup(
             return (Verdict::StatusUnavailable, None);
         }
     };
-    if doc.kind == standing::ride_hailing::KIND_APP_CERTIDAO {
-        return match documents::app_certidao_verdict(state, &doc, now).await {
-            Ok(Some((v, d))) => (v, Some(d)),
-            Ok(None) => (Verdict::UnknownDocument, None),
-            Err(e) => {
-                log_storage_error(&e);
-                (Verdict::StatusUnavailable, None)
-            }
-        };
-    }
-    match documents::document_status(state, &doc, now).await {
-        Ok(Some(live)) => charter_verdict(&doc, live)
-            .map_or((Verdict::UnknownDocument, None), |(v, d)| (v, Some(d))),
+    let live = match doc.kind {
+        DocumentKind::AppAuthorization | DocumentKind::AppSticker => {
+            ride_hailing_verdict(state, &doc, now).await
+        }
+        DocumentKind::AppCertidao => documents::app_certidao_verdict(state, &doc, now).await,
+        DocumentKind::CharterTermo
+        | DocumentKind::CharterSelo
+        | DocumentKind::CharterAuto
+        | DocumentKind::CharterCertidao
+        | DocumentKind::AppAuto => documents::document_status(state, &doc, now)
+            .await
+            .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
+    };
+    match live {
+        Ok(Some((v, d))) => (v, Some(d)),
         Ok(None) => (Verdict::UnknownDocument, None),
         Err(e) => {
             log_storage_error(&e);
@@ -248,56 +253,29 @@ async fn charter_lookup(
     }
 }
 
-/// The live verdict of document `id`, if the register has it and `matches` accepts it.
-async fn lookup(
+/// The ride-hailing authorization or sticker `doc` now: its authorization's sanctions,
+/// register acts and vistorias, and whether a car replacement superseded it.
+async fn ride_hailing_verdict(
     state: &AppState,
-    id: Option<uuid::Uuid>,
+    doc: &Document,
     now: DateTime<Utc>,
-    matches: impl Fn(&DocumentStatus) -> bool,
-) -> (Verdict, Option<PublicDocument>) {
-    let Some(id) = id else {
-        return (Verdict::UnknownDocument, None);
+) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+    let Some(status) = state.store.document_status(doc.id).await? else {
+        return Ok(None);
     };
-    match state.store.document_status(id).await {
-        Ok(Some(status)) if matches(&status) => {
-            let inspection = match app_standing(
-                state,
-                status.meta.authorization_id,
-                status.driver_id,
-                status.vehicle_id,
-                status.granted_at,
-                now,
-            )
-            .await
-            {
-                Ok((standing, _)) => standing,
-                Err(e) => {
-                    log_storage_error(&e);
-                    return (Verdict::StatusUnavailable, None);
-                }
-            };
-            let (verdict, doc) = live_verdict(&status, inspection, now);
-            (verdict, Some(doc))
-        }
-        Ok(_) => (Verdict::UnknownDocument, None),
-        Err(e) => {
-            log_storage_error(&e);
-            (Verdict::StatusUnavailable, None)
-        }
+    if !same_car_and_validity(doc, &status) {
+        return Ok(None);
     }
-}
-
-/// Turns a register search into the id to look up, or the verdict when it failed.
-pub(crate) fn found(
-    result: Result<Option<crate::storage::DocumentMeta>, StorageError>,
-) -> Result<Option<uuid::Uuid>, Verdict> {
-    match result {
-        Ok(meta) => Ok(meta.map(|m| m.id)),
-        Err(e) => {
-            log_storage_error(&e);
-            Err(Verdict::StatusUnavailable)
-        }
-    }
+    let (inspection, _) = app_standing(
+        state,
+        status.meta.authorization_id,
+        status.driver_id,
+        status.vehicle_id,
+        status.granted_at,
+        now,
+    )
+    .await?;
+    Ok(Some(live_verdict(&status, inspection, now)))
 }
 
 /// Verifies a scanned token at `now`.
@@ -319,21 +297,8 @@ pub async fn verify_token(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
-    // The authorization and its sticker live in `documents`; every other kind (charter
-    // documents, certidões, autos of both laws) in `register_documents`.
-    let in_documents = matches!(
-        DocumentKind::parse(&payload.kind),
-        Some(DocumentKind::AppAuthorization | DocumentKind::AppSticker)
-    );
-    let (verdict, document) = if in_documents {
-        lookup(state, Some(payload.document_id), now, |s| {
-            matches_register(&payload, s)
-        })
-        .await
-    } else {
-        let doc = store.charter_document(payload.document_id).await;
-        charter_lookup(state, doc, now, |d| charter_matches(&payload, d)).await
-    };
+    let doc = store.document(payload.document_id).await;
+    let (verdict, document) = lookup(state, doc, now, |d| token_matches(&payload, d)).await;
     outcome(verdict, document)
 }
 
@@ -348,18 +313,9 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     let Some(code) = crate::documents::normalise_verification_code(raw) else {
         return outcome(Verdict::Malformed, None);
     };
-    match found(store.document_by_code(&code).await) {
-        Ok(Some(id)) => {
-            let (verdict, document) = lookup(state, Some(id), now, |_| true).await;
-            outcome(verdict, document)
-        }
-        Ok(None) => {
-            let doc = store.charter_document_by_code(&code).await;
-            let (verdict, document) = charter_lookup(state, doc, now, |_| true).await;
-            outcome(verdict, document)
-        }
-        Err(verdict) => outcome(verdict, None),
-    }
+    let (verdict, document) =
+        lookup(state, store.document_by_code(&code).await, now, |_| true).await;
+    outcome(verdict, document)
 }
 
 fn log_storage_error(e: &StorageError) {
@@ -452,16 +408,7 @@ pub async fn verify_pdf_upload(
         signed_at: verified.signed_at.clone(),
         detail: "Assinatura íntegra, feita com a chave publicada da Prefeitura.",
     });
-    match found(store.document_by_sha256(&verified.sha256).await) {
-        Ok(Some(id)) => {
-            let (verdict, document) = lookup(state, Some(id), now, |_| true).await;
-            outcome(verdict, signature, document)
-        }
-        Ok(None) => {
-            let doc = store.charter_document_by_sha256(&verified.sha256).await;
-            let (verdict, document) = charter_lookup(state, doc, now, |_| true).await;
-            outcome(verdict, signature, document)
-        }
-        Err(verdict) => outcome(verdict, signature, None),
-    }
+    let doc = store.document_by_sha256(&verified.sha256).await;
+    let (verdict, document) = lookup(state, doc, now, |_| true).await;
+    outcome(verdict, signature, document)
 }

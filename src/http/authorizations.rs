@@ -425,7 +425,20 @@ pub async fn document(
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Documento não encontrado.".into());
     let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
-    let (meta, pdf) = state.store.document_pdf(id).await?.ok_or_else(not_found)?;
+    // This path serves the ride-hailing authorization and sticker; the register's other
+    // documents are served under `/api/v1/charter/documents/{id}`.
+    let meta = state
+        .store
+        .document(id)
+        .await?
+        .filter(|d| {
+            matches!(
+                d.kind,
+                DocumentKind::AppAuthorization | DocumentKind::AppSticker
+            )
+        })
+        .ok_or_else(not_found)?;
+    let pdf = state.store.document_pdf(id).await?.ok_or_else(not_found)?;
     let filename = format!(
         "{}-{}.pdf",
         meta.kind.as_str(),

@@ -32,8 +32,9 @@ use crate::standing::charter::{
     VehicleData, VehicleDocuments, acts,
 };
 use crate::state::AppState;
-use crate::storage::charter::{CharterCommit, CharterDocument, CharterRow, CharterTable, NewEvent};
-use crate::storage::{Repository, StorageError};
+use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
+use crate::storage::documents::Document;
+use crate::storage::{DocumentKind, Repository, StorageError};
 
 type Reply = Result<HttpResponse, ApiError>;
 
@@ -105,7 +106,7 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, ApiError> {
     serde_json::to_value(v).map_err(|_| ApiError::Internal)
 }
 
-fn document_json(state: &AppState, d: &CharterDocument) -> serde_json::Value {
+fn document_json(state: &AppState, d: &Document) -> serde_json::Value {
     json!({
         "id": d.id,
         "kind": d.kind,
@@ -581,7 +582,7 @@ async fn vehicle_json(
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (report, company_status) =
         reg::vehicle_live_status(v, c, &termos, today, &state.charter_basis);
-    let docs = state.store.register_documents_of(v.id).await?;
+    let docs = state.store.documents_of_subject(v.id).await?;
     let may_operate =
         report.status == CharterStatus::Ativo && company_status == CharterStatus::Ativo;
     Ok(json!({
@@ -1715,9 +1716,22 @@ pub async fn document_pdf(
     id: web::Path<String>,
 ) -> Reply {
     let id = path_id(&id, "Documento")?;
+    // Every document of the register but the ride-hailing authorization and sticker, which
+    // are served under `/api/v1/documents/{id}`.
+    state
+        .store
+        .document(id)
+        .await?
+        .filter(|d| {
+            !matches!(
+                d.kind,
+                DocumentKind::AppAuthorization | DocumentKind::AppSticker
+            )
+        })
+        .ok_or_else(|| not_found("Documento"))?;
     let pdf = state
         .store
-        .charter_document_pdf(id)
+        .document_pdf(id)
         .await?
         .ok_or_else(|| not_found("Documento"))?;
     Ok(HttpResponse::Ok()

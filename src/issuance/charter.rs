@@ -13,11 +13,13 @@ use crate::domain::legal_basis::CharterLegalBasis;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document};
 use crate::standing::charter::{
-    AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, KIND_AUTO, KIND_CERTIDAO,
-    KIND_SELO, KIND_TERMO, Termo, TermoData, acts, certified_facts, current_termo, termos_of,
+    AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData, acts,
+    certified_facts, current_termo, termos_of,
 };
 use crate::state::AppState;
-use crate::storage::charter::{CharterDocument, CharterRow, CharterTable, NewEvent};
+use crate::storage::DocumentKind;
+use crate::storage::charter::{CharterRow, CharterTable, NewEvent};
+use crate::storage::documents::Document;
 
 /// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
 pub const TERMO_SERIES: &str = "FRET";
@@ -118,7 +120,7 @@ pub async fn issue_termo(
     company: &Company,
     decision: &TermoDecision,
     actor: &str,
-) -> Result<(Termo, CharterDocument), UseCaseError> {
+) -> Result<(Termo, Document), UseCaseError> {
     let now = state.clock.now();
     let id = Uuid::new_v4();
     let data = TermoData {
@@ -131,7 +133,7 @@ pub async fn issue_termo(
     };
     let data_json = serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
-        kind: KIND_TERMO,
+        kind: DocumentKind::CharterTermo,
         subject_type: "termo",
         subject_id: id,
         company_id: Some(company.id),
@@ -207,13 +209,13 @@ pub async fn issue_selo(
     vehicle: &CharterVehicle,
     vistoria: &Vistoria,
     actor: &str,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis;
     let public_url = &state.letterhead.public_url;
     let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
-        kind: KIND_SELO,
+        kind: DocumentKind::CharterSelo,
         subject_type: "vehicle",
         subject_id: vehicle.id,
         company_id: Some(company.id),
@@ -388,7 +390,7 @@ pub async fn issue_certidao(
     company: &Company,
     protocol: &str,
     actor: &str,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let basis = &state.charter_basis;
@@ -412,7 +414,7 @@ pub async fn issue_certidao(
         valid_until: today + chrono::Duration::days(i64::from(basis.certidao_validity_days)),
     };
     let spec = DocSpec {
-        kind: KIND_CERTIDAO,
+        kind: DocumentKind::CharterCertidao,
         subject_type,
         subject_id: subject.id(),
         company_id: Some(company.id),
@@ -559,7 +561,7 @@ pub async fn issue_auto_notice(
     view: &AutoView,
     upf_centavos: Option<i64>,
     actor: &str,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis;
     let p = &view.procedure;
@@ -584,7 +586,7 @@ pub async fn issue_auto_notice(
     auto_notice_inputs(company, view, upf_centavos, public_url, basis, "", 0.0, now)
         .ok_or(UseCaseError::NotFound("Registro não encontrado(a)."))?;
     let spec = DocSpec {
-        kind: KIND_AUTO,
+        kind: DocumentKind::CharterAuto,
         subject_type: "auto",
         subject_id: view.id,
         company_id: Some(company.id),

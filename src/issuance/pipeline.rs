@@ -14,7 +14,8 @@ use crate::signing::token::TokenPayload;
 use crate::signing::{pades, token};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
-use crate::storage::charter::{CharterCommit, CharterDocument, CharterRow, CharterTable, NewEvent};
+use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
+use crate::storage::documents::Document;
 use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
 
 /// Where a charter document's number comes from.
@@ -27,7 +28,7 @@ pub enum Numbering {
 
 /// What a charter document is about and how it is rendered.
 pub struct DocSpec {
-    pub kind: &'static str,
+    pub kind: DocumentKind,
     pub subject_type: &'static str,
     pub subject_id: Uuid,
     /// The charter company; `None` for ride-hailing documents.
@@ -53,7 +54,7 @@ pub async fn issue_document<'a>(
     inputs: impl FnOnce(&str, &str, f64) -> serde_json::Value,
     row: impl FnOnce(&str) -> Result<Option<(CharterTable, CharterRow)>, UseCaseError>,
     events: impl FnOnce(&str) -> Vec<NewEvent<'a>>,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let (number, reserved) = match spec.numbering {
@@ -70,7 +71,7 @@ pub async fn issue_document<'a>(
         let doc_id = Uuid::new_v4();
         let subject_key = spec.subject_key.unwrap_or_else(|| number.clone());
         let payload = TokenPayload {
-            kind: spec.kind.to_owned(),
+            kind: spec.kind.as_str().to_owned(),
             document_id: doc_id,
             number: number.clone(),
             plate: subject_key.clone(),
@@ -89,12 +90,14 @@ pub async fn issue_document<'a>(
             now,
         )
         .await?;
-        let document = CharterDocument {
+        let document = Document {
             id: doc_id,
-            kind: spec.kind.to_owned(),
+            kind: spec.kind,
             subject_type: spec.subject_type.to_owned(),
             subject_id: spec.subject_id,
             company_id: spec.company_id,
+            authorization_id: None,
+            substitution_seq: None,
             number: number.clone(),
             verification_code: marks.code,
             token: marks.token,
@@ -185,7 +188,7 @@ pub(crate) async fn issue_app_document(
             "app_authorization.typ",
             ctx.authorization_inputs(&marks.code, &marks.qr),
         ),
-        // Charter documents are issued by `charter_register`.
+        // Every other kind is issued by `issue_document`.
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
@@ -209,6 +212,8 @@ pub(crate) async fn issue_app_document(
         key_id: state.keys.active.kid().to_owned(),
         pdf,
         sha256,
+        plate: payload.plate.clone(),
+        valid_until: a.valid_until,
         legal_basis_version: a.legal_basis_version.clone(),
         issued_at: now,
     })

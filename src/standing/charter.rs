@@ -431,15 +431,6 @@ pub async fn company_autos(
 // Documents
 // ---------------------------------------------------------------------------------------
 
-/// Document kinds of the charter register, as printed in tokens.
-pub const KIND_TERMO: &str = "charter_termo";
-
-pub const KIND_SELO: &str = "charter_selo";
-
-pub const KIND_AUTO: &str = "charter_auto";
-
-pub const KIND_CERTIDAO: &str = "charter_certidao";
-
 /// One regularity item a certidão states.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CertifiedItem {

@@ -27,8 +27,6 @@ use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::{AppAuto, Repository, StorageError};
 
-pub const KIND_APP_CERTIDAO: &str = "app_certidao";
-
 /// What a ride-hailing certidão certifies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppCertifiedFacts {
@@ -159,9 +157,6 @@ pub const ACT_EVENT: &str = "procedure_act";
 
 /// Event kind, on the driver, of an auto whose penalty was annulled.
 pub const ANNULLED_EVENT: &str = "auto_annulled";
-
-/// Kind of the Notificação de Penalidade in tokens.
-pub const KIND_APP_AUTO: &str = "app_auto";
 
 /// The procedure acts recorded for an auto, in order.
 pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct>, StorageError> {

@@ -9,9 +9,9 @@ use uuid::Uuid;
 
 use super::{
     AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
-    DocumentPdfRow, DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent,
-    NewGrant, PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome,
-    SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
+    DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent, NewGrant,
+    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
+    StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::driver_record::DriverRecord;
@@ -316,7 +316,7 @@ impl Repository for Store {
                 .bind(&a.granted_by)
                 .execute(&mut *tx)
                 .await?;
-            insert_app_documents!(tx, &grant.documents, None::<i64>);
+            insert_app_documents!(tx, &grant.documents, None::<i32>);
             let data = serde_json::json!({
                 "number": a.number,
                 "valid_until": a.valid_until,
@@ -364,19 +364,6 @@ impl Repository for Store {
         })
     }
 
-    async fn document_pdf(
-        &self,
-        id: Uuid,
-    ) -> Result<Option<(DocumentMeta, Vec<u8>)>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let row: Option<DocumentPdfRow> = sqlx::query_as(sql::SELECT_DOCUMENT_PDF)
-                .bind(id.to_string())
-                .fetch_optional(pool)
-                .await?;
-            row.map(TryInto::try_into).transpose()
-        })
-    }
-
     async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let rows: Vec<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
@@ -384,26 +371,6 @@ impl Repository for Store {
                 .fetch_all(pool)
                 .await?;
             super::document_status_from_rows(rows)
-        })
-    }
-
-    async fn document_by_code(&self, code: &str) -> Result<Option<DocumentMeta>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_CODE)
-                .bind(code)
-                .fetch_optional(pool)
-                .await?;
-            row.map(DocumentMeta::try_from).transpose()
-        })
-    }
-
-    async fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentMeta>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let row: Option<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENT_BY_SHA256)
-                .bind(sha256)
-                .fetch_optional(pool)
-                .await?;
-            row.map(DocumentMeta::try_from).transpose()
         })
     }
 

@@ -70,7 +70,14 @@ impl Store {
                 .bind(s.actor)
                 .execute(&mut *tx)
                 .await?;
-            insert_app_documents!(tx, s.documents, Some(i64::from(s.seq)));
+            insert_app_documents!(
+                tx,
+                s.documents,
+                Some(
+                    i32::try_from(s.seq)
+                        .map_err(|_| StorageError::Corrupt("substitution seq".into()))?
+                )
+            );
             insert_events!(tx, &s.events);
             tx.commit().await?;
             Ok(())

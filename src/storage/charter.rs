@@ -3,9 +3,10 @@
 //! written twice. Rows hold the facts as filed (JSON, parsed again by the domain on every
 //! read); later acts are append-only events of the entity.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+use super::documents::Document;
 use super::{Event, StorageError, Store, parse_uuid, sql};
 
 /// The tables of the charter register.
@@ -148,90 +149,13 @@ pub struct NewEvent<'a> {
     pub data: serde_json::Value,
 }
 
-/// A signed charter document (Termo, selo de vistoria, auto, certidão).
-#[derive(Debug, Clone)]
-pub struct CharterDocument {
-    pub id: Uuid,
-    pub kind: String,
-    pub subject_type: String,
-    pub subject_id: Uuid,
-    /// The charter company; `None` for ride-hailing documents.
-    pub company_id: Option<Uuid>,
-    pub number: String,
-    pub verification_code: String,
-    pub token: String,
-    pub key_id: String,
-    pub sha256: String,
-    /// What the token's `p` carries: the plate (selo) or the CNPJ (Termo), canonical.
-    pub subject_key: String,
-    pub valid_until: Option<NaiveDate>,
-    pub legal_basis_version: String,
-    pub issued_at: DateTime<Utc>,
-    /// What the document certified at issue (certidões), JSON.
-    pub facts: Option<serde_json::Value>,
-}
-
-#[derive(sqlx::FromRow)]
-struct RawDocument {
-    id: String,
-    kind: String,
-    subject_type: String,
-    subject_id: String,
-    company_id: Option<String>,
-    number: String,
-    verification_code: String,
-    token: String,
-    key_id: String,
-    sha256: String,
-    subject_key: String,
-    valid_until: Option<NaiveDate>,
-    legal_basis_version: String,
-    issued_at: DateTime<Utc>,
-    facts: Option<String>,
-}
-
-impl TryFrom<RawDocument> for CharterDocument {
-    type Error = StorageError;
-    fn try_from(r: RawDocument) -> Result<Self, StorageError> {
-        Ok(Self {
-            id: parse_uuid(&r.id)?,
-            subject_id: parse_uuid(&r.subject_id)?,
-            company_id: r.company_id.as_deref().map(parse_uuid).transpose()?,
-            kind: r.kind,
-            subject_type: r.subject_type,
-            number: r.number,
-            verification_code: r.verification_code,
-            token: r.token,
-            key_id: r.key_id,
-            sha256: r.sha256,
-            subject_key: r.subject_key,
-            valid_until: r.valid_until,
-            facts: r
-                .facts
-                .as_deref()
-                .map(serde_json::from_str)
-                .transpose()
-                .map_err(|_| StorageError::Corrupt(format!("facts in document {}", r.id)))?,
-            legal_basis_version: r.legal_basis_version,
-            issued_at: r.issued_at,
-        })
-    }
-}
-
-const DOCUMENT_COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, number, \
-    verification_code, token, key_id, sha256, subject_key, valid_until, legal_basis_version, issued_at, facts";
-const INSERT_DOCUMENT: &str = "INSERT INTO register_documents (id, kind, subject_type, subject_id, \
-    company_id, number, verification_code, token, key_id, pdf, sha256, subject_key, valid_until, \
-    legal_basis_version, issued_at, facts) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
-
 /// What to commit in one transaction: an optional new row, an optional number turning from
 /// reserved to issued, documents, and events.
 #[derive(Debug, Default)]
 pub struct CharterCommit<'a> {
     pub row: Option<(CharterTable, CharterRow)>,
     pub issue_number: Option<&'a str>,
-    pub documents: Vec<(CharterDocument, Vec<u8>)>,
+    pub documents: Vec<(Document, Vec<u8>)>,
     pub events: Vec<NewEvent<'a>>,
 }
 
@@ -269,25 +193,7 @@ impl Store {
                 }
             }
             for (d, pdf) in &c.documents {
-                sqlx::query(INSERT_DOCUMENT)
-                    .bind(d.id.to_string())
-                    .bind(&d.kind)
-                    .bind(&d.subject_type)
-                    .bind(d.subject_id.to_string())
-                    .bind(d.company_id.map(|c| c.to_string()))
-                    .bind(&d.number)
-                    .bind(&d.verification_code)
-                    .bind(&d.token)
-                    .bind(&d.key_id)
-                    .bind(pdf.as_slice())
-                    .bind(&d.sha256)
-                    .bind(&d.subject_key)
-                    .bind(d.valid_until)
-                    .bind(&d.legal_basis_version)
-                    .bind(d.issued_at)
-                    .bind(d.facts.as_ref().map(ToString::to_string))
-                    .execute(&mut *tx)
-                    .await?;
+                insert_document!(tx, d, pdf.as_slice());
             }
             insert_events!(tx, &c.events);
             tx.commit().await?;
@@ -372,72 +278,5 @@ impl Store {
     ) -> Result<Vec<Event>, StorageError> {
         use super::Repository;
         self.events_of(table.entity_type(), &id.to_string()).await
-    }
-
-    async fn charter_document_where(
-        &self,
-        clause: &str,
-        value: &str,
-    ) -> Result<Vec<CharterDocument>, StorageError> {
-        let q = format!(
-            "SELECT {DOCUMENT_COLUMNS} FROM register_documents WHERE {clause} ORDER BY issued_at, id"
-        );
-        on_backend!(self, |pool, _begin| {
-            let rows: Vec<RawDocument> = sqlx::query_as(sqlx::AssertSqlSafe(q))
-                .bind(value)
-                .fetch_all(pool)
-                .await?;
-            rows.into_iter().map(CharterDocument::try_from).collect()
-        })
-    }
-
-    pub async fn charter_document(
-        &self,
-        id: Uuid,
-    ) -> Result<Option<CharterDocument>, StorageError> {
-        Ok(self
-            .charter_document_where("id = $1", &id.to_string())
-            .await?
-            .pop())
-    }
-
-    pub async fn charter_document_by_code(
-        &self,
-        code: &str,
-    ) -> Result<Option<CharterDocument>, StorageError> {
-        Ok(self
-            .charter_document_where("verification_code = $1", code)
-            .await?
-            .pop())
-    }
-
-    pub async fn charter_document_by_sha256(
-        &self,
-        sha256: &str,
-    ) -> Result<Option<CharterDocument>, StorageError> {
-        Ok(self
-            .charter_document_where("sha256 = $1", sha256)
-            .await?
-            .pop())
-    }
-
-    /// Documents issued for a subject (`termo`, `vehicle`, `auto`, …), oldest first.
-    pub async fn register_documents_of(
-        &self,
-        subject_id: Uuid,
-    ) -> Result<Vec<CharterDocument>, StorageError> {
-        self.charter_document_where("subject_id = $1", &subject_id.to_string())
-            .await
-    }
-
-    pub async fn charter_document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let pdf: Option<Vec<u8>> =
-                sqlx::query_scalar("SELECT pdf FROM register_documents WHERE id = $1")
-                    .bind(id.to_string())
-                    .fetch_optional(pool)
-                    .await?;
-            Ok(pdf)
-        })
     }
 }

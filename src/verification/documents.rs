@@ -6,15 +6,15 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::domain::charter::{CharterStatus, termo_status, vehicle_with_company};
 use crate::domain::dates::local_date;
 use crate::standing::charter::{
-    CertifiedFacts, KIND_AUTO, KIND_CERTIDAO, KIND_SELO, KIND_TERMO, certidao_subject,
-    certified_facts, company_autos, company_status, load_company, load_vehicle, termos_of,
-    vehicle_live_status,
+    CertifiedFacts, certidao_subject, certified_facts, company_autos, company_status, load_company,
+    load_vehicle, termos_of, vehicle_live_status,
 };
 use crate::standing::ride_hailing::{
-    AppCertifiedFacts, KIND_APP_AUTO, acts_of, app_certified_facts, load_app_record, state_of,
+    AppCertifiedFacts, acts_of, app_certified_facts, load_app_record, state_of,
 };
 use crate::state::AppState;
-use crate::storage::charter::CharterDocument;
+use crate::storage::DocumentKind;
+use crate::storage::documents::Document;
 use crate::storage::{Repository, StorageError};
 use crate::verification::{LiveStatus, PublicDocument, Verdict};
 
@@ -34,7 +34,7 @@ pub struct CharterDocumentStatus {
 /// FRET-ART8-P1, FRET-ART13, FRET-ART18–20, FRET-ART25: what a charter document says now.
 pub async fn document_status(
     state: &AppState,
-    doc: &CharterDocument,
+    doc: &Document,
     now: DateTime<Utc>,
 ) -> Result<Option<CharterDocumentStatus>, StorageError> {
     let today = local_date(now);
@@ -48,8 +48,8 @@ pub async fn document_status(
     let termos = termos_of(&state.store, company.id).await?;
     let expired = doc.valid_until.is_some_and(|u| today > u);
     let mut facts_hold = None;
-    let (status, suspended_until, subject) = match doc.kind.as_str() {
-        KIND_TERMO => {
+    let (status, suspended_until, subject) = match doc.kind {
+        DocumentKind::CharterTermo => {
             let Some(t) = termos.iter().find(|t| t.id == doc.subject_id) else {
                 return Ok(None);
             };
@@ -61,7 +61,7 @@ pub async fn document_status(
             );
             (s, until, company.cnpj.formatted())
         }
-        KIND_SELO => {
+        DocumentKind::CharterSelo => {
             let Some(v) = load_vehicle(&state.store, doc.subject_id).await? else {
                 return Ok(None);
             };
@@ -80,7 +80,7 @@ pub async fn document_status(
                 .flatten();
             (status, until, v.plate.formatted())
         }
-        KIND_AUTO => {
+        DocumentKind::CharterAuto => {
             let cal = state.calendar().await?;
             let views = company_autos(
                 &state.store,
@@ -101,7 +101,7 @@ pub async fn document_status(
             };
             (status, None, company.cnpj.formatted())
         }
-        KIND_CERTIDAO => {
+        DocumentKind::CharterCertidao => {
             let Some(subject) =
                 certidao_subject(&state.store, &doc.subject_type, doc.subject_id).await?
             else {
@@ -135,7 +135,7 @@ pub async fn document_status(
 /// the certified facts changed, else valid.
 pub async fn app_certidao_verdict(
     state: &AppState,
-    doc: &CharterDocument,
+    doc: &Document,
     now: DateTime<Utc>,
 ) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
     let Some(r) = load_app_record(state, doc.subject_id).await? else {
@@ -181,10 +181,10 @@ pub async fn app_certidao_verdict(
 /// What a ride-hailing auto notice says now: `anulado` once annulled, else `ativo`.
 pub async fn auto_document_status(
     state: &AppState,
-    doc: &CharterDocument,
+    doc: &Document,
     now: DateTime<Utc>,
 ) -> Result<Option<CharterDocumentStatus>, StorageError> {
-    if doc.kind != KIND_APP_AUTO {
+    if doc.kind != DocumentKind::AppAuto {
         return Ok(None);
     }
     let Some(auto) = state.store.get_auto(doc.subject_id).await? else {

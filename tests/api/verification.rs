@@ -248,12 +248,14 @@ async fn keys_endpoint_publishes_public_keys_only_and_they_verify_tokens() {
     );
 }
 
-/// A verification code names one document across both document tables: the database refuses
-/// a second document with a code already taken, whichever table holds the first.
+/// A verification code names one document across every kind: the database refuses a second
+/// document with a code already taken, whatever the kind of the first.
 #[tokio::test]
 async fn a_verification_code_is_unique_across_every_kind_of_document() {
     use selo::clock::Clock;
-    use selo::storage::charter::{CharterCommit, CharterDocument};
+    use selo::storage::DocumentKind;
+    use selo::storage::charter::CharterCommit;
+    use selo::storage::documents::Document;
     let app = spawn_app().await;
     let grant = app.granted().await;
     let taken = grant["documents"][0]["verification_code"]
@@ -263,12 +265,14 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
     let store = selo::storage::Store::connect(&app.database_url)
         .await
         .unwrap();
-    let doc = |code: &str| CharterDocument {
+    let doc = |code: &str| Document {
         id: uuid::Uuid::new_v4(),
-        kind: "app_certidao".into(),
+        kind: DocumentKind::AppCertidao,
         subject_type: "app_driver".into(),
         subject_id: uuid::Uuid::new_v4(),
         company_id: None,
+        authorization_id: None,
+        substitution_seq: None,
         number: "CERT-2026/000001".into(),
         verification_code: code.into(),
         token: "t".into(),

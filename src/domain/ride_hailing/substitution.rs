@@ -173,10 +173,34 @@ pub fn decide_substitution(
     if out.is_empty() { Ok(()) } else { Err(out) }
 }
 
+/// APP-ART8-P2 (art. 8º, §2º): a document issued for car replacement `issued_for` (`None`:
+/// with the grant) is superseded once the authorization's latest replacement is another one:
+/// the car it names no longer holds the authorization.
+pub fn superseded(issued_for: Option<i32>, latest: Option<i32>) -> bool {
+    issued_for.unwrap_or(0) != latest.unwrap_or(0)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn app_art8_p2_only_the_documents_of_the_latest_car_are_in_force() {
+        assert!(!superseded(None, None), "grant documents, never replaced");
+        assert!(
+            superseded(None, Some(1)),
+            "grant documents after one replacement"
+        );
+        assert!(
+            !superseded(Some(1), Some(1)),
+            "documents of the replacement car"
+        );
+        assert!(
+            superseded(Some(1), Some(2)),
+            "documents of a car replaced again"
+        );
+    }
     use crate::domain::ids::IbgeCode;
     use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
 

@@ -8,11 +8,11 @@ use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::dates::local_date;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
-use crate::standing::ride_hailing::{
-    AppCertifiedFacts, AppRecord, KIND_APP_CERTIDAO, app_certified_facts,
-};
+use crate::standing::ride_hailing::{AppCertifiedFacts, AppRecord, app_certified_facts};
 use crate::state::AppState;
-use crate::storage::charter::{CharterDocument, NewEvent};
+use crate::storage::DocumentKind;
+use crate::storage::charter::NewEvent;
+use crate::storage::documents::Document;
 
 const SERIES: &str = "CERT-APP";
 
@@ -147,7 +147,7 @@ pub async fn issue(
     subject: &'static str,
     protocol: &str,
     actor: &str,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
     let facts = app_certified_facts(state, r, subject, now).await?;
@@ -155,7 +155,7 @@ pub async fn issue(
         today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
     let (_, _, entity, entity_id, key) = app_subject_fields(r, subject);
     let spec = DocSpec {
-        kind: KIND_APP_CERTIDAO,
+        kind: DocumentKind::AppCertidao,
         subject_type: subject,
         subject_id: r.authorization.id,
         company_id: None,

@@ -9,10 +9,12 @@ use crate::domain::legal_basis::AppLegalBasis;
 use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
-use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY, KIND_APP_AUTO};
+use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY};
 use crate::state::AppState;
 use crate::storage::AppAuto;
-use crate::storage::charter::{CharterDocument, NewEvent};
+use crate::storage::DocumentKind;
+use crate::storage::charter::NewEvent;
+use crate::storage::documents::Document;
 
 /// The event recording, on the driver, that an auto's penalty was annulled.
 pub fn annulment_event<'a>(state: &'a AppState, auto: &AppAuto, actor: &'a str) -> NewEvent<'a> {
@@ -102,7 +104,7 @@ pub async fn issue_notice(
     plate: Option<(String, String)>,
     p: &ProcedureState,
     actor: &str,
-) -> Result<CharterDocument, UseCaseError> {
+) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let (Some(payment), Some(_)) = (p.payment_due.as_ref(), auto.notification.as_ref()) else {
         return Err(UseCaseError::Rules(vec![crate::domain::rule::RuleFailure {
@@ -137,7 +139,7 @@ pub async fn issue_notice(
     )
     .ok_or(UseCaseError::NotFound("Auto de infração não encontrado."))?;
     let spec = DocSpec {
-        kind: KIND_APP_AUTO,
+        kind: DocumentKind::AppAuto,
         subject_type: "app_auto",
         subject_id: auto.id,
         company_id: None,

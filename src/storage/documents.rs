@@ -1,0 +1,159 @@
+//! The one table of issued documents, for every kind of both laws: each row names its kind,
+//! its subject, what the token's subject field carries, and (ride-hailing authorization and
+//! sticker) the authorization and car replacement it was issued for. Append-only; every
+//! insert claims its verification code across the whole register.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::{DocumentKind, StorageError, Store, parse_uuid};
+
+/// A signed document of either law, without its bytes.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub id: Uuid,
+    pub kind: DocumentKind,
+    /// What the document is about: `app_authorization`, `vehicle`, `termo`, `auto`, …
+    pub subject_type: String,
+    pub subject_id: Uuid,
+    /// The charter company, for charter documents.
+    pub company_id: Option<Uuid>,
+    /// The ride-hailing authorization, for its authorization and sticker.
+    pub authorization_id: Option<Uuid>,
+    /// The car replacement a ride-hailing document was issued for (APP-ART8-P2); `None`:
+    /// with the grant.
+    pub substitution_seq: Option<i32>,
+    pub number: String,
+    pub verification_code: String,
+    pub token: String,
+    pub key_id: String,
+    pub sha256: String,
+    /// What the token's subject field carries: the plate, the CNPJ or the number, canonical.
+    pub subject_key: String,
+    pub valid_until: Option<NaiveDate>,
+    pub legal_basis_version: String,
+    pub issued_at: DateTime<Utc>,
+    /// What the document certified at issue (certidões), JSON.
+    pub facts: Option<serde_json::Value>,
+}
+
+#[derive(sqlx::FromRow)]
+struct DocumentRow {
+    id: String,
+    kind: String,
+    subject_type: String,
+    subject_id: String,
+    company_id: Option<String>,
+    authorization_id: Option<String>,
+    substitution_seq: Option<i32>,
+    number: String,
+    verification_code: String,
+    token: String,
+    key_id: String,
+    sha256: String,
+    subject_key: String,
+    valid_until: Option<NaiveDate>,
+    legal_basis_version: String,
+    issued_at: DateTime<Utc>,
+    facts: Option<String>,
+}
+
+impl TryFrom<DocumentRow> for Document {
+    type Error = StorageError;
+    fn try_from(r: DocumentRow) -> Result<Self, StorageError> {
+        let corrupt = |what: &str| StorageError::Corrupt(format!("{what} in document {}", r.id));
+        Ok(Self {
+            id: parse_uuid(&r.id)?,
+            kind: DocumentKind::parse(&r.kind).ok_or_else(|| corrupt("kind"))?,
+            subject_id: parse_uuid(&r.subject_id)?,
+            company_id: r.company_id.as_deref().map(parse_uuid).transpose()?,
+            authorization_id: r.authorization_id.as_deref().map(parse_uuid).transpose()?,
+            substitution_seq: r.substitution_seq,
+            facts: r
+                .facts
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|_| corrupt("facts"))?,
+            subject_type: r.subject_type,
+            number: r.number,
+            verification_code: r.verification_code,
+            token: r.token,
+            key_id: r.key_id,
+            sha256: r.sha256,
+            subject_key: r.subject_key,
+            valid_until: r.valid_until,
+            legal_basis_version: r.legal_basis_version,
+            issued_at: r.issued_at,
+        })
+    }
+}
+
+const COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, authorization_id, \
+    substitution_seq, number, verification_code, token, key_id, sha256, subject_key, valid_until, \
+    legal_basis_version, issued_at, facts";
+
+/// Every column, in the order `insert_document!` binds them.
+pub(crate) const INSERT: &str = "INSERT INTO documents (id, kind, subject_type, subject_id, \
+    company_id, authorization_id, substitution_seq, number, verification_code, token, key_id, pdf, \
+    sha256, subject_key, valid_until, legal_basis_version, issued_at, facts) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
+
+impl Store {
+    async fn documents_where(
+        &self,
+        clause: &str,
+        value: &str,
+    ) -> Result<Vec<Document>, StorageError> {
+        let q = format!("SELECT {COLUMNS} FROM documents WHERE {clause} ORDER BY issued_at, id");
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(value)
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(Document::try_from).collect()
+        })
+    }
+
+    /// The document with this id, of any kind.
+    pub async fn document(&self, id: Uuid) -> Result<Option<Document>, StorageError> {
+        Ok(self
+            .documents_where("id = $1", &id.to_string())
+            .await?
+            .pop())
+    }
+
+    /// The document whose printed verification code is `code` (normalised).
+    pub async fn document_by_code(&self, code: &str) -> Result<Option<Document>, StorageError> {
+        Ok(self
+            .documents_where("verification_code = $1", code)
+            .await?
+            .pop())
+    }
+
+    /// The document whose signed PDF has this SHA-256.
+    pub async fn document_by_sha256(&self, sha256: &str) -> Result<Option<Document>, StorageError> {
+        Ok(self.documents_where("sha256 = $1", sha256).await?.pop())
+    }
+
+    /// Documents issued for a subject (a Termo, a vehicle, an auto, …), oldest first.
+    pub async fn documents_of_subject(
+        &self,
+        subject_id: Uuid,
+    ) -> Result<Vec<Document>, StorageError> {
+        self.documents_where("subject_id = $1", &subject_id.to_string())
+            .await
+    }
+
+    /// The signed PDF of a document.
+    pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let pdf: Option<Vec<u8>> =
+                sqlx::query_scalar("SELECT pdf FROM documents WHERE id = $1")
+                    .bind(id.to_string())
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(pdf)
+        })
+    }
+}
