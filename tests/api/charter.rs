@@ -101,7 +101,7 @@ fn rules_of(problem: &Value) -> Vec<String> {
         .collect()
 }
 
-async fn company(app: &TestApp, certificates_until: &str) -> String {
+pub(crate) async fn company(app: &TestApp, certificates_until: &str) -> String {
     let body = created(
         app.post(
             "/api/v1/charter/companies",
@@ -113,7 +113,7 @@ async fn company(app: &TestApp, certificates_until: &str) -> String {
     body["id"].as_str().unwrap().to_owned()
 }
 
-async fn termo(app: &TestApp, company: &str) -> reqwest::Response {
+pub(crate) async fn termo(app: &TestApp, company: &str) -> reqwest::Response {
     app.post(
         &format!("/api/v1/charter/companies/{company}/termos"),
         &json!({}),

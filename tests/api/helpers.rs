@@ -61,8 +61,29 @@ async fn fresh_database(data_dir: &Path) -> (String, &'static str) {
 
 pub async fn spawn_app() -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
-    let keys_dir = tempfile::tempdir().unwrap();
     let (database_url, backend) = fresh_database(data_dir.path()).await;
+    spawn_app_on(
+        database_url,
+        backend,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+    )
+    .await
+}
+
+/// A fresh database URL for a second application beside `spawn_app`'s (same backend).
+pub async fn another_database(data_dir: &Path) -> (String, &'static str) {
+    fresh_database(data_dir).await
+}
+
+/// Starts the application on an existing database and keys folder (both kept alive by the
+/// returned `TestApp`).
+pub async fn spawn_app_on(
+    database_url: String,
+    backend: &'static str,
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+) -> TestApp {
     let settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use serde_json::{Value, json};
 use sqlx::Connection;
 
 /// A column's kind as both dialects can state it: SQLite keeps dates, instants and fixed
@@ -111,4 +112,338 @@ fn dialect_kinds_fold_onto_each_other() {
     assert_eq!(kind_of("boolean"), "integer");
     assert_eq!(kind_of("bytea"), kind_of("BLOB"));
     assert_ne!(kind_of("bytea"), kind_of("TEXT"));
+}
+
+/// The last schema with two document tables (the ride-hailing authorization and sticker in
+/// `documents`, every other kind in `register_documents`).
+const TWO_TABLE_VERSION: &str = "0013";
+
+/// A migrator of the first migrations of `dialect`, up to the two-table schema, read from
+/// copies of the very files selo embeds (so their checksums match when selo later migrates
+/// the same database to the latest schema).
+async fn two_table_migrator(dialect: &str) -> (tempfile::TempDir, sqlx::migrate::Migrator) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(dialect);
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.as_str() <= format!("{TWO_TABLE_VERSION}_~").as_str() {
+            std::fs::copy(&path, dir.path().join(&name)).unwrap();
+        }
+    }
+    let migrator = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    (dir, migrator)
+}
+
+/// Tables of the two-table schema whose rows are copied as they are (the document tables are
+/// split by kind, and verification codes are claimed again by the old triggers on SQLite).
+fn plain_tables(all: &[String]) -> Vec<String> {
+    all.iter()
+        .filter(|t| {
+            !matches!(
+                t.as_str(),
+                "documents" | "register_documents" | "verification_codes"
+            ) && !t.starts_with("_sqlx")
+                && !t.starts_with("sqlite_")
+        })
+        .cloned()
+        .collect()
+}
+
+const OLD_APP_COLUMNS: &str = "id, kind, authorization_id, number, verification_code, token, \
+    key_id, pdf, sha256, legal_basis_version, issued_at, substitution_seq";
+const OLD_REGISTER_COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, number, \
+    verification_code, token, key_id, pdf, sha256, subject_key, valid_until, legal_basis_version, \
+    issued_at, facts";
+const APP_KINDS: &str = "('app_authorization', 'app_sticker')";
+
+/// Writes every row of SQLite database `from` (latest schema) into `to`, a database at the
+/// two-table schema, in the shape selo stored them before the move.
+async fn sqlite_into_two_tables(from: &str, to: &str) {
+    use std::str::FromStr;
+    if let Some(dir) = std::path::Path::new(to.trim_start_matches("sqlite://")).parent() {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(to)
+        .unwrap()
+        .create_if_missing(true)
+        .foreign_keys(false);
+    let mut conn = sqlx::SqliteConnection::connect_with(&options)
+        .await
+        .unwrap();
+    let (_dir, migrator) = two_table_migrator("sqlite").await;
+    migrator.run(&mut conn).await.unwrap();
+    let from_path = from.trim_start_matches("sqlite://");
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ATTACH DATABASE '{from_path}' AS latest"
+    )))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let tables: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+    for t in plain_tables(&tables) {
+        let columns: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT name FROM pragma_table_info('{t}')"
+        )))
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+        let columns = columns.join(", ");
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            // OR IGNORE: rows the migrations seed (holidays) are there already.
+            "INSERT OR IGNORE INTO main.{t} ({columns}) SELECT {columns} FROM latest.{t}"
+        )))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    for sql in [
+        format!(
+            "INSERT INTO main.documents ({OLD_APP_COLUMNS}) SELECT {OLD_APP_COLUMNS} FROM latest.documents WHERE kind IN {APP_KINDS}"
+        ),
+        format!(
+            "INSERT INTO main.register_documents ({OLD_REGISTER_COLUMNS}) SELECT {OLD_REGISTER_COLUMNS} FROM latest.documents WHERE kind NOT IN {APP_KINDS}"
+        ),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+}
+
+/// Copies `select` of PostgreSQL database `from` into `to`'s `target`, with COPY.
+async fn pg_copy(
+    from: &mut sqlx::PgConnection,
+    to: &mut sqlx::PgConnection,
+    select: &str,
+    target: &str,
+) {
+    use futures_util::TryStreamExt;
+    let chunks: Vec<_> = from
+        .copy_out_raw(&format!("COPY ({select}) TO STDOUT"))
+        .await
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap();
+    let mut copy = to
+        .copy_in_raw(&format!("COPY {target} FROM STDIN"))
+        .await
+        .unwrap();
+    for chunk in chunks {
+        copy.send(chunk).await.unwrap();
+    }
+    copy.finish().await.unwrap();
+}
+
+/// Writes every row of PostgreSQL database `from` (latest schema) into the new database `to`
+/// at the two-table schema, in the shape selo stored them before the move.
+async fn postgres_into_two_tables(from: &str, to: &str) {
+    let mut source = sqlx::PgConnection::connect(from).await.unwrap();
+    let mut target = sqlx::PgConnection::connect(to).await.unwrap();
+    let (_dir, migrator) = two_table_migrator("postgres").await;
+    migrator.run(&mut target).await.unwrap();
+    // Rows go in as they were: no foreign-key order, no trigger (codes are copied too).
+    sqlx::query("SET session_replication_role = replica")
+        .execute(&mut target)
+        .await
+        .unwrap();
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables \
+         WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    )
+    .fetch_all(&mut target)
+    .await
+    .unwrap();
+    let mut plain = plain_tables(&tables);
+    plain.push("verification_codes".into());
+    // Rows the migrations seed (holidays) come again with the copy.
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "TRUNCATE {}, documents, register_documents",
+        plain.join(", ")
+    )))
+        .execute(&mut target)
+        .await
+        .unwrap();
+    for t in plain {
+        let columns: Vec<String> = sqlx::query_scalar(
+            "SELECT column_name::text FROM information_schema.columns \
+             WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+        )
+        .bind(&t)
+        .fetch_all(&mut target)
+        .await
+        .unwrap();
+        let columns = columns.join(", ");
+        pg_copy(
+            &mut source,
+            &mut target,
+            &format!("SELECT {columns} FROM {t}"),
+            &format!("{t} ({columns})"),
+        )
+        .await;
+    }
+    pg_copy(
+        &mut source,
+        &mut target,
+        &format!("SELECT {OLD_APP_COLUMNS} FROM documents WHERE kind IN {APP_KINDS}"),
+        &format!("documents ({OLD_APP_COLUMNS})"),
+    )
+    .await;
+    pg_copy(
+        &mut source,
+        &mut target,
+        &format!("SELECT {OLD_REGISTER_COLUMNS} FROM documents WHERE kind NOT IN {APP_KINDS}"),
+        &format!("register_documents ({OLD_REGISTER_COLUMNS})"),
+    )
+    .await;
+}
+
+/// What a verifier reads of every document: the answer to its token, to its printed code
+/// and to its PDF.
+async fn verification_answers(
+    app: &crate::helpers::TestApp,
+    docs: &[(String, String, Vec<u8>)],
+) -> Vec<Value> {
+    let mut answers = Vec::new();
+    for (token, code, pdf) in docs {
+        let (status, body) = app.verify(token).await;
+        answers.push(json!({"token": status.as_u16(), "body": body}));
+        let res = app.get(&format!("/api/v1/verify/code/{code}")).await;
+        answers.push(
+            json!({"code": res.status().as_u16(), "body": res.json::<Value>().await.unwrap()}),
+        );
+        let res = app
+            .client
+            .post(app.url("/api/v1/verify/pdf"))
+            .header("Content-Type", "application/pdf")
+            .body(pdf.clone())
+            .send()
+            .await
+            .unwrap();
+        answers.push(
+            json!({"pdf": res.status().as_u16(), "body": res.json::<Value>().await.unwrap()}),
+        );
+    }
+    answers
+}
+
+/// Issue 9: the one document table. Documents issued on the two-table schema (both laws'
+/// kinds, as selo stored them then) verify exactly as before once selo moves them: by token,
+/// by printed code and by PDF, on whichever backend the suite runs.
+#[tokio::test]
+async fn documents_stored_in_the_two_table_schema_verify_the_same_after_the_move() {
+    // Issued by selo itself: a ride-hailing authorization and sticker, a charter Termo.
+    let before = crate::helpers::spawn_app().await;
+    before.granted().await;
+    let company = crate::charter::company(&before, "2027-12-31").await;
+    assert_eq!(
+        crate::charter::termo(&before, &company).await.status(),
+        reqwest::StatusCode::CREATED
+    );
+    let store = selo::storage::Store::connect(&before.database_url)
+        .await
+        .unwrap();
+    let mut docs = Vec::new();
+    for kind in ["app_authorization", "app_sticker", "charter_termo"] {
+        let rows = verification_material(&before.database_url, kind).await;
+        assert_eq!(rows.len(), 1, "one {kind} issued");
+        let (id, token, code) = rows.into_iter().next().unwrap();
+        let pdf = store.document_pdf(id).await.unwrap().unwrap();
+        docs.push((token, code, pdf));
+    }
+    let answers_before = verification_answers(&before, &docs).await;
+    assert!(
+        answers_before
+            .iter()
+            .all(|a| a["body"]["verdict"] == "valid"),
+        "{answers_before:#?}"
+    );
+
+    // The same rows, in the two-table shape, in a database at version 13.
+    let data_dir = tempfile::tempdir().unwrap();
+    let (old_url, backend) = crate::helpers::another_database(data_dir.path()).await;
+    if backend == "sqlite" {
+        sqlite_into_two_tables(&before.database_url, &old_url).await;
+    } else {
+        postgres_into_two_tables(&before.database_url, &old_url).await;
+    }
+    let old_tables = table_names(&old_url).await;
+    assert!(
+        old_tables.contains(&"register_documents".to_owned()),
+        "{old_tables:?}"
+    );
+
+    // selo starts on it with the same keys: the move runs, and every answer is the same.
+    let keys = tempfile::tempdir().unwrap();
+    copy_dir(before.keys_dir.path(), keys.path());
+    let after = crate::helpers::spawn_app_on(old_url.clone(), backend, keys, data_dir).await;
+    let new_tables = table_names(&old_url).await;
+    assert!(
+        !new_tables.contains(&"register_documents".to_owned()),
+        "{new_tables:?}"
+    );
+    let answers_after = verification_answers(&after, &docs).await;
+    assert_eq!(answers_before, answers_after);
+}
+
+/// (id, token, printed code) of the documents of `kind`.
+async fn verification_material(url: &str, kind: &str) -> Vec<(uuid::Uuid, String, String)> {
+    let sql = "SELECT id, token, verification_code FROM documents WHERE kind = $1";
+    let rows: Vec<(String, String, String)> = if url.starts_with("sqlite") {
+        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+        sqlx::query_as(sql)
+            .bind(kind)
+            .fetch_all(&mut c)
+            .await
+            .unwrap()
+    } else {
+        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+        sqlx::query_as(sql)
+            .bind(kind)
+            .fetch_all(&mut c)
+            .await
+            .unwrap()
+    };
+    rows.into_iter()
+        .map(|(id, t, c)| (uuid::Uuid::parse_str(&id).unwrap(), t, c))
+        .collect()
+}
+
+async fn table_names(url: &str) -> Vec<String> {
+    if url.starts_with("sqlite") {
+        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .fetch_all(&mut c)
+            .await
+            .unwrap()
+    } else {
+        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+        sqlx::query_scalar(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public'",
+        )
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            let sub = to.join(path.file_name().unwrap());
+            std::fs::create_dir_all(&sub).unwrap();
+            copy_dir(&path, &sub);
+        } else {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
 }
