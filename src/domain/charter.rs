@@ -437,6 +437,47 @@ pub fn sanction_grounded(kind: CompanySanctionKind, article: &str) -> bool {
     }
 }
 
+/// FRET-ART18 (art. 18, III): the law fixes no length for a suspension, so the deciding
+/// authority sets its end, after its start. Returns what is wrong with the end given, if
+/// anything (the `until` field).
+pub fn fret_art18_iii_suspension_end(
+    kind: CompanySanctionKind,
+    from: Option<NaiveDate>,
+    until: Option<NaiveDate>,
+) -> Option<&'static str> {
+    match (kind, from, until) {
+        (CompanySanctionKind::Suspensao, Some(from), Some(until)) if until <= from => {
+            Some("O fim da suspensão deve ser posterior ao início.")
+        }
+        (CompanySanctionKind::Suspensao, _, None) => {
+            Some("Informe o fim da suspensão: a lei não fixa a duração (art. 18, III).")
+        }
+        _ => None,
+    }
+}
+
+/// FRET-ART13-P5 (art. 13, §5º): a vehicle whose baixa was filed (its selo returned) is out
+/// of the register and is not inspected again.
+pub fn fret_art13_p5_no_vistoria_after_baixa(baixado: bool) -> Option<RuleFailure> {
+    baixado.then(|| RuleFailure {
+        rule: "FRET-ART13-P5",
+        article: "art. 13, §5º",
+        field: "vehicle",
+        message: "Veículo baixado: não pode ser vistoriado.".into(),
+    })
+}
+
+/// FRET-ART2-I (art. 2º, I, a): only an authorized company, with a Termo in force, provides
+/// continuous charter service.
+pub fn fret_art2_i_authorized_company(company_status: CharterStatus) -> Option<RuleFailure> {
+    (company_status != CharterStatus::Ativo).then(|| RuleFailure {
+        rule: "FRET-ART2-I",
+        article: "art. 2º, I, a",
+        field: "company",
+        message: "Somente empresa autorizada, com Termo em vigor, presta o serviço.".into(),
+    })
+}
+
 /// FRET-ART8-P1 (DL-8), FRET-ART18-III, FRET-ART20: status of a Termo on `today`, and the
 /// suspension's end when suspended.
 pub fn termo_status(

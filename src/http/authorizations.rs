@@ -218,12 +218,13 @@ pub async fn vistoria(
             "A vistoria não pode ter data futura.",
         );
     }
-    if dto.approved && notified_on.is_some() {
-        f.take::<(), ()>(
-            "notified_on",
-            Err(()),
-            "A ciência das correções só se aplica a vistoria reprovada (art. 16, §2º).",
-        );
+    if let Some(message) =
+        crate::domain::ride_hailing::vistoria::app_art16_p2_notice_only_on_failure(
+            dto.approved,
+            notified_on.is_some(),
+        )
+    {
+        f.take::<(), ()>("notified_on", Err(()), message);
     }
     f.finish()?;
     let (Some(performed_on), Some(inspector)) = (performed_on, inspector) else {
@@ -245,9 +246,9 @@ pub async fn vistoria(
         notes: dto.notes,
         notified_on: notified_on.flatten(),
     };
-    super::history::record_app_act(
+    crate::issuance::ride_hailing::acts::record(
         &state,
-        &official,
+        &official.actor,
         "app_authorization",
         id,
         standing::ride_hailing::APP_VISTORIA_EVENT,
@@ -307,9 +308,9 @@ pub async fn vistoria_summons(
             failures.into_iter().map(ProblemItem::from).collect(),
         ));
     }
-    super::history::record_app_act(
+    crate::issuance::ride_hailing::acts::record(
         &state,
-        &official,
+        &official.actor,
         "app_authorization",
         id,
         standing::ride_hailing::APP_SUMMONS_EVENT,

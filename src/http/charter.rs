@@ -24,11 +24,11 @@ use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
 use crate::domain::rule::RuleFailure;
 use crate::issuance::charter as issue;
-use crate::issuance::charter::AUTO_SERIES;
+use crate::issuance::charter::NewAuto;
 use crate::issuance::verification_url;
 use crate::standing::charter as reg;
 use crate::standing::charter::{
-    AutoData, AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
+    AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
     VehicleData, VehicleDocuments, acts,
 };
 use crate::state::AppState;
@@ -384,22 +384,8 @@ pub async fn apply_sanction(
         );
     }
     let until = until.flatten();
-    match (dto.kind, from, until) {
-        (CompanySanctionKind::Suspensao, Some(from), Some(until)) if until <= from => {
-            f.take::<(), ()>(
-                "until",
-                Err(()),
-                "O fim da suspensão deve ser posterior ao início.",
-            );
-        }
-        (CompanySanctionKind::Suspensao, _, None) => {
-            f.take::<(), ()>(
-                "until",
-                Err(()),
-                "Informe o fim da suspensão: a lei não fixa a duração (art. 18, III).",
-            );
-        }
-        _ => {}
+    if let Some(message) = rules::fret_art18_iii_suspension_end(dto.kind, from, until) {
+        f.take::<(), ()>("until", Err(()), message);
     }
     f.finish()?;
     let (Some(effective_from), Some(reason)) = (from, reason) else {
@@ -763,13 +749,8 @@ pub async fn record_vistoria(
         inspector,
         notes: dto.notes,
     };
-    if v.record.baixa.is_some() {
-        return Err(requirements(vec![RuleFailure {
-            rule: "FRET-ART13-P5",
-            article: "art. 13, §5º",
-            field: "vehicle",
-            message: "Veículo baixado: não pode ser vistoriado.".into(),
-        }]));
+    if let Some(failure) = rules::fret_art13_p5_no_vistoria_after_baixa(v.record.baixa.is_some()) {
+        return Err(requirements(vec![failure]));
     }
     if !vistoria.approved {
         append(
@@ -1151,15 +1132,10 @@ pub async fn create_contract(
     let now = state.clock.now();
     let today = local_date(now);
     let termos = reg::termos_of(&state.store, c.id).await?;
-    let mut failures = Vec::new();
-    if reg::company_status(&c, &termos, today).0 != CharterStatus::Ativo {
-        failures.push(RuleFailure {
-            rule: "FRET-ART2-I",
-            article: "art. 2º, I, a",
-            field: "company",
-            message: "Somente empresa autorizada, com Termo em vigor, presta o serviço.".into(),
-        });
-    }
+    let mut failures: Vec<RuleFailure> =
+        rules::fret_art2_i_authorized_company(reg::company_status(&c, &termos, today).0)
+            .into_iter()
+            .collect();
     let listed = listed_vehicles(&state, &c, &contract.vehicle_plates, today).await?;
     let review = rules::contract_requirements(&contract, &listed, &mut failures);
     if !failures.is_empty() {
@@ -1474,63 +1450,15 @@ pub async fn create_auto(
     else {
         return Err(ApiError::Internal);
     };
-    let data = AutoData {
-        infraction: infraction.id.to_owned(),
+    let auto = NewAuto {
+        infraction: infraction.id,
         committed_on,
         place,
         facts,
         inspector,
-        drawn_up_at: now,
-        vehicle_plate: vehicle_plate.flatten().map(|p| p.as_str().to_owned()),
-        legal_basis_version: state.charter_basis.version.to_owned(),
+        vehicle_plate: vehicle_plate.flatten(),
     };
-    let number = state
-        .store
-        .reserve_number(AUTO_SERIES, chrono::Datelike::year(&today), now)
-        .await?
-        .number;
-    let aid = Uuid::new_v4();
-    let commit = CharterCommit {
-        row: Some((
-            CharterTable::Autos,
-            CharterRow {
-                id: aid,
-                company_id: Some(c.id),
-                key: number.clone(),
-                alt_key: None,
-                data: to_json(&data)?,
-                created_at: now,
-                created_by: official.actor.clone(),
-            },
-        )),
-        issue_number: Some(&number),
-        events: vec![
-            event(
-                CharterTable::Autos,
-                aid,
-                acts::REGISTERED,
-                &official.actor,
-                &state,
-                json!({ "number": number, "infraction": infraction.id, "company_id": c.id }),
-            ),
-            event(
-                CharterTable::Companies,
-                c.id,
-                "auto_drawn_up",
-                &official.actor,
-                &state,
-                json!({ "auto_id": aid, "number": number, "infraction": infraction.id }),
-            ),
-        ],
-        ..CharterCommit::default()
-    };
-    if let Err(e) = state.store.charter_commit(commit).await {
-        let _ = state
-            .store
-            .void_number(&number, "falha ao gravar o auto", now)
-            .await;
-        return Err(e.into());
-    }
+    let aid = issue::draw_up_auto(&state, c.id, auto, &official.actor).await?;
     auto_reply(&state, c.id, aid, true).await
 }
 

@@ -68,29 +68,3 @@ pub async fn auto(
 ) -> Result<HttpResponse, ApiError> {
     history(&state, "app_infraction_auto", &id).await
 }
-
-/// Appends one ride-hailing act by `official` to the history of an entity, under the legal
-/// basis in force.
-pub(crate) async fn record_app_act(
-    state: &AppState,
-    official: &super::auth::Official,
-    entity_type: &str,
-    id: uuid::Uuid,
-    kind: &str,
-    data: &impl serde::Serialize,
-) -> Result<(), ApiError> {
-    state
-        .store
-        .append_events(vec![crate::storage::charter::NewEvent {
-            entity_type,
-            entity_id: id,
-            kind,
-            actor: &official.actor,
-            reason: None,
-            legal_basis_version: state.app_basis.version,
-            at: state.clock.now(),
-            data: serde_json::to_value(data).map_err(|_| ApiError::Internal)?,
-        }])
-        .await?;
-    Ok(())
-}

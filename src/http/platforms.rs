@@ -386,8 +386,15 @@ pub async fn create_notice(
             failures.into_iter().map(ProblemItem::from).collect(),
         ));
     }
-    super::history::record_app_act(&state, &official, "platform", id, NOTICE_EVENT, &notice)
-        .await?;
+    crate::issuance::ride_hailing::acts::record(
+        &state,
+        &official.actor,
+        "platform",
+        id,
+        NOTICE_EVENT,
+        &notice,
+    )
+    .await?;
     Ok(HttpResponse::Created().json(notice_json(&notice, today)))
 }
 
@@ -433,6 +440,14 @@ pub async fn cure_notice(
         ));
     }
     let data = json!({ "id": notice.id, "cured_on": cured_on });
-    super::history::record_app_act(&state, &official, "platform", id, CURED_EVENT, &data).await?;
+    crate::issuance::ride_hailing::acts::record(
+        &state,
+        &official.actor,
+        "platform",
+        id,
+        CURED_EVENT,
+        &data,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(notice_json(&notice, today)))
 }

@@ -421,9 +421,9 @@ pub async fn data_change(
         &state.app_basis,
     );
     let data = json!({ "what": what, "changed_on": changed_on, "reported_on": reported_on, "due": due.due, "late": late.is_some() });
-    super::history::record_app_act(
+    crate::issuance::ride_hailing::acts::record(
         &state,
-        &official,
+        &official.actor,
         "driver",
         id,
         "data_change_reported",
@@ -526,9 +526,9 @@ async fn register_act(
             failures.into_iter().map(ProblemItem::from).collect(),
         ));
     }
-    super::history::record_app_act(
+    crate::issuance::ride_hailing::acts::record(
         state,
-        official,
+        &official.actor,
         entity_type,
         id,
         standing::ride_hailing::REGISTER_ACT_EVENT,

@@ -1,7 +1,7 @@
 //! Use cases of the charter law (Lei 4.937/2025): the Termo de Autorização, the selo de
 //! vistoria, the certidão and the auto de infração, each through the issuing pipeline.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -11,15 +11,15 @@ use crate::domain::dates::local_date;
 use crate::domain::ids::Plate;
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document};
+use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document, void};
 use crate::standing::charter::{
-    AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData, acts,
-    certified_facts, current_termo, termos_of,
+    AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData,
+    acts, certified_facts, current_termo, termos_of,
 };
 use crate::state::AppState;
-use crate::storage::DocumentKind;
-use crate::storage::charter::{CharterRow, CharterTable, NewEvent};
+use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::Document;
+use crate::storage::{DocumentKind, Repository};
 
 /// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
 pub const TERMO_SERIES: &str = "FRET";
@@ -631,4 +631,90 @@ pub async fn issue_auto_notice(
         },
     )
     .await
+}
+
+/// An auto de infração as the inspector draws it up (FRET-ART19, FRET-ART21).
+#[derive(Debug, Clone)]
+pub struct NewAuto {
+    /// `FRET-ART19-I` … `FRET-ART19-VI`.
+    pub infraction: &'static str,
+    pub committed_on: NaiveDate,
+    pub place: String,
+    pub facts: String,
+    pub inspector: String,
+    pub vehicle_plate: Option<Plate>,
+}
+
+/// FRET-ART19, FRET-ART21: records an auto de infração against `company_id` with its own
+/// number (series AIF), drawn up now by `actor`; the number is voided if the auto cannot be
+/// stored. Returns the auto's id.
+pub async fn draw_up_auto(
+    state: &AppState,
+    company_id: Uuid,
+    auto: NewAuto,
+    actor: &str,
+) -> Result<Uuid, UseCaseError> {
+    let now = state.clock.now();
+    let data = AutoData {
+        infraction: auto.infraction.to_owned(),
+        committed_on: auto.committed_on,
+        place: auto.place,
+        facts: auto.facts,
+        inspector: auto.inspector,
+        drawn_up_at: now,
+        vehicle_plate: auto.vehicle_plate.map(|p| p.as_str().to_owned()),
+        legal_basis_version: state.charter_basis.version.to_owned(),
+    };
+    let number = state
+        .store
+        .reserve_number(AUTO_SERIES, local_date(now).year(), now)
+        .await?
+        .number;
+    let aid = Uuid::new_v4();
+    let event = |table: CharterTable, id: Uuid, kind, data| NewEvent {
+        entity_type: table.entity_type(),
+        entity_id: id,
+        kind,
+        actor,
+        reason: None,
+        legal_basis_version: state.charter_basis.version,
+        at: now,
+        data,
+    };
+    let commit = CharterCommit {
+        row: Some((
+            CharterTable::Autos,
+            CharterRow {
+                id: aid,
+                company_id: Some(company_id),
+                key: number.clone(),
+                alt_key: None,
+                data: serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?,
+                created_at: now,
+                created_by: actor.to_owned(),
+            },
+        )),
+        issue_number: Some(&number),
+        events: vec![
+            event(
+                CharterTable::Autos,
+                aid,
+                acts::REGISTERED,
+                json!({ "number": number, "infraction": auto.infraction, "company_id": company_id }),
+            ),
+            event(
+                CharterTable::Companies,
+                company_id,
+                "auto_drawn_up",
+                json!({ "auto_id": aid, "number": number, "infraction": auto.infraction }),
+            ),
+        ],
+        ..CharterCommit::default()
+    };
+    if let Err(e) = state.store.charter_commit(commit).await {
+        let e = UseCaseError::from(e);
+        void(state, &number, &e).await;
+        return Err(e);
+    }
+    Ok(aid)
 }

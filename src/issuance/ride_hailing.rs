@@ -1,5 +1,6 @@
 //! Use cases of the ride-hailing law (Secretaria Municipal de Finanças).
 
+pub mod acts;
 pub mod certidao;
 pub mod grant;
 pub mod procedure;

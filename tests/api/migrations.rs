@@ -269,9 +269,9 @@ async fn postgres_into_two_tables(from: &str, to: &str) {
         "TRUNCATE {}, documents, register_documents",
         plain.join(", ")
     )))
-        .execute(&mut target)
-        .await
-        .unwrap();
+    .execute(&mut target)
+    .await
+    .unwrap();
     for t in plain {
         let columns: Vec<String> = sqlx::query_scalar(
             "SELECT column_name::text FROM information_schema.columns \

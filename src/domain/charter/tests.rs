@@ -1091,3 +1091,45 @@ fn fret_art2_iii_a_return_closes_the_latest_outbound_trip_up_to_its_day() {
             .unwrap();
     assert_eq!((old.leg, old.group), (TripLeg::Ida, None));
 }
+
+#[test]
+fn fret_art18_iii_a_suspension_needs_an_end_after_its_start() {
+    use CompanySanctionKind::{Advertencia, Suspensao};
+    let (from, later) = (d(2026, 3, 1), d(2026, 4, 1));
+    assert_eq!(
+        fret_art18_iii_suspension_end(Suspensao, Some(from), Some(later)),
+        None
+    );
+    assert!(fret_art18_iii_suspension_end(Suspensao, Some(later), Some(from)).is_some());
+    assert!(fret_art18_iii_suspension_end(Suspensao, Some(from), Some(from)).is_some());
+    assert!(
+        fret_art18_iii_suspension_end(Suspensao, Some(from), None)
+            .is_some_and(|m| m.contains("art. 18, III"))
+    );
+    // A warning has no end to set.
+    assert_eq!(
+        fret_art18_iii_suspension_end(Advertencia, Some(from), None),
+        None
+    );
+}
+
+#[test]
+fn fret_art13_p5_a_vehicle_after_baixa_is_not_inspected() {
+    assert_eq!(fret_art13_p5_no_vistoria_after_baixa(false), None);
+    let f = fret_art13_p5_no_vistoria_after_baixa(true).unwrap();
+    assert_eq!((f.rule, f.field), ("FRET-ART13-P5", "vehicle"));
+}
+
+#[test]
+fn fret_art2_i_only_a_company_with_a_termo_in_force_contracts() {
+    assert_eq!(fret_art2_i_authorized_company(CharterStatus::Ativo), None);
+    for s in [
+        CharterStatus::Suspenso,
+        CharterStatus::Cassado,
+        CharterStatus::Vencido,
+        CharterStatus::PendenteAutorizacao,
+    ] {
+        let f = fret_art2_i_authorized_company(s).unwrap();
+        assert_eq!((f.rule, f.field), ("FRET-ART2-I", "company"), "{s:?}");
+    }
+}

@@ -233,11 +233,27 @@ pub fn app_art13_xix_report(
     (due, late)
 }
 
+/// APP-ART16-P2 (art. 16, §2º): the 15 days to fix a vehicle count from the notice of a
+/// *failed* vistoria; an approved one has nothing to notify. Returns what is wrong with a
+/// notice date given, if anything (the `notified_on` field).
+pub fn app_art16_p2_notice_only_on_failure(approved: bool, notified: bool) -> Option<&'static str> {
+    (approved && notified)
+        .then_some("A ciência das correções só se aplica a vistoria reprovada (art. 16, §2º).")
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::domain::calendar::CalendarSettings;
+
+    #[test]
+    fn app_art16_p2_a_notice_to_fix_follows_only_a_failed_vistoria() {
+        assert_eq!(app_art16_p2_notice_only_on_failure(false, true), None);
+        assert_eq!(app_art16_p2_notice_only_on_failure(false, false), None);
+        assert_eq!(app_art16_p2_notice_only_on_failure(true, false), None);
+        assert!(app_art16_p2_notice_only_on_failure(true, true).is_some());
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
