@@ -119,7 +119,7 @@ fn main() {
 /// Issue 4's memory target: the process RSS after 10,000 sticker renders.
 fn rss_after_renders(
     renderer: &Renderer,
-    ctx: &selo::documents::AppDocumentContext<'_>,
+    ctx: &selo::documents::RideHailingDocumentContext<'_>,
     now: DateTime<Utc>,
 ) {
     let qr = Qr::new("https://selo.example.test/v/sample").unwrap();

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use qrcode::{EcLevel, QrCode};
 use serde_json::json;
 
-use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 
 /// Width of the QR code's modules area on the sticker (APP-ART14 sticker; the issue asks for
 /// at least 40 mm). The quiet zone of 4 modules is added around it.
@@ -18,7 +18,7 @@ pub const STICKER_QR_MM: f64 = 46.0;
 pub const A4_QR_MM: f64 = 38.0;
 
 /// Who issues ride-hailing documents (APP-ART3, APP-ART17).
-pub const APP_ISSUER: &str = "BDG-SMF";
+pub const RIDE_HAILING_ISSUER: &str = "BDG-SMF";
 
 /// A QR code as vector SVG, with its quiet zone.
 #[derive(Debug, Clone)]
@@ -124,16 +124,16 @@ pub fn merge(mut a: serde_json::Value, b: serde_json::Value) -> serde_json::Valu
 }
 
 /// Everything a ride-hailing document shows.
-pub struct AppDocumentContext<'a> {
-    pub authorization: &'a AppAuthorization,
+pub struct RideHailingDocumentContext<'a> {
+    pub authorization: &'a RideHailingAuthorization,
     pub driver: &'a Driver,
     pub vehicle: &'a Vehicle,
-    pub basis: &'a AppLegalBasis,
+    pub basis: &'a RideHailingLegalBasis,
     pub letterhead: &'a Letterhead,
     pub issued_at: DateTime<Utc>,
 }
 
-impl AppDocumentContext<'_> {
+impl RideHailingDocumentContext<'_> {
     fn municipality_label(&self) -> String {
         self.basis
             .municipality(self.vehicle.registration_municipality)

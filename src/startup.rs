@@ -11,7 +11,7 @@ use anyhow::Context;
 use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::http;
 use crate::settings::{Environment, Settings};
 use crate::signing::keys::{self, KeyError, Keys};
@@ -78,7 +78,7 @@ impl Application {
             keys: Arc::new(keys),
             renderer: Renderer::new(settings.render_threads),
             clock,
-            app_basis: Arc::new(AppLegalBasis::draft_2023()),
+            ride_hailing_basis: Arc::new(RideHailingLegalBasis::draft_2023()),
             charter_basis: Arc::new(crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025()),
             letterhead: Arc::new(Letterhead {
                 ouvidoria_phone: settings.ouvidoria_phone().to_owned(),

@@ -7,7 +7,7 @@ use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
 use crate::domain::calendar::{CalendarSettings, ClosedDay, DeadlineRules};
-use crate::domain::legal_basis::{AppLegalBasis, CharterLegalBasis};
+use crate::domain::legal_basis::{CharterLegalBasis, RideHailingLegalBasis};
 use crate::settings::Settings;
 use crate::signing::keys::Keys;
 use crate::storage::Store;
@@ -19,7 +19,7 @@ pub struct AppState {
     pub renderer: Renderer,
     pub clock: Arc<dyn Clock>,
     pub settings: Arc<Settings>,
-    pub app_basis: Arc<AppLegalBasis>,
+    pub ride_hailing_basis: Arc<RideHailingLegalBasis>,
     pub charter_basis: Arc<CharterLegalBasis>,
     pub letterhead: Arc<Letterhead>,
     pub calendar_settings: Arc<CalendarSettings>,

@@ -80,7 +80,7 @@ macro_rules! insert_document {
 
 /// Inserts the ride-hailing documents `$docs` (`NewDocument`s) in the open transaction `$tx`;
 /// `$seq` is the car replacement they were issued for (`None`: with the grant).
-macro_rules! insert_app_documents {
+macro_rules! insert_ride_hailing_documents {
     ($tx:expr, $docs:expr, $seq:expr) => {
         for doc in $docs {
             let d = doc.stored($seq);
@@ -127,12 +127,10 @@ macro_rules! binds_any {
     };
 }
 
-pub mod app;
-pub mod app_events;
-pub mod app_substitution;
 pub mod charter;
 pub mod documents;
 pub mod postgres;
+pub mod ride_hailing;
 pub mod sqlite;
 
 use std::future::Future;
@@ -143,7 +141,9 @@ use uuid::Uuid;
 use crate::domain::calendar::{ClosedDay, DayKind};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::ride_hailing::driver_record::DriverRecord;
-use crate::domain::ride_hailing::registry::{AppAuthorization, Cnh, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::registry::{
+    Cnh, Driver, Revocation, RideHailingAuthorization, Vehicle,
+};
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind};
 
 #[derive(Debug, thiserror::Error)]
@@ -203,13 +203,12 @@ fn parse_uuid(s: &str) -> Result<Uuid, StorageError> {
 }
 
 /// Kinds of document selo issues.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocumentKind {
     /// The ride-hailing authorization (A4).
-    AppAuthorization,
+    RideHailingAuthorization,
     /// The 10 × 14 cm windshield sticker (APP-ART14).
-    AppSticker,
+    RideHailingSticker,
     /// The Termo de Autorização of a charter company (FRET-ART8).
     CharterTermo,
     /// The selo de vistoria of a charter vehicle (FRET-ART13).
@@ -219,35 +218,43 @@ pub enum DocumentKind {
     /// The certidão de situação cadastral of a charter vehicle or driver (FRET-ART25).
     CharterCertidao,
     /// The Notificação de Penalidade of a ride-hailing auto (APP-ART19, APP-ART22).
-    AppAuto,
+    RideHailingAuto,
     /// The certidão de situação cadastral of a ride-hailing driver or vehicle.
-    AppCertidao,
+    RideHailingCertidao,
+}
+
+/// Serialized as the token spells the kind (`app_sticker`, `charter_termo`…): a public
+/// contract, whatever the variant is called in code.
+impl serde::Serialize for DocumentKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 impl DocumentKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::AppAuthorization => "app_authorization",
-            Self::AppSticker => "app_sticker",
+            Self::RideHailingAuthorization => "app_authorization",
+            Self::RideHailingSticker => "app_sticker",
             Self::CharterTermo => "charter_termo",
             Self::CharterSelo => "charter_selo",
             Self::CharterAuto => "charter_auto",
             Self::CharterCertidao => "charter_certidao",
-            Self::AppAuto => "app_auto",
-            Self::AppCertidao => "app_certidao",
+            Self::RideHailingAuto => "app_auto",
+            Self::RideHailingCertidao => "app_certidao",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
         match s {
-            "app_authorization" => Some(Self::AppAuthorization),
-            "app_sticker" => Some(Self::AppSticker),
+            "app_authorization" => Some(Self::RideHailingAuthorization),
+            "app_sticker" => Some(Self::RideHailingSticker),
             "charter_termo" => Some(Self::CharterTermo),
             "charter_selo" => Some(Self::CharterSelo),
             "charter_auto" => Some(Self::CharterAuto),
             "charter_certidao" => Some(Self::CharterCertidao),
-            "app_auto" => Some(Self::AppAuto),
-            "app_certidao" => Some(Self::AppCertidao),
+            "app_auto" => Some(Self::RideHailingAuto),
+            "app_certidao" => Some(Self::RideHailingCertidao),
             _ => None,
         }
     }
@@ -255,14 +262,14 @@ impl DocumentKind {
     /// The name a citizen reads.
     pub fn label_pt(self) -> &'static str {
         match self {
-            Self::AppAuthorization => "Autorização de transporte por aplicativo",
-            Self::AppSticker => "Adesivo de identificação do veículo",
+            Self::RideHailingAuthorization => "Autorização de transporte por aplicativo",
+            Self::RideHailingSticker => "Adesivo de identificação do veículo",
             Self::CharterTermo => "Termo de Autorização de fretamento",
             Self::CharterSelo => "Selo de vistoria de veículo de fretamento",
             Self::CharterAuto => "Auto de Infração e Notificação (fretamento)",
             Self::CharterCertidao => "Certidão de situação cadastral",
-            Self::AppAuto => "Auto de Infração e Notificação de Penalidade (aplicativo)",
-            Self::AppCertidao => "Certidão de situação cadastral (aplicativo)",
+            Self::RideHailingAuto => "Auto de Infração e Notificação de Penalidade (aplicativo)",
+            Self::RideHailingCertidao => "Certidão de situação cadastral (aplicativo)",
         }
     }
 }
@@ -362,7 +369,7 @@ pub struct Event {
 
 /// An auto de infração of the ride-hailing law, as recorded.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct AppAuto {
+pub struct RideHailingAuto {
     pub id: Uuid,
     pub number: String,
     pub infraction_id: String,
@@ -447,7 +454,7 @@ pub enum RevokeOutcome {
 /// the authorization's `granted_at`.
 #[derive(Debug, Clone)]
 pub struct NewGrant {
-    pub authorization: AppAuthorization,
+    pub authorization: RideHailingAuthorization,
     pub documents: Vec<NewDocument>,
 }
 
@@ -511,7 +518,7 @@ pub trait Repository: Send + Sync {
     fn get_authorization(
         &self,
         id: Uuid,
-    ) -> impl Future<Output = Result<Option<AppAuthorization>, StorageError>> + Send;
+    ) -> impl Future<Output = Result<Option<RideHailingAuthorization>, StorageError>> + Send;
     fn documents_of(
         &self,
         authorization_id: Uuid,
@@ -561,14 +568,14 @@ pub trait Repository: Send + Sync {
     /// Records an auto, taking the next number of `series` in the same transaction.
     fn insert_auto(
         &self,
-        auto: &AppAuto,
+        auto: &RideHailingAuto,
         series: &str,
         actor: &str,
     ) -> impl Future<Output = Result<String, StorageError>> + Send;
     fn get_auto(
         &self,
         id: Uuid,
-    ) -> impl Future<Output = Result<Option<AppAuto>, StorageError>> + Send;
+    ) -> impl Future<Output = Result<Option<RideHailingAuto>, StorageError>> + Send;
     /// `Ok(false)` if the auto does not exist; `Conflict` if already notified.
     fn record_notification(
         &self,
@@ -907,7 +914,7 @@ pub(crate) struct AuthorizationRow {
     substitutions: i64,
 }
 
-impl TryFrom<AuthorizationRow> for AppAuthorization {
+impl TryFrom<AuthorizationRow> for RideHailingAuthorization {
     type Error = StorageError;
     fn try_from(r: AuthorizationRow) -> Result<Self, StorageError> {
         let revocation = match (r.revoked_at, r.revoked_by, r.reason) {
@@ -919,7 +926,7 @@ impl TryFrom<AuthorizationRow> for AppAuthorization {
             (None, None, None) => None,
             _ => return Err(corrupt("revocation", &r.id)),
         };
-        Ok(AppAuthorization {
+        Ok(RideHailingAuthorization {
             id: parse_uuid(&r.id)?,
             driver_id: parse_uuid(&r.driver_id)?,
             vehicle_id: parse_uuid(&r.vehicle_id)?,
@@ -1154,7 +1161,7 @@ pub(crate) struct AutoRow {
     juntada_on: Option<NaiveDate>,
 }
 
-impl TryFrom<AutoRow> for AppAuto {
+impl TryFrom<AutoRow> for RideHailingAuto {
     type Error = StorageError;
     fn try_from(r: AutoRow) -> Result<Self, StorageError> {
         let notification = match (r.method, r.notified_on, r.juntada_on) {
@@ -1165,7 +1172,7 @@ impl TryFrom<AutoRow> for AppAuto {
             }),
             _ => None,
         };
-        Ok(AppAuto {
+        Ok(RideHailingAuto {
             id: parse_uuid(&r.id)?,
             driver_id: parse_uuid(&r.driver_id)?,
             authorization_id: r.authorization_id.as_deref().map(parse_uuid).transpose()?,

@@ -13,7 +13,7 @@ use crate::domain::ride_hailing::substitution::superseded;
 use crate::signing::keys::KeySet;
 use crate::signing::token;
 use crate::signing::token::{TokenError, TokenPayload};
-use crate::standing::ride_hailing::app_standing;
+use crate::standing::ride_hailing::ride_hailing_standing;
 use crate::state::AppState;
 use crate::storage::documents::Document;
 use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
@@ -75,14 +75,14 @@ impl Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum LiveStatus {
-    App(AuthorizationStatus),
+    RideHailing(AuthorizationStatus),
     Charter(CharterStatus),
 }
 
 impl LiveStatus {
     pub fn label_pt(self) -> &'static str {
         match self {
-            Self::App(s) => s.label_pt(),
+            Self::RideHailing(s) => s.label_pt(),
             Self::Charter(s) => s.label_pt(),
         }
     }
@@ -163,7 +163,7 @@ pub fn live_verdict(
         number: status.meta.number.clone(),
         plate: status.plate.formatted(),
         valid_until: status.valid_until,
-        status: LiveStatus::App(s),
+        status: LiveStatus::RideHailing(s),
         company: None,
         facts_hold: None,
         suspended_until,
@@ -231,15 +231,17 @@ async fn lookup(
         }
     };
     let live = match doc.kind {
-        DocumentKind::AppAuthorization | DocumentKind::AppSticker => {
+        DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker => {
             ride_hailing_verdict(state, &doc, now).await
         }
-        DocumentKind::AppCertidao => documents::app_certidao_verdict(state, &doc, now).await,
+        DocumentKind::RideHailingCertidao => {
+            documents::ride_hailing_certidao_verdict(state, &doc, now).await
+        }
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
         | DocumentKind::CharterCertidao
-        | DocumentKind::AppAuto => documents::document_status(state, &doc, now)
+        | DocumentKind::RideHailingAuto => documents::document_status(state, &doc, now)
             .await
             .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
     };
@@ -266,7 +268,7 @@ async fn ride_hailing_verdict(
     if !same_car_and_validity(doc, &status) {
         return Ok(None);
     }
-    let (inspection, _) = app_standing(
+    let (inspection, _) = ride_hailing_standing(
         state,
         status.meta.authorization_id,
         status.driver_id,

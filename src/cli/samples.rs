@@ -9,10 +9,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use crate::documents::render::Renderer;
-use crate::documents::{AppDocumentContext, Letterhead, Qr};
+use crate::documents::{Letterhead, Qr, RideHailingDocumentContext};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
-use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::ride_hailing::registry::{AppAuthorization, Cnh, Driver, Vehicle};
+use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::ride_hailing::registry::{Cnh, Driver, RideHailingAuthorization, Vehicle};
 use crate::signing::keys::Keys;
 use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
@@ -26,8 +26,8 @@ mod charter;
 pub struct SampleRecords {
     pub driver: Driver,
     pub vehicle: Vehicle,
-    pub authorization: AppAuthorization,
-    pub basis: AppLegalBasis,
+    pub authorization: RideHailingAuthorization,
+    pub basis: RideHailingLegalBasis,
 }
 
 fn date(y: i32, m: u32, d: u32) -> NaiveDate {
@@ -37,7 +37,7 @@ fn date(y: i32, m: u32, d: u32) -> NaiveDate {
 impl SampleRecords {
     /// Maria, a Chevrolet Onix registered in Barra do Garças, authorized on 20/11/2026.
     pub fn new(now: DateTime<Utc>) -> Option<Self> {
-        let basis = AppLegalBasis::draft_2023();
+        let basis = RideHailingLegalBasis::draft_2023();
         let driver = Driver {
             id: Uuid::from_u128(0x5e10_0001),
             name: "Maria da Silva Souza".into(),
@@ -71,7 +71,7 @@ impl SampleRecords {
             }),
             created_at: now,
         };
-        let authorization = AppAuthorization {
+        let authorization = RideHailingAuthorization {
             id: Uuid::from_u128(0x5e10_0003),
             number: "APP-2026/000123".into(),
             driver_id: driver.id,
@@ -94,9 +94,9 @@ impl SampleRecords {
     }
 
     /// An auto under art. 26, IV (grave, 570 UPFG), drawn up and notified by post.
-    pub fn auto(&self, now: DateTime<Utc>) -> crate::storage::AppAuto {
+    pub fn auto(&self, now: DateTime<Utc>) -> crate::storage::RideHailingAuto {
         let today = crate::domain::dates::local_date(now);
-        crate::storage::AppAuto {
+        crate::storage::RideHailingAuto {
             id: Uuid::from_u128(0x5e10_0004),
             number: "AI-APP-2026/000017".into(),
             infraction_id: "APP-ART26-IV".into(),
@@ -124,8 +124,8 @@ impl SampleRecords {
         &'a self,
         letterhead: &'a Letterhead,
         issued_at: DateTime<Utc>,
-    ) -> AppDocumentContext<'a> {
-        AppDocumentContext {
+    ) -> RideHailingDocumentContext<'a> {
+        RideHailingDocumentContext {
             authorization: &self.authorization,
             driver: &self.driver,
             vehicle: &self.vehicle,
@@ -218,20 +218,23 @@ impl SampleWriter<'_> {
         Ok(())
     }
 
-    fn app_documents(&mut self) -> Result<(), SampleError> {
+    fn ride_hailing_documents(&mut self) -> Result<(), SampleError> {
         let records = SampleRecords::new(self.now).ok_or(SampleError::Records)?;
         let ctx = records.context(self.letterhead, self.now);
         let a = &records.authorization;
         let plate = records.vehicle.plate.as_str();
-        for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+        for kind in [
+            DocumentKind::RideHailingAuthorization,
+            DocumentKind::RideHailingSticker,
+        ] {
             let qr = self.qr(
                 kind,
                 &a.number,
                 plate,
                 a.valid_until,
-                crate::documents::APP_ISSUER,
+                crate::documents::RIDE_HAILING_ISSUER,
             )?;
-            let (template, inputs) = if kind == DocumentKind::AppSticker {
+            let (template, inputs) = if kind == DocumentKind::RideHailingSticker {
                 ("app_sticker.typ", ctx.sticker_inputs(CODE, &qr))
             } else {
                 ("app_authorization.typ", ctx.authorization_inputs(CODE, &qr))
@@ -252,9 +255,15 @@ impl SampleWriter<'_> {
             &crate::domain::calendar::DeadlineRules::default(),
             &records.basis,
         );
-        let kind = DocumentKind::AppAuto;
+        let kind = DocumentKind::RideHailingAuto;
         let due = p.payment_due.as_ref().map_or(a.valid_until, |d| d.due);
-        let qr = self.qr(kind, &auto.number, plate, due, crate::documents::APP_ISSUER)?;
+        let qr = self.qr(
+            kind,
+            &auto.number,
+            plate,
+            due,
+            crate::documents::RIDE_HAILING_ISSUER,
+        )?;
         let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
         let inputs = issuance::ride_hailing::procedure::notice_inputs(
             &auto,
@@ -277,13 +286,13 @@ impl SampleWriter<'_> {
     fn app_certidao(&mut self, records: &SampleRecords) -> Result<(), SampleError> {
         let a = &records.authorization;
         let plate = records.vehicle.plate.as_str();
-        let record = standing::ride_hailing::AppRecord {
+        let record = standing::ride_hailing::RideHailingRecord {
             authorization: records.authorization.clone(),
             driver: records.driver.clone(),
             vehicle: records.vehicle.clone(),
         };
         let today = crate::domain::dates::local_date(self.now);
-        let facts = standing::ride_hailing::AppCertifiedFacts {
+        let facts = standing::ride_hailing::RideHailingCertifiedFacts {
             status: crate::domain::ride_hailing::AuthorizationStatus::Active,
             items: [
                 (
@@ -308,7 +317,7 @@ impl SampleWriter<'_> {
             })
             .collect(),
         };
-        let print = issuance::ride_hailing::certidao::AppCertidaoPrint {
+        let print = issuance::ride_hailing::certidao::RideHailingCertidaoPrint {
             record: &record,
             subject: "app_vehicle",
             facts: &facts,
@@ -316,14 +325,14 @@ impl SampleWriter<'_> {
             valid_until: today + chrono::Duration::days(30),
             validity_days: 30,
         };
-        let kind = DocumentKind::AppCertidao;
+        let kind = DocumentKind::RideHailingCertidao;
         let number = "CERT-APP-2026/000003";
         let qr = self.qr(
             kind,
             number,
             plate,
             print.valid_until,
-            crate::documents::APP_ISSUER,
+            crate::documents::RIDE_HAILING_ISSUER,
         )?;
         let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
         let inputs = issuance::ride_hailing::certidao::inputs(
@@ -424,7 +433,7 @@ pub fn write_samples(
         renderer: Renderer::new(1),
         written: Vec::new(),
     };
-    w.app_documents()?;
+    w.ride_hailing_documents()?;
     w.charter_documents()?;
     let mut written = w.written;
     let root = dir.join(ROOT_CERT_FILE);

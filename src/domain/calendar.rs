@@ -577,7 +577,7 @@ mod tests {
             #[test]
             fn validity_is_never_extended(offset in 0i64..3_000) {
                 let cal = default_calendar();
-                let basis = crate::domain::legal_basis::AppLegalBasis::draft_2023();
+                let basis = crate::domain::legal_basis::RideHailingLegalBasis::draft_2023();
                 let fee = d(2024, 1, 1) + Duration::days(offset);
                 let until = crate::domain::ride_hailing::validity_until(fee, &basis);
                 prop_assert_eq!(until, add_months(fee, 12, MonthOverflow::LastDay));

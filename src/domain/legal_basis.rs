@@ -19,7 +19,7 @@ pub struct Municipality {
 
 /// Parameters of the consolidated ride-hailing law (draft, doc 004).
 #[derive(Debug, Clone, Serialize)]
-pub struct AppLegalBasis {
+pub struct RideHailingLegalBasis {
     /// Recorded on every decision and document.
     pub version: &'static str,
     /// First date on which this set applies.
@@ -80,7 +80,7 @@ pub struct AppLegalBasis {
     pub data_change_report_days: u32,
 }
 
-impl AppLegalBasis {
+impl RideHailingLegalBasis {
     /// The text in `../shared/laws/004_*.txt`, read as LEGAL_RULES recommends.
     pub fn draft_2023() -> Self {
         Self {

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::dates::{add_months, local_date};
 use super::ids::{CnhCategory, IbgeCode};
-use super::legal_basis::AppLegalBasis;
+use super::legal_basis::RideHailingLegalBasis;
 use super::rule::{Failures, RuleFailure, fail};
 
 /// What the register knows about the driver's licence.
@@ -126,7 +126,7 @@ pub struct GrantDecision {
 
 /// APP-ART3-PU: `valid_until = fee_paid_on + 12 months` (DL-6), last day inclusive, never
 /// extended for weekends or holidays (DL-8).
-pub fn validity_until(fee_paid_on: NaiveDate, basis: &AppLegalBasis) -> NaiveDate {
+pub fn validity_until(fee_paid_on: NaiveDate, basis: &RideHailingLegalBasis) -> NaiveDate {
     add_months(
         fee_paid_on,
         basis.authorization_validity_months,
@@ -145,7 +145,7 @@ pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
 pub fn app_art12_i_cnh(
     d: &DriverFacts,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Failures,
 ) {
     if !d.cnh_category.is_b_or_higher() {
@@ -192,7 +192,7 @@ pub fn app_art12_i_cnh(
 pub fn app_art2_p1_p2_vehicle(
     v: &VehicleFacts,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Failures,
 ) {
     let age = vehicle_age(v.model_year, today);
@@ -239,7 +239,7 @@ pub fn app_art2_p1_p2_vehicle(
 pub fn app_art2_p3_grandfathered_until(
     v: &VehicleFacts,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> Option<NaiveDate> {
     let eif = basis.entry_into_force?;
     let in_service = v.in_service_since?;
@@ -252,7 +252,7 @@ pub fn app_art2_p3_grandfathered_until(
 }
 
 /// APP-ART2 (art. 2º, caput): capacity of up to 7 people including the driver.
-pub fn app_art2_capacity(v: &VehicleFacts, basis: &AppLegalBasis, out: &mut Failures) {
+pub fn app_art2_capacity(v: &VehicleFacts, basis: &RideHailingLegalBasis, out: &mut Failures) {
     if v.capacity_including_driver > basis.max_capacity_including_driver {
         let msg = format!(
             "A capacidade do veículo deve ser de até {} pessoas, incluído o motorista; é de {}.",
@@ -270,7 +270,11 @@ pub fn app_art2_capacity(v: &VehicleFacts, basis: &AppLegalBasis, out: &mut Fail
 
 /// APP-ART8-P1-I (art. 8º, §1º, I): registered in Barra do Garças-MT, Aragarças-GO or Pontal
 /// do Araguaia-MT (from the CRLV; the plate cannot prove it, AMB-19).
-pub fn app_art8_p1_i_municipality(v: &VehicleFacts, basis: &AppLegalBasis, out: &mut Failures) {
+pub fn app_art8_p1_i_municipality(
+    v: &VehicleFacts,
+    basis: &RideHailingLegalBasis,
+    out: &mut Failures,
+) {
     if basis.municipality(v.registration_municipality).is_none() {
         let names: Vec<String> = basis
             .allowed_municipalities
@@ -344,7 +348,7 @@ pub fn app_art8_one_to_one(driver_active: bool, vehicle_active: bool, out: &mut 
 pub fn app_art3_pu_fee_payment(
     fee_paid_on: NaiveDate,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Failures,
 ) {
     let valid_until = validity_until(fee_paid_on, basis);
@@ -381,7 +385,7 @@ pub fn app_art3_pu_fee_payment(
 /// reported, not only the first.
 pub fn decide_grant(
     facts: &GrantFacts,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> Result<GrantDecision, Vec<RuleFailure>> {
     let mut failures = Vec::new();
     app_art12_i_cnh(&facts.driver, facts.today, basis, &mut failures);
@@ -557,7 +561,7 @@ mod tests {
     }
 
     fn rules_failed(f: &GrantFacts) -> Vec<(&'static str, &'static str)> {
-        match decide_grant(f, &AppLegalBasis::draft_2023()) {
+        match decide_grant(f, &RideHailingLegalBasis::draft_2023()) {
             Ok(_) => vec![],
             Err(v) => v.iter().map(|x| (x.rule, x.field)).collect(),
         }
@@ -565,13 +569,13 @@ mod tests {
 
     #[test]
     fn app_art3_pu_valid_until_is_fee_date_plus_twelve_months() {
-        let dec = decide_grant(&eligible(), &AppLegalBasis::draft_2023()).unwrap();
+        let dec = decide_grant(&eligible(), &RideHailingLegalBasis::draft_2023()).unwrap();
         assert_eq!(dec.valid_from, d(2026, 11, 20));
         assert_eq!(dec.valid_until, d(2027, 11, 20));
         assert_eq!(dec.legal_basis_version, "APP-MINUTA-2023-11-23/v1");
         // DL-6 overflow: 29/02/2024 + 12 months = 28/02/2025.
         assert_eq!(
-            validity_until(d(2024, 2, 29), &AppLegalBasis::draft_2023()),
+            validity_until(d(2024, 2, 29), &RideHailingLegalBasis::draft_2023()),
             d(2025, 2, 28)
         );
     }
@@ -668,9 +672,9 @@ mod tests {
     // S02 — APP-ART2-P3 with a hypothetical EIF of 2025-07-01.
     #[test]
     fn s02_app_art2_p3_transitional_rule() {
-        let mut basis = AppLegalBasis::draft_2023();
+        let mut basis = RideHailingLegalBasis::draft_2023();
         basis.entry_into_force = Some(d(2025, 7, 1));
-        let check = |model_year, on: NaiveDate, basis: &AppLegalBasis| {
+        let check = |model_year, on: NaiveDate, basis: &RideHailingLegalBasis| {
             let mut f = eligible();
             f.vehicle.model_year = model_year;
             f.vehicle.in_service_since = Some(d(2024, 1, 10));
@@ -687,7 +691,11 @@ mod tests {
         assert!(check(2012, d(2026, 3, 15), &basis));
         assert!(!check(2012, d(2026, 7, 2), &basis));
         // Without a known EIF (the default, W2) nothing is grandfathered.
-        assert!(!check(2013, d(2026, 3, 15), &AppLegalBasis::draft_2023()));
+        assert!(!check(
+            2013,
+            d(2026, 3, 15),
+            &RideHailingLegalBasis::draft_2023()
+        ));
         // A car that entered service after EIF is not protected.
         let mut f = eligible();
         f.vehicle.model_year = 2013;
@@ -783,7 +791,7 @@ mod tests {
     /// authorization is active through the last day the payment covers, expired the day after.
     #[test]
     fn app_art10_pu_operates_only_within_the_paid_period() {
-        let until = validity_until(d(2026, 11, 20), &AppLegalBasis::draft_2023());
+        let until = validity_until(d(2026, 11, 20), &RideHailingLegalBasis::draft_2023());
         let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
         // 20/11/2027 23:59 in Barra do Garças (UTC−4) is still paid; 21/11 00:00 is not.
         assert_eq!(

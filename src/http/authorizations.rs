@@ -10,7 +10,7 @@ use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
-use crate::domain::ride_hailing::registry::AppAuthorization;
+use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::issuance::verification_url;
 use crate::state::AppState;
@@ -37,10 +37,10 @@ struct DocRef<'a> {
     token: &'a str,
 }
 
-/// `standing`: what bars the authorization beyond its sanctions (`app_standing`).
+/// `standing`: what bars the authorization beyond its sanctions (`ride_hailing_standing`).
 fn authorization_json(
     state: &AppState,
-    a: &AppAuthorization,
+    a: &RideHailingAuthorization,
     docs: &[DocRef<'_>],
     sanctions: &[Sanction],
     standing: Option<AuthorizationStatus>,
@@ -54,7 +54,7 @@ fn authorization_json(
     );
     let sticker_url = docs
         .iter()
-        .find(|d| d.kind == DocumentKind::AppSticker)
+        .find(|d| d.kind == DocumentKind::RideHailingSticker)
         .map(|d| verification_url(&state.letterhead.public_url, d.token));
     json!({
         "id": a.id,
@@ -170,7 +170,7 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
     let sanctions = state.store.sanctions_of(id).await?;
     // Art. 24, I (descadastramento) and APP-ART9, APP-ART16, APP-ART26-II (vistorias) can
     // bar an active authorization.
-    let (standing, report) = standing::ride_hailing::app_standing(
+    let (standing, report) = standing::ride_hailing::ride_hailing_standing(
         state,
         a.id,
         a.driver_id,
@@ -239,7 +239,7 @@ pub async fn vistoria(
     ) {
         return Err(ApiError::Requirements(vec![ProblemItem::from(f)]));
     }
-    let v = crate::domain::ride_hailing::vistoria::AppVistoria {
+    let v = crate::domain::ride_hailing::vistoria::RideHailingVistoria {
         performed_on,
         approved: dto.approved,
         inspector,
@@ -251,7 +251,7 @@ pub async fn vistoria(
         &official.actor,
         "app_authorization",
         id,
-        standing::ride_hailing::APP_VISTORIA_EVENT,
+        standing::ride_hailing::VISTORIA_EVENT,
         &v,
     )
     .await?;
@@ -313,7 +313,7 @@ pub async fn vistoria_summons(
         &official.actor,
         "app_authorization",
         id,
-        standing::ride_hailing::APP_SUMMONS_EVENT,
+        standing::ride_hailing::SUMMONS_EVENT,
         &summons,
     )
     .await?;
@@ -435,7 +435,7 @@ pub async fn document(
         .filter(|d| {
             matches!(
                 d.kind,
-                DocumentKind::AppAuthorization | DocumentKind::AppSticker
+                DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker
             )
         })
         .ok_or_else(not_found)?;
@@ -483,7 +483,7 @@ pub async fn sanction(
         SanctionKind::parse(&body.kind).ok_or(()),
         "Use suspension ou cassacao.",
     );
-    let overflow = state.app_basis.month_overflow;
+    let overflow = state.ride_hailing_basis.month_overflow;
     let until = match (kind, body.days, body.months, from) {
         (Some(SanctionKind::Suspension), Some(d), None, Some(from)) if d > 0 => {
             Some(sanction_end_days(from, d))
@@ -527,7 +527,7 @@ pub async fn sanction(
 /// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the
 /// legal basis in force.
 pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
-    let items: Vec<_> = crate::domain::ride_hailing::sanctions::APP_INFRACTIONS
+    let items: Vec<_> = crate::domain::ride_hailing::sanctions::RIDE_HAILING_INFRACTIONS
         .iter()
         .map(|i| {
             json!({
@@ -535,12 +535,13 @@ pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
                 "article": i.article,
                 "class": i.class,
                 "description": i.description,
-                "fine_upf": i.class.upf(&state.app_basis),
+                "fine_upf": i.class.upf(&state.ride_hailing_basis),
             })
         })
         .collect();
-    HttpResponse::Ok()
-        .json(json!({"legal_basis_version": state.app_basis.version, "infractions": items}))
+    HttpResponse::Ok().json(
+        json!({"legal_basis_version": state.ride_hailing_basis.version, "infractions": items}),
+    )
 }
 
 #[derive(Deserialize)]
@@ -573,7 +574,7 @@ pub async fn certidao(
     let (Some(protocol), Some(subject)) = (protocol, subject) else {
         return Err(ApiError::Internal);
     };
-    let record = standing::ride_hailing::load_app_record(&state, id)
+    let record = standing::ride_hailing::load_ride_hailing_record(&state, id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
     match issuance::ride_hailing::certidao::issue(

@@ -18,7 +18,7 @@ use crate::domain::ride_hailing::sanctions::{
     Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
 };
 use crate::state::AppState;
-use crate::storage::{AppAuto, AutoNotification, Repository, StorageError};
+use crate::storage::{AutoNotification, Repository, RideHailingAuto, StorageError};
 use crate::{issuance, standing};
 
 /// Number series of ride-hailing autos: `AI-APP-2026/000001`.
@@ -92,7 +92,7 @@ fn proposal(c: &Consequence) -> serde_json::Value {
     }
 }
 
-async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, ApiError> {
+async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<serde_json::Value, ApiError> {
     let acts = standing::ride_hailing::acts_of(state, a.id).await?;
     let cal = state.calendar().await?;
     let procedure = standing::ride_hailing::state_of(
@@ -101,7 +101,7 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
         local_date(state.clock.now()),
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     let current = standing::ride_hailing::current_consequences(state, a, procedure.annulled)
         .await?
@@ -115,7 +115,7 @@ async fn auto_json(state: &AppState, a: &AppAuto) -> Result<serde_json::Value, A
                 n.juntada_on,
                 &cal,
                 &state.deadline_rules,
-                &state.app_basis,
+                &state.ride_hailing_basis,
             ))
         }
         None => None,
@@ -174,7 +174,7 @@ pub async fn act(
         today,
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     let order = if matches!(act, ProcedureAct::Notificacao { .. }) {
         Err("A notificação deste auto é registrada em /notification (art. 22, §§1º–2º).")
@@ -203,7 +203,7 @@ pub async fn act(
         kind: standing::ride_hailing::ACT_EVENT,
         actor: &official.actor,
         reason: None,
-        legal_basis_version: state.app_basis.version,
+        legal_basis_version: state.ride_hailing_basis.version,
         at: state.clock.now(),
         data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
     }];
@@ -255,7 +255,7 @@ pub async fn notice(
         local_date(state.clock.now()),
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     match issuance::ride_hailing::procedure::issue_notice(
         &state,
@@ -377,12 +377,19 @@ pub async fn create(
         .collect();
     // AMB-03: the UPF value in force on the date the auto is drawn up.
     let upf = state.store.upf_value(today.year()).await?;
-    let cons = consequences(kind, committed_on, today, &prior, upf, &state.app_basis);
+    let cons = consequences(
+        kind,
+        committed_on,
+        today,
+        &prior,
+        upf,
+        &state.ride_hailing_basis,
+    );
     let (fine_upf, fine_centavos) = match cons.first() {
         Some(Consequence::Fine { upf, centavos, .. }) => (i64::from(*upf), *centavos),
         _ => return Err(ApiError::Internal),
     };
-    let mut auto = AppAuto {
+    let mut auto = RideHailingAuto {
         id: Uuid::new_v4(),
         number: String::new(),
         infraction_id: kind.id.to_owned(),
@@ -397,7 +404,7 @@ pub async fn create(
         fine_upf,
         fine_centavos,
         consequences: serde_json::Value::Array(cons.iter().map(proposal).collect()),
-        legal_basis_version: state.app_basis.version.to_owned(),
+        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
         notification: None,
     };
     auto.number = state

@@ -1653,7 +1653,7 @@ pub async fn document_pdf(
         .filter(|d| {
             !matches!(
                 d.kind,
-                DocumentKind::AppAuthorization | DocumentKind::AppSticker
+                DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker
             )
         })
         .ok_or_else(|| not_found("Documento"))?;

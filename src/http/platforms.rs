@@ -90,7 +90,7 @@ pub async fn create(
         fee_paid_on,
         today: local_date(now),
     };
-    let valid_until = decide_platform(&facts, &state.app_basis)
+    let valid_until = decide_platform(&facts, &state.ride_hailing_basis)
         .map_err(|v| ApiError::Requirements(v.into_iter().map(ProblemItem::from).collect()))?;
     let record = PlatformRecord {
         id: Uuid::new_v4().to_string(),
@@ -102,7 +102,7 @@ pub async fn create(
         insurance_valid_until,
         fee_paid_on,
         valid_until,
-        legal_basis_version: state.app_basis.version.to_owned(),
+        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
         created_at: now,
     };
     match state.store.insert_platform(&record, &official.actor).await {
@@ -198,7 +198,7 @@ pub async fn create_data_request(
         notified_at,
         due_at: crate::domain::calendar::deadline_in_hours(
             notified_at,
-            state.app_basis.data_request_hours,
+            state.ride_hailing_basis.data_request_hours,
         ),
         delivered_at: None,
         sha256: None,

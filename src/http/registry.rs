@@ -418,7 +418,7 @@ pub async fn data_change(
         reported_on,
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     let data = json!({ "what": what, "changed_on": changed_on, "reported_on": reported_on, "due": due.due, "late": late.is_some() });
     crate::issuance::ride_hailing::acts::record(

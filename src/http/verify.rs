@@ -279,10 +279,12 @@ fn banner(v: Verdict) -> (&'static str, &'static str, &'static str, &'static str
 fn subject_label(kind: DocumentKind) -> (&'static str, &'static str) {
     match kind {
         DocumentKind::CharterTermo | DocumentKind::CharterAuto => ("CNPJ", "o CNPJ da empresa"),
-        DocumentKind::CharterCertidao | DocumentKind::AppCertidao => {
+        DocumentKind::CharterCertidao | DocumentKind::RideHailingCertidao => {
             ("Registro", "o registro apresentado")
         }
-        DocumentKind::AppAuto => ("Placa ou auto", "a placa do veículo ou o número do auto"),
+        DocumentKind::RideHailingAuto => {
+            ("Placa ou auto", "a placa do veículo ou o número do auto")
+        }
         _ => ("Placa", "a placa do veículo"),
     }
 }

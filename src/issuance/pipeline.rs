@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::documents;
-use crate::documents::{APP_ISSUER, AppDocumentContext, Qr, format};
+use crate::documents::{Qr, RIDE_HAILING_ISSUER, RideHailingDocumentContext, format};
 use crate::domain::dates::local_date;
 use crate::issuance::{UseCaseError, verification_url};
 use crate::signing::pades::SignatureInfo;
@@ -161,9 +161,9 @@ pub(crate) fn certified_rows(items: &[CertifiedItem]) -> Vec<[String; 3]> {
 }
 
 /// Renders and signs one document of a grant.
-pub(crate) async fn issue_app_document(
+pub(crate) async fn issue_ride_hailing_document(
     state: &AppState,
-    ctx: &AppDocumentContext<'_>,
+    ctx: &RideHailingDocumentContext<'_>,
     kind: DocumentKind,
     now: DateTime<Utc>,
 ) -> Result<NewDocument, UseCaseError> {
@@ -176,15 +176,15 @@ pub(crate) async fn issue_app_document(
         plate: ctx.vehicle.plate.as_str().to_owned(),
         issued_at: now.timestamp(),
         valid_until: a.valid_until,
-        issuer: APP_ISSUER.to_owned(),
+        issuer: RIDE_HAILING_ISSUER.to_owned(),
     };
     let marks = mark(state, &payload)?;
     let (template, inputs) = match kind {
-        DocumentKind::AppSticker => (
+        DocumentKind::RideHailingSticker => (
             "app_sticker.typ",
             ctx.sticker_inputs(&marks.code, &marks.qr),
         ),
-        DocumentKind::AppAuthorization => (
+        DocumentKind::RideHailingAuthorization => (
             "app_authorization.typ",
             ctx.authorization_inputs(&marks.code, &marks.qr),
         ),
@@ -193,8 +193,8 @@ pub(crate) async fn issue_app_document(
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
         | DocumentKind::CharterCertidao
-        | DocumentKind::AppAuto
-        | DocumentKind::AppCertidao => {
+        | DocumentKind::RideHailingAuto
+        | DocumentKind::RideHailingCertidao => {
             return Err(UseCaseError::Internal(
                 "a register document kind sent to the ride-hailing pipeline",
             ));

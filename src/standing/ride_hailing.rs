@@ -11,53 +11,55 @@ use crate::domain::charter::sanctions::{
     NoticeMethod, ProcedureAct, ProcedureState, procedure_state,
 };
 use crate::domain::dates::local_date;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
-use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
-use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
+use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
+use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::domain::ride_hailing::sanctions::{
     Consequence, PriorInfraction, authorization_status, consequences,
 };
 use crate::domain::ride_hailing::vistoria::{
-    AppVistoria, VistoriaSummons, inspection_report, summons_standing,
+    RideHailingVistoria, VistoriaSummons, inspection_report, summons_standing,
 };
 use crate::domain::ride_hailing::{AuthorizationStatus, driver_record};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
-use crate::storage::{AppAuto, Repository, StorageError};
+use crate::storage::{Repository, RideHailingAuto, StorageError};
 
 /// What a ride-hailing certidão certifies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AppCertifiedFacts {
+pub struct RideHailingCertifiedFacts {
     pub status: AuthorizationStatus,
     pub items: Vec<CertifiedItem>,
 }
 
 /// The authorization with its driver and vehicle.
-pub struct AppRecord {
-    pub authorization: AppAuthorization,
+pub struct RideHailingRecord {
+    pub authorization: RideHailingAuthorization,
     pub driver: Driver,
     pub vehicle: Vehicle,
 }
 
-pub async fn load_app_record(
+pub async fn load_ride_hailing_record(
     state: &AppState,
     authorization_id: Uuid,
-) -> Result<Option<AppRecord>, StorageError> {
+) -> Result<Option<RideHailingRecord>, StorageError> {
     let Some(authorization) = state.store.get_authorization(authorization_id).await? else {
         return Ok(None);
     };
     let driver = state.store.get_driver(authorization.driver_id).await?;
     let vehicle = state.store.get_vehicle(authorization.vehicle_id).await?;
-    Ok(driver.zip(vehicle).map(|(driver, vehicle)| AppRecord {
-        authorization,
-        driver,
-        vehicle,
-    }))
+    Ok(driver
+        .zip(vehicle)
+        .map(|(driver, vehicle)| RideHailingRecord {
+            authorization,
+            driver,
+            vehicle,
+        }))
 }
 
-fn app_item(item: &str, ok: bool, valid_until: Option<NaiveDate>) -> CertifiedItem {
+fn certified_item(item: &str, ok: bool, valid_until: Option<NaiveDate>) -> CertifiedItem {
     CertifiedItem {
         item: item.to_owned(),
         situation: if ok { "regular" } else { "irregular" }.to_owned(),
@@ -67,18 +69,18 @@ fn app_item(item: &str, ok: bool, valid_until: Option<NaiveDate>) -> CertifiedIt
 
 /// The facts on `now`: the authorization's status (sanctions and vistorias included) and the
 /// requirements of the driver (art. 12) or of the vehicle (arts. 2º, 8º, 16).
-pub async fn app_certified_facts(
+pub async fn ride_hailing_certified_facts(
     state: &AppState,
-    r: &AppRecord,
+    r: &RideHailingRecord,
     subject: &str,
     now: DateTime<Utc>,
-) -> Result<AppCertifiedFacts, StorageError> {
+) -> Result<RideHailingCertifiedFacts, StorageError> {
     let today = local_date(now);
-    let basis = &state.app_basis;
+    let basis = &state.ride_hailing_basis;
     let a = &r.authorization;
     let sanctions = state.store.sanctions_of(a.id).await?;
     let (standing, report) =
-        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+        ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
     let (status, _) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|x| x.revoked_at),
@@ -86,7 +88,7 @@ pub async fn app_certified_facts(
         standing,
         now,
     );
-    let mut items = vec![app_item(
+    let mut items = vec![certified_item(
         &format!("Autorização nº {} (art. 3º)", a.number),
         status == AuthorizationStatus::Active,
         Some(a.valid_until),
@@ -95,7 +97,7 @@ pub async fn app_certified_facts(
         let d = r.driver.facts();
         let mut f = Vec::new();
         ride_hailing::app_art12_i_cnh(&d, today, basis, &mut f);
-        items.push(app_item(
+        items.push(certified_item(
             &format!(
                 "CNH categoria {} com EAR (art. 12, I)",
                 r.driver.cnh.category
@@ -105,27 +107,31 @@ pub async fn app_certified_facts(
         ));
         let mut f = Vec::new();
         driver_record::app_art12_iii_certificates(&d.record, today, basis, &mut f);
-        items.push(app_item(
+        items.push(certified_item(
             "Certidões criminais (art. 12, III)",
             f.is_empty(),
             None,
         ));
         let mut f = Vec::new();
         driver_record::app_art12_iv_no_gravissima(&d.record, today, basis, &mut f);
-        items.push(app_item(
+        items.push(certified_item(
             "Sem infração gravíssima nos últimos 12 meses (art. 12, IV)",
             f.is_empty(),
             None,
         ));
         let mut f = Vec::new();
         driver_record::app_art12_p1_ctb306(&d.record, today, basis, &mut f);
-        items.push(app_item("CTB, art. 306 (art. 12, §1º)", f.is_empty(), None));
+        items.push(certified_item(
+            "CTB, art. 306 (art. 12, §1º)",
+            f.is_empty(),
+            None,
+        ));
     } else {
         let v = r.vehicle.facts();
         let mut f = Vec::new();
         ride_hailing::app_art2_p1_p2_vehicle(&v, today, basis, &mut f);
         let last_year = r.vehicle.model_year + basis.max_vehicle_age_years;
-        items.push(app_item(
+        items.push(certified_item(
             &format!(
                 "Idade, portas e ar-condicionado — ano-modelo {} (art. 2º)",
                 r.vehicle.model_year
@@ -135,18 +141,18 @@ pub async fn app_certified_facts(
         ));
         let mut f = Vec::new();
         ride_hailing::app_art8_p1_i_municipality(&v, basis, &mut f);
-        items.push(app_item(
+        items.push(certified_item(
             "Emplacamento no município (art. 8º, §1º, I)",
             f.is_empty(),
             None,
         ));
-        items.push(app_item(
+        items.push(certified_item(
             "Vistoria anual (art. 16)",
             report.vistoria_valid_until.is_some_and(|u| today <= u),
             report.vistoria_valid_until,
         ));
     }
-    Ok(AppCertifiedFacts { status, items })
+    Ok(RideHailingCertifiedFacts { status, items })
 }
 
 /// Entity type of a ride-hailing auto's events.
@@ -175,12 +181,12 @@ pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct
 
 /// Where the procedure of `auto` stands on `today`. The start event is the juntada (DL-3).
 pub fn state_of(
-    auto: &AppAuto,
+    auto: &RideHailingAuto,
     acts: &[ProcedureAct],
     today: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> ProcedureState {
     let mut all = Vec::with_capacity(acts.len() + 1);
     if let Some(n) = &auto.notification {
@@ -200,13 +206,13 @@ pub fn state_of(
 /// only the driver's other autos whose penalty was not annulled.
 pub async fn current_consequences(
     state: &AppState,
-    auto: &AppAuto,
+    auto: &RideHailingAuto,
     annulled: bool,
 ) -> Result<Option<Vec<Consequence>>, StorageError> {
     if annulled {
         return Ok(None);
     }
-    let Some(kind) = app_infraction(&auto.infraction_id) else {
+    let Some(kind) = ride_hailing_infraction(&auto.infraction_id) else {
         return Err(StorageError::Corrupt(format!(
             "infraction of auto {}",
             auto.id
@@ -253,15 +259,15 @@ pub async fn current_consequences(
         local_date(auto.drawn_up_at),
         &prior,
         upf,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     )))
 }
 
 /// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
-pub const APP_SUMMONS_EVENT: &str = "vistoria_summons";
+pub const SUMMONS_EVENT: &str = "vistoria_summons";
 
 /// Event kind of a ride-hailing vistoria on its authorization.
-pub const APP_VISTORIA_EVENT: &str = "vistoria_recorded";
+pub const VISTORIA_EVENT: &str = "vistoria_recorded";
 
 /// Event kind of a descadastramento or recadastramento of a ride-hailing driver or car.
 pub const REGISTER_ACT_EVENT: &str = "register_act";
@@ -297,7 +303,7 @@ pub async fn deregistered_on(
 
 /// The parsed data of the `kind` events of `entity_type` among `events`.
 pub(crate) fn of<T: serde::de::DeserializeOwned>(
-    events: &[crate::storage::app_events::StandingEvent],
+    events: &[crate::storage::ride_hailing::events::StandingEvent],
     entity_type: &str,
     kind: &str,
 ) -> Vec<T> {
@@ -313,7 +319,7 @@ pub(crate) fn of<T: serde::de::DeserializeOwned>(
 /// APP-ART16, APP-ART26-II). Returns that status (`None`: may operate) and the vistoria
 /// report with the latest extra-vistoria summons (APP-ART16-P1). One query reads every event
 /// it needs: this is the verification hot path.
-pub async fn app_standing(
+pub async fn ride_hailing_standing(
     state: &AppState,
     authorization_id: uuid::Uuid,
     driver_id: uuid::Uuid,
@@ -333,12 +339,12 @@ pub async fn app_standing(
             authorization_id,
             driver_id,
             vehicle_id,
-            [APP_VISTORIA_EVENT, APP_SUMMONS_EVENT],
+            [VISTORIA_EVENT, SUMMONS_EVENT],
             REGISTER_ACT_EVENT,
         )
         .await?;
-    let vistorias: Vec<AppVistoria> = of(&events, "app_authorization", APP_VISTORIA_EVENT);
-    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", APP_SUMMONS_EVENT);
+    let vistorias: Vec<RideHailingVistoria> = of(&events, "app_authorization", VISTORIA_EVENT);
+    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", SUMMONS_EVENT);
     let driver_acts: Vec<RegisterAct> = of(&events, "driver", REGISTER_ACT_EVENT);
     let vehicle_acts: Vec<RegisterAct> = of(&events, "vehicle", REGISTER_ACT_EVENT);
     let cal = state.calendar().await?;
@@ -349,7 +355,7 @@ pub async fn app_standing(
         today,
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     report.summons = summons_standing(&summons, &vistorias, today);
     let status = if deregistered_since(&driver_acts, today).is_some() {

@@ -10,7 +10,8 @@ use crate::standing::charter::{
     load_vehicle, termos_of, vehicle_live_status,
 };
 use crate::standing::ride_hailing::{
-    AppCertifiedFacts, acts_of, app_certified_facts, load_app_record, state_of,
+    RideHailingCertifiedFacts, acts_of, load_ride_hailing_record, ride_hailing_certified_facts,
+    state_of,
 };
 use crate::state::AppState;
 use crate::storage::DocumentKind;
@@ -133,16 +134,16 @@ pub async fn document_status(
 
 /// The verdict on a ride-hailing certidão now: expired after its 30 days, `outdated` when
 /// the certified facts changed, else valid.
-pub async fn app_certidao_verdict(
+pub async fn ride_hailing_certidao_verdict(
     state: &AppState,
     doc: &Document,
     now: DateTime<Utc>,
 ) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
-    let Some(r) = load_app_record(state, doc.subject_id).await? else {
+    let Some(r) = load_ride_hailing_record(state, doc.subject_id).await? else {
         return Ok(None);
     };
-    let current = app_certified_facts(state, &r, &doc.subject_type, now).await?;
-    let then: Option<AppCertifiedFacts> = doc
+    let current = ride_hailing_certified_facts(state, &r, &doc.subject_type, now).await?;
+    let then: Option<RideHailingCertifiedFacts> = doc
         .facts
         .as_ref()
         .and_then(|f| serde_json::from_value(f.clone()).ok());
@@ -166,11 +167,11 @@ pub async fn app_certidao_verdict(
     Ok(Some((
         verdict,
         PublicDocument {
-            kind: crate::storage::DocumentKind::AppCertidao,
+            kind: crate::storage::DocumentKind::RideHailingCertidao,
             number: doc.number.clone(),
             plate: subject,
             valid_until,
-            status: LiveStatus::App(current.status),
+            status: LiveStatus::RideHailing(current.status),
             company: None,
             facts_hold: Some(holds),
             suspended_until: None,
@@ -184,7 +185,7 @@ pub async fn auto_document_status(
     doc: &Document,
     now: DateTime<Utc>,
 ) -> Result<Option<CharterDocumentStatus>, StorageError> {
-    if doc.kind != DocumentKind::AppAuto {
+    if doc.kind != DocumentKind::RideHailingAuto {
         return Ok(None);
     }
     let Some(auto) = state.store.get_auto(doc.subject_id).await? else {
@@ -198,7 +199,7 @@ pub async fn auto_document_status(
         local_date(now),
         &cal,
         &state.deadline_rules,
-        &state.app_basis,
+        &state.ride_hailing_basis,
     );
     Ok(Some(CharterDocumentStatus {
         status: if p.annulled {

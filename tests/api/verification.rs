@@ -267,7 +267,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
         .unwrap();
     let doc = |code: &str| Document {
         id: uuid::Uuid::new_v4(),
-        kind: DocumentKind::AppCertidao,
+        kind: DocumentKind::RideHailingCertidao,
         subject_type: "app_driver".into(),
         subject_id: uuid::Uuid::new_v4(),
         company_id: None,

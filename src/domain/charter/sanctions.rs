@@ -241,8 +241,8 @@ impl From<&CharterLegalBasis> for ProcedureDays {
     }
 }
 
-impl From<&crate::domain::legal_basis::AppLegalBasis> for ProcedureDays {
-    fn from(b: &crate::domain::legal_basis::AppLegalBasis) -> Self {
+impl From<&crate::domain::legal_basis::RideHailingLegalBasis> for ProcedureDays {
+    fn from(b: &crate::domain::legal_basis::RideHailingLegalBasis) -> Self {
         Self {
             defence: b.defence_days,
             reconsideration: b.reconsideration_days,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::calendar::within_lookback;
 use crate::domain::dates::add_months;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::rule::{RuleFailure, fail};
 
 /// Which court issued a criminal-record certificate (AMB-23: state and federal, first and
@@ -97,7 +97,7 @@ pub struct DriverRecord {
 pub fn app_art12_iii_certificates(
     r: &DriverRecord,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Vec<RuleFailure>,
 ) {
     for court in Court::ALL {
@@ -121,7 +121,7 @@ pub fn app_art12_iii_certificates(
 pub fn app_art12_iv_no_gravissima(
     r: &DriverRecord,
     protocol: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Vec<RuleFailure>,
 ) {
     let blocking = r.traffic_infractions.iter().filter(|i| {
@@ -150,7 +150,7 @@ pub fn app_art12_iv_no_gravissima(
 pub fn app_art12_p1_ctb306(
     r: &DriverRecord,
     today: NaiveDate,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     out: &mut Vec<RuleFailure>,
 ) {
     let Some(rec) = &r.ctb306 else { return };
@@ -193,7 +193,7 @@ mod tests {
     }
 
     fn failures(r: &DriverRecord, today: NaiveDate) -> Vec<(&'static str, &'static str)> {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let mut out = Vec::new();
         app_art12_iii_certificates(r, today, &b, &mut out);
         app_art12_iv_no_gravissima(r, today, &b, &mut out);

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::validity_until;
 use crate::domain::dates::local_date;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::rule::{RuleFailure, fail};
 
 /// What a platform files to register.
@@ -22,7 +22,7 @@ pub struct PlatformFacts {
 /// Decides a platform registration; `Ok(valid_until)` when accepted.
 pub fn decide_platform(
     f: &PlatformFacts,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> Result<NaiveDate, Vec<RuleFailure>> {
     let mut out = Vec::new();
     // Art. 5º, X: seguro de Acidentes Pessoais a Passageiros de no mínimo R$ 50.000,00.
@@ -181,7 +181,7 @@ mod tests {
     // APP-ART5-X: R$ 50.000,00 is enough, a centavo less is not; a lapsed policy is refused.
     #[test]
     fn app_art5_x_app_insurance_cover_and_validity() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         assert_eq!(decide_platform(&facts(), &b), Ok(d(2027, 11, 2)));
         let low = PlatformFacts {
             insurance_cover_centavos: 4_999_999,

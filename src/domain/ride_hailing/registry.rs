@@ -80,7 +80,7 @@ impl Vehicle {
 
 /// A granted ride-hailing authorization.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AppAuthorization {
+pub struct RideHailingAuthorization {
     pub id: Uuid,
     pub number: String,
     pub driver_id: Uuid,

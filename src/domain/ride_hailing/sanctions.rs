@@ -11,7 +11,7 @@ use crate::domain::calendar::{
     within_lookback,
 };
 use crate::domain::dates::local_date;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// Infraction class (art. 25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -25,7 +25,7 @@ pub enum InfractionClass {
 
 impl InfractionClass {
     /// APP-ART25: leve 115, média 285, grave 570, gravíssima 950 UPFG (parameters).
-    pub fn upf(self, basis: &AppLegalBasis) -> u32 {
+    pub fn upf(self, basis: &RideHailingLegalBasis) -> u32 {
         match self {
             Self::Leve => basis.fine_upf_leve,
             Self::Media => basis.fine_upf_media,
@@ -54,7 +54,7 @@ pub struct InfractionType {
 }
 
 /// The catalogue of arts. 26 and 27 (AMB-37: the specific typification prevails).
-pub const APP_INFRACTIONS: [InfractionType; 7] = [
+pub const RIDE_HAILING_INFRACTIONS: [InfractionType; 7] = [
     InfractionType {
         id: "APP-ART26-I",
         article: "art. 26, I",
@@ -100,7 +100,7 @@ pub const APP_INFRACTIONS: [InfractionType; 7] = [
 ];
 
 pub fn infraction(id: &str) -> Option<&'static InfractionType> {
-    APP_INFRACTIONS.iter().find(|i| i.id == id)
+    RIDE_HAILING_INFRACTIONS.iter().find(|i| i.id == id)
 }
 
 /// A consequence the law attaches to an infraction.
@@ -146,7 +146,7 @@ pub fn consequences(
     effective: NaiveDate,
     prior: &[PriorInfraction],
     upf_centavos: Option<i64>,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> Vec<Consequence> {
     let upf = kind.class.upf(basis);
     let mut out = vec![Consequence::Fine {
@@ -218,7 +218,7 @@ pub fn auto_deadlines(
     juntada_on: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> AutoDeadlines {
     // The 90 days run from the drawing-up itself, not from a notification.
     let dispatch_rules = DeadlineRules {
@@ -364,7 +364,7 @@ mod tests {
     // APP-ART25: one fine per class, in UPFG and in R$ when the UPF value is known.
     #[test]
     fn app_art25_fines_by_class() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let upf = |id| match consequences(
             infraction(id).unwrap(),
             d(2026, 5, 1),
@@ -402,7 +402,7 @@ mod tests {
     // APP-ART26-V: grave + 12 months of suspension; APP-ART26-P2: repeating V → cassação.
     #[test]
     fn app_art26_v_suspension_and_app_art26_p2_cassacao() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let v = infraction("APP-ART26-V").unwrap();
         let first = consequences(v, d(2026, 1, 10), d(2026, 2, 1), &[], None, &b);
         assert_eq!(
@@ -433,7 +433,7 @@ mod tests {
     // APP-ART26-P1: repeating IV within 12 months (AMB-26, DL-10 inclusive) → 30 days.
     #[test]
     fn app_art26_p1_repeat_of_iv_suspends_for_thirty_days() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let iv = infraction("APP-ART26-IV").unwrap();
         let within = consequences(
             iv,
@@ -483,7 +483,7 @@ mod tests {
     // APP-ART27-PU: repeating clandestine service → notice to the platform.
     #[test]
     fn app_art27_pu_repeat_notifies_the_platform() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let c = consequences(
             infraction("APP-ART27").unwrap(),
             d(2026, 3, 1),
@@ -538,7 +538,7 @@ mod tests {
     // APP-ART22-P1: 90 days from the auto; AMB-33/34: defence from the juntada, payment after it.
     #[test]
     fn app_art22_p1_notice_deadlines_and_late_notice() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let cal = Calendar::default();
         let rules = DeadlineRules::default();
         // Auto on Monday 02/03/2026: day 90 is Sunday 31/05 → dispatch due Monday 01/06.
@@ -654,7 +654,7 @@ mod per_rule {
             d(2026, 6, 1),
             prior,
             None,
-            &AppLegalBasis::draft_2023(),
+            &RideHailingLegalBasis::draft_2023(),
         )
     }
 
@@ -729,7 +729,7 @@ mod per_rule {
             d(2026, 6, 3),
             &Calendar::new(CalendarSettings::default(), []),
             &DeadlineRules::default(),
-            &AppLegalBasis::draft_2023(),
+            &RideHailingLegalBasis::draft_2023(),
         )
     }
 

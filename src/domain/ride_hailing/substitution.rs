@@ -11,7 +11,7 @@ use super::{
     AuthorizationStatus, RuleFailure, VehicleFacts, app_art2_capacity, app_art2_p1_p2_vehicle,
     app_art8_p1_i_municipality, app_art15_owner, fail,
 };
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// Why the car is replaced (art. 8º, §2º: "sinistro, venda ou locação").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,7 +86,7 @@ pub fn app_art8_new_vehicle_bound() -> RuleFailure {
 /// APP-ART8-P2: whether the car may be replaced. Every failed requirement is reported.
 pub fn decide_substitution(
     f: &SubstitutionFacts<'_>,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> Result<(), Vec<RuleFailure>> {
     let mut out = Vec::new();
     // Only an authorization in force has a car to replace; a suspended, barred or
@@ -240,7 +240,7 @@ mod tests {
             today: d(2026, 11, 30),
         };
         change(&mut f);
-        match decide_substitution(&f, &AppLegalBasis::draft_2023()) {
+        match decide_substitution(&f, &RideHailingLegalBasis::draft_2023()) {
             Ok(()) => vec![],
             Err(v) => v.iter().map(|x| x.field).collect(),
         }

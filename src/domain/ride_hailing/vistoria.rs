@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 use super::AuthorizationStatus;
 use crate::domain::calendar::{Calendar, Deadline, DeadlineRules, deadline_in_days};
 use crate::domain::dates::add_months;
-use crate::domain::legal_basis::AppLegalBasis;
+use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// A vistoria by the SMF, as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AppVistoria {
+pub struct RideHailingVistoria {
     pub performed_on: NaiveDate,
     pub approved: bool,
     pub inspector: String,
@@ -28,7 +28,7 @@ pub struct AppVistoria {
 pub struct InspectionReport {
     /// APP-ART9: the vehicle must be presented by this day.
     pub presentation_due: Deadline,
-    pub last_vistoria: Option<AppVistoria>,
+    pub last_vistoria: Option<RideHailingVistoria>,
     /// APP-ART16: last day of the annual vistoria in force.
     pub vistoria_valid_until: Option<NaiveDate>,
     /// APP-ART16-P2: after a failed vistoria, the last day to fix it.
@@ -46,15 +46,15 @@ pub struct InspectionReport {
 /// authorization approved on `approved_on`, on `today`.
 pub fn inspection_report(
     approved_on: NaiveDate,
-    vistorias: &[AppVistoria],
+    vistorias: &[RideHailingVistoria],
     today: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> InspectionReport {
     let presentation_due =
         deadline_in_days(approved_on, basis.vistoria_presentation_days, cal, rules);
-    let mut done: Vec<&AppVistoria> = vistorias
+    let mut done: Vec<&RideHailingVistoria> = vistorias
         .iter()
         .filter(|v| v.performed_on <= today)
         .collect();
@@ -144,7 +144,7 @@ pub struct SummonsStanding {
 /// time, on `today`. Missing it is a fine, not an impedimento: the status does not change.
 pub fn summons_standing(
     summons: &[VistoriaSummons],
-    vistorias: &[AppVistoria],
+    vistorias: &[RideHailingVistoria],
     today: NaiveDate,
 ) -> Option<SummonsStanding> {
     let latest = summons
@@ -213,7 +213,7 @@ pub fn app_art13_xix_report(
     reported_on: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
 ) -> (Deadline, Option<super::RuleFailure>) {
     let from_change = DeadlineRules {
         notification_on_closed_day_moves: false,
@@ -259,8 +259,8 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
     }
 
-    fn v(on: NaiveDate, approved: bool, notified_on: Option<NaiveDate>) -> AppVistoria {
-        AppVistoria {
+    fn v(on: NaiveDate, approved: bool, notified_on: Option<NaiveDate>) -> RideHailingVistoria {
+        RideHailingVistoria {
             performed_on: on,
             approved,
             inspector: "Fiscal SMF".into(),
@@ -269,7 +269,7 @@ mod tests {
         }
     }
 
-    fn report(vistorias: &[AppVistoria], today: NaiveDate) -> InspectionReport {
+    fn report(vistorias: &[RideHailingVistoria], today: NaiveDate) -> InspectionReport {
         let cal = Calendar::new(CalendarSettings::default(), []);
         // Approved on Monday 02/06/2025: day 5 is Saturday 07/06 → Monday 09/06 (DL-5).
         inspection_report(
@@ -278,7 +278,7 @@ mod tests {
             today,
             &cal,
             &DeadlineRules::default(),
-            &AppLegalBasis::draft_2023(),
+            &RideHailingLegalBasis::draft_2023(),
         )
     }
 
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn app_art30_entry_into_force_is_a_parameter_unknown_for_the_draft() {
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         assert_eq!(b.entry_into_force, None);
         assert_eq!(b.version, "APP-MINUTA-2023-11-23/v1");
     }
@@ -359,7 +359,7 @@ mod tests {
     #[test]
     fn app_art13_xix_data_changes_reported_within_seven_days() {
         let cal = Calendar::new(CalendarSettings::default(), []);
-        let b = AppLegalBasis::draft_2023();
+        let b = RideHailingLegalBasis::draft_2023();
         let r = DeadlineRules::default();
         // Changed Monday 01/06/2026: day 7 is Monday 08/06.
         let (due, late) = app_art13_xix_report(d(2026, 6, 1), d(2026, 6, 8), &cal, &r, &b);

@@ -24,7 +24,7 @@ pub async fn record(
             kind,
             actor,
             reason: None,
-            legal_basis_version: state.app_basis.version,
+            legal_basis_version: state.ride_hailing_basis.version,
             at: state.clock.now(),
             data,
         }])

@@ -8,7 +8,9 @@ use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::dates::local_date;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
-use crate::standing::ride_hailing::{AppCertifiedFacts, AppRecord, app_certified_facts};
+use crate::standing::ride_hailing::{
+    RideHailingCertifiedFacts, RideHailingRecord, ride_hailing_certified_facts,
+};
 use crate::state::AppState;
 use crate::storage::DocumentKind;
 use crate::storage::charter::NewEvent;
@@ -19,8 +21,8 @@ const SERIES: &str = "CERT-APP";
 /// (title, printed fields, entity type, entity id, token subject) of the certidão's subject;
 /// the CPF is masked and never in the token.
 #[allow(clippy::type_complexity)]
-fn app_subject_fields(
-    r: &AppRecord,
+fn ride_hailing_subject_fields(
+    r: &RideHailingRecord,
     subject: &str,
 ) -> (
     &'static str,
@@ -85,10 +87,10 @@ fn app_subject_fields(
 }
 
 /// What a ride-hailing certidão prints besides its number and marks.
-pub struct AppCertidaoPrint<'a> {
-    pub record: &'a AppRecord,
+pub struct RideHailingCertidaoPrint<'a> {
+    pub record: &'a RideHailingRecord,
     pub subject: &'a str,
-    pub facts: &'a AppCertifiedFacts,
+    pub facts: &'a RideHailingCertifiedFacts,
     pub protocol: &'a str,
     pub valid_until: NaiveDate,
     pub validity_days: u32,
@@ -96,15 +98,15 @@ pub struct AppCertidaoPrint<'a> {
 
 /// Inputs of `templates/certidao.typ` for a ride-hailing driver or vehicle.
 pub fn inputs(
-    p: &AppCertidaoPrint<'_>,
+    p: &RideHailingCertidaoPrint<'_>,
     number: &str,
     public_url: &str,
-    basis: &crate::domain::legal_basis::AppLegalBasis,
+    basis: &crate::domain::legal_basis::RideHailingLegalBasis,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> serde_json::Value {
-    let (title, fields, ..) = app_subject_fields(p.record, p.subject);
+    let (title, fields, ..) = ride_hailing_subject_fields(p.record, p.subject);
     let a = &p.record.authorization;
     let items = crate::issuance::pipeline::certified_rows(&p.facts.items);
     merge(
@@ -143,23 +145,23 @@ pub fn inputs(
 /// authorization.
 pub async fn issue(
     state: &AppState,
-    r: &AppRecord,
+    r: &RideHailingRecord,
     subject: &'static str,
     protocol: &str,
     actor: &str,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
-    let facts = app_certified_facts(state, r, subject, now).await?;
+    let facts = ride_hailing_certified_facts(state, r, subject, now).await?;
     let valid_until =
         today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
-    let (_, _, entity, entity_id, key) = app_subject_fields(r, subject);
+    let (_, _, entity, entity_id, key) = ride_hailing_subject_fields(r, subject);
     let spec = DocSpec {
-        kind: DocumentKind::AppCertidao,
+        kind: DocumentKind::RideHailingCertidao,
         subject_type: subject,
         subject_id: r.authorization.id,
         company_id: None,
-        issuer: crate::documents::APP_ISSUER,
+        issuer: crate::documents::RIDE_HAILING_ISSUER,
         numbering: Numbering::Reserve(SERIES),
         subject_key: key,
         valid_until,
@@ -169,12 +171,12 @@ pub async fn issue(
         facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
     let public_url = &state.letterhead.public_url;
-    let basis = &state.app_basis;
+    let basis = &state.ride_hailing_basis;
     issue_document(
         state,
         spec,
         |number, code, qr| {
-            let print = AppCertidaoPrint {
+            let print = RideHailingCertidaoPrint {
                 record: r,
                 subject,
                 facts: &facts,

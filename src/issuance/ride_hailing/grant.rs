@@ -4,12 +4,12 @@
 use chrono::Datelike;
 use uuid::Uuid;
 
-use crate::documents::AppDocumentContext;
+use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
-use crate::domain::ride_hailing::registry::AppAuthorization;
+use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::{GrantFacts, decide_grant};
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::{issue_app_document, void};
+use crate::issuance::pipeline::{issue_ride_hailing_document, void};
 use crate::standing::ride_hailing::deregistered_on;
 use crate::state::AppState;
 use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
@@ -20,7 +20,7 @@ pub const APP_SERIES: &str = "APP";
 /// A granted authorization with its documents.
 #[derive(Debug, Clone)]
 pub struct Granted {
-    pub authorization: AppAuthorization,
+    pub authorization: RideHailingAuthorization,
     pub documents: Vec<NewDocument>,
 }
 
@@ -63,10 +63,10 @@ pub async fn grant_app_authorization(
         driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
         vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
     };
-    let decision = decide_grant(&facts, &state.app_basis).map_err(UseCaseError::Rules)?;
+    let decision = decide_grant(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
 
     let reserved = store.reserve_number(APP_SERIES, today.year(), now).await?;
-    let authorization = AppAuthorization {
+    let authorization = RideHailingAuthorization {
         id: Uuid::new_v4(),
         number: reserved.number.clone(),
         driver_id,
@@ -80,18 +80,21 @@ pub async fn grant_app_authorization(
         revocation: None,
         substitutions: 0,
     };
-    let ctx = AppDocumentContext {
+    let ctx = RideHailingDocumentContext {
         authorization: &authorization,
         driver: &driver,
         vehicle: &vehicle,
-        basis: &state.app_basis,
+        basis: &state.ride_hailing_basis,
         letterhead: &state.letterhead,
         issued_at: now,
     };
     let result = async {
         let mut docs = Vec::with_capacity(2);
-        for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
-            docs.push(issue_app_document(state, &ctx, kind, now).await?);
+        for kind in [
+            DocumentKind::RideHailingAuthorization,
+            DocumentKind::RideHailingSticker,
+        ] {
+            docs.push(issue_ride_hailing_document(state, &ctx, kind, now).await?);
         }
         let grant = NewGrant {
             authorization: authorization.clone(),
@@ -115,10 +118,12 @@ pub async fn grant_app_authorization(
                         driver_has_active_authorization: true,
                         ..facts
                     };
-                    Err(decide_grant(&facts, &state.app_basis).err().map_or(
-                        UseCaseError::Internal("grant conflict without a failed rule"),
-                        UseCaseError::Rules,
-                    ))
+                    Err(decide_grant(&facts, &state.ride_hailing_basis)
+                        .err()
+                        .map_or(
+                            UseCaseError::Internal("grant conflict without a failed rule"),
+                            UseCaseError::Rules,
+                        ))
                 }
                 other => Err(other),
             }

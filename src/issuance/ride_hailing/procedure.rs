@@ -5,26 +5,30 @@ use serde_json::json;
 
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::charter::sanctions::ProcedureState;
-use crate::domain::legal_basis::AppLegalBasis;
-use crate::domain::ride_hailing::sanctions::infraction as app_infraction;
+use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY};
 use crate::state::AppState;
-use crate::storage::AppAuto;
 use crate::storage::DocumentKind;
+use crate::storage::RideHailingAuto;
 use crate::storage::charter::NewEvent;
 use crate::storage::documents::Document;
 
 /// The event recording, on the driver, that an auto's penalty was annulled.
-pub fn annulment_event<'a>(state: &'a AppState, auto: &AppAuto, actor: &'a str) -> NewEvent<'a> {
+pub fn annulment_event<'a>(
+    state: &'a AppState,
+    auto: &RideHailingAuto,
+    actor: &'a str,
+) -> NewEvent<'a> {
     NewEvent {
         entity_type: "driver",
         entity_id: auto.driver_id,
         kind: ANNULLED_EVENT,
         actor,
         reason: None,
-        legal_basis_version: state.app_basis.version,
+        legal_basis_version: state.ride_hailing_basis.version,
         at: state.clock.now(),
         data: json!({ "auto_id": auto.id, "number": auto.number, "infraction_id": auto.infraction_id, "committed_on": auto.committed_on }),
     }
@@ -34,19 +38,19 @@ pub fn annulment_event<'a>(state: &'a AppState, auto: &AppAuto, actor: &'a str) 
 /// notification is recorded).
 #[allow(clippy::too_many_arguments)]
 pub fn notice_inputs(
-    auto: &AppAuto,
+    auto: &RideHailingAuto,
     driver_name: &str,
     driver_cpf_masked: &str,
     plate: Option<String>,
     p: &ProcedureState,
-    basis: &AppLegalBasis,
+    basis: &RideHailingLegalBasis,
     public_url: &str,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> Option<serde_json::Value> {
     let n = auto.notification.as_ref()?;
-    let kind = app_infraction(&auto.infraction_id)?;
+    let kind = ride_hailing_infraction(&auto.infraction_id)?;
     let (defence, payment) = (p.defence_due.as_ref()?, p.payment_due.as_ref()?);
     let method = match n.method.as_str() {
         "post" => "via postal com aviso de recebimento",
@@ -98,7 +102,7 @@ pub fn notice_inputs(
 #[allow(clippy::too_many_arguments)]
 pub async fn issue_notice(
     state: &AppState,
-    auto: &AppAuto,
+    auto: &RideHailingAuto,
     driver_name: &str,
     driver_cpf_masked: &str,
     plate: Option<(String, String)>,
@@ -131,7 +135,7 @@ pub async fn issue_notice(
         driver_cpf_masked,
         printed_plate.clone(),
         p,
-        &state.app_basis,
+        &state.ride_hailing_basis,
         &state.letterhead.public_url,
         "",
         0.0,
@@ -139,11 +143,11 @@ pub async fn issue_notice(
     )
     .ok_or(UseCaseError::NotFound("Auto de infração não encontrado."))?;
     let spec = DocSpec {
-        kind: DocumentKind::AppAuto,
+        kind: DocumentKind::RideHailingAuto,
         subject_type: "app_auto",
         subject_id: auto.id,
         company_id: None,
-        issuer: crate::documents::APP_ISSUER,
+        issuer: crate::documents::RIDE_HAILING_ISSUER,
         numbering: Numbering::Fixed(auto.number.clone()),
         subject_key: plate.map(|(canonical, _)| canonical),
         valid_until: payment.due,
@@ -162,7 +166,7 @@ pub async fn issue_notice(
                 driver_cpf_masked,
                 printed_plate.clone(),
                 p,
-                &state.app_basis,
+                &state.ride_hailing_basis,
                 &state.letterhead.public_url,
                 code,
                 qr,
@@ -178,7 +182,7 @@ pub async fn issue_notice(
                 kind: "notice_issued",
                 actor,
                 reason: None,
-                legal_basis_version: state.app_basis.version,
+                legal_basis_version: state.ride_hailing_basis.version,
                 at: now,
                 data: json!({ "number": number }),
             }]

@@ -4,21 +4,21 @@ use chrono::NaiveDate;
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::documents::AppDocumentContext;
+use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::AuthorizationStatus;
-use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Vehicle};
+use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 use crate::domain::ride_hailing::sanctions::authorization_status;
 use crate::domain::ride_hailing::substitution::{
     SubstitutionCause, SubstitutionFacts, app_art8_new_vehicle_bound, decide_substitution,
 };
-use crate::domain::ride_hailing::vistoria::{AppVistoria, InspectionReport};
+use crate::domain::ride_hailing::vistoria::{InspectionReport, RideHailingVistoria};
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::issue_app_document as issue_document;
-use crate::standing::ride_hailing::{APP_VISTORIA_EVENT, app_standing, deregistered_on};
+use crate::issuance::pipeline::issue_ride_hailing_document as issue_document;
+use crate::standing::ride_hailing::{VISTORIA_EVENT, deregistered_on, ride_hailing_standing};
 use crate::state::AppState;
-use crate::storage::app_substitution::NewSubstitution;
 use crate::storage::charter::NewEvent;
+use crate::storage::ride_hailing::substitution::NewSubstitution;
 use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
 
 /// Event kind on the authorization when its car is replaced.
@@ -39,7 +39,7 @@ pub struct SubstitutionRequest {
 /// A committed replacement: the authorization as it is now and its new documents.
 #[derive(Debug, Clone)]
 pub struct Substituted {
-    pub authorization: AppAuthorization,
+    pub authorization: RideHailingAuthorization,
     pub documents: Vec<NewDocument>,
 }
 
@@ -47,12 +47,12 @@ pub struct Substituted {
 /// and its vistoria report.
 async fn status_now(
     state: &AppState,
-    a: &AppAuthorization,
+    a: &RideHailingAuthorization,
 ) -> Result<(AuthorizationStatus, InspectionReport), StorageError> {
     let now = state.clock.now();
     let sanctions = state.store.sanctions_of(a.id).await?;
     let (standing, report) =
-        app_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+        ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
     let (status, _) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
@@ -66,7 +66,7 @@ async fn status_now(
 /// APP-ART8-P2: the facts of the replacement, gathered now, and the domain's decision.
 pub(crate) async fn check(
     state: &AppState,
-    a: &AppAuthorization,
+    a: &RideHailingAuthorization,
     vehicle: &Vehicle,
     driver: &Driver,
     req: &SubstitutionRequest,
@@ -98,7 +98,7 @@ pub(crate) async fn check(
         vistoria_approved: req.vistoria_approved,
         today: local_date(now),
     };
-    decide_substitution(&facts, &state.app_basis).map_err(UseCaseError::Rules)?;
+    decide_substitution(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
     Ok(())
 }
 
@@ -110,7 +110,7 @@ async fn parties(
     state: &AppState,
     id: Uuid,
     new_vehicle_id: Uuid,
-) -> Result<(AppAuthorization, Vehicle, Driver), UseCaseError> {
+) -> Result<(RideHailingAuthorization, Vehicle, Driver), UseCaseError> {
     let store = &state.store;
     let a = store
         .get_authorization(id)
@@ -144,31 +144,34 @@ pub async fn substitute_vehicle(
     check(state, &a, &vehicle, &driver, &req).await?;
 
     let seq = a.substitutions + 1;
-    let updated = AppAuthorization {
+    let updated = RideHailingAuthorization {
         vehicle_id: vehicle.id,
         substitutions: seq,
         ..a.clone()
     };
-    let ctx = AppDocumentContext {
+    let ctx = RideHailingDocumentContext {
         authorization: &updated,
         driver: &driver,
         vehicle: &vehicle,
-        basis: &state.app_basis,
+        basis: &state.ride_hailing_basis,
         letterhead: &state.letterhead,
         issued_at: now,
     };
     let mut documents = Vec::with_capacity(2);
-    for kind in [DocumentKind::AppAuthorization, DocumentKind::AppSticker] {
+    for kind in [
+        DocumentKind::RideHailingAuthorization,
+        DocumentKind::RideHailingSticker,
+    ] {
         documents.push(issue_document(state, &ctx, kind, now).await?);
     }
-    let vistoria = AppVistoria {
+    let vistoria = RideHailingVistoria {
         performed_on: req.vistoria_on,
         approved: true,
         inspector: req.inspector,
         notes: req.notes,
         notified_on: None,
     };
-    let version = state.app_basis.version;
+    let version = state.ride_hailing_basis.version;
     let reason = format!("substituição por {}", req.cause.label_pt());
     let link = json!({"authorization_id": a.id, "number": a.number, "seq": seq});
     let event = |entity_type, entity_id, kind, data| NewEvent {
@@ -198,7 +201,7 @@ pub async fn substitute_vehicle(
         event(
             "app_authorization",
             a.id,
-            APP_VISTORIA_EVENT,
+            VISTORIA_EVENT,
             serde_json::to_value(&vistoria).map_err(|_| UseCaseError::Encoding)?,
         ),
         event("vehicle", a.vehicle_id, "unbound", link.clone()),

@@ -4,18 +4,23 @@
 //! `BEGIN IMMEDIATE` on SQLite and lock the rows they check (`SELECT … FOR UPDATE`) on
 //! PostgreSQL, so concurrent nodes cannot both pass the check.
 
+pub mod events;
+pub mod substitution;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::{
-    AppAuto, AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
+    AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
     DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent, NewGrant,
-    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, SanctionRow,
-    StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
+    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto,
+    SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::driver_record::DriverRecord;
-use crate::domain::ride_hailing::registry::{AppAuthorization, Driver, Revocation, Vehicle};
+use crate::domain::ride_hailing::registry::{
+    Driver, Revocation, RideHailingAuthorization, Vehicle,
+};
 use crate::domain::ride_hailing::sanctions::Sanction;
 
 /// Appends one `NewEvent` in the caller's transaction `$tx`.
@@ -316,7 +321,7 @@ impl Repository for Store {
                 .bind(&a.granted_by)
                 .execute(&mut *tx)
                 .await?;
-            insert_app_documents!(tx, &grant.documents, None::<i32>);
+            insert_ride_hailing_documents!(tx, &grant.documents, None::<i32>);
             let data = serde_json::json!({
                 "number": a.number,
                 "valid_until": a.valid_until,
@@ -341,13 +346,16 @@ impl Repository for Store {
         })
     }
 
-    async fn get_authorization(&self, id: Uuid) -> Result<Option<AppAuthorization>, StorageError> {
+    async fn get_authorization(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<RideHailingAuthorization>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<AuthorizationRow> = sqlx::query_as(sql::SELECT_AUTHORIZATION)
                 .bind(id.to_string())
                 .fetch_optional(pool)
                 .await?;
-            row.map(AppAuthorization::try_from).transpose()
+            row.map(RideHailingAuthorization::try_from).transpose()
         })
     }
 
@@ -490,7 +498,7 @@ impl Repository for Store {
 
     async fn insert_auto(
         &self,
-        auto: &AppAuto,
+        auto: &RideHailingAuto,
         series: &str,
         actor: &str,
     ) -> Result<String, StorageError> {
@@ -550,13 +558,13 @@ impl Repository for Store {
         })
     }
 
-    async fn get_auto(&self, id: Uuid) -> Result<Option<AppAuto>, StorageError> {
+    async fn get_auto(&self, id: Uuid) -> Result<Option<RideHailingAuto>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<AutoRow> = sqlx::query_as(sql::SELECT_AUTO)
                 .bind(id.to_string())
                 .fetch_optional(pool)
                 .await?;
-            row.map(AppAuto::try_from).transpose()
+            row.map(RideHailingAuto::try_from).transpose()
         })
     }
 

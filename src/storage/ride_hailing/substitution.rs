@@ -5,9 +5,9 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
-use super::charter::NewEvent;
-use super::{NewDocument, StorageError, Store, sql};
 use crate::domain::ride_hailing::substitution::SubstitutionCause;
+use crate::storage::charter::NewEvent;
+use crate::storage::{NewDocument, StorageError, Store, sql};
 
 /// A replacement to commit in one transaction with its documents and events.
 #[derive(Debug)]
@@ -70,7 +70,7 @@ impl Store {
                 .bind(s.actor)
                 .execute(&mut *tx)
                 .await?;
-            insert_app_documents!(
+            insert_ride_hailing_documents!(
                 tx,
                 s.documents,
                 Some(

@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-use super::{StorageError, Store};
+use crate::storage::{StorageError, Store};
 
 const STANDING: &str = "SELECT entity_type, kind, data FROM events \
     WHERE (entity_type = 'app_authorization' AND entity_id = $1 AND kind IN ($4, $5)) \
