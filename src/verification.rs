@@ -139,13 +139,13 @@ pub fn live_verdict(
         now,
     );
     let verdict = match s {
-        AuthorizationStatus::Active => Verdict::Valid,
-        AuthorizationStatus::Expired => Verdict::Expired,
-        AuthorizationStatus::Revoked
+        AuthorizationStatus::Ativa => Verdict::Valid,
+        AuthorizationStatus::Vencida => Verdict::Expired,
+        AuthorizationStatus::Revogada
         | AuthorizationStatus::Cassada
         | AuthorizationStatus::Caducada
         | AuthorizationStatus::Descadastrada => Verdict::Revoked,
-        AuthorizationStatus::Suspended => Verdict::Suspended,
+        AuthorizationStatus::Suspensa => Verdict::Suspended,
         AuthorizationStatus::Impedida
         | AuthorizationStatus::VistoriaVencida
         | AuthorizationStatus::VeiculoDescadastrado => Verdict::Irregular,

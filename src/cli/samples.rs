@@ -293,7 +293,7 @@ impl SampleWriter<'_> {
         };
         let today = crate::domain::dates::local_date(self.now);
         let facts = standing::ride_hailing::RideHailingCertifiedFacts {
-            status: crate::domain::ride_hailing::AuthorizationStatus::Active,
+            status: crate::domain::ride_hailing::AuthorizationStatus::Ativa,
             items: [
                 (
                     "Autorização nº APP-2026/000123 (art. 3º)",

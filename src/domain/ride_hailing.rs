@@ -432,11 +432,19 @@ pub fn decide_grant(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthorizationStatus {
-    Active,
-    Expired,
-    Revoked,
-    /// Suspended (art. 24 PU, art. 26 V and §1º); see `app_sanctions`.
-    Suspended,
+    // The law's own terms name the variants, as in `CharterStatus`; the first four keep the
+    // JSON values the API has always answered.
+    #[serde(rename = "active")]
+    Ativa,
+    /// Past its last day (art. 3º, parágrafo único).
+    #[serde(rename = "expired")]
+    Vencida,
+    /// Revoked by a decision (art. 24).
+    #[serde(rename = "revoked")]
+    Revogada,
+    /// Suspended (art. 24 PU, art. 26 V and §1º); see `sanctions`.
+    #[serde(rename = "suspended")]
+    Suspensa,
     /// Revoked by cassação (art. 26 §2º).
     Cassada,
     /// The approval lapsed: the vehicle was not presented for vistoria within 5 days
@@ -456,10 +464,10 @@ pub enum AuthorizationStatus {
 impl AuthorizationStatus {
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::Active => "active",
-            Self::Expired => "expired",
-            Self::Revoked => "revoked",
-            Self::Suspended => "suspended",
+            Self::Ativa => "active",
+            Self::Vencida => "expired",
+            Self::Revogada => "revoked",
+            Self::Suspensa => "suspended",
             Self::Cassada => "cassada",
             Self::Caducada => "caducada",
             Self::Impedida => "impedida",
@@ -472,10 +480,10 @@ impl AuthorizationStatus {
     /// The word a citizen reads.
     pub fn label_pt(self) -> &'static str {
         match self {
-            Self::Active => "ativa",
-            Self::Expired => "vencida",
-            Self::Revoked => "revogada",
-            Self::Suspended => "suspensa",
+            Self::Ativa => "ativa",
+            Self::Vencida => "vencida",
+            Self::Revogada => "revogada",
+            Self::Suspensa => "suspensa",
             Self::Cassada => "cassada",
             Self::Caducada => "caducada (vistoria não apresentada no prazo)",
             Self::Impedida => "impedida de operar (art. 26, II)",
@@ -494,11 +502,11 @@ pub fn status_at(
     now: DateTime<Utc>,
 ) -> AuthorizationStatus {
     if revoked_at.is_some_and(|r| r <= now) {
-        AuthorizationStatus::Revoked
+        AuthorizationStatus::Revogada
     } else if local_date(now) > valid_until {
-        AuthorizationStatus::Expired
+        AuthorizationStatus::Vencida
     } else {
-        AuthorizationStatus::Active
+        AuthorizationStatus::Ativa
     }
 }
 
@@ -770,20 +778,20 @@ mod tests {
         let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
         assert_eq!(
             status_at(until, None, at("2027-05-24T03:59:59Z")),
-            AuthorizationStatus::Active
+            AuthorizationStatus::Ativa
         );
         assert_eq!(
             status_at(until, None, at("2027-05-24T04:00:00Z")),
-            AuthorizationStatus::Expired
+            AuthorizationStatus::Vencida
         );
         let revoked = Some(at("2026-12-01T12:00:00Z"));
         assert_eq!(
             status_at(until, revoked, at("2026-12-01T11:59:59Z")),
-            AuthorizationStatus::Active
+            AuthorizationStatus::Ativa
         );
         assert_eq!(
             status_at(until, revoked, at("2026-12-01T12:00:00Z")),
-            AuthorizationStatus::Revoked
+            AuthorizationStatus::Revogada
         );
     }
 
@@ -796,11 +804,11 @@ mod tests {
         // 20/11/2027 23:59 in Barra do Garças (UTC−4) is still paid; 21/11 00:00 is not.
         assert_eq!(
             status_at(until, None, at("2027-11-21T03:59:00Z")),
-            AuthorizationStatus::Active
+            AuthorizationStatus::Ativa
         );
         assert_eq!(
             status_at(until, None, at("2027-11-21T04:00:00Z")),
-            AuthorizationStatus::Expired
+            AuthorizationStatus::Vencida
         );
     }
 

@@ -485,13 +485,13 @@ pub async fn sanction(
     );
     let overflow = state.ride_hailing_basis.month_overflow;
     let until = match (kind, body.days, body.months, from) {
-        (Some(SanctionKind::Suspension), Some(d), None, Some(from)) if d > 0 => {
+        (Some(SanctionKind::Suspensao), Some(d), None, Some(from)) if d > 0 => {
             Some(sanction_end_days(from, d))
         }
-        (Some(SanctionKind::Suspension), None, Some(m), Some(from)) if m > 0 => {
+        (Some(SanctionKind::Suspensao), None, Some(m), Some(from)) if m > 0 => {
             Some(sanction_end_months(from, m, overflow))
         }
-        (Some(SanctionKind::Suspension), ..) => {
+        (Some(SanctionKind::Suspensao), ..) => {
             f.take::<(), ()>(
                 "days",
                 Err(()),

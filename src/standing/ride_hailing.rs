@@ -90,7 +90,7 @@ pub async fn ride_hailing_certified_facts(
     );
     let mut items = vec![certified_item(
         &format!("Autorização nº {} (art. 3º)", a.number),
-        status == AuthorizationStatus::Active,
+        status == AuthorizationStatus::Ativa,
         Some(a.valid_until),
     )];
     if subject == "app_driver" {

@@ -259,21 +259,23 @@ pub struct Sanction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionKind {
-    Suspension,
+    /// Suspensão (art. 26, V and §1º); the JSON value the API has always used.
+    #[serde(rename = "suspension")]
+    Suspensao,
     Cassacao,
 }
 
 impl SanctionKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::Suspension => "suspension",
+            Self::Suspensao => "suspension",
             Self::Cassacao => "cassacao",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
         match s {
-            "suspension" => Some(Self::Suspension),
+            "suspension" => Some(Self::Suspensao),
             "cassacao" => Some(Self::Cassacao),
             _ => None,
         }
@@ -291,7 +293,7 @@ pub fn authorization_status(
     now: DateTime<Utc>,
 ) -> (AuthorizationStatus, Option<NaiveDate>) {
     match status_with_sanctions(valid_until, revoked_at, sanctions, now) {
-        (AuthorizationStatus::Active, _) => (standing.unwrap_or(AuthorizationStatus::Active), None),
+        (AuthorizationStatus::Ativa, _) => (standing.unwrap_or(AuthorizationStatus::Ativa), None),
         other => other,
     }
 }
@@ -305,7 +307,7 @@ pub fn status_with_sanctions(
     now: DateTime<Utc>,
 ) -> (AuthorizationStatus, Option<NaiveDate>) {
     let base = super::status_at(valid_until, revoked_at, now);
-    if base == AuthorizationStatus::Revoked {
+    if base == AuthorizationStatus::Revogada {
         return (base, None);
     }
     let today = local_date(now);
@@ -315,17 +317,17 @@ pub fn status_with_sanctions(
     {
         return (AuthorizationStatus::Cassada, None);
     }
-    if base == AuthorizationStatus::Expired {
+    if base == AuthorizationStatus::Vencida {
         return (base, None);
     }
     let suspended_until = sanctions
         .iter()
-        .filter(|s| s.kind == SanctionKind::Suspension && s.effective_from <= today)
+        .filter(|s| s.kind == SanctionKind::Suspensao && s.effective_from <= today)
         .filter_map(|s| s.until.filter(|u| today < *u))
         .max();
     match suspended_until {
-        Some(until) => (AuthorizationStatus::Suspended, Some(until)),
-        None => (AuthorizationStatus::Active, None),
+        Some(until) => (AuthorizationStatus::Suspensa, Some(until)),
+        None => (AuthorizationStatus::Ativa, None),
     }
 }
 
@@ -340,7 +342,7 @@ pub fn binds_driver_and_vehicle(
 ) -> bool {
     matches!(
         status_with_sanctions(valid_until, revoked_at, sanctions, now).0,
-        AuthorizationStatus::Active | AuthorizationStatus::Suspended
+        AuthorizationStatus::Ativa | AuthorizationStatus::Suspensa
     )
 }
 
@@ -517,7 +519,7 @@ mod tests {
         assert!(binds_driver_and_vehicle(
             until,
             None,
-            &[sanction(SanctionKind::Suspension, Some(d(2026, 12, 31)))],
+            &[sanction(SanctionKind::Suspensao, Some(d(2026, 12, 31)))],
             now
         ));
         assert!(!binds_driver_and_vehicle(
@@ -572,7 +574,7 @@ mod tests {
     fn status_under_sanctions() {
         let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
         let s = Sanction {
-            kind: SanctionKind::Suspension,
+            kind: SanctionKind::Suspensao,
             effective_from: d(2026, 12, 1),
             until: Some(d(2026, 12, 31)),
             reason: "r".into(),
@@ -587,7 +589,7 @@ mod tests {
                 at("2026-12-01T03:59:00Z")
             )
             .0,
-            AuthorizationStatus::Active
+            AuthorizationStatus::Ativa
         );
         assert_eq!(
             status_with_sanctions(
@@ -596,7 +598,7 @@ mod tests {
                 std::slice::from_ref(&s),
                 at("2026-12-01T04:00:00Z")
             ),
-            (AuthorizationStatus::Suspended, Some(d(2026, 12, 31)))
+            (AuthorizationStatus::Suspensa, Some(d(2026, 12, 31)))
         );
         assert_eq!(
             status_with_sanctions(
@@ -606,7 +608,7 @@ mod tests {
                 at("2026-12-31T04:00:00Z")
             )
             .0,
-            AuthorizationStatus::Active
+            AuthorizationStatus::Ativa
         );
         let c = Sanction {
             kind: SanctionKind::Cassacao,
@@ -627,11 +629,11 @@ mod tests {
         );
         assert_eq!(
             authorization_status(until, None, std::slice::from_ref(&s), barred, now),
-            (AuthorizationStatus::Suspended, Some(d(2026, 12, 31)))
+            (AuthorizationStatus::Suspensa, Some(d(2026, 12, 31)))
         );
         assert_eq!(
             authorization_status(until, None, &[], None, now),
-            (AuthorizationStatus::Active, None)
+            (AuthorizationStatus::Ativa, None)
         );
     }
 }

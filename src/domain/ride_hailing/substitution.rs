@@ -94,8 +94,8 @@ pub fn decide_substitution(
     // one whose car was removed from the register (replacing it is the cure).
     if matches!(
         f.status,
-        AuthorizationStatus::Expired
-            | AuthorizationStatus::Revoked
+        AuthorizationStatus::Vencida
+            | AuthorizationStatus::Revogada
             | AuthorizationStatus::Cassada
             | AuthorizationStatus::Caducada
             | AuthorizationStatus::Descadastrada
@@ -227,7 +227,7 @@ mod tests {
 
     fn failed(change: impl Fn(&mut SubstitutionFacts<'_>), v: &VehicleFacts) -> Vec<&'static str> {
         let mut f = SubstitutionFacts {
-            status: AuthorizationStatus::Active,
+            status: AuthorizationStatus::Ativa,
             valid_from: d(2026, 3, 2),
             same_vehicle: false,
             new_vehicle: v,
@@ -279,7 +279,7 @@ mod tests {
             (
                 "suspended",
                 &ok,
-                Box::new(|f| f.status = AuthorizationStatus::Suspended),
+                Box::new(|f| f.status = AuthorizationStatus::Suspensa),
                 vec![],
             ),
             (
@@ -291,7 +291,7 @@ mod tests {
             (
                 "expired",
                 &ok,
-                Box::new(|f| f.status = AuthorizationStatus::Expired),
+                Box::new(|f| f.status = AuthorizationStatus::Vencida),
                 vec!["authorization"],
             ),
             (
