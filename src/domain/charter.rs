@@ -359,6 +359,103 @@ pub fn decide_termo(
     })
 }
 
+/// The acts of the charter law recorded in an entity's history (Lei 4.937/2025).
+/// Stored as the snake-case text of `as_str` in the append-only `events` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharterAct {
+    Registered,
+    ChecklistFiled,
+    SanctionApplied,
+    TermoGranted,
+    ItvReportFiled,
+    VehicleDocumentsFiled,
+    VistoriaRecorded,
+    Baixa,
+    SubstitutionAuthorized,
+    DriverDocumentsFiled,
+    ContractEnded,
+    TripManifestFiled,
+    ProcedureAct,
+    AutoDrawnUp,
+    NoticeIssued,
+    CertidaoIssued,
+    DriverEnrolled,
+    VehicleEnrolled,
+}
+
+impl CharterAct {
+    /// Every act, for exhaustive tests.
+    pub const ALL: &[Self] = &[
+        Self::Registered,
+        Self::ChecklistFiled,
+        Self::SanctionApplied,
+        Self::TermoGranted,
+        Self::ItvReportFiled,
+        Self::VehicleDocumentsFiled,
+        Self::VistoriaRecorded,
+        Self::Baixa,
+        Self::SubstitutionAuthorized,
+        Self::DriverDocumentsFiled,
+        Self::ContractEnded,
+        Self::TripManifestFiled,
+        Self::ProcedureAct,
+        Self::AutoDrawnUp,
+        Self::NoticeIssued,
+        Self::CertidaoIssued,
+        Self::DriverEnrolled,
+        Self::VehicleEnrolled,
+    ];
+
+    /// The kind as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Registered => "registered",
+            Self::ChecklistFiled => "checklist_filed",
+            Self::SanctionApplied => "sanction_applied",
+            Self::TermoGranted => "termo_granted",
+            Self::ItvReportFiled => "itv_report_filed",
+            Self::VehicleDocumentsFiled => "vehicle_documents_filed",
+            Self::VistoriaRecorded => "vistoria_recorded",
+            Self::Baixa => "baixa",
+            Self::SubstitutionAuthorized => "substitution_authorized",
+            Self::DriverDocumentsFiled => "driver_documents_filed",
+            Self::ContractEnded => "contract_ended",
+            Self::TripManifestFiled => "trip_manifest_filed",
+            Self::ProcedureAct => "procedure_act",
+            Self::AutoDrawnUp => "auto_drawn_up",
+            Self::NoticeIssued => "notice_issued",
+            Self::CertidaoIssued => "certidao_issued",
+            Self::DriverEnrolled => "driver_enrolled",
+            Self::VehicleEnrolled => "vehicle_enrolled",
+        }
+    }
+
+    /// The act of a stored kind; `None` for a kind of the other law or of a later version.
+    pub fn parse(kind: &str) -> Option<Self> {
+        Some(match kind {
+            "registered" => Self::Registered,
+            "checklist_filed" => Self::ChecklistFiled,
+            "sanction_applied" => Self::SanctionApplied,
+            "termo_granted" => Self::TermoGranted,
+            "itv_report_filed" => Self::ItvReportFiled,
+            "vehicle_documents_filed" => Self::VehicleDocumentsFiled,
+            "vistoria_recorded" => Self::VistoriaRecorded,
+            "baixa" => Self::Baixa,
+            "substitution_authorized" => Self::SubstitutionAuthorized,
+            "driver_documents_filed" => Self::DriverDocumentsFiled,
+            "contract_ended" => Self::ContractEnded,
+            "trip_manifest_filed" => Self::TripManifestFiled,
+            "procedure_act" => Self::ProcedureAct,
+            "auto_drawn_up" => Self::AutoDrawnUp,
+            "notice_issued" => Self::NoticeIssued,
+            "certidao_issued" => Self::CertidaoIssued,
+            "driver_enrolled" => Self::DriverEnrolled,
+            "vehicle_enrolled" => Self::VehicleEnrolled,
+            _ => return None,
+        })
+    }
+}
+
 /// Status of a Termo, a company, a vehicle or a driver of the charter register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -428,6 +428,107 @@ pub fn decide_grant(
     }
 }
 
+/// The acts of the ride-hailing law recorded in an entity's history.
+/// Stored as the snake-case text of `as_str` in the append-only `events` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RideHailingAct {
+    Registered,
+    RecordFiled,
+    Voided,
+    Granted,
+    Sanctioned,
+    DrawnUp,
+    Notified,
+    Revoked,
+    OwnerDeclared,
+    ProcedureAct,
+    AutoAnnulled,
+    VistoriaSummons,
+    VistoriaRecorded,
+    RegisterAct,
+    VehicleSubstituted,
+    RegularizationNotice,
+    RegularizationCured,
+    NoticeIssued,
+    CertidaoIssued,
+}
+
+impl RideHailingAct {
+    /// Every act, for exhaustive tests.
+    pub const ALL: &[Self] = &[
+        Self::Registered,
+        Self::RecordFiled,
+        Self::Voided,
+        Self::Granted,
+        Self::Sanctioned,
+        Self::DrawnUp,
+        Self::Notified,
+        Self::Revoked,
+        Self::OwnerDeclared,
+        Self::ProcedureAct,
+        Self::AutoAnnulled,
+        Self::VistoriaSummons,
+        Self::VistoriaRecorded,
+        Self::RegisterAct,
+        Self::VehicleSubstituted,
+        Self::RegularizationNotice,
+        Self::RegularizationCured,
+        Self::NoticeIssued,
+        Self::CertidaoIssued,
+    ];
+
+    /// The kind as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Registered => "registered",
+            Self::RecordFiled => "record_filed",
+            Self::Voided => "voided",
+            Self::Granted => "granted",
+            Self::Sanctioned => "sanctioned",
+            Self::DrawnUp => "drawn_up",
+            Self::Notified => "notified",
+            Self::Revoked => "revoked",
+            Self::OwnerDeclared => "owner_declared",
+            Self::ProcedureAct => "procedure_act",
+            Self::AutoAnnulled => "auto_annulled",
+            Self::VistoriaSummons => "vistoria_summons",
+            Self::VistoriaRecorded => "vistoria_recorded",
+            Self::RegisterAct => "register_act",
+            Self::VehicleSubstituted => "vehicle_substituted",
+            Self::RegularizationNotice => "regularization_notice",
+            Self::RegularizationCured => "regularization_cured",
+            Self::NoticeIssued => "notice_issued",
+            Self::CertidaoIssued => "certidao_issued",
+        }
+    }
+
+    /// The act of a stored kind; `None` for a kind of the other law or of a later version.
+    pub fn parse(kind: &str) -> Option<Self> {
+        Some(match kind {
+            "registered" => Self::Registered,
+            "record_filed" => Self::RecordFiled,
+            "voided" => Self::Voided,
+            "granted" => Self::Granted,
+            "sanctioned" => Self::Sanctioned,
+            "drawn_up" => Self::DrawnUp,
+            "notified" => Self::Notified,
+            "revoked" => Self::Revoked,
+            "owner_declared" => Self::OwnerDeclared,
+            "procedure_act" => Self::ProcedureAct,
+            "auto_annulled" => Self::AutoAnnulled,
+            "vistoria_summons" => Self::VistoriaSummons,
+            "vistoria_recorded" => Self::VistoriaRecorded,
+            "register_act" => Self::RegisterAct,
+            "vehicle_substituted" => Self::VehicleSubstituted,
+            "regularization_notice" => Self::RegularizationNotice,
+            "regularization_cured" => Self::RegularizationCured,
+            "notice_issued" => Self::NoticeIssued,
+            "certidao_issued" => Self::CertidaoIssued,
+            _ => return None,
+        })
+    }
+}
+
 /// Status of an authorization at an instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -514,6 +615,21 @@ pub fn status_at(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_ride_hailing_act_reads_back_from_its_stored_kind() {
+        for act in RideHailingAct::ALL {
+            assert_eq!(RideHailingAct::parse(act.as_str()), Some(*act));
+        }
+        let kinds: std::collections::BTreeSet<_> =
+            RideHailingAct::ALL.iter().map(|a| a.as_str()).collect();
+        assert_eq!(
+            kinds.len(),
+            RideHailingAct::ALL.len(),
+            "each act has its own kind"
+        );
+        assert_eq!(RideHailingAct::parse("termo_granted"), None);
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()

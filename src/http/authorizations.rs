@@ -10,6 +10,7 @@ use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::issuance::verification_url;
@@ -251,7 +252,7 @@ pub async fn vistoria(
         &official.actor,
         "app_authorization",
         id,
-        standing::ride_hailing::VISTORIA_EVENT,
+        RideHailingAct::VistoriaRecorded.as_str(),
         &v,
     )
     .await?;
@@ -313,7 +314,7 @@ pub async fn vistoria_summons(
         &official.actor,
         "app_authorization",
         id,
-        standing::ride_hailing::SUMMONS_EVENT,
+        RideHailingAct::VistoriaSummons.as_str(),
         &summons,
     )
     .await?;

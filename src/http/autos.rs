@@ -14,6 +14,7 @@ use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
 use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::{
     Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
 };
@@ -200,7 +201,7 @@ pub async fn act(
     let mut events = vec![crate::storage::charter::NewEvent {
         entity_type: standing::ride_hailing::ENTITY,
         entity_id: id,
-        kind: standing::ride_hailing::ACT_EVENT,
+        kind: RideHailingAct::ProcedureAct.as_str(),
         actor: &official.actor,
         reason: None,
         legal_basis_version: state.ride_hailing_basis.version,

@@ -12,6 +12,7 @@ use super::auth::Official;
 use super::calendar::calendar;
 use super::fields::Fields;
 use super::problem::{ApiError, ProblemItem};
+use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
     CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
 };
@@ -29,7 +30,7 @@ use crate::issuance::verification_url;
 use crate::standing::charter as reg;
 use crate::standing::charter::{
     AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
-    VehicleData, VehicleDocuments, acts,
+    VehicleData, VehicleDocuments,
 };
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
@@ -201,7 +202,7 @@ pub async fn create_company(
         events: vec![event(
             CharterTable::Companies,
             id,
-            acts::REGISTERED,
+            CharterAct::Registered.as_str(),
             &official.actor,
             &state,
             json!({ "cnpj": cnpj.as_str(), "name": data.name, "modality": data.modality, "protocol": data.protocol }),
@@ -299,7 +300,7 @@ pub async fn file_checklist(
         event(
             CharterTable::Companies,
             c.id,
-            acts::CHECKLIST,
+            CharterAct::ChecklistFiled.as_str(),
             &official.actor,
             &state,
             to_json(&checklist)?,
@@ -401,7 +402,7 @@ pub async fn apply_sanction(
     let mut e = event(
         CharterTable::Companies,
         c.id,
-        acts::SANCTION,
+        CharterAct::SanctionApplied.as_str(),
         &official.actor,
         &state,
         to_json(&sanction)?,
@@ -478,7 +479,7 @@ pub async fn create_vehicle(
     let mut events = vec![event(
         CharterTable::Vehicles,
         vid,
-        acts::REGISTERED,
+        CharterAct::Registered.as_str(),
         &official.actor,
         &state,
         json!({ "company_id": c.id, "plate": plate.as_str(), "renavam": renavam.as_str() }),
@@ -495,7 +496,7 @@ pub async fn create_vehicle(
         events.push(event(
             CharterTable::Vehicles,
             vid,
-            acts::ITV,
+            CharterAct::ItvReportFiled.as_str(),
             &official.actor,
             &state,
             j,
@@ -504,7 +505,7 @@ pub async fn create_vehicle(
     events.push(event(
         CharterTable::Companies,
         c.id,
-        "vehicle_enrolled",
+        CharterAct::VehicleEnrolled.as_str(),
         &official.actor,
         &state,
         json!({ "vehicle_id": vid, "plate": plate.as_str() }),
@@ -659,7 +660,7 @@ pub async fn file_itv(
         event(
             CharterTable::Vehicles,
             v.id,
-            acts::ITV,
+            CharterAct::ItvReportFiled.as_str(),
             &official.actor,
             &state,
             data,
@@ -695,7 +696,7 @@ pub async fn file_vehicle_documents(
         event(
             CharterTable::Vehicles,
             v.id,
-            acts::VEHICLE_DOCUMENTS,
+            CharterAct::VehicleDocumentsFiled.as_str(),
             &official.actor,
             &state,
             to_json(&docs)?,
@@ -758,7 +759,7 @@ pub async fn record_vistoria(
             event(
                 CharterTable::Vehicles,
                 v.id,
-                acts::VISTORIA,
+                CharterAct::VistoriaRecorded.as_str(),
                 &official.actor,
                 &state,
                 to_json(&vistoria)?,
@@ -815,7 +816,7 @@ pub async fn baixa_vehicle(
         event(
             CharterTable::Vehicles,
             v.id,
-            acts::BAIXA,
+            CharterAct::Baixa.as_str(),
             &official.actor,
             &state,
             to_json(&baixa)?,
@@ -895,7 +896,7 @@ pub async fn authorize_substitution(
         event(
             CharterTable::Companies,
             c.id,
-            acts::SUBSTITUTION,
+            CharterAct::SubstitutionAuthorized.as_str(),
             &official.actor,
             &state,
             data.clone(),
@@ -967,7 +968,7 @@ pub async fn create_driver(
             event(
                 CharterTable::Drivers,
                 did,
-                acts::REGISTERED,
+                CharterAct::Registered.as_str(),
                 &official.actor,
                 &state,
                 json!({ "company_id": c.id }),
@@ -975,7 +976,7 @@ pub async fn create_driver(
             event(
                 CharterTable::Companies,
                 c.id,
-                "driver_enrolled",
+                CharterAct::DriverEnrolled.as_str(),
                 &official.actor,
                 &state,
                 json!({ "driver_id": did }),
@@ -1047,7 +1048,7 @@ pub async fn file_driver_documents(
         event(
             CharterTable::Drivers,
             did,
-            acts::DRIVER_DOCUMENTS,
+            CharterAct::DriverDocumentsFiled.as_str(),
             &official.actor,
             &state,
             to_json(&body.into_inner())?,
@@ -1079,7 +1080,7 @@ pub async fn baixa_driver(
         event(
             CharterTable::Drivers,
             did,
-            acts::BAIXA,
+            CharterAct::Baixa.as_str(),
             &official.actor,
             &state,
             to_json(&body.into_inner())?,
@@ -1166,7 +1167,7 @@ pub async fn create_contract(
         events: vec![event(
             CharterTable::Contracts,
             cid,
-            acts::REGISTERED,
+            CharterAct::Registered.as_str(),
             &official.actor,
             &state,
             json!({ "company_id": c.id, "kind": contract.kind, "late_notice": late.is_some(), "manual_review": review }),
@@ -1235,7 +1236,7 @@ pub async fn end_contract(
         event(
             CharterTable::Contracts,
             row.id,
-            acts::CONTRACT_END,
+            CharterAct::ContractEnded.as_str(),
             &official.actor,
             &state,
             data,
@@ -1271,7 +1272,7 @@ async fn filed_trips(
         .await?;
     Ok(events
         .iter()
-        .filter(|e| e.kind == acts::TRIP)
+        .filter(|e| e.kind == CharterAct::TripManifestFiled.as_str())
         .filter_map(|e| serde_json::from_str(&e.data).ok())
         .collect())
 }
@@ -1344,7 +1345,7 @@ pub async fn file_trip(
         event(
             CharterTable::Contracts,
             row.id,
-            acts::TRIP,
+            CharterAct::TripManifestFiled.as_str(),
             &official.actor,
             &state,
             data.clone(),
@@ -1521,7 +1522,7 @@ pub async fn procedure_act(
         event(
             CharterTable::Autos,
             row.id,
-            acts::PROCEDURE,
+            CharterAct::ProcedureAct.as_str(),
             &official.actor,
             &state,
             to_json(&act)?,

@@ -11,6 +11,7 @@ use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::dates::local_date;
 use crate::domain::ids::Cnpj;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::platform::{
     PlatformFacts, RegularizationNotice, app_art24_ii_check, decide_platform, platform_status,
     regularization_status,
@@ -295,10 +296,6 @@ pub async fn get_data_request(
     Ok(HttpResponse::Ok().json(request_json(&r)))
 }
 
-/// Event kinds of a notice to regularize on its platform (art. 24, II, a).
-const NOTICE_EVENT: &str = "regularization_notice";
-const CURED_EVENT: &str = "regularization_cured";
-
 /// The notices to regularize of a platform, with their regularizations applied.
 async fn notices_of(
     state: &AppState,
@@ -307,9 +304,11 @@ async fn notices_of(
     let events = state.store.events_of("platform", platform_id).await?;
     let mut notices: Vec<RegularizationNotice> = Vec::new();
     for e in &events {
-        match e.kind.as_str() {
-            NOTICE_EVENT => notices.extend(serde_json::from_str(&e.data).ok()),
-            CURED_EVENT => {
+        match RideHailingAct::parse(&e.kind) {
+            Some(RideHailingAct::RegularizationNotice) => {
+                notices.extend(serde_json::from_str(&e.data).ok());
+            }
+            Some(RideHailingAct::RegularizationCured) => {
                 let d: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
                 let cured_on = d["cured_on"]
                     .as_str()
@@ -391,7 +390,7 @@ pub async fn create_notice(
         &official.actor,
         "platform",
         id,
-        NOTICE_EVENT,
+        RideHailingAct::RegularizationNotice.as_str(),
         &notice,
     )
     .await?;
@@ -445,7 +444,7 @@ pub async fn cure_notice(
         &official.actor,
         "platform",
         id,
-        CURED_EVENT,
+        RideHailingAct::RegularizationCured.as_str(),
         &data,
     )
     .await?;

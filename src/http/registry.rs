@@ -1,5 +1,6 @@
 //! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
 
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use crate::standing;
 use actix_web::{HttpResponse, web};
@@ -531,7 +532,7 @@ async fn register_act(
         &official.actor,
         entity_type,
         id,
-        standing::ride_hailing::REGISTER_ACT_EVENT,
+        RideHailingAct::RegisterAct.as_str(),
         &act,
     )
     .await?;

@@ -6,6 +6,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::documents::{A4_QR_MM, STICKER_QR_MM, common_inputs, format, merge};
+use crate::domain::charter::CharterAct;
 use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
 use crate::domain::dates::local_date;
 use crate::domain::ids::Plate;
@@ -14,7 +15,7 @@ use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document, void};
 use crate::standing::charter::{
     AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData,
-    acts, certified_facts, current_termo, termos_of,
+    certified_facts, current_termo, termos_of,
 };
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
@@ -178,7 +179,7 @@ pub async fn issue_termo(
                 NewEvent {
                     entity_type: CharterTable::Termos.entity_type(),
                     entity_id: id,
-                    kind: acts::TERMO,
+                    kind: CharterAct::TermoGranted.as_str(),
                     actor,
                     reason: None,
                     legal_basis_version: version,
@@ -188,7 +189,7 @@ pub async fn issue_termo(
                 NewEvent {
                     entity_type: CharterTable::Companies.entity_type(),
                     entity_id: company.id,
-                    kind: acts::TERMO,
+                    kind: CharterAct::TermoGranted.as_str(),
                     actor,
                     reason: None,
                     legal_basis_version: version,
@@ -241,7 +242,7 @@ pub async fn issue_selo(
             vec![NewEvent {
                 entity_type: CharterTable::Vehicles.entity_type(),
                 entity_id: vehicle.id,
-                kind: acts::VISTORIA,
+                kind: CharterAct::VistoriaRecorded.as_str(),
                 actor,
                 reason: None,
                 legal_basis_version: basis.version,
@@ -437,7 +438,7 @@ pub async fn issue_certidao(
             vec![NewEvent {
                 entity_type: table.entity_type(),
                 entity_id: subject.id(),
-                kind: "certidao_issued",
+                kind: CharterAct::CertidaoIssued.as_str(),
                 actor,
                 reason: None,
                 legal_basis_version: basis.version,
@@ -621,7 +622,7 @@ pub async fn issue_auto_notice(
             vec![NewEvent {
                 entity_type: CharterTable::Autos.entity_type(),
                 entity_id: view.id,
-                kind: "notice_issued",
+                kind: CharterAct::NoticeIssued.as_str(),
                 actor,
                 reason: None,
                 legal_basis_version: basis.version,
@@ -699,13 +700,13 @@ pub async fn draw_up_auto(
             event(
                 CharterTable::Autos,
                 aid,
-                acts::REGISTERED,
+                CharterAct::Registered.as_str(),
                 json!({ "number": number, "infraction": auto.infraction, "company_id": company_id }),
             ),
             event(
                 CharterTable::Companies,
                 company_id,
-                "auto_drawn_up",
+                CharterAct::AutoDrawnUp.as_str(),
                 json!({ "auto_id": aid, "number": number, "infraction": auto.infraction }),
             ),
         ],

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::domain::calendar::{Calendar, DeadlineRules};
+use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
     AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines, procedure_state,
 };
@@ -19,23 +20,6 @@ use crate::domain::ids::{Cnpj, Plate};
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::storage::charter::{CharterRow, CharterTable};
 use crate::storage::{Event, StorageError, Store};
-
-/// Event kinds of the charter register.
-pub mod acts {
-    pub const REGISTERED: &str = "registered";
-    pub const CHECKLIST: &str = "checklist_filed";
-    pub const SANCTION: &str = "sanction_applied";
-    pub const TERMO: &str = "termo_granted";
-    pub const ITV: &str = "itv_report_filed";
-    pub const VEHICLE_DOCUMENTS: &str = "vehicle_documents_filed";
-    pub const VISTORIA: &str = "vistoria_recorded";
-    pub const BAIXA: &str = "baixa";
-    pub const SUBSTITUTION: &str = "substitution_authorized";
-    pub const DRIVER_DOCUMENTS: &str = "driver_documents_filed";
-    pub const CONTRACT_END: &str = "contract_ended";
-    pub const TRIP: &str = "trip_manifest_filed";
-    pub const PROCEDURE: &str = "procedure_act";
-}
 
 fn corrupt(what: &str, id: Uuid) -> StorageError {
     StorageError::Corrupt(format!("{what} in charter row {id}"))
@@ -99,9 +83,9 @@ pub async fn load_company(store: &Store, id: Uuid) -> Result<Option<Company>, St
     let cnpj = Cnpj::parse(&row.key).map_err(|_| corrupt("cnpj", id))?;
     let mut sanctions = Vec::new();
     for e in store.charter_events(CharterTable::Companies, id).await? {
-        match e.kind.as_str() {
-            acts::CHECKLIST => data.checklist = event_data(&e, id)?,
-            acts::SANCTION => sanctions.push(event_data(&e, id)?),
+        match CharterAct::parse(&e.kind) {
+            Some(CharterAct::ChecklistFiled) => data.checklist = event_data(&e, id)?,
+            Some(CharterAct::SanctionApplied) => sanctions.push(event_data(&e, id)?),
             _ => {}
         }
     }
@@ -222,17 +206,17 @@ fn vehicle_from(row: CharterRow, events: &[Event]) -> Result<CharterVehicle, Sto
         baixa: None,
     };
     for e in events {
-        match e.kind.as_str() {
-            acts::ITV => record
+        match CharterAct::parse(&e.kind) {
+            Some(CharterAct::ItvReportFiled) => record
                 .itv_reports
                 .push(event_data::<ItvReport>(e, id)?.report_date),
-            acts::VEHICLE_DOCUMENTS => {
+            Some(CharterAct::VehicleDocumentsFiled) => {
                 let docs: VehicleDocuments = event_data(e, id)?;
                 record.facts.crlv_year = docs.crlv_year;
                 record.facts.insurance = docs.insurance;
             }
-            acts::VISTORIA => record.vistorias.push(event_data(e, id)?),
-            acts::BAIXA => record.baixa = Some(event_data(e, id)?),
+            Some(CharterAct::VistoriaRecorded) => record.vistorias.push(event_data(e, id)?),
+            Some(CharterAct::Baixa) => record.baixa = Some(event_data(e, id)?),
             _ => {}
         }
     }
@@ -333,9 +317,11 @@ pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver
     let mut data: DriverData = parse_data(&row.data, id)?;
     let mut deregistered_on = None;
     for e in store.charter_events(CharterTable::Drivers, id).await? {
-        match e.kind.as_str() {
-            acts::DRIVER_DOCUMENTS => data.facts = event_data(&e, id)?,
-            acts::BAIXA => deregistered_on = Some(event_data::<DriverBaixa>(&e, id)?.on),
+        match CharterAct::parse(&e.kind) {
+            Some(CharterAct::DriverDocumentsFiled) => data.facts = event_data(&e, id)?,
+            Some(CharterAct::Baixa) => {
+                deregistered_on = Some(event_data::<DriverBaixa>(&e, id)?.on);
+            }
             _ => {}
         }
     }
@@ -399,7 +385,7 @@ pub async fn company_autos(
             .charter_events(CharterTable::Autos, row.id)
             .await?
             .iter()
-            .filter(|e| e.kind == acts::PROCEDURE)
+            .filter(|e| e.kind == CharterAct::ProcedureAct.as_str())
             .map(|e| event_data(e, row.id))
             .collect::<Result<_, _>>()?;
         let procedure = procedure_state(&acts_, today, cal, rules, basis.into());

@@ -13,6 +13,7 @@ use crate::domain::charter::sanctions::{
 use crate::domain::dates::local_date;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
@@ -158,12 +159,6 @@ pub async fn ride_hailing_certified_facts(
 /// Entity type of a ride-hailing auto's events.
 pub const ENTITY: &str = "app_infraction_auto";
 
-/// Event kind of a procedure act.
-pub const ACT_EVENT: &str = "procedure_act";
-
-/// Event kind, on the driver, of an auto whose penalty was annulled.
-pub const ANNULLED_EVENT: &str = "auto_annulled";
-
 /// The procedure acts recorded for an auto, in order.
 pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct>, StorageError> {
     state
@@ -171,7 +166,7 @@ pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct
         .events_of(ENTITY, &auto_id.to_string())
         .await?
         .iter()
-        .filter(|e| e.kind == ACT_EVENT)
+        .filter(|e| e.kind == RideHailingAct::ProcedureAct.as_str())
         .map(|e| {
             serde_json::from_str(&e.data)
                 .map_err(|_| StorageError::Corrupt(format!("procedure act of auto {auto_id}")))
@@ -234,7 +229,7 @@ pub async fn current_consequences(
         .events_of("driver", &auto.driver_id.to_string())
         .await?
         .iter()
-        .filter(|e| e.kind == ANNULLED_EVENT)
+        .filter(|e| e.kind == RideHailingAct::AutoAnnulled.as_str())
     {
         let v: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
         if let (Some(i), Some(d)) = (
@@ -263,15 +258,6 @@ pub async fn current_consequences(
     )))
 }
 
-/// Event kind of an extra-vistoria summons on its authorization (art. 16, §1º).
-pub const SUMMONS_EVENT: &str = "vistoria_summons";
-
-/// Event kind of a ride-hailing vistoria on its authorization.
-pub const VISTORIA_EVENT: &str = "vistoria_recorded";
-
-/// Event kind of a descadastramento or recadastramento of a ride-hailing driver or car.
-pub const REGISTER_ACT_EVENT: &str = "register_act";
-
 /// The descadastramentos and recadastramentos of a driver (`"driver"`) or car (`"vehicle"`),
 /// in the order recorded.
 pub async fn register_acts(
@@ -282,7 +268,7 @@ pub async fn register_acts(
     let events = state.store.events_of(entity_type, &id.to_string()).await?;
     Ok(events
         .iter()
-        .filter(|e| e.kind == REGISTER_ACT_EVENT)
+        .filter(|e| e.kind == RideHailingAct::RegisterAct.as_str())
         .filter_map(|e| serde_json::from_str(&e.data).ok())
         .collect())
 }
@@ -339,14 +325,26 @@ pub async fn ride_hailing_standing(
             authorization_id,
             driver_id,
             vehicle_id,
-            [VISTORIA_EVENT, SUMMONS_EVENT],
-            REGISTER_ACT_EVENT,
+            [
+                RideHailingAct::VistoriaRecorded.as_str(),
+                RideHailingAct::VistoriaSummons.as_str(),
+            ],
+            RideHailingAct::RegisterAct.as_str(),
         )
         .await?;
-    let vistorias: Vec<RideHailingVistoria> = of(&events, "app_authorization", VISTORIA_EVENT);
-    let summons: Vec<VistoriaSummons> = of(&events, "app_authorization", SUMMONS_EVENT);
-    let driver_acts: Vec<RegisterAct> = of(&events, "driver", REGISTER_ACT_EVENT);
-    let vehicle_acts: Vec<RegisterAct> = of(&events, "vehicle", REGISTER_ACT_EVENT);
+    let vistorias: Vec<RideHailingVistoria> = of(
+        &events,
+        "app_authorization",
+        RideHailingAct::VistoriaRecorded.as_str(),
+    );
+    let summons: Vec<VistoriaSummons> = of(
+        &events,
+        "app_authorization",
+        RideHailingAct::VistoriaSummons.as_str(),
+    );
+    let driver_acts: Vec<RegisterAct> = of(&events, "driver", RideHailingAct::RegisterAct.as_str());
+    let vehicle_acts: Vec<RegisterAct> =
+        of(&events, "vehicle", RideHailingAct::RegisterAct.as_str());
     let cal = state.calendar().await?;
     let today = crate::domain::dates::local_date(now);
     let mut report = inspection_report(

@@ -17,6 +17,7 @@ use super::{
     SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::driver_record::DriverRecord;
 use crate::domain::ride_hailing::registry::{
     Driver, Revocation, RideHailingAuthorization, Vehicle,
@@ -79,7 +80,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "driver",
                     entity_id: driver.id.to_string(),
-                    kind: "registered",
+                    kind: RideHailingAct::Registered.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: None::<String>,
@@ -122,7 +123,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "driver",
                     entity_id: driver_id.to_string(),
-                    kind: "record_filed",
+                    kind: RideHailingAct::RecordFiled.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: None::<String>,
@@ -173,7 +174,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "vehicle",
                     entity_id: v.id.to_string(),
-                    kind: "registered",
+                    kind: RideHailingAct::Registered.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: None::<String>,
@@ -257,7 +258,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "document_number",
                     entity_id: number.to_string(),
-                    kind: "voided",
+                    kind: RideHailingAct::Voided.as_str(),
                     actor: "system",
                     reason,
                     legal_basis_version: None::<String>,
@@ -332,7 +333,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "app_authorization",
                     entity_id: a.id.to_string(),
-                    kind: "granted",
+                    kind: RideHailingAct::Granted.as_str(),
                     actor: &a.granted_by,
                     reason: None::<String>,
                     legal_basis_version: &a.legal_basis_version,
@@ -419,7 +420,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "app_authorization",
                     entity_id: authorization_id.to_string(),
-                    kind: "sanctioned",
+                    kind: RideHailingAct::Sanctioned.as_str(),
                     actor,
                     reason: &sanction.reason,
                     legal_basis_version: None::<String>,
@@ -544,7 +545,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "app_infraction_auto",
                     entity_id: auto.id.to_string(),
-                    kind: "drawn_up",
+                    kind: RideHailingAct::DrawnUp.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: &auto.legal_basis_version,
@@ -599,7 +600,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "app_infraction_auto",
                     entity_id: auto_id.to_string(),
-                    kind: "notified",
+                    kind: RideHailingAct::Notified.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: None::<String>,
@@ -769,7 +770,7 @@ impl Repository for Store {
                 NewEvent {
                     entity_type: "app_authorization",
                     entity_id: id.to_string(),
-                    kind: "revoked",
+                    kind: RideHailingAct::Revoked.as_str(),
                     actor,
                     reason,
                     legal_basis_version: None::<String>,
@@ -818,7 +819,7 @@ impl Store {
                 NewEvent {
                     entity_type: "vehicle",
                     entity_id: id.to_string(),
-                    kind: "owner_declared",
+                    kind: RideHailingAct::OwnerDeclared.as_str(),
                     actor,
                     reason: None::<String>,
                     legal_basis_version: None::<String>,

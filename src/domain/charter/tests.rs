@@ -1133,3 +1133,17 @@ fn fret_art2_i_only_a_company_with_a_termo_in_force_contracts() {
         assert_eq!((f.rule, f.field), ("FRET-ART2-I", "company"), "{s:?}");
     }
 }
+
+#[test]
+fn every_charter_act_reads_back_from_its_stored_kind() {
+    for act in CharterAct::ALL {
+        assert_eq!(CharterAct::parse(act.as_str()), Some(*act));
+    }
+    let kinds: std::collections::BTreeSet<_> = CharterAct::ALL.iter().map(|a| a.as_str()).collect();
+    assert_eq!(
+        kinds.len(),
+        CharterAct::ALL.len(),
+        "each act has its own kind"
+    );
+    assert_eq!(CharterAct::parse("vehicle_substituted"), None);
+}

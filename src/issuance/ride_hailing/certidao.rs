@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::{
@@ -191,7 +192,7 @@ pub async fn issue(
             vec![NewEvent {
                 entity_type: entity,
                 entity_id,
-                kind: "certidao_issued",
+                kind: RideHailingAct::CertidaoIssued.as_str(),
                 actor,
                 reason: None,
                 legal_basis_version: basis.version,

@@ -6,10 +6,11 @@ use serde_json::json;
 use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
-use crate::standing::ride_hailing::{ANNULLED_EVENT, ENTITY};
+use crate::standing::ride_hailing::ENTITY;
 use crate::state::AppState;
 use crate::storage::DocumentKind;
 use crate::storage::RideHailingAuto;
@@ -25,7 +26,7 @@ pub fn annulment_event<'a>(
     NewEvent {
         entity_type: "driver",
         entity_id: auto.driver_id,
-        kind: ANNULLED_EVENT,
+        kind: RideHailingAct::AutoAnnulled.as_str(),
         actor,
         reason: None,
         legal_basis_version: state.ride_hailing_basis.version,
@@ -179,7 +180,7 @@ pub async fn issue_notice(
             vec![NewEvent {
                 entity_type: ENTITY,
                 entity_id: auto.id,
-                kind: "notice_issued",
+                kind: RideHailingAct::NoticeIssued.as_str(),
                 actor,
                 reason: None,
                 legal_basis_version: state.ride_hailing_basis.version,

@@ -7,6 +7,7 @@ use uuid::Uuid;
 use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::AuthorizationStatus;
+use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 use crate::domain::ride_hailing::sanctions::authorization_status;
 use crate::domain::ride_hailing::substitution::{
@@ -15,14 +16,11 @@ use crate::domain::ride_hailing::substitution::{
 use crate::domain::ride_hailing::vistoria::{InspectionReport, RideHailingVistoria};
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::issue_ride_hailing_document as issue_document;
-use crate::standing::ride_hailing::{VISTORIA_EVENT, deregistered_on, ride_hailing_standing};
+use crate::standing::ride_hailing::{deregistered_on, ride_hailing_standing};
 use crate::state::AppState;
 use crate::storage::charter::NewEvent;
 use crate::storage::ride_hailing::substitution::NewSubstitution;
 use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
-
-/// Event kind on the authorization when its car is replaced.
-pub const SUBSTITUTED_EVENT: &str = "vehicle_substituted";
 
 /// What an official files to replace the car.
 #[derive(Debug, Clone)]
@@ -188,7 +186,7 @@ pub async fn substitute_vehicle(
         event(
             "app_authorization",
             a.id,
-            SUBSTITUTED_EVENT,
+            RideHailingAct::VehicleSubstituted.as_str(),
             json!({
                 "seq": seq,
                 "old_vehicle_id": a.vehicle_id,
@@ -201,7 +199,7 @@ pub async fn substitute_vehicle(
         event(
             "app_authorization",
             a.id,
-            VISTORIA_EVENT,
+            RideHailingAct::VistoriaRecorded.as_str(),
             serde_json::to_value(&vistoria).map_err(|_| UseCaseError::Encoding)?,
         ),
         event("vehicle", a.vehicle_id, "unbound", link.clone()),
