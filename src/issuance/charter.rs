@@ -134,6 +134,7 @@ pub async fn issue_termo(
     };
     let data_json = serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
+        legal_basis_version: state.charter_basis.version,
         kind: DocumentKind::CharterTermo,
         subject_type: "termo",
         subject_id: id,
@@ -216,6 +217,7 @@ pub async fn issue_selo(
     let public_url = &state.letterhead.public_url;
     let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
+        legal_basis_version: state.charter_basis.version,
         kind: DocumentKind::CharterSelo,
         subject_type: "vehicle",
         subject_id: vehicle.id,
@@ -415,6 +417,7 @@ pub async fn issue_certidao(
         valid_until: today + chrono::Duration::days(i64::from(basis.certidao_validity_days)),
     };
     let spec = DocSpec {
+        legal_basis_version: state.charter_basis.version,
         kind: DocumentKind::CharterCertidao,
         subject_type,
         subject_id: subject.id(),
@@ -587,6 +590,7 @@ pub async fn issue_auto_notice(
     auto_notice_inputs(company, view, upf_centavos, public_url, basis, "", 0.0, now)
         .ok_or(UseCaseError::NotFound("Registro não encontrado(a)."))?;
     let spec = DocSpec {
+        legal_basis_version: state.charter_basis.version,
         kind: DocumentKind::CharterAuto,
         subject_type: "auto",
         subject_id: view.id,

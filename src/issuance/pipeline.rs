@@ -26,7 +26,8 @@ pub enum Numbering {
     Fixed(String),
 }
 
-/// What a charter document is about and how it is rendered.
+/// What a register document (every kind but the ride-hailing authorization and sticker) is
+/// about and how it is rendered.
 pub struct DocSpec {
     pub kind: DocumentKind,
     pub subject_type: &'static str,
@@ -43,6 +44,8 @@ pub struct DocSpec {
     pub reason: &'static str,
     pub qr_mm: f64,
     pub facts: Option<serde_json::Value>,
+    /// The version of the legal basis the document is issued under (invariant 4).
+    pub legal_basis_version: &'static str,
 }
 
 /// Issues one signed charter document: number ▶ token ▶ QR ▶ render ▶ PAdES ▶ one
@@ -105,7 +108,7 @@ pub async fn issue_document<'a>(
             sha256,
             subject_key,
             valid_until: Some(spec.valid_until),
-            legal_basis_version: state.charter_basis.version.to_owned(),
+            legal_basis_version: spec.legal_basis_version.to_owned(),
             issued_at: now,
             facts: spec.facts,
         };

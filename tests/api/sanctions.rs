@@ -378,3 +378,29 @@ async fn app_art16_p1_extra_vistoria_summons_and_its_deadline() {
     assert_eq!(later["inspection"]["summons"]["attended_on"], "2027-01-09");
     assert_eq!(later["inspection"]["summons"]["overdue"], true);
 }
+
+/// Invariant 4: a ride-hailing certidão records the ride-hailing legal basis it was issued
+/// under, not the charter law's.
+#[tokio::test]
+async fn app_certidao_records_the_ride_hailing_legal_basis() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/certidoes"),
+            &json!({"subject": "app_vehicle", "protocol": "PG-2026/9"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let cert: Value = res.json().await.unwrap();
+    let store = selo::storage::Store::connect(&app.database_url)
+        .await
+        .unwrap();
+    let doc = store
+        .document(cert["id"].as_str().unwrap().parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(doc.legal_basis_version, "APP-MINUTA-2023-11-23/v1");
+}

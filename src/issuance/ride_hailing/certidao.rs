@@ -158,6 +158,7 @@ pub async fn issue(
         today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
     let (_, _, entity, entity_id, key) = ride_hailing_subject_fields(r, subject);
     let spec = DocSpec {
+        legal_basis_version: state.ride_hailing_basis.version,
         kind: DocumentKind::RideHailingCertidao,
         subject_type: subject,
         subject_id: r.authorization.id,

@@ -144,6 +144,7 @@ pub async fn issue_notice(
     )
     .ok_or(UseCaseError::NotFound("Auto de infração não encontrado."))?;
     let spec = DocSpec {
+        legal_basis_version: state.ride_hailing_basis.version,
         kind: DocumentKind::RideHailingAuto,
         subject_type: "app_auto",
         subject_id: auto.id,
