@@ -117,6 +117,14 @@ pub struct Verification {
     pub document: Option<PublicDocument>,
 }
 
+/// Whether the register's view of a ride-hailing document is the one the token describes.
+fn token_matches_status(payload: &TokenPayload, status: &DocumentStatus) -> bool {
+    payload.kind == status.meta.kind.as_str()
+        && payload.number == status.meta.number
+        && payload.plate == status.plate.as_str()
+        && payload.valid_until == status.valid_until
+}
+
 /// The register's joined view of a ride-hailing document agrees with its row: the car it
 /// names and the authorization's validity.
 fn same_car_and_validity(doc: &Document, status: &DocumentStatus) -> bool {
@@ -232,7 +240,7 @@ async fn lookup(
     };
     let live = match doc.kind {
         DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker => {
-            ride_hailing_verdict(state, &doc, now).await
+            ride_hailing_verdict(state, doc.id, now, |s| same_car_and_validity(&doc, s)).await
         }
         DocumentKind::RideHailingCertidao => {
             documents::ride_hailing_certidao_verdict(state, &doc, now).await
@@ -245,6 +253,13 @@ async fn lookup(
             .await
             .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
     };
+    outcome_of(live)
+}
+
+/// The verdict of a live-status read: unknown when the register has no such document.
+fn outcome_of(
+    live: Result<Option<(Verdict, PublicDocument)>, StorageError>,
+) -> (Verdict, Option<PublicDocument>) {
     match live {
         Ok(Some((v, d))) => (v, Some(d)),
         Ok(None) => (Verdict::UnknownDocument, None),
@@ -255,17 +270,20 @@ async fn lookup(
     }
 }
 
-/// The ride-hailing authorization or sticker `doc` now: its authorization's sanctions,
-/// register acts and vistorias, and whether a car replacement superseded it.
+/// The ride-hailing authorization or sticker `id` now, if `matches` accepts the register's
+/// view of it: its authorization's sanctions, register acts and vistorias, and whether a car
+/// replacement superseded it. One query reads the document with its authorization, car and
+/// sanctions, a second the acts: the verification hot path.
 async fn ride_hailing_verdict(
     state: &AppState,
-    doc: &Document,
+    id: uuid::Uuid,
     now: DateTime<Utc>,
+    matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
-    let Some(status) = state.store.document_status(doc.id).await? else {
+    let Some(status) = state.store.document_status(id).await? else {
         return Ok(None);
     };
-    if !same_car_and_validity(doc, &status) {
+    if !matches(&status) {
         return Ok(None);
     }
     let (inspection, _) = ride_hailing_standing(
@@ -299,8 +317,22 @@ pub async fn verify_token(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
-    let doc = store.document(payload.document_id).await;
-    let (verdict, document) = lookup(state, doc, now, |d| token_matches(&payload, d)).await;
+    // The ride-hailing authorization and sticker are most of the scans: their status query
+    // reads the document row too, so the token's kind sends them straight to it.
+    let ride_hailing = matches!(
+        DocumentKind::parse(&payload.kind),
+        Some(DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker)
+    );
+    let (verdict, document) = if ride_hailing {
+        let live = ride_hailing_verdict(state, payload.document_id, now, |s| {
+            token_matches_status(&payload, s)
+        })
+        .await;
+        outcome_of(live)
+    } else {
+        let doc = store.document(payload.document_id).await;
+        lookup(state, doc, now, |d| token_matches(&payload, d)).await
+    };
     outcome(verdict, document)
 }
 
