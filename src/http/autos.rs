@@ -198,16 +198,15 @@ pub async fn act(
             ..
         }
     );
-    let mut events = vec![crate::storage::charter::NewEvent {
-        entity_type: standing::ride_hailing::ENTITY,
-        entity_id: id,
-        kind: RideHailingAct::ProcedureAct.as_str(),
-        actor: &official.actor,
-        reason: None,
-        legal_basis_version: state.ride_hailing_basis.version,
-        at: state.clock.now(),
-        data: serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
-    }];
+    let mut events = vec![crate::storage::charter::NewEvent::act(
+        standing::ride_hailing::ENTITY,
+        id,
+        RideHailingAct::ProcedureAct.as_str(),
+        &official.actor,
+        state.ride_hailing_basis.version,
+        state.clock.now(),
+        serde_json::to_value(&act).map_err(|_| ApiError::Internal)?,
+    )];
     if annuls {
         events.push(issuance::ride_hailing::procedure::annulment_event(
             &state,

@@ -80,16 +80,15 @@ fn event<'a>(
     state: &'a AppState,
     data: serde_json::Value,
 ) -> NewEvent<'a> {
-    NewEvent {
-        entity_type: table.entity_type(),
-        entity_id: id,
+    NewEvent::act(
+        table.entity_type(),
+        id,
         kind,
         actor,
-        reason: None,
-        legal_basis_version: state.charter_basis.version,
-        at: state.clock.now(),
+        state.charter_basis.version,
+        state.clock.now(),
         data,
-    }
+    )
 }
 
 async fn append(state: &AppState, e: NewEvent<'_>) -> Result<(), ApiError> {

@@ -177,26 +177,8 @@ pub async fn issue_termo(
             let at = now;
             let version = basis.version;
             vec![
-                NewEvent {
-                    entity_type: CharterTable::Termos.entity_type(),
-                    entity_id: id,
-                    kind: CharterAct::TermoGranted.as_str(),
-                    actor,
-                    reason: None,
-                    legal_basis_version: version,
-                    at,
-                    data: data_json.clone(),
-                },
-                NewEvent {
-                    entity_type: CharterTable::Companies.entity_type(),
-                    entity_id: company.id,
-                    kind: CharterAct::TermoGranted.as_str(),
-                    actor,
-                    reason: None,
-                    legal_basis_version: version,
-                    at,
-                    data: json!({ "termo_id": id, "number": number, "valid_from": data.valid_from, "valid_until": data.valid_until }),
-                },
+                NewEvent::act(CharterTable::Termos.entity_type(), id, CharterAct::TermoGranted.as_str(), actor, version, at, data_json.clone()),
+                NewEvent::act(CharterTable::Companies.entity_type(), company.id, CharterAct::TermoGranted.as_str(), actor, version, at, json!({ "termo_id": id, "number": number, "valid_from": data.valid_from, "valid_until": data.valid_until })),
             ]
         },
     )
@@ -241,16 +223,15 @@ pub async fn issue_selo(
         },
         |_| Ok(None),
         |_| {
-            vec![NewEvent {
-                entity_type: CharterTable::Vehicles.entity_type(),
-                entity_id: vehicle.id,
-                kind: CharterAct::VistoriaRecorded.as_str(),
+            vec![NewEvent::act(
+                CharterTable::Vehicles.entity_type(),
+                vehicle.id,
+                CharterAct::VistoriaRecorded.as_str(),
                 actor,
-                reason: None,
-                legal_basis_version: basis.version,
-                at: now,
+                basis.version,
+                now,
                 data,
-            }]
+            )]
         },
     )
     .await
@@ -438,16 +419,15 @@ pub async fn issue_certidao(
         |number, code, qr| certidao_inputs(&print, number, public_url, basis, code, qr, now),
         |_| Ok(None),
         |number| {
-            vec![NewEvent {
-                entity_type: table.entity_type(),
-                entity_id: subject.id(),
-                kind: CharterAct::CertidaoIssued.as_str(),
+            vec![NewEvent::act(
+                table.entity_type(),
+                subject.id(),
+                CharterAct::CertidaoIssued.as_str(),
                 actor,
-                reason: None,
-                legal_basis_version: basis.version,
-                at: now,
-                data: json!({ "number": number, "status": facts.status, "protocol": protocol }),
-            }]
+                basis.version,
+                now,
+                json!({ "number": number, "status": facts.status, "protocol": protocol }),
+            )]
         },
     )
     .await
@@ -623,16 +603,15 @@ pub async fn issue_auto_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent {
-                entity_type: CharterTable::Autos.entity_type(),
-                entity_id: view.id,
-                kind: CharterAct::NoticeIssued.as_str(),
+            vec![NewEvent::act(
+                CharterTable::Autos.entity_type(),
+                view.id,
+                CharterAct::NoticeIssued.as_str(),
                 actor,
-                reason: None,
-                legal_basis_version: basis.version,
-                at: now,
-                data: json!({ "number": number, "fine_upf": fine.upf, "fine_centavos": centavos }),
-            }]
+                basis.version,
+                now,
+                json!({ "number": number, "fine_upf": fine.upf, "fine_centavos": centavos }),
+            )]
         },
     )
     .await
@@ -676,15 +655,16 @@ pub async fn draw_up_auto(
         .await?
         .number;
     let aid = Uuid::new_v4();
-    let event = |table: CharterTable, id: Uuid, kind, data| NewEvent {
-        entity_type: table.entity_type(),
-        entity_id: id,
-        kind,
-        actor,
-        reason: None,
-        legal_basis_version: state.charter_basis.version,
-        at: now,
-        data,
+    let event = |table: CharterTable, id: Uuid, kind, data| {
+        NewEvent::act(
+            table.entity_type(),
+            id,
+            kind,
+            actor,
+            state.charter_basis.version,
+            now,
+            data,
+        )
     };
     let commit = CharterCommit {
         row: Some((

@@ -149,6 +149,31 @@ pub struct NewEvent<'a> {
     pub data: serde_json::Value,
 }
 
+impl<'a> NewEvent<'a> {
+    /// Act `kind` of `entity_type` `entity_id`, done by `actor` at `at` under the legal basis
+    /// `legal_basis_version`, with its details; no reason (a reason is for decisions).
+    pub fn act(
+        entity_type: &'a str,
+        entity_id: Uuid,
+        kind: &'a str,
+        actor: &'a str,
+        legal_basis_version: &'a str,
+        at: DateTime<Utc>,
+        data: serde_json::Value,
+    ) -> Self {
+        Self {
+            entity_type,
+            entity_id,
+            kind,
+            actor,
+            reason: None,
+            legal_basis_version,
+            at,
+            data,
+        }
+    }
+}
+
 /// What to commit in one transaction: an optional new row, an optional number turning from
 /// reserved to issued, documents, and events.
 #[derive(Debug, Default)]

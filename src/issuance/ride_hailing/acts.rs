@@ -18,16 +18,15 @@ pub async fn record(
     let data = serde_json::to_value(data).map_err(|_| UseCaseError::Encoding)?;
     state
         .store
-        .append_events(vec![NewEvent {
+        .append_events(vec![NewEvent::act(
             entity_type,
-            entity_id: id,
+            id,
             kind,
             actor,
-            reason: None,
-            legal_basis_version: state.ride_hailing_basis.version,
-            at: state.clock.now(),
+            state.ride_hailing_basis.version,
+            state.clock.now(),
             data,
-        }])
+        )])
         .await?;
     Ok(())
 }

@@ -190,16 +190,15 @@ pub async fn issue(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent {
-                entity_type: entity,
+            vec![NewEvent::act(
+                entity,
                 entity_id,
-                kind: RideHailingAct::CertidaoIssued.as_str(),
+                RideHailingAct::CertidaoIssued.as_str(),
                 actor,
-                reason: None,
-                legal_basis_version: basis.version,
-                at: now,
-                data: json!({ "number": number, "status": facts.status, "protocol": protocol }),
-            }]
+                basis.version,
+                now,
+                json!({ "number": number, "status": facts.status, "protocol": protocol }),
+            )]
         },
     )
     .await

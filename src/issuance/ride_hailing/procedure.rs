@@ -23,16 +23,15 @@ pub fn annulment_event<'a>(
     auto: &RideHailingAuto,
     actor: &'a str,
 ) -> NewEvent<'a> {
-    NewEvent {
-        entity_type: "driver",
-        entity_id: auto.driver_id,
-        kind: RideHailingAct::AutoAnnulled.as_str(),
+    NewEvent::act(
+        "driver",
+        auto.driver_id,
+        RideHailingAct::AutoAnnulled.as_str(),
         actor,
-        reason: None,
-        legal_basis_version: state.ride_hailing_basis.version,
-        at: state.clock.now(),
-        data: json!({ "auto_id": auto.id, "number": auto.number, "infraction_id": auto.infraction_id, "committed_on": auto.committed_on }),
-    }
+        state.ride_hailing_basis.version,
+        state.clock.now(),
+        json!({ "auto_id": auto.id, "number": auto.number, "infraction_id": auto.infraction_id, "committed_on": auto.committed_on }),
+    )
 }
 
 /// Inputs of `templates/auto_infracao.typ` for a ride-hailing auto (`None` before the
@@ -178,16 +177,15 @@ pub async fn issue_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent {
-                entity_type: ENTITY,
-                entity_id: auto.id,
-                kind: RideHailingAct::NoticeIssued.as_str(),
+            vec![NewEvent::act(
+                ENTITY,
+                auto.id,
+                RideHailingAct::NoticeIssued.as_str(),
                 actor,
-                reason: None,
-                legal_basis_version: state.ride_hailing_basis.version,
-                at: now,
-                data: json!({ "number": number }),
-            }]
+                state.ride_hailing_basis.version,
+                now,
+                json!({ "number": number }),
+            )]
         },
     )
     .await
