@@ -6,7 +6,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
@@ -112,12 +112,8 @@ pub async fn grant(
     let driver_id = f.uuid("driver_id", &body.driver_id);
     let vehicle_id = f.uuid("vehicle_id", &body.vehicle_id);
     let fee_paid_on = f.date("fee_paid_on", &body.fee_paid_on);
-    f.finish()?;
-    let (Some(driver_id), Some(vehicle_id), Some(fee_paid_on)) =
-        (driver_id, vehicle_id, fee_paid_on)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (driver_id, vehicle_id, fee_paid_on) =
+        f.done(parsed!(driver_id, vehicle_id, fee_paid_on))?;
     match issuance::ride_hailing::grant::grant_app_authorization(
         &state,
         driver_id,
@@ -227,10 +223,7 @@ pub async fn vistoria(
     {
         f.take::<(), ()>("notified_on", Err(()), message);
     }
-    f.finish()?;
-    let (Some(performed_on), Some(inspector)) = (performed_on, inspector) else {
-        return Err(ApiError::Internal);
-    };
+    let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
     let Some(authorization) = state.store.get_authorization(id).await? else {
         return Err(ApiError::NotFound("Autorização não encontrada.".into()));
     };
@@ -288,11 +281,7 @@ pub async fn vistoria_summons(
         .map(|d| f.date("platform_notified_on", d));
     let attend_by = f.date("attend_by", &dto.attend_by);
     let reason = f.text("reason", &dto.reason, 1000);
-    f.finish()?;
-    let (Some(notified_on), Some(attend_by), Some(reason)) = (notified_on, attend_by, reason)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (notified_on, attend_by, reason) = f.done(parsed!(notified_on, attend_by, reason))?;
     if state.store.get_authorization(id).await?.is_none() {
         return Err(ApiError::NotFound("Autorização não encontrada.".into()));
     }
@@ -368,12 +357,8 @@ pub async fn substitute_vehicle(
             "A vistoria não pode ter data futura.",
         );
     }
-    f.finish()?;
-    let (Some(new_vehicle_id), Some(cause), Some(vistoria_on), Some(inspector)) =
-        (new_vehicle_id, cause, performed_on, inspector)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (new_vehicle_id, cause, vistoria_on, inspector) =
+        f.done(parsed!(new_vehicle_id, cause, performed_on, inspector))?;
     let req = SubstitutionRequest {
         new_vehicle_id,
         cause,
@@ -502,12 +487,8 @@ pub async fn sanction(
         }
         _ => None,
     };
-    f.finish()?;
-    let (Some(kind), Some(effective_from), Some(reason), Some(legal_basis)) =
-        (kind, from, reason, legal_basis)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (kind, effective_from, reason, legal_basis) =
+        f.done(parsed!(kind, from, reason, legal_basis))?;
     let sanction = Sanction {
         kind,
         effective_from,
@@ -571,10 +552,7 @@ pub async fn certidao(
             "Use app_driver ou app_vehicle.",
         ),
     };
-    f.finish()?;
-    let (Some(protocol), Some(subject)) = (protocol, subject) else {
-        return Err(ApiError::Internal);
-    };
+    let (protocol, subject) = f.done(parsed!(protocol, subject))?;
     let record = standing::ride_hailing::load_ride_hailing_record(&state, id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;

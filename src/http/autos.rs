@@ -9,7 +9,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
@@ -48,10 +48,7 @@ pub async fn set_upf(
             "Informe o valor da UPF em centavos, maior que zero.",
         );
     }
-    f.finish()?;
-    let (Some(year), Some(act)) = (year, act) else {
-        return Err(ApiError::Internal);
-    };
+    let (year, act) = f.done(parsed!(year, act))?;
     match state.store.set_upf_value(year, body.centavos, &act, &official.actor, state.clock.now()).await {
         Ok(()) => Ok(HttpResponse::Created().json(json!({"year": year, "centavos": body.centavos, "value": format::money(body.centavos), "act": act}))),
         Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(format!("O valor da UPF de {year} já está registrado."), vec![])),
@@ -333,27 +330,16 @@ pub async fn create(
     let place = f.text("place", &body.place, 300);
     let facts = f.text("facts", &body.facts, 4000);
     let inspector = f.text("inspector", &body.inspector, 200);
-    f.finish()?;
-    let (
-        Some(kind),
-        Some(driver_id),
-        Some(authorization_id),
-        Some(committed_at),
-        Some(place),
-        Some(facts),
-        Some(inspector),
-    ) = (
-        kind,
-        driver_id,
-        authorization_id,
-        committed_at,
-        place,
-        facts,
-        inspector,
-    )
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (kind, driver_id, authorization_id, committed_at, place, facts, inspector) =
+        f.done(parsed!(
+            kind,
+            driver_id,
+            authorization_id,
+            committed_at,
+            place,
+            facts,
+            inspector
+        ))?;
     let now = state.clock.now();
     if committed_at > now {
         return Err(ApiError::Invalid(vec![ProblemItem::field(
@@ -467,11 +453,7 @@ pub async fn notify(
             "A juntada não pode ser anterior à notificação.",
         );
     }
-    f.finish()?;
-    let (Some(method), Some(notified_on), Some(juntada_on)) = (method, notified_on, juntada_on)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (method, notified_on, juntada_on) = f.done(parsed!(method, notified_on, juntada_on))?;
     let n = AutoNotification {
         method,
         notified_on,

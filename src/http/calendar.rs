@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::auth::Official;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::{Calendar, ClosedDay, DayKind, deadline_in_days};
 use crate::state::AppState;
@@ -74,11 +74,7 @@ pub async fn add_closed_days(
             "Use ponto_facultativo, recess ou municipal.",
         ),
     };
-    f.finish()?;
-    let (Some(from), Some(until), Some(description), Some(kind)) = (from, until, description, kind)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (from, until, description, kind) = f.done(parsed!(from, until, description, kind))?;
     let span = (until - from).num_days();
     if !(0..MAX_RANGE_DAYS).contains(&span) {
         return Err(ApiError::Invalid(vec![ProblemItem::field(

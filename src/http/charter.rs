@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::auth::Official;
 use super::calendar::calendar;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
@@ -158,19 +158,9 @@ pub async fn create_company(
     if !dto.email.contains('@') {
         f.take::<(), ()>("email", Err(()), "E-mail inválido.");
     }
-    f.finish()?;
-    let (
-        Some(cnpj),
-        Some(name),
-        Some(address),
-        Some(phone),
-        Some(email),
-        Some(protocol),
-        Some(applied_on),
-    ) = (cnpj, name, address, phone, email, protocol, applied_on)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (cnpj, name, address, phone, email, protocol, applied_on) = f.done(parsed!(
+        cnpj, name, address, phone, email, protocol, applied_on
+    ))?;
     let now = state.clock.now();
     let data = CompanyData {
         name,
@@ -387,10 +377,7 @@ pub async fn apply_sanction(
     if let Some(message) = rules::fret_art18_iii_suspension_end(dto.kind, from, until) {
         f.take::<(), ()>("until", Err(()), message);
     }
-    f.finish()?;
-    let (Some(effective_from), Some(reason)) = (from, reason) else {
-        return Err(ApiError::Internal);
-    };
+    let (effective_from, reason) = f.done(parsed!(from, reason))?;
     let sanction = CompanySanction {
         kind: dto.kind,
         effective_from,
@@ -450,11 +437,7 @@ pub async fn create_vehicle(
         .itv_report_date
         .as_deref()
         .map(|d| f.date("itv_report_date", d));
-    f.finish()?;
-    let (Some(plate), Some(renavam), Some(make), Some(model)) = (plate, renavam, make, model)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (plate, renavam, make, model) = f.done(parsed!(plate, renavam, make, model))?;
     let itv = itv.flatten();
     let now = state.clock.now();
     let today = local_date(now);
@@ -646,10 +629,7 @@ pub async fn file_itv(
     if day.is_some_and(|d| d > local_date(state.clock.now())) {
         f.take::<(), ()>("report_date", Err(()), "O laudo não pode ter data futura.");
     }
-    f.finish()?;
-    let (Some(report_date), Some(provider)) = (day, provider) else {
-        return Err(ApiError::Internal);
-    };
+    let (report_date, provider) = f.done(parsed!(day, provider))?;
     let data = to_json(&ItvReport {
         report_date,
         provider,
@@ -736,10 +716,7 @@ pub async fn record_vistoria(
             "A vistoria não pode ter data futura.",
         );
     }
-    f.finish()?;
-    let (Some(performed_on), Some(inspector)) = (performed_on, inspector) else {
-        return Err(ApiError::Internal);
-    };
+    let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
     let c = reg::load_company(&state.store, v.company_id)
         .await?
         .ok_or(ApiError::Internal)?;
@@ -852,12 +829,8 @@ pub async fn authorize_substitution(
     let from = f.date("authorized_from", &dto.authorized_from);
     let to = f.date("authorized_to", &dto.authorized_to);
     let decision = f.text("decision", &dto.decision, 200);
-    f.finish()?;
-    let (Some(replaced), Some(substitute), Some(from), Some(to), Some(decision)) =
-        (replaced, substitute, from, to, decision)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (replaced, substitute, from, to, decision) =
+        f.done(parsed!(replaced, substitute, from, to, decision))?;
     let replaced_v = reg::load_vehicle(&state.store, replaced)
         .await?
         .filter(|v| v.company_id == c.id)
@@ -935,10 +908,7 @@ pub async fn create_driver(
         CnhNumber::parse(&dto.cnh_number),
         "Número de registro da CNH inválido.",
     );
-    f.finish()?;
-    let (Some(name), Some(cpf), Some(cnh)) = (name, cpf, cnh) else {
-        return Err(ApiError::Internal);
-    };
+    let (name, cpf, cnh) = f.done(parsed!(name, cpf, cnh))?;
     let now = state.clock.now();
     let failures = rules::driver_requirements(&dto.facts, local_date(now), &state.charter_basis);
     if !failures.is_empty() {
@@ -1217,10 +1187,7 @@ pub async fn end_contract(
     let mut f = Fields::default();
     let ended = f.date("ended_on", &body.ended_on);
     let communicated = f.date("communicated_on", &body.communicated_on);
-    f.finish()?;
-    let (Some(ended_on), Some(communicated_on)) = (ended, communicated) else {
-        return Err(ApiError::Internal);
-    };
+    let (ended_on, communicated_on) = f.done(parsed!(ended, communicated))?;
     let cal = calendar(&state).await?;
     let (due, late) = rules::fret_art3_notice(
         ended_on,
@@ -1294,10 +1261,7 @@ pub async fn file_trip(
         Plate::parse(&dto.vehicle_plate),
         "Placa inválida.",
     );
-    f.finish()?;
-    let (Some(trip_day), Some(plate)) = (trip_day, plate) else {
-        return Err(ApiError::Internal);
-    };
+    let (trip_day, plate) = f.done(parsed!(trip_day, plate))?;
     let company_id = row.company_id.ok_or(ApiError::Internal)?;
     let c = reg::load_company(&state.store, company_id)
         .await?
@@ -1444,12 +1408,8 @@ pub async fn create_auto(
         .vehicle_plate
         .as_deref()
         .map(|p| f.take("vehicle_plate", Plate::parse(p), "Placa inválida."));
-    f.finish()?;
-    let (Some(infraction), Some(committed_on), Some(place), Some(facts), Some(inspector)) =
-        (infraction, committed_on, place, facts, inspector)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (infraction, committed_on, place, facts, inspector) =
+        f.done(parsed!(infraction, committed_on, place, facts, inspector))?;
     let auto = NewAuto {
         infraction: infraction.id,
         committed_on,
@@ -1581,10 +1541,7 @@ pub async fn issue_certidao(
     if !matches!(dto.subject.as_str(), "vehicle" | "driver") {
         f.take::<(), ()>("subject", Err(()), "Use \"vehicle\" ou \"driver\".");
     }
-    f.finish()?;
-    let (Some(id), Some(protocol)) = (id, protocol) else {
-        return Err(ApiError::Internal);
-    };
+    let (id, protocol) = f.done(parsed!(id, protocol))?;
     let subject = reg::certidao_subject(&state.store, &dto.subject, id)
         .await?
         .ok_or_else(|| not_found("Registro"))?;

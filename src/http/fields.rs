@@ -5,6 +5,15 @@ use uuid::Uuid;
 
 use super::problem::{ApiError, ProblemItem};
 
+/// The values of parsed fields together, `Some` only when every one parsed: for
+/// `Fields::done`.
+macro_rules! parsed {
+    ($($v:expr),+ $(,)?) => {
+        (|| Some(($($v?,)+)))()
+    };
+}
+pub(crate) use parsed;
+
 /// Collects every field error before answering.
 #[derive(Default)]
 pub struct Fields(Vec<ProblemItem>);
@@ -58,6 +67,14 @@ impl Fields {
             ));
             None
         }
+    }
+
+    /// Answers every collected field error at once, or hands back every parsed value
+    /// (`parsed!` gathers them: all `Some` once no error was collected).
+    pub fn done<T>(self, values: Option<T>) -> Result<T, ApiError> {
+        self.finish()?;
+        // With no error collected every field parsed; `None` here is a defect of the handler.
+        values.ok_or(ApiError::Internal)
     }
 
     pub fn finish(self) -> Result<(), ApiError> {

@@ -6,7 +6,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
 use crate::domain::dates::local_date;
@@ -72,18 +72,14 @@ pub async fn create(
     let insurer = f.text("app_insurance.insurer", &dto.app_insurance.insurer, 200);
     let insurance_until = f.date("app_insurance.valid_until", &dto.app_insurance.valid_until);
     let fee_paid_on = f.date("fee_paid_on", &dto.fee_paid_on);
-    f.finish()?;
-    let (
-        Some(name),
-        Some(cnpj),
-        Some(policy),
-        Some(insurer),
-        Some(insurance_valid_until),
-        Some(fee_paid_on),
-    ) = (name, cnpj, policy, insurer, insurance_until, fee_paid_on)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (name, cnpj, policy, insurer, insurance_valid_until, fee_paid_on) = f.done(parsed!(
+        name,
+        cnpj,
+        policy,
+        insurer,
+        insurance_until,
+        fee_paid_on
+    ))?;
     let now = state.clock.now();
     let facts = PlatformFacts {
         insurance_cover_centavos: dto.app_insurance.cover_centavos,
@@ -186,11 +182,7 @@ pub async fn create_data_request(
     let justification = f.text("justification", &body.justification, 4000);
     let scope = f.text("scope", &body.scope, 4000);
     let notified_at = parse_instant(&mut f, "notified_at", &body.notified_at);
-    f.finish()?;
-    let (Some(justification), Some(scope), Some(notified_at)) = (justification, scope, notified_at)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (justification, scope, notified_at) = f.done(parsed!(justification, scope, notified_at))?;
     let r = crate::storage::DataRequest {
         id: Uuid::new_v4().to_string(),
         platform_id: platform.id,
@@ -244,10 +236,7 @@ pub async fn record_delivery(
         );
     }
     let signer = f.text("signer", &body.signer, 200);
-    f.finish()?;
-    let (Some(delivered_at), Some(signer)) = (delivered_at, signer) else {
-        return Err(ApiError::Internal);
-    };
+    let (delivered_at, signer) = f.done(parsed!(delivered_at, signer))?;
     if delivered_at < r.notified_at {
         return Err(ApiError::Invalid(vec![ProblemItem::field(
             "delivered_at",
@@ -366,11 +355,7 @@ pub async fn create_notice(
     let requirement = f.text("requirement", &body.requirement, 500);
     let notified_on = f.date("notified_on", &body.notified_on);
     let cure_by = f.date("cure_by", &body.cure_by);
-    f.finish()?;
-    let (Some(requirement), Some(notified_on), Some(cure_by)) = (requirement, notified_on, cure_by)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (requirement, notified_on, cure_by) = f.done(parsed!(requirement, notified_on, cure_by))?;
     let notice = RegularizationNotice {
         id: Uuid::new_v4().to_string(),
         requirement,

@@ -9,7 +9,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
-use super::fields::Fields;
+use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::ride_hailing::driver_record::{
@@ -137,18 +137,8 @@ pub async fn create_driver(
     let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
     let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
     let record = dto.record.merge_into(&DriverRecord::default(), &mut f);
-    f.finish()?;
-    let (
-        Some(name),
-        Some(cpf),
-        Some(number),
-        Some(category),
-        Some(first_license_date),
-        Some(expires_on),
-    ) = (name, cpf, number, category, first, expires)
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (name, cpf, number, category, first_license_date, expires_on) =
+        f.done(parsed!(name, cpf, number, category, first, expires))?;
     let driver = Driver {
         id: Uuid::new_v4(),
         name,
@@ -305,24 +295,10 @@ pub async fn create_vehicle(
         dto.owner_type.as_deref(),
         dto.owner_document.as_deref(),
     );
-    f.finish()?;
-    let (
-        Some(plate),
-        Some(renavam),
-        Some(make),
-        Some(model),
-        Some(color),
-        Some(model_year),
-        Some(doors),
-        Some(capacity),
-        Some(ibge),
-        Some(owner),
-    ) = (
-        plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner,
-    )
-    else {
-        return Err(ApiError::Internal);
-    };
+    let (plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner) =
+        f.done(parsed!(
+            plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner
+        ))?;
     let vehicle = Vehicle {
         id: Uuid::new_v4(),
         plate,
@@ -409,10 +385,7 @@ pub async fn data_change(
             "A comunicação não pode anteceder a alteração nem ser futura.",
         );
     }
-    f.finish()?;
-    let (Some(what), Some(changed_on), Some(reported_on)) = (what, changed_on, reported_on) else {
-        return Err(ApiError::Internal);
-    };
+    let (what, changed_on, reported_on) = f.done(parsed!(what, changed_on, reported_on))?;
     let cal = state.calendar().await?;
     let (due, late) = crate::domain::ride_hailing::vistoria::app_art13_xix_report(
         changed_on,
