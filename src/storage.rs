@@ -127,6 +127,15 @@ macro_rules! binds_any {
     };
 }
 
+/// The columns of the one documents table, as `documents::DocumentRow` reads them (alias `d`).
+macro_rules! document_columns {
+    () => {
+        "d.id, d.kind, d.subject_type, d.subject_id, d.company_id, d.authorization_id, \
+        d.substitution_seq, d.number, d.verification_code, d.token, d.key_id, d.sha256, d.subject_key, \
+        d.valid_until, d.legal_basis_version, d.issued_at, d.facts"
+    };
+}
+
 pub mod charter;
 pub mod documents;
 pub mod postgres;
@@ -320,25 +329,12 @@ impl NewDocument {
     }
 }
 
-/// A stored document, without its bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DocumentMeta {
-    pub id: Uuid,
-    pub kind: DocumentKind,
-    pub authorization_id: Uuid,
-    pub number: String,
-    pub verification_code: String,
-    pub token: String,
-    pub key_id: String,
-    pub sha256: String,
-    pub legal_basis_version: String,
-    pub issued_at: DateTime<Utc>,
-}
-
 /// What verification needs to know about a document, live.
 #[derive(Debug, Clone)]
 pub struct DocumentStatus {
-    pub meta: DocumentMeta,
+    pub meta: documents::Document,
+    /// The authorization the document belongs to.
+    pub authorization_id: Uuid,
     pub plate: Plate,
     pub valid_until: NaiveDate,
     pub revoked_at: Option<DateTime<Utc>>,
@@ -522,7 +518,7 @@ pub trait Repository: Send + Sync {
     fn documents_of(
         &self,
         authorization_id: Uuid,
-    ) -> impl Future<Output = Result<Vec<DocumentMeta>, StorageError>> + Send;
+    ) -> impl Future<Output = Result<Vec<documents::Document>, StorageError>> + Send;
     fn document_status(
         &self,
         id: Uuid,
@@ -728,10 +724,13 @@ pub(crate) mod sql {
         WHERE a.id = $1"
     );
     /// The documents in force of an authorization: those of its latest car (APP-ART8-P2).
-    pub const SELECT_DOCUMENTS_OF: &str = "SELECT d.id, d.kind, d.authorization_id, d.number, d.verification_code, \
-        d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at FROM documents d \
+    pub const SELECT_DOCUMENTS_OF: &str = concat!(
+        "SELECT ",
+        document_columns!(),
+        " FROM documents d \
         WHERE d.authorization_id = $1 AND COALESCE(d.substitution_seq, 0) = COALESCE((SELECT MAX(s.seq) \
-        FROM app_vehicle_substitutions s WHERE s.authorization_id = d.authorization_id), 0) ORDER BY d.kind";
+        FROM app_vehicle_substitutions s WHERE s.authorization_id = d.authorization_id), 0) ORDER BY d.kind"
+    );
     pub const SELECT_DECREED_DAYS: &str =
         "SELECT date, kind, description, act FROM calendar_days ORDER BY date";
     pub const INSERT_DECREED_DAY: &str = "INSERT INTO calendar_days (date, kind, description, act, created_at, \
@@ -775,9 +774,10 @@ pub(crate) mod sql {
     /// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
     /// per sanction (one row when none), so verification reads it all in one round trip.
     pub const SELECT_DOCUMENT_STATUS: &str = concat!(
-        "SELECT d.id, d.kind, d.authorization_id, d.number, \
-        d.verification_code, d.token, d.key_id, d.sha256, d.legal_basis_version, d.issued_at, v.plate, a.valid_until, \
-        r.revoked_at, a.granted_at, d.substitution_seq, (SELECT MAX(s.seq) \
+        "SELECT ",
+        document_columns!(),
+        ", v.plate, a.valid_until AS authorization_valid_until, \
+        r.revoked_at, a.granted_at, (SELECT MAX(s.seq) \
         FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS latest_substitution, a.driver_id, ",
         current_vehicle!(),
         " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
@@ -962,46 +962,13 @@ impl From<RevocationRow> for Revocation {
 }
 
 #[derive(sqlx::FromRow)]
-pub(crate) struct DocumentRow {
-    id: String,
-    kind: String,
-    authorization_id: String,
-    number: String,
-    verification_code: String,
-    token: String,
-    key_id: String,
-    sha256: String,
-    legal_basis_version: String,
-    issued_at: DateTime<Utc>,
-}
-
-impl TryFrom<DocumentRow> for DocumentMeta {
-    type Error = StorageError;
-    fn try_from(r: DocumentRow) -> Result<Self, StorageError> {
-        Ok(DocumentMeta {
-            id: parse_uuid(&r.id)?,
-            kind: DocumentKind::parse(&r.kind).ok_or_else(|| corrupt("kind", &r.id))?,
-            authorization_id: parse_uuid(&r.authorization_id)?,
-            number: r.number,
-            verification_code: r.verification_code,
-            token: r.token,
-            key_id: r.key_id,
-            sha256: r.sha256,
-            legal_basis_version: r.legal_basis_version,
-            issued_at: r.issued_at,
-        })
-    }
-}
-
-#[derive(sqlx::FromRow)]
 pub(crate) struct DocumentStatusRow {
     #[sqlx(flatten)]
-    meta: DocumentRow,
+    meta: documents::DocumentRow,
     plate: String,
-    valid_until: NaiveDate,
+    authorization_valid_until: NaiveDate,
     revoked_at: Option<DateTime<Utc>>,
     granted_at: DateTime<Utc>,
-    substitution_seq: Option<i32>,
     latest_substitution: Option<i32>,
     driver_id: String,
     vehicle_id: String,
@@ -1048,14 +1015,19 @@ pub(crate) fn document_status_from_rows(
 impl TryFrom<DocumentStatusRow> for DocumentStatus {
     type Error = StorageError;
     fn try_from(r: DocumentStatusRow) -> Result<Self, StorageError> {
-        let plate = Plate::parse(&r.plate).map_err(|_| corrupt("plate", &r.meta.id))?;
+        let meta = documents::Document::try_from(r.meta)?;
+        let id = meta.id.to_string();
+        let plate = Plate::parse(&r.plate).map_err(|_| corrupt("plate", &id))?;
         Ok(DocumentStatus {
-            meta: r.meta.try_into()?,
+            authorization_id: meta
+                .authorization_id
+                .ok_or_else(|| corrupt("authorization_id", &id))?,
+            substitution_seq: meta.substitution_seq,
+            meta,
             plate,
-            valid_until: r.valid_until,
+            valid_until: r.authorization_valid_until,
             revoked_at: r.revoked_at,
             granted_at: r.granted_at,
-            substitution_seq: r.substitution_seq,
             latest_substitution: r.latest_substitution,
             driver_id: parse_uuid(&r.driver_id)?,
             vehicle_id: parse_uuid(&r.vehicle_id)?,

@@ -288,7 +288,7 @@ async fn ride_hailing_verdict(
     }
     let (inspection, _) = ride_hailing_standing(
         state,
-        status.meta.authorization_id,
+        status.authorization_id,
         status.driver_id,
         status.vehicle_id,
         status.granted_at,

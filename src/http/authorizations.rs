@@ -15,7 +15,8 @@ use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
 use crate::issuance::verification_url;
 use crate::state::AppState;
-use crate::storage::{DocumentKind, DocumentMeta, Repository, RevokeOutcome};
+use crate::storage::documents::Document;
+use crate::storage::{DocumentKind, Repository, RevokeOutcome};
 use crate::{issuance, standing};
 
 #[derive(Deserialize)]
@@ -87,7 +88,7 @@ fn authorization_json(
     })
 }
 
-fn refs(docs: &[DocumentMeta]) -> Vec<DocRef<'_>> {
+fn refs(docs: &[Document]) -> Vec<DocRef<'_>> {
     docs.iter()
         .map(|d| DocRef {
             kind: d.kind,

@@ -38,7 +38,7 @@ pub struct Document {
 }
 
 #[derive(sqlx::FromRow)]
-struct DocumentRow {
+pub(crate) struct DocumentRow {
     id: String,
     kind: String,
     subject_type: String,

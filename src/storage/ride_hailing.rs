@@ -11,10 +11,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::{
-    AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentMeta,
-    DocumentRow, DocumentStatus, DocumentStatusRow, DriverRow, Event, NewEvent, NewGrant,
-    PlatformRecord, Repository, ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto,
-    SanctionRow, StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
+    AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentStatus,
+    DocumentStatusRow, DriverRow, Event, NewEvent, NewGrant, PlatformRecord, Repository,
+    ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow, StorageError,
+    Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
@@ -363,13 +363,15 @@ impl Repository for Store {
     async fn documents_of(
         &self,
         authorization_id: Uuid,
-    ) -> Result<Vec<DocumentMeta>, StorageError> {
+    ) -> Result<Vec<super::documents::Document>, StorageError> {
         on_backend!(self, |pool, _begin| {
-            let rows: Vec<DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENTS_OF)
+            let rows: Vec<super::documents::DocumentRow> = sqlx::query_as(sql::SELECT_DOCUMENTS_OF)
                 .bind(authorization_id.to_string())
                 .fetch_all(pool)
                 .await?;
-            rows.into_iter().map(DocumentMeta::try_from).collect()
+            rows.into_iter()
+                .map(super::documents::Document::try_from)
+                .collect()
         })
     }
 
