@@ -245,11 +245,13 @@ async fn lookup(
         DocumentKind::RideHailingCertidao => {
             documents::ride_hailing_certidao_verdict(state, &doc, now).await
         }
+        DocumentKind::RideHailingAuto => documents::auto_document_status(state, &doc, now)
+            .await
+            .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
-        | DocumentKind::CharterCertidao
-        | DocumentKind::RideHailingAuto => documents::document_status(state, &doc, now)
+        | DocumentKind::CharterCertidao => documents::document_status(state, &doc, now)
             .await
             .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
     };

@@ -41,7 +41,7 @@ pub async fn document_status(
     let today = local_date(now);
     let basis = &state.charter_basis;
     let Some(company_id) = doc.company_id else {
-        return crate::verification::documents::auto_document_status(state, doc, now).await;
+        return Ok(None);
     };
     let Some(company) = load_company(&state.store, company_id).await? else {
         return Ok(None);
