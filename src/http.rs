@@ -64,8 +64,7 @@ fn resource(path: &str, routes: Vec<Route>) -> actix_web::Resource {
     r.default_service(web::to(meta::method_not_allowed))
 }
 
-/// Registers every route.
-#[allow(clippy::too_many_lines)] // the route table reads best as one list
+/// Registers the extractor configuration and every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(
         web::JsonConfig::default()
@@ -73,304 +72,102 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .error_handler(json_error),
     )
     .app_data(web::PathConfig::default().error_handler(path_error))
-    .app_data(web::QueryConfig::default().error_handler(query_error))
-    .service(resource("/health", vec![web::get().to(meta::health)]))
-    .service(resource(
-        "/.well-known/selo-keys.json",
-        vec![web::get().to(meta::jwks)],
-    ))
-    .service(resource(
-        "/api/v1/drivers",
-        vec![web::post().to(registry::create_driver)],
-    ))
-    .service(resource(
-        "/api/v1/vehicles",
-        vec![web::post().to(registry::create_vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations",
-        vec![web::post().to(authorizations::grant)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}",
-        vec![web::get().to(authorizations::get)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/revocation",
-        vec![web::post().to(authorizations::revoke)],
-    ))
-    .service(resource(
-        "/api/v1/documents/{id}",
-        vec![web::get().to(authorizations::document)],
-    ))
-    .service(resource(
-        "/api/v1/openapi.json",
-        vec![web::get().to(meta::openapi)],
-    ))
-    .service(resource(
-        "/api/v1/upf-values/{year}",
-        vec![web::put().to(autos::set_upf)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos",
-        vec![web::post().to(autos::create)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos/{id}",
-        vec![web::get().to(autos::get)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos/{id}/history",
-        vec![web::get().to(history::auto)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos/{id}/acts",
-        vec![web::post().to(autos::act)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos/{id}/notice",
-        vec![web::post().to(autos::notice)],
-    ))
-    .service(resource(
-        "/api/v1/app-infraction-autos/{id}/notification",
-        vec![web::post().to(autos::notify)],
-    ))
-    .service(resource(
-        "/api/v1/drivers/{id}/data-changes",
-        vec![web::post().to(registry::data_change)],
-    ))
-    .service(resource(
-        "/api/v1/drivers/{id}/register-acts",
-        vec![web::post().to(registry::driver_register_act)],
-    ))
-    .service(resource(
-        "/api/v1/vehicles/{id}/owner",
-        vec![web::post().to(registry::declare_owner)],
-    ))
-    .service(resource(
-        "/api/v1/vehicles/{id}/register-acts",
-        vec![web::post().to(registry::vehicle_register_act)],
-    ))
-    .service(resource(
-        "/api/v1/drivers/{id}/record",
-        vec![web::post().to(registry::file_record)],
-    ))
-    .service(resource(
-        "/api/v1/platforms",
-        vec![web::post().to(platforms::create)],
-    ))
-    .service(resource(
-        "/api/v1/platforms/{id}",
-        vec![web::get().to(platforms::get)],
-    ))
-    .service(resource(
-        "/api/v1/platforms/{id}/regularization-notices",
-        vec![web::post().to(platforms::create_notice)],
-    ))
-    .service(resource(
-        "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization",
-        vec![web::post().to(platforms::cure_notice)],
-    ))
-    .service(resource(
-        "/api/v1/platforms/{id}/data-requests",
-        vec![web::post().to(platforms::create_data_request)],
-    ))
-    .service(resource(
-        "/api/v1/data-requests/{id}",
-        vec![web::get().to(platforms::get_data_request)],
-    ))
-    .service(resource(
-        "/api/v1/data-requests/{id}/delivery",
-        vec![web::post().to(platforms::record_delivery)],
-    ))
-    .service(resource(
-        "/api/v1/drivers/{id}/history",
-        vec![web::get().to(history::driver)],
-    ))
-    .service(resource(
-        "/api/v1/vehicles/{id}/history",
-        vec![web::get().to(history::vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/history",
-        vec![web::get().to(history::authorization)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/certidoes",
-        vec![web::post().to(authorizations::certidao)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/vehicle-substitutions",
-        vec![web::post().to(authorizations::substitute_vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/vistoria-summons",
-        vec![web::post().to(authorizations::vistoria_summons)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/vistorias",
-        vec![web::post().to(authorizations::vistoria)],
-    ))
-    .service(resource(
-        "/api/v1/app-authorizations/{id}/sanctions",
-        vec![web::post().to(authorizations::sanction)],
-    ))
-    .service(resource(
-        "/api/v1/app-infractions",
-        vec![web::get().to(authorizations::infractions)],
-    ))
-    .service(resource(
-        "/api/v1/calendar/closed-days",
-        vec![web::post().to(calendar::add_closed_days)],
-    ))
-    .service(resource(
-        "/api/v1/calendar/{year}",
-        vec![web::get().to(calendar::year)],
-    ))
-    .service(resource(
-        "/api/v1/deadlines",
-        vec![web::get().to(calendar::deadline)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies",
-        vec![web::post().to(charter::create_company)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}",
-        vec![web::get().to(charter::get_company)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/checklist",
-        vec![web::post().to(charter::file_checklist)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/termos",
-        vec![web::post().to(charter::grant_termo)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/sanctions",
-        vec![web::post().to(charter::apply_sanction)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/vehicles",
-        vec![web::post().to(charter::create_vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/drivers",
-        vec![web::post().to(charter::create_driver)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/contracts",
-        vec![web::post().to(charter::create_contract)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/substitutions",
-        vec![web::post().to(charter::authorize_substitution)],
-    ))
-    .service(resource(
-        "/api/v1/charter/companies/{id}/autos",
-        vec![web::post().to(charter::create_auto)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/by-plate/{plate}",
-        vec![web::get().to(charter::vehicle_by_plate)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/{id}",
-        vec![web::get().to(charter::get_vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/{id}/itv",
-        vec![web::post().to(charter::file_itv)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/{id}/documents",
-        vec![web::post().to(charter::file_vehicle_documents)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/{id}/vistorias",
-        vec![web::post().to(charter::record_vistoria)],
-    ))
-    .service(resource(
-        "/api/v1/charter/vehicles/{id}/baixa",
-        vec![web::post().to(charter::baixa_vehicle)],
-    ))
-    .service(resource(
-        "/api/v1/charter/drivers/{id}",
-        vec![web::get().to(charter::get_driver)],
-    ))
-    .service(resource(
-        "/api/v1/charter/drivers/{id}/documents",
-        vec![web::post().to(charter::file_driver_documents)],
-    ))
-    .service(resource(
-        "/api/v1/charter/drivers/{id}/baixa",
-        vec![web::post().to(charter::baixa_driver)],
-    ))
-    .service(resource(
-        "/api/v1/charter/contracts/{id}/end",
-        vec![web::post().to(charter::end_contract)],
-    ))
-    .service(resource(
-        "/api/v1/charter/contracts/{id}/trips",
-        vec![web::post().to(charter::file_trip)],
-    ))
-    .service(resource(
-        "/api/v1/charter/autos",
-        vec![web::get().to(charter::list_autos)],
-    ))
-    .service(resource(
-        "/api/v1/charter/autos/{id}",
-        vec![web::get().to(charter::get_auto)],
-    ))
-    .service(resource(
-        "/api/v1/charter/autos/{id}/acts",
-        vec![web::post().to(charter::procedure_act)],
-    ))
-    .service(resource(
-        "/api/v1/charter/autos/{id}/notice",
-        vec![web::post().to(charter::issue_notice)],
-    ))
-    .service(resource(
-        "/api/v1/charter/certidoes",
-        vec![web::post().to(charter::issue_certidao)],
-    ))
-    .service(resource(
-        "/api/v1/charter/infractions",
-        vec![web::get().to(charter::infractions)],
-    ))
-    .service(resource(
-        "/api/v1/charter/transition",
-        vec![web::get().to(charter::transition)],
-    ))
-    .service(resource(
-        "/api/v1/charter/documents/{id}",
-        vec![web::get().to(charter::document_pdf)],
-    ))
-    .service(resource(
-        "/api/v1/charter/{entity}/{id}/history",
-        vec![web::get().to(charter::history)],
-    ))
+    .app_data(web::QueryConfig::default().error_handler(query_error));
+    register_routes(cfg);
+    cfg.default_service(web::to(meta::not_found));
+}
+
+/// The route table, written once: it registers every route and lists every operation as
+/// data (`ROUTES`), so a test checks the OpenAPI document against it both ways.
+macro_rules! route_table {
+    ($($path:literal => [$($method:ident $handler:path),+ $(,)?]),+ $(,)?) => {
+        /// Every operation served: (HTTP method in lower case, path pattern).
+        pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path)),+),+];
+
+        fn register_routes(cfg: &mut web::ServiceConfig) {
+            $(cfg.service(resource($path, vec![$(web::$method().to($handler)),+]));)+
+        }
+    };
+}
+
+route_table! {
+    "/health" => [get meta::health],
+    "/.well-known/selo-keys.json" => [get meta::jwks],
+    "/api/v1/drivers" => [post registry::create_driver],
+    "/api/v1/vehicles" => [post registry::create_vehicle],
+    "/api/v1/app-authorizations" => [post authorizations::grant],
+    "/api/v1/app-authorizations/{id}" => [get authorizations::get],
+    "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke],
+    "/api/v1/documents/{id}" => [get authorizations::document],
+    "/api/v1/openapi.json" => [get meta::openapi],
+    "/api/v1/upf-values/{year}" => [put autos::set_upf],
+    "/api/v1/app-infraction-autos" => [post autos::create],
+    "/api/v1/app-infraction-autos/{id}" => [get autos::get],
+    "/api/v1/app-infraction-autos/{id}/history" => [get history::auto],
+    "/api/v1/app-infraction-autos/{id}/acts" => [post autos::act],
+    "/api/v1/app-infraction-autos/{id}/notice" => [post autos::notice],
+    "/api/v1/app-infraction-autos/{id}/notification" => [post autos::notify],
+    "/api/v1/drivers/{id}/data-changes" => [post registry::data_change],
+    "/api/v1/drivers/{id}/register-acts" => [post registry::driver_register_act],
+    "/api/v1/vehicles/{id}/owner" => [post registry::declare_owner],
+    "/api/v1/vehicles/{id}/register-acts" => [post registry::vehicle_register_act],
+    "/api/v1/drivers/{id}/record" => [post registry::file_record],
+    "/api/v1/platforms" => [post platforms::create],
+    "/api/v1/platforms/{id}" => [get platforms::get],
+    "/api/v1/platforms/{id}/regularization-notices" => [post platforms::create_notice],
+    "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization" => [post platforms::cure_notice],
+    "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request],
+    "/api/v1/data-requests/{id}" => [get platforms::get_data_request],
+    "/api/v1/data-requests/{id}/delivery" => [post platforms::record_delivery],
+    "/api/v1/drivers/{id}/history" => [get history::driver],
+    "/api/v1/vehicles/{id}/history" => [get history::vehicle],
+    "/api/v1/app-authorizations/{id}/history" => [get history::authorization],
+    "/api/v1/app-authorizations/{id}/certidoes" => [post authorizations::certidao],
+    "/api/v1/app-authorizations/{id}/vehicle-substitutions" => [post authorizations::substitute_vehicle],
+    "/api/v1/app-authorizations/{id}/vistoria-summons" => [post authorizations::vistoria_summons],
+    "/api/v1/app-authorizations/{id}/vistorias" => [post authorizations::vistoria],
+    "/api/v1/app-authorizations/{id}/sanctions" => [post authorizations::sanction],
+    "/api/v1/app-infractions" => [get authorizations::infractions],
+    "/api/v1/calendar/closed-days" => [post calendar::add_closed_days],
+    "/api/v1/calendar/{year}" => [get calendar::year],
+    "/api/v1/deadlines" => [get calendar::deadline],
+    "/api/v1/charter/companies" => [post charter::create_company],
+    "/api/v1/charter/companies/{id}" => [get charter::get_company],
+    "/api/v1/charter/companies/{id}/checklist" => [post charter::file_checklist],
+    "/api/v1/charter/companies/{id}/termos" => [post charter::grant_termo],
+    "/api/v1/charter/companies/{id}/sanctions" => [post charter::apply_sanction],
+    "/api/v1/charter/companies/{id}/vehicles" => [post charter::create_vehicle],
+    "/api/v1/charter/companies/{id}/drivers" => [post charter::create_driver],
+    "/api/v1/charter/companies/{id}/contracts" => [post charter::create_contract],
+    "/api/v1/charter/companies/{id}/substitutions" => [post charter::authorize_substitution],
+    "/api/v1/charter/companies/{id}/autos" => [post charter::create_auto],
+    "/api/v1/charter/vehicles/by-plate/{plate}" => [get charter::vehicle_by_plate],
+    "/api/v1/charter/vehicles/{id}" => [get charter::get_vehicle],
+    "/api/v1/charter/vehicles/{id}/itv" => [post charter::file_itv],
+    "/api/v1/charter/vehicles/{id}/documents" => [post charter::file_vehicle_documents],
+    "/api/v1/charter/vehicles/{id}/vistorias" => [post charter::record_vistoria],
+    "/api/v1/charter/vehicles/{id}/baixa" => [post charter::baixa_vehicle],
+    "/api/v1/charter/drivers/{id}" => [get charter::get_driver],
+    "/api/v1/charter/drivers/{id}/documents" => [post charter::file_driver_documents],
+    "/api/v1/charter/drivers/{id}/baixa" => [post charter::baixa_driver],
+    "/api/v1/charter/contracts/{id}/end" => [post charter::end_contract],
+    "/api/v1/charter/contracts/{id}/trips" => [post charter::file_trip],
+    "/api/v1/charter/autos" => [get charter::list_autos],
+    "/api/v1/charter/autos/{id}" => [get charter::get_auto],
+    "/api/v1/charter/autos/{id}/acts" => [post charter::procedure_act],
+    "/api/v1/charter/autos/{id}/notice" => [post charter::issue_notice],
+    "/api/v1/charter/certidoes" => [post charter::issue_certidao],
+    "/api/v1/charter/infractions" => [get charter::infractions],
+    "/api/v1/charter/transition" => [get charter::transition],
+    "/api/v1/charter/documents/{id}" => [get charter::document_pdf],
+    "/api/v1/charter/{entity}/{id}/history" => [get charter::history],
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
-    .service(resource(
-        "/api/v1/verify/pdf",
-        vec![web::post().to(verify::api_pdf)],
-    ))
-    .service(resource(
-        "/api/v1/verify/code/{code}",
-        vec![web::get().to(verify::api_code)],
-    ))
-    .service(resource(
-        "/api/v1/verify/{token}",
-        vec![web::get().to(verify::api_token)],
-    ))
-    .service(resource("/v", vec![web::get().to(verify::page_code)]))
-    .service(resource("/v/pdf", vec![web::post().to(verify::page_pdf)]))
-    .service(resource(
-        "/v/{token}",
-        vec![web::get().to(verify::page_token)],
-    ))
-    .default_service(web::to(meta::not_found));
+    "/api/v1/verify/pdf" => [post verify::api_pdf],
+    "/api/v1/verify/code/{code}" => [get verify::api_code],
+    "/api/v1/verify/{token}" => [get verify::api_token],
+    "/v" => [get verify::page_code],
+    "/v/pdf" => [post verify::page_pdf],
+    "/v/{token}" => [get verify::page_token],
 }
 
 /// Gives each request an id (the caller's `X-Request-Id` if sane, else a new UUID), makes it

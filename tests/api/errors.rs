@@ -171,3 +171,54 @@ async fn every_operation_in_the_openapi_document_is_served() {
         }
     }
 }
+
+/// Whether two path patterns name the same operation: equal segment by segment, a `{…}`
+/// segment of either side matching any segment.
+fn same_path(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<_>, Vec<_>) = (a.split('/').collect(), b.split('/').collect());
+    a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(x, y)| x == y || x.starts_with('{') || y.starts_with('{'))
+}
+
+/// The OpenAPI document and the route table agree both ways: every route served is
+/// documented, and every documented operation is a route.
+#[tokio::test]
+async fn every_route_is_documented_and_every_documented_operation_is_routed() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    let documented: Vec<(String, String)> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops.as_object()
+                .unwrap()
+                .keys()
+                .map(move |m| (m.to_lowercase(), path.clone()))
+        })
+        .collect();
+    let routes = selo::http::ROUTES;
+    assert!(routes.len() >= 70, "{} routes", routes.len());
+    for (method, path) in routes {
+        assert!(
+            documented
+                .iter()
+                .any(|(m, p)| m == method && same_path(p, path)),
+            "{method} {path} is served but not documented"
+        );
+    }
+    for (method, path) in &documented {
+        assert!(
+            routes
+                .iter()
+                .any(|(m, p)| m == method && same_path(p, path)),
+            "{method} {path} is documented but not routed"
+        );
+    }
+    assert!(!same_path(
+        "/api/v1/verify/{token}",
+        "/api/v1/verify/code/{code}"
+    ));
+}
