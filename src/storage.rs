@@ -78,17 +78,6 @@ macro_rules! insert_document {
     };
 }
 
-/// Inserts the ride-hailing documents `$docs` (`NewDocument`s) in the open transaction `$tx`;
-/// `$seq` is the car replacement they were issued for (`None`: with the grant).
-macro_rules! insert_ride_hailing_documents {
-    ($tx:expr, $docs:expr, $seq:expr) => {
-        for doc in $docs {
-            let d = doc.stored($seq);
-            insert_document!($tx, d, &doc.pdf);
-        }
-    };
-}
-
 /// Whether any ride-hailing authorization listed by `$query` for `$id` still binds its
 /// driver and car at `$now` (APP-ART8): storage fetches the facts, `domain` decides.
 /// Evaluates to `Result<bool, StorageError>`.
@@ -283,52 +272,6 @@ impl DocumentKind {
     }
 }
 
-/// A rendered and signed document, ready to be stored with its grant.
-#[derive(Debug, Clone)]
-pub struct NewDocument {
-    pub id: Uuid,
-    pub kind: DocumentKind,
-    pub authorization_id: Uuid,
-    pub number: String,
-    pub verification_code: String,
-    pub token: String,
-    pub key_id: String,
-    pub pdf: Vec<u8>,
-    pub sha256: String,
-    /// The plate the token carries (the car it was issued for), canonical.
-    pub plate: String,
-    /// The authorization's last day, as the token carries it.
-    pub valid_until: NaiveDate,
-    pub legal_basis_version: String,
-    pub issued_at: DateTime<Utc>,
-}
-
-impl NewDocument {
-    /// The row of the one documents table; `substitution_seq`: the car replacement it was
-    /// issued for (`None`: with the grant).
-    pub fn stored(&self, substitution_seq: Option<i32>) -> documents::Document {
-        documents::Document {
-            id: self.id,
-            kind: self.kind,
-            subject_type: "app_authorization".to_owned(),
-            subject_id: self.authorization_id,
-            company_id: None,
-            authorization_id: Some(self.authorization_id),
-            substitution_seq,
-            number: self.number.clone(),
-            verification_code: self.verification_code.clone(),
-            token: self.token.clone(),
-            key_id: self.key_id.clone(),
-            sha256: self.sha256.clone(),
-            subject_key: self.plate.clone(),
-            valid_until: Some(self.valid_until),
-            legal_basis_version: self.legal_basis_version.clone(),
-            issued_at: self.issued_at,
-            facts: None,
-        }
-    }
-}
-
 /// What verification needs to know about a document, live.
 #[derive(Debug, Clone)]
 pub struct DocumentStatus {
@@ -451,7 +394,7 @@ pub enum RevokeOutcome {
 #[derive(Debug, Clone)]
 pub struct NewGrant {
     pub authorization: RideHailingAuthorization,
-    pub documents: Vec<NewDocument>,
+    pub documents: Vec<documents::SignedDocument>,
 }
 
 /// The register, as each backend implements it.

@@ -129,11 +129,11 @@ pub async fn grant(
                 .documents
                 .iter()
                 .map(|d| DocRef {
-                    kind: d.kind,
-                    id: d.id,
-                    sha256: &d.sha256,
-                    code: &d.verification_code,
-                    token: &d.token,
+                    kind: d.document.kind,
+                    id: d.document.id,
+                    sha256: &d.document.sha256,
+                    code: &d.document.verification_code,
+                    token: &d.document.token,
                 })
                 .collect();
             let body = authorization_json(&state, &granted.authorization, &docs, &[], None);

@@ -15,8 +15,8 @@ use crate::signing::{pades, token};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
-use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
+use crate::storage::documents::{Document, SignedDocument};
+use crate::storage::{DocumentKind, Repository, StorageError};
 
 /// Where a charter document's number comes from.
 pub enum Numbering {
@@ -71,53 +71,31 @@ pub async fn issue_document<'a>(
         Numbering::Fixed(n) => (n, false),
     };
     let result = async {
-        let doc_id = Uuid::new_v4();
-        let subject_key = spec.subject_key.unwrap_or_else(|| number.clone());
-        let payload = TokenPayload {
-            kind: spec.kind.as_str().to_owned(),
-            document_id: doc_id,
-            number: number.clone(),
-            plate: subject_key.clone(),
-            issued_at: now.timestamp(),
-            valid_until: spec.valid_until,
-            issuer: spec.issuer.to_owned(),
-        };
-        let marks = mark(state, &payload)?;
-        let inputs = inputs(&number, &marks.code, marks.qr.printed_width_mm(spec.qr_mm));
-        let (pdf, sha256) = render_signed(
-            state,
-            spec.template,
-            inputs,
-            marks.qr.svg.clone(),
-            spec.reason,
-            now,
-        )
-        .await?;
-        let document = Document {
-            id: doc_id,
+        let identity = Identity {
             kind: spec.kind,
+            number: number.clone(),
             subject_type: spec.subject_type.to_owned(),
             subject_id: spec.subject_id,
             company_id: spec.company_id,
             authorization_id: None,
             substitution_seq: None,
-            number: number.clone(),
-            verification_code: marks.code,
-            token: marks.token,
-            key_id: state.keys.active.kid().to_owned(),
-            sha256,
-            subject_key,
-            valid_until: Some(spec.valid_until),
+            subject_key: spec.subject_key.unwrap_or_else(|| number.clone()),
+            valid_until: spec.valid_until,
+            issuer: spec.issuer,
             legal_basis_version: spec.legal_basis_version.to_owned(),
-            issued_at: now,
             facts: spec.facts,
         };
+        let signed = sign_document(state, identity, spec.template, spec.reason, now, |marks| {
+            inputs(&number, &marks.code, marks.qr.printed_width_mm(spec.qr_mm))
+        })
+        .await?;
+        let document = signed.document.clone();
         state
             .store
             .charter_commit(CharterCommit {
                 row: row(&number)?,
                 issue_number: reserved.then_some(number.as_str()),
-                documents: vec![(document.clone(), pdf)],
+                documents: vec![signed],
                 events: events(&number),
             })
             .await?;
@@ -163,34 +141,85 @@ pub(crate) fn certified_rows(items: &[CertifiedItem]) -> Vec<[String; 3]> {
         .collect()
 }
 
-/// Renders and signs one document of a grant.
+/// What a document says about itself, in its token and in its row.
+pub(crate) struct Identity {
+    pub kind: DocumentKind,
+    pub number: String,
+    pub subject_type: String,
+    pub subject_id: Uuid,
+    pub company_id: Option<Uuid>,
+    pub authorization_id: Option<Uuid>,
+    pub substitution_seq: Option<i32>,
+    /// What the token's `p` carries: plate, CNPJ or number, never a CPF (the token is public).
+    pub subject_key: String,
+    pub valid_until: NaiveDate,
+    /// `BDG-SIS` (charter) or `BDG-SMF` (ride-hailing), printed in the token.
+    pub issuer: &'static str,
+    pub legal_basis_version: String,
+    pub facts: Option<serde_json::Value>,
+}
+
+/// The one signing step of every document kind: token ▶ QR and printed code ▶ render
+/// (`inputs` gets the marks) ▶ PAdES. Returns the row to store with the signed bytes.
+pub(crate) async fn sign_document(
+    state: &AppState,
+    identity: Identity,
+    template: &'static str,
+    reason: &'static str,
+    now: DateTime<Utc>,
+    inputs: impl FnOnce(&Marks) -> serde_json::Value,
+) -> Result<SignedDocument, UseCaseError> {
+    let id = Uuid::new_v4();
+    let payload = TokenPayload {
+        kind: identity.kind.as_str().to_owned(),
+        document_id: id,
+        number: identity.number.clone(),
+        plate: identity.subject_key.clone(),
+        issued_at: now.timestamp(),
+        valid_until: identity.valid_until,
+        issuer: identity.issuer.to_owned(),
+    };
+    let marks = mark(state, &payload)?;
+    let inputs = inputs(&marks);
+    let (pdf, sha256) =
+        render_signed(state, template, inputs, marks.qr.svg.clone(), reason, now).await?;
+    Ok(SignedDocument {
+        document: Document {
+            id,
+            kind: identity.kind,
+            subject_type: identity.subject_type,
+            subject_id: identity.subject_id,
+            company_id: identity.company_id,
+            authorization_id: identity.authorization_id,
+            substitution_seq: identity.substitution_seq,
+            number: identity.number,
+            verification_code: marks.code,
+            token: marks.token,
+            key_id: state.keys.active.kid().to_owned(),
+            sha256,
+            subject_key: identity.subject_key,
+            valid_until: Some(identity.valid_until),
+            legal_basis_version: identity.legal_basis_version,
+            issued_at: now,
+            facts: identity.facts,
+        },
+        pdf,
+    })
+}
+
+/// Renders and signs the authorization or the sticker of a ride-hailing authorization, for
+/// the grant or for car replacement `substitution_seq`.
 pub(crate) async fn issue_ride_hailing_document(
     state: &AppState,
     ctx: &RideHailingDocumentContext<'_>,
     kind: DocumentKind,
+    substitution_seq: Option<i32>,
     now: DateTime<Utc>,
-) -> Result<NewDocument, UseCaseError> {
+) -> Result<SignedDocument, UseCaseError> {
     let a = ctx.authorization;
-    let id = Uuid::new_v4();
-    let payload = TokenPayload {
-        kind: kind.as_str().to_owned(),
-        document_id: id,
-        number: a.number.clone(),
-        plate: ctx.vehicle.plate.as_str().to_owned(),
-        issued_at: now.timestamp(),
-        valid_until: a.valid_until,
-        issuer: RIDE_HAILING_ISSUER.to_owned(),
-    };
-    let marks = mark(state, &payload)?;
-    let (template, inputs) = match kind {
-        DocumentKind::RideHailingSticker => (
-            "app_sticker.typ",
-            ctx.sticker_inputs(&marks.code, &marks.qr),
-        ),
-        DocumentKind::RideHailingAuthorization => (
-            "app_authorization.typ",
-            ctx.authorization_inputs(&marks.code, &marks.qr),
-        ),
+    let template = match kind {
+        DocumentKind::RideHailingSticker => "app_sticker.typ",
+        DocumentKind::RideHailingAuthorization => "app_authorization.typ",
         // Every other kind is issued by `issue_document`.
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
@@ -203,23 +232,28 @@ pub(crate) async fn issue_ride_hailing_document(
             ));
         }
     };
-    let (pdf, sha256) =
-        render_signed(state, template, inputs, marks.qr.svg, kind.label_pt(), now).await?;
-    Ok(NewDocument {
-        id,
+    let identity = Identity {
         kind,
-        authorization_id: a.id,
         number: a.number.clone(),
-        verification_code: marks.code,
-        token: marks.token,
-        key_id: state.keys.active.kid().to_owned(),
-        pdf,
-        sha256,
-        plate: payload.plate.clone(),
+        subject_type: "app_authorization".to_owned(),
+        subject_id: a.id,
+        company_id: None,
+        authorization_id: Some(a.id),
+        substitution_seq,
+        subject_key: ctx.vehicle.plate.as_str().to_owned(),
         valid_until: a.valid_until,
+        issuer: RIDE_HAILING_ISSUER,
         legal_basis_version: a.legal_basis_version.clone(),
-        issued_at: now,
+        facts: None,
+    };
+    sign_document(state, identity, template, kind.label_pt(), now, |marks| {
+        if kind == DocumentKind::RideHailingSticker {
+            ctx.sticker_inputs(&marks.code, &marks.qr)
+        } else {
+            ctx.authorization_inputs(&marks.code, &marks.qr)
+        }
     })
+    .await
 }
 
 /// What identifies a document to whoever holds it: the signed token, its QR code and the

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::documents::Document;
+use super::documents::SignedDocument;
 use super::{Event, StorageError, Store, parse_uuid, sql};
 
 /// The tables of the charter register.
@@ -180,7 +180,7 @@ impl<'a> NewEvent<'a> {
 pub struct CharterCommit<'a> {
     pub row: Option<(CharterTable, CharterRow)>,
     pub issue_number: Option<&'a str>,
-    pub documents: Vec<(Document, Vec<u8>)>,
+    pub documents: Vec<SignedDocument>,
     pub events: Vec<NewEvent<'a>>,
 }
 
@@ -217,8 +217,8 @@ impl Store {
                     return Err(StorageError::Conflict("number"));
                 }
             }
-            for (d, pdf) in &c.documents {
-                insert_document!(tx, d, pdf.as_slice());
+            for d in &c.documents {
+                insert_document!(tx, d.document, d.pdf.as_slice());
             }
             insert_events!(tx, &c.events);
             tx.commit().await?;

@@ -37,6 +37,14 @@ pub struct Document {
     pub facts: Option<serde_json::Value>,
 }
 
+/// A document rendered and signed, with its bytes, ready to be stored with the act that
+/// issued it.
+#[derive(Debug, Clone)]
+pub struct SignedDocument {
+    pub document: Document,
+    pub pdf: Vec<u8>,
+}
+
 #[derive(sqlx::FromRow)]
 pub(crate) struct DocumentRow {
     id: String,

@@ -322,11 +322,13 @@ impl Repository for Store {
                 .bind(&a.granted_by)
                 .execute(&mut *tx)
                 .await?;
-            insert_ride_hailing_documents!(tx, &grant.documents, None::<i32>);
+            for d in &grant.documents {
+                insert_document!(tx, d.document, d.pdf.as_slice());
+            }
             let data = serde_json::json!({
                 "number": a.number,
                 "valid_until": a.valid_until,
-                "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
+                "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.document.id, "kind": d.document.kind.as_str(), "sha256": d.document.sha256})).collect::<Vec<_>>(),
             });
             insert_event!(
                 tx,

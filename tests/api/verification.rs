@@ -255,7 +255,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
     use selo::clock::Clock;
     use selo::storage::DocumentKind;
     use selo::storage::charter::CharterCommit;
-    use selo::storage::documents::Document;
+    use selo::storage::documents::{Document, SignedDocument};
     let app = spawn_app().await;
     let grant = app.granted().await;
     let taken = grant["documents"][0]["verification_code"]
@@ -285,7 +285,10 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
         facts: None,
     };
     let commit = |code: &str| CharterCommit {
-        documents: vec![(doc(code), b"%PDF-".to_vec())],
+        documents: vec![SignedDocument {
+            document: doc(code),
+            pdf: b"%PDF-".to_vec(),
+        }],
         ..CharterCommit::default()
     };
     assert!(store.charter_commit(commit("ZZZZ-9999")).await.is_ok());

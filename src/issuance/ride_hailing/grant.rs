@@ -12,7 +12,8 @@ use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{issue_ride_hailing_document, void};
 use crate::standing::ride_hailing::deregistered_on;
 use crate::state::AppState;
-use crate::storage::{DocumentKind, NewDocument, NewGrant, Repository, StorageError};
+use crate::storage::documents::SignedDocument;
+use crate::storage::{DocumentKind, NewGrant, Repository, StorageError};
 
 /// The series of ride-hailing authorization numbers.
 pub const APP_SERIES: &str = "APP";
@@ -21,7 +22,7 @@ pub const APP_SERIES: &str = "APP";
 #[derive(Debug, Clone)]
 pub struct Granted {
     pub authorization: RideHailingAuthorization,
-    pub documents: Vec<NewDocument>,
+    pub documents: Vec<SignedDocument>,
 }
 
 /// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
@@ -94,7 +95,7 @@ pub async fn grant_app_authorization(
             DocumentKind::RideHailingAuthorization,
             DocumentKind::RideHailingSticker,
         ] {
-            docs.push(issue_ride_hailing_document(state, &ctx, kind, now).await?);
+            docs.push(issue_ride_hailing_document(state, &ctx, kind, None, now).await?);
         }
         let grant = NewGrant {
             authorization: authorization.clone(),

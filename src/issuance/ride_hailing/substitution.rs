@@ -19,8 +19,9 @@ use crate::issuance::pipeline::issue_ride_hailing_document as issue_document;
 use crate::standing::ride_hailing::{deregistered_on, ride_hailing_standing};
 use crate::state::AppState;
 use crate::storage::charter::NewEvent;
+use crate::storage::documents::SignedDocument;
 use crate::storage::ride_hailing::substitution::NewSubstitution;
-use crate::storage::{DocumentKind, NewDocument, Repository, StorageError};
+use crate::storage::{DocumentKind, Repository, StorageError};
 
 /// What an official files to replace the car.
 #[derive(Debug, Clone)]
@@ -38,7 +39,7 @@ pub struct SubstitutionRequest {
 #[derive(Debug, Clone)]
 pub struct Substituted {
     pub authorization: RideHailingAuthorization,
-    pub documents: Vec<NewDocument>,
+    pub documents: Vec<SignedDocument>,
 }
 
 /// The authorization's status now (sanctions first, then the register and the vistorias)
@@ -155,12 +156,14 @@ pub async fn substitute_vehicle(
         letterhead: &state.letterhead,
         issued_at: now,
     };
+    let issued_for =
+        i32::try_from(seq).map_err(|_| UseCaseError::Internal("replacement number"))?;
     let mut documents = Vec::with_capacity(2);
     for kind in [
         DocumentKind::RideHailingAuthorization,
         DocumentKind::RideHailingSticker,
     ] {
-        documents.push(issue_document(state, &ctx, kind, now).await?);
+        documents.push(issue_document(state, &ctx, kind, Some(issued_for), now).await?);
     }
     let vistoria = RideHailingVistoria {
         performed_on: req.vistoria_on,
@@ -193,7 +196,7 @@ pub async fn substitute_vehicle(
                 "new_vehicle_id": vehicle.id,
                 "cause": req.cause,
                 "vistoria_on": req.vistoria_on,
-                "documents": documents.iter().map(|d| json!({"id": d.id, "kind": d.kind.as_str(), "sha256": d.sha256})).collect::<Vec<_>>(),
+                "documents": documents.iter().map(|d| json!({"id": d.document.id, "kind": d.document.kind.as_str(), "sha256": d.document.sha256})).collect::<Vec<_>>(),
             }),
         ),
         event(

@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 use crate::domain::ride_hailing::substitution::SubstitutionCause;
 use crate::storage::charter::NewEvent;
-use crate::storage::{NewDocument, StorageError, Store, sql};
+use crate::storage::documents::SignedDocument;
+use crate::storage::{StorageError, Store, sql};
 
 /// A replacement to commit in one transaction with its documents and events.
 #[derive(Debug)]
@@ -21,7 +22,7 @@ pub struct NewSubstitution<'a> {
     pub vistoria_on: NaiveDate,
     pub at: DateTime<Utc>,
     pub actor: &'a str,
-    pub documents: &'a [NewDocument],
+    pub documents: &'a [SignedDocument],
     pub events: Vec<NewEvent<'a>>,
 }
 
@@ -70,14 +71,9 @@ impl Store {
                 .bind(s.actor)
                 .execute(&mut *tx)
                 .await?;
-            insert_ride_hailing_documents!(
-                tx,
-                s.documents,
-                Some(
-                    i32::try_from(s.seq)
-                        .map_err(|_| StorageError::Corrupt("substitution seq".into()))?
-                )
-            );
+            for d in s.documents {
+                insert_document!(tx, d.document, d.pdf.as_slice());
+            }
             insert_events!(tx, &s.events);
             tx.commit().await?;
             Ok(())
