@@ -30,6 +30,21 @@ impl Fields {
 
     pub fn text(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
         let v = value.trim();
+        // NUL and the other control characters are refused (PostgreSQL cannot store a NUL;
+        // none belongs in an official record); line breaks and tabs of long texts are kept.
+        if let Some(c) = v
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        {
+            self.0.push(ProblemItem::field(
+                field,
+                format!(
+                    "O texto contém um caractere de controle (U+{:04X}), que não é aceito.",
+                    u32::from(c)
+                ),
+            ));
+            return None;
+        }
         if v.is_empty() || v.chars().count() > max {
             self.0.push(ProblemItem::field(
                 field,

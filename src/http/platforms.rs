@@ -55,6 +55,16 @@ fn platform_json(state: &AppState, p: &PlatformRecord) -> serde_json::Value {
     })
 }
 
+const NO_PLATFORM: &str = "Plataforma não encontrada.";
+
+/// A path id parsed before it reaches SQL (a NUL or any non-UUID text is a 404, never a
+/// database error), in the canonical text the register stores.
+fn canonical_id(raw: &str, not_found: &str) -> Result<String, ApiError> {
+    Uuid::parse_str(raw.trim())
+        .map(|u| u.to_string())
+        .map_err(|_| ApiError::NotFound(not_found.to_owned()))
+}
+
 pub async fn create(
     state: web::Data<AppState>,
     official: Official,
@@ -119,9 +129,9 @@ pub async fn get(
 ) -> Result<HttpResponse, ApiError> {
     let p = state
         .store
-        .get_platform(&id)
+        .get_platform(&canonical_id(&id, NO_PLATFORM)?)
         .await?
-        .ok_or_else(|| ApiError::NotFound("Plataforma não encontrada.".into()))?;
+        .ok_or_else(|| ApiError::NotFound(NO_PLATFORM.into()))?;
     let today = local_date(state.clock.now());
     let mut body = platform_json(&state, &p);
     body["regularization_notices"] = notices_of(&state, &p.id)
@@ -175,9 +185,9 @@ pub async fn create_data_request(
 ) -> Result<HttpResponse, ApiError> {
     let platform = state
         .store
-        .get_platform(&id)
+        .get_platform(&canonical_id(&id, NO_PLATFORM)?)
         .await?
-        .ok_or_else(|| ApiError::NotFound("Plataforma não encontrada.".into()))?;
+        .ok_or_else(|| ApiError::NotFound(NO_PLATFORM.into()))?;
     let mut f = Fields::default();
     let justification = f.text("justification", &body.justification, 4000);
     let scope = f.text("scope", &body.scope, 4000);
@@ -222,7 +232,7 @@ pub async fn record_delivery(
     let not_found = || ApiError::NotFound("Solicitação não encontrada.".into());
     let r = state
         .store
-        .get_data_request(&id)
+        .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
         .await?
         .ok_or_else(not_found)?;
     let mut f = Fields::default();
@@ -266,7 +276,7 @@ pub async fn record_delivery(
     }
     let r = state
         .store
-        .get_data_request(&id)
+        .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
         .await?
         .ok_or_else(not_found)?;
     Ok(HttpResponse::Created().json(request_json(&r)))
@@ -279,7 +289,7 @@ pub async fn get_data_request(
 ) -> Result<HttpResponse, ApiError> {
     let r = state
         .store
-        .get_data_request(&id)
+        .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
         .await?
         .ok_or_else(|| ApiError::NotFound("Solicitação não encontrada.".into()))?;
     Ok(HttpResponse::Ok().json(request_json(&r)))

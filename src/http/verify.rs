@@ -190,8 +190,10 @@ fn html(status: StatusCode, body: &str) -> HttpResponse {
         .insert_header(("Cache-Control", "no-store"))
         .insert_header((
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
         ))
+        // No other site may frame the page (clickjacking); older browsers read this header.
+        .insert_header(("X-Frame-Options", "DENY"))
         .insert_header(("X-Content-Type-Options", "nosniff"))
         .insert_header(("Referrer-Policy", "no-referrer"))
         .body(body.to_owned())

@@ -222,3 +222,65 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
         "/api/v1/verify/code/{code}"
     ));
 }
+
+/// Issue 14: a NUL (or any other control character) in a text field is refused with 422
+/// naming the field, on both backends (PostgreSQL cannot store it and answered 500).
+#[tokio::test]
+async fn a_control_character_in_a_text_field_is_refused_naming_the_field() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .put(app.url("/api/v1/upf-values/2026"))
+        .bearer_auth(crate::helpers::ADMIN_TOKEN)
+        .json(&serde_json::json!({"centavos": 11972, "act": "Decreto a\u{0}b"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["field"], "act", "{body}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("U+0000"),
+        "{body}"
+    );
+    // Nothing was stored: the same year can still be set with a clean act.
+    let res = app
+        .client
+        .put(app.url("/api/v1/upf-values/2026"))
+        .bearer_auth(crate::helpers::ADMIN_TOKEN)
+        .json(&serde_json::json!({"centavos": 11972, "act": "Decreto 1/2026"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+}
+
+/// Issue 14: a path id that is not an id (a NUL, say) is a 404 problem, never a database
+/// error.
+#[tokio::test]
+async fn a_path_id_that_is_not_an_id_is_not_found() {
+    let app = spawn_app().await;
+    for path in ["/api/v1/platforms/%00", "/api/v1/data-requests/%00"] {
+        let res = app.get_authed(path).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            res.headers()["content-type"],
+            "application/problem+json",
+            "{path}"
+        );
+    }
+}
+
+/// Issue 14: no other site may frame the verification page.
+#[tokio::test]
+async fn the_verification_page_cannot_be_framed() {
+    let app = spawn_app().await;
+    let res = app.get("/v").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["x-frame-options"], "DENY");
+    let csp = res.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+}
