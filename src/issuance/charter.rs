@@ -12,7 +12,7 @@ use crate::domain::dates::local_date;
 use crate::domain::ids::Plate;
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::{DocSpec, Numbering, certified_rows, issue_document, void};
+use crate::issuance::pipeline::{Act, DocSpec, Numbering, certified_rows, issue_document, void};
 use crate::standing::charter::{
     AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData,
     certified_facts, current_termo, termos_of,
@@ -158,6 +158,7 @@ pub async fn issue_termo(
     let doc = issue_document(
         state,
         spec,
+        actor,
         |number, code, qr| termo_inputs(company, &termo(number), public_url, basis, code, qr, now),
         |number| {
             Ok(Some((
@@ -174,11 +175,26 @@ pub async fn issue_termo(
             )))
         },
         |number| {
-            let at = now;
-            let version = basis.version;
+            let granted = CharterAct::TermoGranted.as_str();
+            let summary = json!({
+                "termo_id": id,
+                "number": number,
+                "valid_from": data.valid_from,
+                "valid_until": data.valid_until,
+            });
             vec![
-                NewEvent::act(CharterTable::Termos.entity_type(), id, CharterAct::TermoGranted.as_str(), actor, version, at, data_json.clone()),
-                NewEvent::act(CharterTable::Companies.entity_type(), company.id, CharterAct::TermoGranted.as_str(), actor, version, at, json!({ "termo_id": id, "number": number, "valid_from": data.valid_from, "valid_until": data.valid_until })),
+                Act::new(
+                    CharterTable::Termos.entity_type(),
+                    id,
+                    granted,
+                    data_json.clone(),
+                ),
+                Act::new(
+                    CharterTable::Companies.entity_type(),
+                    company.id,
+                    granted,
+                    summary,
+                ),
             ]
         },
     )
@@ -216,6 +232,7 @@ pub async fn issue_selo(
     issue_document(
         state,
         spec,
+        actor,
         |number, code, qr| {
             selo_inputs(
                 company, vehicle, vistoria, number, public_url, basis, code, qr, now,
@@ -223,13 +240,10 @@ pub async fn issue_selo(
         },
         |_| Ok(None),
         |_| {
-            vec![NewEvent::act(
+            vec![Act::new(
                 CharterTable::Vehicles.entity_type(),
                 vehicle.id,
                 CharterAct::VistoriaRecorded.as_str(),
-                actor,
-                basis.version,
-                now,
                 data,
             )]
         },
@@ -416,16 +430,14 @@ pub async fn issue_certidao(
     issue_document(
         state,
         spec,
+        actor,
         |number, code, qr| certidao_inputs(&print, number, public_url, basis, code, qr, now),
         |_| Ok(None),
         |number| {
-            vec![NewEvent::act(
+            vec![Act::new(
                 table.entity_type(),
                 subject.id(),
                 CharterAct::CertidaoIssued.as_str(),
-                actor,
-                basis.version,
-                now,
                 json!({ "number": number, "status": facts.status, "protocol": protocol }),
             )]
         },
@@ -588,6 +600,7 @@ pub async fn issue_auto_notice(
     issue_document(
         state,
         spec,
+        actor,
         |_, code, qr| {
             auto_notice_inputs(
                 company,
@@ -603,13 +616,10 @@ pub async fn issue_auto_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent::act(
+            vec![Act::new(
                 CharterTable::Autos.entity_type(),
                 view.id,
                 CharterAct::NoticeIssued.as_str(),
-                actor,
-                basis.version,
-                now,
                 json!({ "number": number, "fine_upf": fine.upf, "fine_centavos": centavos }),
             )]
         },

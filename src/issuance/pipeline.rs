@@ -48,15 +48,41 @@ pub struct DocSpec {
     pub legal_basis_version: &'static str,
 }
 
+/// An act recorded with the document that issues it: on which entity, what, with which
+/// details. The pipeline adds who, when and under which legal basis.
+pub struct Act<'a> {
+    pub entity_type: &'a str,
+    pub entity_id: Uuid,
+    pub kind: &'a str,
+    pub data: serde_json::Value,
+}
+
+impl<'a> Act<'a> {
+    pub fn new(
+        entity_type: &'a str,
+        entity_id: Uuid,
+        kind: &'a str,
+        data: serde_json::Value,
+    ) -> Self {
+        Self {
+            entity_type,
+            entity_id,
+            kind,
+            data,
+        }
+    }
+}
+
 /// Issues one signed charter document: number ▶ token ▶ QR ▶ render ▶ PAdES ▶ one
 /// transaction with `row(number)` and `events(number)`. A reserved number that is not
 /// issued is voided; nothing half-written remains.
 pub async fn issue_document<'a>(
     state: &AppState,
     spec: DocSpec,
+    actor: &'a str,
     inputs: impl FnOnce(&str, &str, f64) -> serde_json::Value,
     row: impl FnOnce(&str) -> Result<Option<(CharterTable, CharterRow)>, UseCaseError>,
-    events: impl FnOnce(&str) -> Vec<NewEvent<'a>>,
+    events: impl FnOnce(&str) -> Vec<Act<'a>>,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
@@ -96,7 +122,20 @@ pub async fn issue_document<'a>(
                 row: row(&number)?,
                 issue_number: reserved.then_some(number.as_str()),
                 documents: vec![signed],
-                events: events(&number),
+                events: events(&number)
+                    .into_iter()
+                    .map(|a| {
+                        NewEvent::act(
+                            a.entity_type,
+                            a.entity_id,
+                            a.kind,
+                            actor,
+                            spec.legal_basis_version,
+                            now,
+                            a.data,
+                        )
+                    })
+                    .collect(),
             })
             .await?;
         Ok::<_, UseCaseError>(document)

@@ -8,13 +8,12 @@ use crate::documents::{A4_QR_MM, common_inputs, format, merge};
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
+use crate::issuance::pipeline::{Act, DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::{
     RideHailingCertifiedFacts, RideHailingRecord, ride_hailing_certified_facts,
 };
 use crate::state::AppState;
 use crate::storage::DocumentKind;
-use crate::storage::charter::NewEvent;
 use crate::storage::documents::Document;
 
 const SERIES: &str = "CERT-APP";
@@ -177,6 +176,7 @@ pub async fn issue(
     issue_document(
         state,
         spec,
+        actor,
         |number, code, qr| {
             let print = RideHailingCertidaoPrint {
                 record: r,
@@ -190,13 +190,10 @@ pub async fn issue(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent::act(
+            vec![Act::new(
                 entity,
                 entity_id,
                 RideHailingAct::CertidaoIssued.as_str(),
-                actor,
-                basis.version,
-                now,
                 json!({ "number": number, "status": facts.status, "protocol": protocol }),
             )]
         },

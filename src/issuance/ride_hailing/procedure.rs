@@ -9,7 +9,7 @@ use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::issuance::UseCaseError;
-use crate::issuance::pipeline::{DocSpec, Numbering, issue_document};
+use crate::issuance::pipeline::{Act, DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::ENTITY;
 use crate::state::AppState;
 use crate::storage::DocumentKind;
@@ -160,6 +160,7 @@ pub async fn issue_notice(
     issue_document(
         state,
         spec,
+        actor,
         |_, code, qr| {
             notice_inputs(
                 auto,
@@ -177,13 +178,10 @@ pub async fn issue_notice(
         },
         |_| Ok(None),
         |number| {
-            vec![NewEvent::act(
+            vec![Act::new(
                 ENTITY,
                 auto.id,
                 RideHailingAct::NoticeIssued.as_str(),
-                actor,
-                state.ride_hailing_basis.version,
-                now,
                 json!({ "number": number }),
             )]
         },
