@@ -229,7 +229,30 @@ impl serde::Serialize for DocumentKind {
     }
 }
 
+impl utoipa::PartialSchema for DocumentKind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(Self::ALL.iter().map(|k| k.as_str())))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for DocumentKind {}
+
 impl DocumentKind {
+    /// Every kind, in the order the OpenAPI document lists them.
+    pub const ALL: [Self; 8] = [
+        Self::RideHailingAuthorization,
+        Self::RideHailingSticker,
+        Self::CharterTermo,
+        Self::CharterSelo,
+        Self::CharterAuto,
+        Self::CharterCertidao,
+        Self::RideHailingAuto,
+        Self::RideHailingCertidao,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::RideHailingAuthorization => "app_authorization",
@@ -294,7 +317,7 @@ pub struct DocumentStatus {
 }
 
 /// One append-only event: who did what, when, why, under which legal basis.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Event {
     pub kind: String,
     pub actor: String,
@@ -307,7 +330,7 @@ pub struct Event {
 }
 
 /// An auto de infração of the ride-hailing law, as recorded.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct RideHailingAuto {
     pub id: Uuid,
     pub number: String,
@@ -328,7 +351,7 @@ pub struct RideHailingAuto {
 }
 
 /// How and when the notice of an auto reached the infractor, and when it was filed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct AutoNotification {
     pub method: String,
     pub notified_on: NaiveDate,
@@ -336,7 +359,7 @@ pub struct AutoNotification {
 }
 
 /// A registered platform.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct PlatformRecord {
     pub id: String,
     pub cnpj: String,
@@ -352,7 +375,7 @@ pub struct PlatformRecord {
 }
 
 /// A data request to a platform and its delivery, if any.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct DataRequest {
     pub id: String,
     pub platform_id: String,

@@ -20,7 +20,7 @@ use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
 use documents::CharterDocumentStatus;
 
 /// The verdict on a scanned token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Signed by the city, in the register, in force.
@@ -72,7 +72,7 @@ impl Verdict {
 }
 
 /// The live status of a document, in the words of its law.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum LiveStatus {
     RideHailing(AuthorizationStatus),
@@ -90,7 +90,7 @@ impl LiveStatus {
 
 /// What the public tier may see of a document (LGPD art. 6º, III: no name, no CPF; a
 /// company's name and CNPJ are public).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PublicDocument {
     pub kind: DocumentKind,
     pub number: String,
@@ -109,7 +109,7 @@ pub struct PublicDocument {
     pub suspended_until: Option<NaiveDate>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Verification {
     pub verdict: Verdict,
     pub checked_at: DateTime<Utc>,
@@ -359,7 +359,7 @@ fn log_storage_error(e: &StorageError) {
 }
 
 /// What the embedded signature of an uploaded PDF says.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PdfSignatureReport {
     /// The signed bytes are unchanged and nothing was appended after the signature.
     pub intact: bool,
@@ -373,7 +373,7 @@ pub struct PdfSignatureReport {
     pub detail: &'static str,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PdfVerification {
     pub verdict: Verdict,
     pub checked_at: DateTime<Utc>,

@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::dates::{MonthOverflow, add_months};
 
 /// Why a day has no office hours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DayKind {
     /// National civil holiday (Lei 662/1949, Lei 6.802/1980, Lei 14.759/2023).
@@ -33,7 +33,7 @@ pub enum DayKind {
 }
 
 /// A day without office hours, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ClosedDay {
     pub date: NaiveDate,
     pub kind: DayKind,
@@ -45,7 +45,7 @@ pub struct ClosedDay {
 
 /// Calendar switches (LEGAL_RULES §5.4, several UNSURE and decided yearly by decree).
 #[allow(clippy::struct_excessive_bools)] // independent switches, one per day
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CalendarSettings {
     /// 13/06, Santo Antônio, padroeiro (likely a municipal holiday; scenario default: on).
     pub santo_antonio: bool,
@@ -227,14 +227,14 @@ impl Calendar {
 }
 
 /// A day a deadline skipped, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Skipped {
     pub date: NaiveDate,
     pub reason: String,
 }
 
 /// DL-4 switch and DL-12 parameter.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct DeadlineRules {
     /// DL-4: a notification on a non-business day counts from the next business day.
     pub notification_on_closed_day_moves: bool,
@@ -252,7 +252,7 @@ impl Default for DeadlineRules {
 }
 
 /// A deadline in days, with how it was computed (every deadline the API shows carries this).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Deadline {
     /// The start event (notification, juntada…), as given.
     pub start_event: NaiveDate,

@@ -17,7 +17,7 @@ use super::rule::{RuleFailure, fail};
 type Failures = Vec<RuleFailure>;
 
 /// A document presented to SIS, with its printed dates.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Proof {
     /// Number, protocol or short description of the document.
     pub reference: String,
@@ -28,7 +28,7 @@ pub struct Proof {
 }
 
 /// FRET-ART1-PU-I / FRET-ART4: the modality a Termo authorizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Modality {
     Continuo,
@@ -52,7 +52,7 @@ impl Modality {
 // ----------------------------------------------------------------------------------------
 
 /// The art. 7 document checklist. `None` means not presented.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompanyChecklist {
     /// Art. 7, I, a: articles of incorporation, business purpose matching the activity.
@@ -294,7 +294,7 @@ pub struct PriorTermo {
 }
 
 /// An accepted Termo de Autorização.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TermoDecision {
     pub valid_from: NaiveDate,
     pub valid_until: NaiveDate,
@@ -457,7 +457,7 @@ impl CharterAct {
 }
 
 /// Status of a Termo, a company, a vehicle or a driver of the charter register.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CharterStatus {
     /// Termo in force / vehicle or driver in order.
@@ -500,7 +500,7 @@ impl CharterStatus {
 
 /// A sanction on a charter company (art. 18): written warning, suspension, cassação, or
 /// seizure of a vehicle. Fines are assessed on the autos (`sanctions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CompanySanctionKind {
     Advertencia,
@@ -509,7 +509,7 @@ pub enum CompanySanctionKind {
     Apreensao,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CompanySanction {
     pub kind: CompanySanctionKind,
     pub effective_from: NaiveDate,
@@ -609,7 +609,7 @@ pub fn termo_status(
 
 /// FRET-ART26 and FRET-ART26-P1: the transitional deadlines, counted from publication
 /// (DL-2, DL-5; publication is not a notification, so DL-4 does not move the start).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TransitionDeadlines {
     pub publication_date: NaiveDate,
     /// Art. 26: companies already operating register within 90 days.
@@ -670,7 +670,7 @@ pub fn late_transition_warning(
 // ----------------------------------------------------------------------------------------
 
 /// Third-party liability insurance (art. 12, III).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Insurance {
     pub policy: String,
     pub insurer: String,
@@ -679,7 +679,7 @@ pub struct Insurance {
 }
 
 /// What the register knows of a charter vehicle (CRV/CRLV and the art. 12 documents).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CharterVehicleFacts {
     /// CRLV espécie/tipo: `onibus` or `micro_onibus` may be registered (art. 11).
     pub kind: String,
@@ -925,7 +925,7 @@ pub fn vehicle_requirements(
 }
 
 /// A municipal vistoria as recorded (art. 13).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Vistoria {
     pub performed_on: NaiveDate,
     pub approved: bool,
@@ -935,7 +935,7 @@ pub struct Vistoria {
 }
 
 /// The baixa of a vehicle (art. 13 §5º): the selo returned, or an incident report if lost.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Baixa {
     pub requested_on: NaiveDate,
     pub selo_returned: bool,
@@ -986,7 +986,7 @@ impl VehicleRecord {
 }
 
 /// The status of a vehicle on `today`, with the dates an inspector needs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct VehicleStatusReport {
     pub status: CharterStatus,
     pub service_life_until: NaiveDate,
@@ -1068,7 +1068,7 @@ pub fn vehicle_status(
 }
 
 /// FRET-ART14 (AMB-48): why a temporary replacement is authorized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SubstitutionReason {
     Acidente,
@@ -1099,7 +1099,7 @@ pub fn fret_art14_substitution(
 // ----------------------------------------------------------------------------------------
 
 /// What the register knows of a charter driver.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CharterDriverFacts {
     pub birth_date: NaiveDate,
     pub cnh_category: String,
@@ -1115,7 +1115,7 @@ pub struct CharterDriverFacts {
     pub toxicological_exam_on: Option<NaiveDate>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EmploymentLink {
     pub kind: String,
     pub reference: String,
@@ -1295,7 +1295,7 @@ pub fn driver_status(
 // ----------------------------------------------------------------------------------------
 
 /// Continuous or occasional charter (art. 2, I and II).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ContractKind {
     Continuo,
@@ -1303,7 +1303,7 @@ pub enum ContractKind {
 }
 
 /// Who hires the service (art. 2, I, h; art. 5; art. 28).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ContractorType {
     /// Employees or collaborators of a legal entity.
@@ -1326,7 +1326,7 @@ pub enum ContractorType {
 
 /// One passenger of the list (art. 8 §3º): a CPF, or another document for manual review
 /// (AMB-56).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Passenger {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1336,7 +1336,7 @@ pub struct Passenger {
 }
 
 /// A service contract as filed (art. 2, art. 3, art. 8 §3º).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ContractFacts {
     pub kind: ContractKind,
     pub contractor_type: ContractorType,
@@ -1380,7 +1380,7 @@ pub struct ListedVehicle {
 }
 
 /// Which way a trip of a contract goes (art. 2º, III).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TripLeg {
     Ida,
@@ -1414,7 +1414,7 @@ pub fn passenger_group(passengers: &[Passenger]) -> String {
 }
 
 /// A trip filed on a contract, as its history records it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FiledTrip {
     pub date: NaiveDate,
     /// Trips filed before returns existed are outbound.

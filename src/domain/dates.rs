@@ -4,7 +4,9 @@ use chrono::{DateTime, Datelike, Months, NaiveDate, Utc};
 use chrono_tz::America::Cuiaba;
 
 /// DL-6 switch: what `date + N months` gives when the target month lacks the day.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MonthOverflow {
     /// Lei 9.784/1999 art. 66 §3: the last day of the target month (recommended).

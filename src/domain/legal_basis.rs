@@ -10,7 +10,7 @@ use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
 
 /// A municipality where an app vehicle may be registered (APP-ART8-P1-I).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Municipality {
     pub ibge: u32,
     pub name: &'static str,
@@ -18,7 +18,7 @@ pub struct Municipality {
 }
 
 /// Parameters of the consolidated ride-hailing law (draft, doc 004).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RideHailingLegalBasis {
     /// Recorded on every decision and document.
     pub version: &'static str,
@@ -144,7 +144,7 @@ impl RideHailingLegalBasis {
 }
 
 /// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as LEGAL_RULES recommends.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CharterLegalBasis {
     /// Recorded on every decision and document.
     pub version: &'static str,

@@ -47,7 +47,7 @@ pub struct VehicleFacts {
 }
 
 /// APP-ART15 (art. 15, caput): how the driver may hold the car.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OwnerType {
     /// In the driver's name, as owner.
@@ -530,7 +530,7 @@ impl RideHailingAct {
 }
 
 /// Status of an authorization at an instant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthorizationStatus {
     // The law's own terms name the variants, as in `CharterStatus`; the first four keep the

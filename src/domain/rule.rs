@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// One legal requirement that was not met.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RuleFailure {
     /// Rule id in `LEGAL_RULES.md`, e.g. `APP-ART2-P1`.
     pub rule: &'static str,

@@ -1,8 +1,8 @@
 //! `/api/v1/app-authorizations`: grant, read, revoke ride-hailing authorizations.
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::auth::Official;
@@ -12,21 +12,24 @@ use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::registry::RideHailingAuthorization;
-use crate::domain::ride_hailing::sanctions::{Sanction, SanctionKind, authorization_status};
+use crate::domain::ride_hailing::sanctions::{
+    InfractionClass, Sanction, SanctionKind, authorization_status,
+};
+use crate::domain::ride_hailing::vistoria::InspectionReport;
 use crate::issuance::verification_url;
 use crate::state::AppState;
 use crate::storage::documents::Document;
 use crate::storage::{DocumentKind, Repository, RevokeOutcome};
 use crate::{issuance, standing};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct GrantDto {
     driver_id: String,
     vehicle_id: String,
     fee_paid_on: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct RevocationDto {
     reason: String,
 }
@@ -39,14 +42,60 @@ struct DocRef<'a> {
     token: &'a str,
 }
 
+/// A ride-hailing authorization with its status now, sanctions and documents.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AuthorizationView {
+    id: Uuid,
+    number: String,
+    driver_id: Uuid,
+    /// O veículo que a autorização vincula agora (o concedido, ou o do último substituto).
+    vehicle_id: Uuid,
+    /// Quantas vezes o veículo foi substituído (art. 8º, §2º).
+    vehicle_substitutions: u32,
+    fee_paid_on: NaiveDate,
+    valid_from: NaiveDate,
+    valid_until: NaiveDate,
+    status: AuthorizationStatus,
+    suspended_until: Option<NaiveDate>,
+    sanctions: Vec<Sanction>,
+    legal_basis_version: String,
+    granted_at: DateTime<Utc>,
+    revocation: Option<RevocationView>,
+    documents: Vec<DocumentLink>,
+    /// O endereço de verificação do adesivo (o que o QR code abre).
+    verification_url: Option<String>,
+    /// Vistorias e convocações (arts. 9º e 16); ausente na resposta da concessão.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inspection: Option<InspectionReport>,
+}
+
+/// When and why an authorization was revoked.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RevocationView {
+    revoked_at: DateTime<Utc>,
+    reason: String,
+}
+
+/// An issued document of an authorization, with where to fetch and verify it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DocumentLink {
+    kind: DocumentKind,
+    id: Uuid,
+    /// Onde baixar o PDF.
+    url: String,
+    sha256: String,
+    verification_code: String,
+    verification_url: String,
+}
+
 /// `standing`: what bars the authorization beyond its sanctions (`ride_hailing_standing`).
-fn authorization_json(
+fn authorization_view(
     state: &AppState,
     a: &RideHailingAuthorization,
     docs: &[DocRef<'_>],
     sanctions: &[Sanction],
     standing: Option<AuthorizationStatus>,
-) -> serde_json::Value {
+) -> AuthorizationView {
     let (status, suspended_until) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
@@ -58,34 +107,38 @@ fn authorization_json(
         .iter()
         .find(|d| d.kind == DocumentKind::RideHailingSticker)
         .map(|d| verification_url(&state.letterhead.public_url, d.token));
-    json!({
-        "id": a.id,
-        "number": a.number,
-        "driver_id": a.driver_id,
-        "vehicle_id": a.vehicle_id,
-        "vehicle_substitutions": a.substitutions,
-        "fee_paid_on": a.fee_paid_on,
-        "valid_from": a.valid_from,
-        "valid_until": a.valid_until,
-        "status": status,
-        "suspended_until": suspended_until,
-        "sanctions": sanctions,
-        "legal_basis_version": a.legal_basis_version,
-        "granted_at": a.granted_at,
-        "revocation": a.revocation.as_ref().map(|r| json!({
-            "revoked_at": r.revoked_at,
-            "reason": r.reason,
-        })),
-        "documents": docs.iter().map(|d| json!({
-            "kind": d.kind,
-            "id": d.id,
-            "url": format!("/api/v1/documents/{}", d.id),
-            "sha256": d.sha256,
-            "verification_code": d.code,
-            "verification_url": verification_url(&state.letterhead.public_url, d.token),
-        })).collect::<Vec<_>>(),
-        "verification_url": sticker_url,
-    })
+    AuthorizationView {
+        id: a.id,
+        number: a.number.clone(),
+        driver_id: a.driver_id,
+        vehicle_id: a.vehicle_id,
+        vehicle_substitutions: a.substitutions,
+        fee_paid_on: a.fee_paid_on,
+        valid_from: a.valid_from,
+        valid_until: a.valid_until,
+        status,
+        suspended_until,
+        sanctions: sanctions.to_vec(),
+        legal_basis_version: a.legal_basis_version.clone(),
+        granted_at: a.granted_at,
+        revocation: a.revocation.as_ref().map(|r| RevocationView {
+            revoked_at: r.revoked_at,
+            reason: r.reason.clone(),
+        }),
+        documents: docs
+            .iter()
+            .map(|d| DocumentLink {
+                kind: d.kind,
+                id: d.id,
+                url: format!("/api/v1/documents/{}", d.id),
+                sha256: d.sha256.to_owned(),
+                verification_code: d.code.to_owned(),
+                verification_url: verification_url(&state.letterhead.public_url, d.token),
+            })
+            .collect(),
+        verification_url: sticker_url,
+        inspection: None,
+    }
 }
 
 fn refs(docs: &[Document]) -> Vec<DocRef<'_>> {
@@ -104,6 +157,10 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Autorização não encontrada.".into()))
 }
 
+/// Grants a ride-hailing authorization (arts. 7º–12) and issues its A4 authorization and
+/// windshield sticker, signed.
+#[utoipa::path(post, path = "/api/v1/app-authorizations", tag = "ride-hailing authorizations", security(("bearer" = [])),
+    responses((status = 201, description = "Autorização concedida, com os documentos emitidos", body = AuthorizationView)))]
 pub async fn grant(
     state: web::Data<AppState>,
     official: Official,
@@ -136,7 +193,7 @@ pub async fn grant(
                     token: &d.document.token,
                 })
                 .collect();
-            let body = authorization_json(&state, &granted.authorization, &docs, &[], None);
+            let body = authorization_view(&state, &granted.authorization, &docs, &[], None);
             Ok(HttpResponse::Created()
                 .insert_header((
                     "Location",
@@ -148,6 +205,9 @@ pub async fn grant(
     }
 }
 
+/// An authorization with its status now, sanctions, vistorias and documents.
+#[utoipa::path(get, path = "/api/v1/app-authorizations/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 200, description = "A autorização", body = AuthorizationView)))]
 pub async fn get(
     state: web::Data<AppState>,
     _official: Official,
@@ -158,7 +218,7 @@ pub async fn get(
 }
 
 /// The authorization as stored now: record, documents and sanctions.
-async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, ApiError> {
+async fn stored_json(state: &AppState, id: Uuid) -> Result<AuthorizationView, ApiError> {
     let a = state
         .store
         .get_authorization(id)
@@ -177,12 +237,12 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<serde_json::Value, Ap
         state.clock.now(),
     )
     .await?;
-    let mut body = authorization_json(state, &a, &refs(&docs), &sanctions, standing);
-    body["inspection"] = json!(report);
+    let mut body = authorization_view(state, &a, &refs(&docs), &sanctions, standing);
+    body.inspection = Some(report);
     Ok(body)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct VistoriaDto {
     performed_on: String,
     approved: bool,
@@ -196,6 +256,8 @@ pub struct VistoriaDto {
 
 /// `POST /api/v1/app-authorizations/{id}/vistorias` (APP-ART9, APP-ART16, §2º): records a
 /// vistoria of the authorized vehicle by the SMF.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/vistorias", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 201, description = "Vistoria registrada", body = AuthorizationView)))]
 pub async fn vistoria(
     state: web::Data<AppState>,
     official: Official,
@@ -253,7 +315,7 @@ pub async fn vistoria(
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SummonsDto {
     notified_on: String,
     #[serde(default)]
@@ -265,6 +327,8 @@ pub struct SummonsDto {
 /// `POST /api/v1/app-authorizations/{id}/vistoria-summons` (APP-ART16-P1): records the
 /// notice to the driver and the platform to present the car for an extra vistoria by the
 /// day it sets; missing it is the infraction of art. 26, I (AMB-38).
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/vistoria-summons", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 201, description = "Convocação registrada", body = AuthorizationView)))]
 pub async fn vistoria_summons(
     state: web::Data<AppState>,
     official: Official,
@@ -311,7 +375,7 @@ pub async fn vistoria_summons(
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubstitutionDto {
     new_vehicle_id: String,
     /// `sinistro`, `venda` or `locacao` (art. 8º, §2º).
@@ -319,7 +383,7 @@ pub struct SubstitutionDto {
     vistoria: SubstitutionVistoriaDto,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubstitutionVistoriaDto {
     performed_on: String,
     approved: bool,
@@ -331,6 +395,8 @@ pub struct SubstitutionVistoriaDto {
 /// `POST /api/v1/app-authorizations/{id}/vehicle-substitutions` (APP-ART8-P2): replaces the
 /// car after a casualty, sale or rental, once the new one passed a new SMF vistoria; issues
 /// the authorization and the sticker for the new car with the same number and validity.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/vehicle-substitutions", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 201, description = "Veículo substituído; autorização e adesivo novos emitidos", body = AuthorizationView)))]
 pub async fn substitute_vehicle(
     state: web::Data<AppState>,
     official: Official,
@@ -378,6 +444,9 @@ pub async fn substitute_vehicle(
     }
 }
 
+/// Revokes an authorization, with the reason.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/revocation", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 200, description = "Autorização revogada", body = AuthorizationView)))]
 pub async fn revoke(
     state: web::Data<AppState>,
     official: Official,
@@ -406,6 +475,10 @@ pub async fn revoke(
     }
 }
 
+/// The signed PDF of a ride-hailing authorization or sticker.
+#[utoipa::path(get, path = "/api/v1/documents/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O documento")),
+    responses((status = 200, description = "O PDF assinado (PAdES)", content_type = "application/pdf", body = super::openapi::PdfFile)))]
 pub async fn document(
     state: web::Data<AppState>,
     _official: Official,
@@ -442,7 +515,7 @@ pub async fn document(
         .body(pdf))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SanctionDto {
     kind: String,
     effective_from: String,
@@ -454,6 +527,8 @@ pub struct SanctionDto {
 
 /// `POST /api/v1/app-authorizations/{id}/sanctions`: a suspension for `days` or `months`
 /// from `effective_from` (DL-9: reinstated on the day after the last), or a cassação.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/sanctions", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 201, description = "Sanção aplicada", body = AuthorizationView)))]
 pub async fn sanction(
     state: web::Data<AppState>,
     official: Official,
@@ -509,25 +584,44 @@ pub async fn sanction(
 
 /// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the
 /// legal basis in force.
+#[utoipa::path(get, path = "/api/v1/app-infractions", tag = "ride-hailing infractions",
+    responses((status = 200, description = "O catálogo de infrações", body = InfractionCatalogue)))]
 pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
-    let items: Vec<_> = crate::domain::ride_hailing::sanctions::RIDE_HAILING_INFRACTIONS
+    let infractions = crate::domain::ride_hailing::sanctions::RIDE_HAILING_INFRACTIONS
         .iter()
-        .map(|i| {
-            json!({
-                "id": i.id,
-                "article": i.article,
-                "class": i.class,
-                "description": i.description,
-                "fine_upf": i.class.upf(&state.ride_hailing_basis),
-            })
+        .map(|i| InfractionView {
+            id: i.id,
+            article: i.article,
+            class: i.class,
+            description: i.description,
+            fine_upf: i.class.upf(&state.ride_hailing_basis),
         })
         .collect();
-    HttpResponse::Ok().json(
-        json!({"legal_basis_version": state.ride_hailing_basis.version, "infractions": items}),
-    )
+    HttpResponse::Ok().json(InfractionCatalogue {
+        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
+        infractions,
+    })
 }
 
-#[derive(Deserialize)]
+/// The infractions of arts. 26 and 27 with the fines of the legal basis in force.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct InfractionCatalogue {
+    legal_basis_version: String,
+    infractions: Vec<InfractionView>,
+}
+
+/// One infraction of the catalogue.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct InfractionView {
+    id: &'static str,
+    article: &'static str,
+    class: InfractionClass,
+    description: &'static str,
+    /// A multa em UPFG (art. 27; parâmetro da base legal).
+    fine_upf: u32,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CertidaoDto {
     subject: String,
     protocol: String,
@@ -535,6 +629,8 @@ pub struct CertidaoDto {
 
 /// `POST /api/v1/app-authorizations/{id}/certidoes`: the certidão de situação cadastral of
 /// the authorization's driver (`app_driver`) or vehicle (`app_vehicle`).
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/certidoes", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 201, description = "Certidão emitida", body = IssuedDocument)))]
 pub async fn certidao(
     state: web::Data<AppState>,
     official: Official,
@@ -566,16 +662,37 @@ pub async fn certidao(
     )
     .await
     {
-        Ok(doc) => Ok(HttpResponse::Created().json(json!({
-            "id": doc.id,
-            "kind": doc.kind,
-            "number": doc.number,
-            "verification_code": doc.verification_code,
-            "verification_url": verification_url(&state.letterhead.public_url, &doc.token),
-            "valid_until": doc.valid_until,
-            "facts": doc.facts,
-            "pdf": format!("/api/v1/charter/documents/{}", doc.id),
-        }))),
+        Ok(doc) => Ok(HttpResponse::Created().json(IssuedDocument::of(&state, &doc))),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// A document just issued: its number, where to verify it and where to fetch the PDF.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct IssuedDocument {
+    id: Uuid,
+    kind: DocumentKind,
+    number: String,
+    verification_code: String,
+    verification_url: String,
+    valid_until: Option<NaiveDate>,
+    /// Os fatos certificados, como assinados.
+    facts: Option<serde_json::Value>,
+    /// Onde baixar o PDF.
+    pdf: String,
+}
+
+impl IssuedDocument {
+    pub fn of(state: &AppState, doc: &Document) -> Self {
+        Self {
+            id: doc.id,
+            kind: doc.kind,
+            number: doc.number.clone(),
+            verification_code: doc.verification_code.clone(),
+            verification_url: verification_url(&state.letterhead.public_url, &doc.token),
+            valid_until: doc.valid_until,
+            facts: doc.facts.clone(),
+            pdf: format!("/api/v1/charter/documents/{}", doc.id),
+        }
     }
 }

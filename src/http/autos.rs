@@ -3,35 +3,39 @@
 //! authorization only once the decision is final (AMB-29), through `…/sanctions`.
 
 use actix_web::{HttpResponse, web};
-use chrono::{DateTime, Datelike};
-use serde::Deserialize;
-use serde_json::json;
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::documents::format;
+use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::{
-    Consequence, PriorInfraction, auto_deadlines, consequences, infraction,
+    AutoDeadlines, Consequence, InfractionType, PriorInfraction, auto_deadlines, consequences,
+    infraction,
 };
 use crate::state::AppState;
-use crate::storage::{AutoNotification, Repository, RideHailingAuto, StorageError};
+use crate::storage::{AutoNotification, DocumentKind, Repository, RideHailingAuto, StorageError};
 use crate::{issuance, standing};
 
 /// Number series of ride-hailing autos: `AI-APP-2026/000001`.
 pub const AUTO_SERIES: &str = "AI-APP";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct UpfDto {
     centavos: i64,
     act: String,
 }
 
 /// `PUT /api/v1/upf-values/{year}`: the UPF value of a year, from the annual decree.
+#[utoipa::path(put, path = "/api/v1/upf-values/{year}", tag = "ride-hailing infractions", security(("bearer" = [])),
+    params(("year" = i32, Path, description = "O ano")),
+    responses((status = 201, description = "Valor registrado", body = UpfView)))]
 pub async fn set_upf(
     state: web::Data<AppState>,
     official: Official,
@@ -49,14 +53,43 @@ pub async fn set_upf(
         );
     }
     let (year, act) = f.done(parsed!(year, act))?;
-    match state.store.set_upf_value(year, body.centavos, &act, &official.actor, state.clock.now()).await {
-        Ok(()) => Ok(HttpResponse::Created().json(json!({"year": year, "centavos": body.centavos, "value": format::money(body.centavos), "act": act}))),
-        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(format!("O valor da UPF de {year} já está registrado."), vec![])),
+    match state
+        .store
+        .set_upf_value(
+            year,
+            body.centavos,
+            &act,
+            &official.actor,
+            state.clock.now(),
+        )
+        .await
+    {
+        Ok(()) => Ok(HttpResponse::Created().json(UpfView {
+            year,
+            centavos: body.centavos,
+            value: format::money(body.centavos),
+            act,
+        })),
+        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
+            format!("O valor da UPF de {year} já está registrado."),
+            vec![],
+        )),
         Err(e) => Err(e.into()),
     }
 }
 
-#[derive(Deserialize)]
+/// The UPF value of a year (W3), from the annual decree.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct UpfView {
+    year: i32,
+    centavos: i64,
+    /// O valor em reais (R$ 1.234,56).
+    value: String,
+    /// O ato (decreto) que fixou o valor.
+    act: String,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct AutoDto {
     infraction_id: String,
     driver_id: String,
@@ -67,30 +100,92 @@ pub struct AutoDto {
     inspector: String,
 }
 
-fn proposal(c: &Consequence) -> serde_json::Value {
+/// A consequence an auto proposes (a fine now; suspension, cassação or the platform notice
+/// only once the decision is final, AMB-29).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Proposal {
+    Fine {
+        upf: u32,
+        centavos: Option<i64>,
+        value: Option<String>,
+        article: &'static str,
+    },
+    Suspension {
+        days: i64,
+        article: &'static str,
+    },
+    Cassacao {
+        article: &'static str,
+    },
+    PlatformNotice {
+        article: &'static str,
+    },
+}
+
+fn proposal(c: &Consequence) -> Proposal {
     match c {
         Consequence::Fine {
             upf,
             centavos,
             article,
-        } => json!({
-            "kind": "fine", "upf": upf, "centavos": centavos, "value": centavos.map(format::money), "article": article,
-        }),
+        } => Proposal::Fine {
+            upf: *upf,
+            centavos: *centavos,
+            value: centavos.map(format::money),
+            article,
+        },
         Consequence::Suspension {
             from,
             until,
             article,
-        } => json!({
-            "kind": "suspension", "days": (*until - *from).num_days(), "article": article,
-        }),
-        Consequence::Cassacao { article, .. } => json!({"kind": "cassacao", "article": article}),
-        Consequence::PlatformNotice { article } => {
-            json!({"kind": "platform_notice", "article": article})
-        }
+        } => Proposal::Suspension {
+            days: (*until - *from).num_days(),
+            article,
+        },
+        Consequence::Cassacao { article, .. } => Proposal::Cassacao { article },
+        Consequence::PlatformNotice { article } => Proposal::PlatformNotice { article },
     }
 }
 
-async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<serde_json::Value, ApiError> {
+/// An auto de infração of the ride-hailing law with its procedure and deadlines.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RideHailingAutoView {
+    id: Uuid,
+    number: String,
+    infraction: Option<&'static InfractionType>,
+    driver_id: Uuid,
+    authorization_id: Option<Uuid>,
+    committed_at: DateTime<Utc>,
+    committed_on: NaiveDate,
+    place: String,
+    facts: String,
+    inspector: String,
+    drawn_up_at: DateTime<Utc>,
+    fine: FineView,
+    /// As consequências calculadas na lavratura.
+    #[schema(value_type = Vec<Proposal>)]
+    proposed_consequences: serde_json::Value,
+    note: &'static str,
+    legal_basis_version: String,
+    notification: Option<AutoNotification>,
+    deadlines: Option<AutoDeadlines>,
+    procedure: ProcedureState,
+    annulled: bool,
+    /// AMB-29: recalculadas a partir dos autos do condutor cuja penalidade subsiste.
+    current_consequences: Option<Vec<Proposal>>,
+}
+
+/// The fine of an auto, in UPFG and, when the year's UPF value is known, in reais.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FineView {
+    upf: i64,
+    centavos: Option<i64>,
+    value: Option<String>,
+    value_in_words: Option<String>,
+}
+
+async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<RideHailingAutoView, ApiError> {
     let acts = standing::ride_hailing::acts_of(state, a.id).await?;
     let cal = state.calendar().await?;
     let procedure = standing::ride_hailing::state_of(
@@ -118,38 +213,39 @@ async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<serde_json::
         }
         None => None,
     };
-    Ok(json!({
-        "id": a.id,
-        "number": a.number,
-        "infraction": infraction(&a.infraction_id),
-        "driver_id": a.driver_id,
-        "authorization_id": a.authorization_id,
-        "committed_at": a.committed_at,
-        "committed_on": a.committed_on,
-        "place": a.place,
-        "facts": a.facts,
-        "inspector": a.inspector,
-        "drawn_up_at": a.drawn_up_at,
-        "fine": {
-            "upf": a.fine_upf,
-            "centavos": a.fine_centavos,
-            "value": a.fine_centavos.map(format::money),
-            "value_in_words": a.fine_centavos.map(format::money_in_words),
+    Ok(RideHailingAutoView {
+        id: a.id,
+        number: a.number.clone(),
+        infraction: infraction(&a.infraction_id),
+        driver_id: a.driver_id,
+        authorization_id: a.authorization_id,
+        committed_at: a.committed_at,
+        committed_on: a.committed_on,
+        place: a.place.clone(),
+        facts: a.facts.clone(),
+        inspector: a.inspector.clone(),
+        drawn_up_at: a.drawn_up_at,
+        fine: FineView {
+            upf: a.fine_upf,
+            centavos: a.fine_centavos,
+            value: a.fine_centavos.map(format::money),
+            value_in_words: a.fine_centavos.map(format::money_in_words),
         },
-        "proposed_consequences": a.consequences,
-        "note": "Sanções além da multa só se aplicam após decisão definitiva (AMB-29).",
-        "legal_basis_version": a.legal_basis_version,
-        "notification": a.notification,
-        "deadlines": deadlines,
-        "procedure": procedure,
-        "annulled": procedure.annulled,
-        // AMB-29: recomputed from the driver's autos whose penalty stands.
-        "current_consequences": current,
-    }))
+        proposed_consequences: a.consequences.clone(),
+        note: "Sanções além da multa só se aplicam após decisão definitiva (AMB-29).",
+        legal_basis_version: a.legal_basis_version.clone(),
+        notification: a.notification.clone(),
+        deadlines,
+        annulled: procedure.annulled,
+        procedure,
+        current_consequences: current,
+    })
 }
 
 /// `POST /api/v1/app-infraction-autos/{id}/acts` (APP-ART22, AMB-34): defence, decision,
 /// reconsideration and its decision, in order; annulling re-computes recidivism (AMB-29).
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/acts", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "Ato registrado; o auto com o procedimento", body = RideHailingAutoView)))]
 pub async fn act(
     state: web::Data<AppState>,
     official: Official,
@@ -217,6 +313,8 @@ pub async fn act(
 
 /// `POST /api/v1/app-infraction-autos/{id}/notice` (APP-ART19, APP-ART22): the signed
 /// Notificação de Penalidade, two copies (case file and driver), deadlines dated.
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/notice", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 201, description = "Notificação de Penalidade emitida", body = NoticeIssued)))]
 pub async fn notice(
     state: web::Data<AppState>,
     official: Official,
@@ -265,17 +363,30 @@ pub async fn notice(
     )
     .await
     {
-        Ok(doc) => Ok(HttpResponse::Created().json(json!({
-            "id": doc.id,
-            "kind": doc.kind,
-            "number": doc.number,
-            "verification_code": doc.verification_code,
-            "verification_url": issuance::verification_url(&state.letterhead.public_url, &doc.token),
-            "sha256": doc.sha256,
-            "pdf": format!("/api/v1/charter/documents/{}", doc.id),
-        }))),
+        Ok(doc) => Ok(HttpResponse::Created().json(NoticeIssued {
+            id: doc.id,
+            kind: doc.kind,
+            number: doc.number.clone(),
+            verification_code: doc.verification_code.clone(),
+            verification_url: issuance::verification_url(&state.letterhead.public_url, &doc.token),
+            sha256: doc.sha256.clone(),
+            pdf: format!("/api/v1/charter/documents/{}", doc.id),
+        })),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A Notificação de Penalidade just issued.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct NoticeIssued {
+    id: Uuid,
+    kind: DocumentKind,
+    number: String,
+    verification_code: String,
+    verification_url: String,
+    sha256: String,
+    /// Onde baixar o PDF.
+    pdf: String,
 }
 
 /// The driver must exist, and the authorization, if given, must be the driver's.
@@ -306,6 +417,8 @@ async fn check_parties(
 }
 
 /// `POST /api/v1/app-infraction-autos`: draws up an auto and computes its consequences.
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos", tag = "ride-hailing infractions", security(("bearer" = [])),
+    responses((status = 201, description = "Auto lavrado", body = RideHailingAutoView)))]
 pub async fn create(
     state: web::Data<AppState>,
     official: Official,
@@ -389,7 +502,8 @@ pub async fn create(
         drawn_up_at: now,
         fine_upf,
         fine_centavos,
-        consequences: serde_json::Value::Array(cons.iter().map(proposal).collect()),
+        consequences: serde_json::to_value(cons.iter().map(proposal).collect::<Vec<_>>())
+            .map_err(|_| ApiError::Internal)?,
         legal_basis_version: state.ride_hailing_basis.version.to_owned(),
         notification: None,
     };
@@ -404,6 +518,9 @@ fn parse_auto_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Auto de infração não encontrado.".into()))
 }
 
+/// An auto with its procedure, deadlines and consequences now.
+#[utoipa::path(get, path = "/api/v1/app-infraction-autos/{id}", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "O auto", body = RideHailingAutoView)))]
 pub async fn get(
     state: web::Data<AppState>,
     _o: Official,
@@ -418,7 +535,7 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(auto_json(&state, &auto).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NotificationDto {
     method: String,
     notified_on: String,
@@ -426,6 +543,8 @@ pub struct NotificationDto {
 }
 
 /// `POST /api/v1/app-infraction-autos/{id}/notification`: art. 22 §§1º–2º.
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/notification", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 201, description = "Notificação registrada", body = RideHailingAutoView)))]
 pub async fn notify(
     state: web::Data<AppState>,
     official: Official,

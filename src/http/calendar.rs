@@ -3,13 +3,14 @@
 
 use actix_web::{HttpResponse, web};
 use chrono::{Datelike, Duration, NaiveDate};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
-use crate::domain::calendar::{Calendar, ClosedDay, DayKind, deadline_in_days};
+use crate::domain::calendar::{
+    Calendar, CalendarSettings, ClosedDay, DayKind, Deadline, deadline_in_days,
+};
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};
 
@@ -21,6 +22,10 @@ pub(crate) async fn calendar(state: &AppState) -> Result<Calendar, ApiError> {
     Ok(state.calendar().await?)
 }
 
+/// The closed days of a year (holidays, pontos facultativos, recess).
+#[utoipa::path(get, path = "/api/v1/calendar/{year}", tag = "calendar",
+    params(("year" = i32, Path, description = "O ano (1990 a 2100)")),
+    responses((status = 200, description = "O calendário do ano", body = YearView)))]
 pub async fn year(
     state: web::Data<AppState>,
     year: web::Path<String>,
@@ -31,15 +36,30 @@ pub async fn year(
         .filter(|y| (1990..=2100).contains(y))
         .ok_or_else(|| ApiError::NotFound("Ano fora do calendário (1990 a 2100).".into()))?;
     let cal = calendar(&state).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "year": year,
-        "settings": *state.calendar_settings,
-        "note": "Sábados e domingos não têm expediente e não estão listados.",
-        "closed_days": cal.closed_days(year),
-    })))
+    Ok(HttpResponse::Ok().json(YearView {
+        year,
+        settings: (*state.calendar_settings).clone(),
+        note: "Sábados e domingos não têm expediente e não estão listados.",
+        closed_days: cal.closed_days(year),
+    }))
 }
 
-#[derive(Deserialize)]
+/// The municipal calendar of a year: the days without office hours besides weekends.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct YearView {
+    year: i32,
+    settings: CalendarSettings,
+    note: &'static str,
+    closed_days: Vec<ClosedDay>,
+}
+
+/// Decreed days just recorded.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ClosedDaysView {
+    closed_days: Vec<ClosedDay>,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewClosedDaysDto {
     from: String,
     until: Option<String>,
@@ -48,6 +68,9 @@ pub struct NewClosedDaysDto {
     act: Option<String>,
 }
 
+/// Records decreed days without office hours (DL-5).
+#[utoipa::path(post, path = "/api/v1/calendar/closed-days", tag = "calendar", security(("bearer" = [])),
+    responses((status = 201, description = "Dias registrados", body = ClosedDaysView)))]
 pub async fn add_closed_days(
     state: web::Data<AppState>,
     official: Official,
@@ -97,7 +120,7 @@ pub async fn add_closed_days(
     {
         Ok(()) => {
             state.decreed_days.invalidate();
-            Ok(HttpResponse::Created().json(json!({ "closed_days": days })))
+            Ok(HttpResponse::Created().json(ClosedDaysView { closed_days: days }))
         }
         Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
             "Um dos dias já está registrado no calendário.".into(),
@@ -107,13 +130,18 @@ pub async fn add_closed_days(
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DeadlineQuery {
+    /// O evento inicial (AAAA-MM-DD).
     start: String,
+    /// O prazo em dias (1 a 3650).
     days: u32,
 }
 
 /// `GET /api/v1/deadlines?start=2025-10-17&days=15`: DL-1…DL-5 with the explanation.
+#[utoipa::path(get, path = "/api/v1/deadlines", tag = "calendar", params(DeadlineQuery),
+    responses((status = 200, description = "O prazo, com o cálculo explicado", body = Deadline)))]
 pub async fn deadline(
     state: web::Data<AppState>,
     q: web::Query<DeadlineQuery>,

@@ -3,8 +3,8 @@
 //! procedure, sanctions. Every failed rule is listed in a 422 with its id and article.
 
 use actix_web::{HttpResponse, web};
-use chrono::NaiveDate;
-use serde::Deserialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -12,14 +12,16 @@ use super::auth::Official;
 use super::calendar::calendar;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
+use crate::domain::calendar::Deadline;
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
-    CHARTER_INFRACTIONS, Outcome, ProcedureAct, charter_infraction, check_act_order,
+    CHARTER_INFRACTIONS, CharterInfraction, Outcome, ProcedureAct, charter_infraction,
+    check_act_order,
 };
 use crate::domain::charter::{
     self as rules, Baixa, CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist,
-    CompanySanction, CompanySanctionKind, ContractFacts, ListedVehicle, Modality, Passenger,
-    PriorTermo, SubstitutionReason, Vistoria,
+    CompanySanction, CompanySanctionKind, ContractFacts, ContractKind, ListedVehicle, Modality,
+    Passenger, PriorTermo, SubstitutionReason, Vistoria,
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
@@ -106,24 +108,38 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, ApiError> {
     serde_json::to_value(v).map_err(|_| ApiError::Internal)
 }
 
-fn document_json(state: &AppState, d: &Document) -> serde_json::Value {
-    json!({
-        "id": d.id,
-        "kind": d.kind,
-        "number": d.number,
-        "verification_code": d.verification_code,
-        "verification_url": verification_url(&state.letterhead.public_url, &d.token),
-        "sha256": d.sha256,
-        "valid_until": d.valid_until,
-        "pdf": format!("/api/v1/charter/documents/{}", d.id),
-    })
+/// A charter document just issued (Termo, selo, auto, certidão): where to verify and fetch it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DocumentView {
+    id: Uuid,
+    kind: DocumentKind,
+    number: String,
+    verification_code: String,
+    verification_url: String,
+    sha256: String,
+    valid_until: Option<NaiveDate>,
+    /// Onde baixar o PDF.
+    pdf: String,
+}
+
+fn document_view(state: &AppState, d: &Document) -> DocumentView {
+    DocumentView {
+        id: d.id,
+        kind: d.kind,
+        number: d.number.clone(),
+        verification_code: d.verification_code.clone(),
+        verification_url: verification_url(&state.letterhead.public_url, &d.token),
+        sha256: d.sha256.clone(),
+        valid_until: d.valid_until,
+        pdf: format!("/api/v1/charter/documents/{}", d.id),
+    }
 }
 
 // ----------------------------------------------------------------------------------------
 // Companies
 // ----------------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewCompanyDto {
     cnpj: String,
     name: String,
@@ -141,6 +157,8 @@ pub struct NewCompanyDto {
 
 /// `POST /api/v1/charter/companies` (FRET-ART7): registers the application. An incomplete
 /// checklist is accepted and reported; it blocks the Termo, not the filing.
+#[utoipa::path(post, path = "/api/v1/charter/companies", tag = "charter companies", security(("bearer" = [])),
+    responses((status = 201, description = "Empresa cadastrada", body = CompanyView)))]
 pub async fn create_company(
     state: web::Data<AppState>,
     official: Official,
@@ -210,7 +228,7 @@ pub async fn create_company(
     Ok(HttpResponse::Created().json(company_json(&state, &company).await?))
 }
 
-async fn company_json(state: &AppState, c: &Company) -> Result<serde_json::Value, ApiError> {
+async fn company_json(state: &AppState, c: &Company) -> Result<CompanyView, ApiError> {
     let now = state.clock.now();
     let today = local_date(now);
     let basis = &state.charter_basis;
@@ -238,37 +256,110 @@ async fn company_json(state: &AppState, c: &Company) -> Result<serde_json::Value
         .iter()
         .map(|v| {
             let r = rules::vehicle_status(&v.record, &c.cnpj, today, basis);
-            json!({ "id": v.id, "plate": v.plate.formatted(), "status": r.status })
+            VehicleSummary {
+                id: v.id,
+                plate: v.plate.formatted(),
+                status: r.status,
+            }
         })
         .collect();
     let current = reg::current_termo(&termos, today);
-    Ok(json!({
-        "id": c.id,
-        "cnpj": c.cnpj.formatted(),
-        "name": c.data.name,
-        "address": c.data.address,
-        "phone": c.data.phone,
-        "email": c.data.email,
-        "modality": c.data.modality,
-        "protocol": c.data.protocol,
-        "applied_on": c.data.applied_on,
-        "operating_before_law": c.data.operating_before_law,
-        "status": status,
-        "status_label": status.label_pt(),
-        "suspended_until": suspended_until,
-        "new_registration_from": barred_until,
-        "termo": current.map(|t| json!({ "id": t.id, "number": t.number, "valid_from": t.data.valid_from, "valid_until": t.data.valid_until })),
-        "termos": termos.iter().map(|t| json!({ "id": t.id, "number": t.number, "valid_from": t.data.valid_from, "valid_until": t.data.valid_until, "renews": t.data.renews })).collect::<Vec<_>>(),
-        "checklist": c.data.checklist,
-        "checklist_failures": checklist_failures.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-        "sanctions": c.sanctions,
-        "vehicles": vehicles,
-        "warnings": warnings,
-        "legal_basis_version": basis.version,
-        "created_at": c.created_at,
-    }))
+    Ok(CompanyView {
+        id: c.id,
+        cnpj: c.cnpj.formatted(),
+        name: c.data.name.clone(),
+        address: c.data.address.clone(),
+        phone: c.data.phone.clone(),
+        email: c.data.email.clone(),
+        modality: c.data.modality,
+        protocol: c.data.protocol.clone(),
+        applied_on: c.data.applied_on,
+        operating_before_law: c.data.operating_before_law,
+        status,
+        status_label: status.label_pt(),
+        suspended_until,
+        new_registration_from: barred_until,
+        termo: current.map(|t| TermoSummary::of(t, false)),
+        termos: termos.iter().map(|t| TermoSummary::of(t, true)).collect(),
+        checklist: c.data.checklist.clone(),
+        checklist_failures: checklist_failures
+            .into_iter()
+            .map(ProblemItem::from)
+            .collect(),
+        sanctions: c.sanctions.clone(),
+        vehicles,
+        warnings,
+        legal_basis_version: basis.version.to_owned(),
+        created_at: c.created_at,
+    })
 }
 
+/// A charter company: its filing, status now, Termos, sanctions and fleet.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CompanyView {
+    id: Uuid,
+    /// CNPJ formatado.
+    cnpj: String,
+    name: String,
+    address: String,
+    phone: String,
+    email: String,
+    modality: Modality,
+    protocol: String,
+    applied_on: NaiveDate,
+    operating_before_law: bool,
+    status: CharterStatus,
+    status_label: &'static str,
+    suspended_until: Option<NaiveDate>,
+    /// Depois de uma cassação, a partir de quando pode pedir novo registro (art. 20, parágrafo único).
+    new_registration_from: Option<NaiveDate>,
+    /// O Termo em vigor hoje.
+    termo: Option<TermoSummary>,
+    termos: Vec<TermoSummary>,
+    checklist: CompanyChecklist,
+    checklist_failures: Vec<ProblemItem>,
+    sanctions: Vec<CompanySanction>,
+    vehicles: Vec<VehicleSummary>,
+    warnings: Vec<ProblemItem>,
+    legal_basis_version: String,
+    created_at: DateTime<Utc>,
+}
+
+/// A Termo de Autorização, in a company's list.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TermoSummary {
+    id: Uuid,
+    number: String,
+    valid_from: NaiveDate,
+    valid_until: NaiveDate,
+    /// O número do Termo que este renova (só na lista `termos`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)] // absent from `termo`; null in `termos` when a first grant
+    renews: Option<Option<String>>,
+}
+
+impl TermoSummary {
+    fn of(t: &reg::Termo, with_renews: bool) -> Self {
+        Self {
+            id: t.id,
+            number: t.number.clone(),
+            valid_from: t.data.valid_from,
+            valid_until: t.data.valid_until,
+            renews: with_renews.then(|| t.data.renews.clone()),
+        }
+    }
+}
+
+/// A vehicle of a company's fleet, with its status now.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VehicleSummary {
+    id: Uuid,
+    plate: String,
+    status: CharterStatus,
+}
+
+#[utoipa::path(get, path = "/api/v1/charter/companies/{id}", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "A empresa", body = CompanyView)))]
 pub async fn get_company(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
     let c = company_or_404(&state, &id).await?;
     Ok(HttpResponse::Ok().json(company_json(&state, &c).await?))
@@ -276,6 +367,8 @@ pub async fn get_company(state: web::Data<AppState>, _o: Official, id: web::Path
 
 /// `POST /api/v1/charter/companies/{id}/checklist` (FRET-ART7, FRET-ART8-P2): files the
 /// documents again (a renewal needs fresh proofs).
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/checklist", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "Documentos registrados", body = CompanyView)))]
 pub async fn file_checklist(
     state: web::Data<AppState>,
     official: Official,
@@ -302,6 +395,8 @@ pub async fn file_checklist(
 
 /// `POST /api/v1/charter/companies/{id}/termos` (FRET-ART8, §1º, §2º, AMB-55): grants or
 /// renews the Termo de Autorização and issues its signed PDF.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/termos", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Termo de Autorização emitido", body = TermoView)))]
 pub async fn grant_termo(
     state: web::Data<AppState>,
     official: Official,
@@ -329,21 +424,35 @@ pub async fn grant_termo(
     let (termo, doc) = issue::issue_termo(&state, &c, &decision, &official.actor)
         .await
         .map_err(ApiError::from)?;
-    Ok(HttpResponse::Created().json(json!({
-        "id": termo.id,
-        "number": termo.number,
-        "company_id": c.id,
-        "modality": termo.data.modality,
-        "valid_from": termo.data.valid_from,
-        "valid_until": termo.data.valid_until,
-        "renews": termo.data.renews,
-        "legal_basis_version": termo.data.legal_basis_version,
-        "document": document_json(&state, &doc),
-    })))
+    Ok(HttpResponse::Created().json(TermoView {
+        id: termo.id,
+        number: termo.number.clone(),
+        company_id: c.id,
+        modality: termo.data.modality,
+        valid_from: termo.data.valid_from,
+        valid_until: termo.data.valid_until,
+        renews: termo.data.renews.clone(),
+        legal_basis_version: termo.data.legal_basis_version.clone(),
+        document: document_view(&state, &doc),
+    }))
 }
 
-#[derive(Deserialize)]
-pub struct SanctionDto {
+/// A Termo de Autorização just granted, with its signed document.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TermoView {
+    id: Uuid,
+    number: String,
+    company_id: Uuid,
+    modality: Modality,
+    valid_from: NaiveDate,
+    valid_until: NaiveDate,
+    renews: Option<String>,
+    legal_basis_version: String,
+    document: DocumentView,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterSanctionDto {
     kind: CompanySanctionKind,
     effective_from: String,
     #[serde(default)]
@@ -354,11 +463,13 @@ pub struct SanctionDto {
 
 /// `POST /api/v1/charter/companies/{id}/sanctions` (FRET-ART18, FRET-ART20): records a
 /// sanction decided by the competent authority.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/sanctions", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Sanção registrada", body = CompanyView)))]
 pub async fn apply_sanction(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<SanctionDto>,
+    body: web::Json<CharterSanctionDto>,
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
     let dto = body.into_inner();
@@ -403,8 +514,8 @@ pub async fn apply_sanction(
 // Vehicles
 // ----------------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
-pub struct NewVehicleDto {
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterNewVehicleDto {
     plate: String,
     renavam: String,
     make: String,
@@ -420,11 +531,13 @@ pub struct NewVehicleDto {
 /// `POST /api/v1/charter/companies/{id}/vehicles` (FRET-ART10–13, FRET-ART24): enrols a
 /// bus or minibus; every requirement of arts. 10–13 must hold on the filing day.
 #[allow(clippy::too_many_lines)] // one filing: parse, rules, row, events, warning
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/vehicles", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Veículo cadastrado", body = CharterVehicleView)))]
 pub async fn create_vehicle(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<NewVehicleDto>,
+    body: web::Json<CharterNewVehicleDto>,
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
     let dto = body.into_inner();
@@ -533,12 +646,7 @@ pub async fn create_vehicle(
         .await?
         .ok_or(ApiError::Internal)?;
     let mut body = vehicle_json(&state, &v, &c).await?;
-    body["warnings"] = json!(
-        warning
-            .into_iter()
-            .map(ProblemItem::from)
-            .collect::<Vec<_>>()
-    );
+    body.warnings = Some(warning.into_iter().map(ProblemItem::from).collect());
     Ok(HttpResponse::Created().json(body))
 }
 
@@ -546,7 +654,7 @@ async fn vehicle_json(
     state: &AppState,
     v: &CharterVehicle,
     c: &Company,
-) -> Result<serde_json::Value, ApiError> {
+) -> Result<CharterVehicleView, ApiError> {
     let today = local_date(state.clock.now());
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (report, company_status) =
@@ -554,28 +662,68 @@ async fn vehicle_json(
     let docs = state.store.documents_of_subject(v.id).await?;
     let may_operate =
         report.status == CharterStatus::Ativo && company_status == CharterStatus::Ativo;
-    Ok(json!({
-        "id": v.id,
-        "company_id": c.id,
-        "company": c.data.name,
-        "company_status": company_status,
-        "plate": v.plate.formatted(),
-        "renavam": v.renavam,
-        "make": v.make,
-        "model": v.model,
-        "facts": v.record.facts,
-        "status": report.status,
-        "status_label": report.status.label_pt(),
-        "may_operate": may_operate,
-        "service_life_until": report.service_life_until,
-        "vistoria_valid_until": report.vistoria_valid_until,
-        "itv_valid_until": report.itv_valid_until,
-        "insurance_valid_to": report.insurance_valid_to,
-        "irregularities": report.irregularities.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-        "vistorias": v.record.vistorias,
-        "baixa": v.record.baixa,
-        "selos": docs.iter().map(|d| document_json(state, d)).collect::<Vec<_>>(),
-    }))
+    Ok(CharterVehicleView {
+        id: v.id,
+        company_id: c.id,
+        company: c.data.name.clone(),
+        company_status,
+        plate: v.plate.formatted(),
+        renavam: v.renavam.clone(),
+        make: v.make.clone(),
+        model: v.model.clone(),
+        facts: v.record.facts.clone(),
+        status: report.status,
+        status_label: report.status.label_pt(),
+        may_operate,
+        service_life_until: report.service_life_until,
+        vistoria_valid_until: report.vistoria_valid_until,
+        itv_valid_until: report.itv_valid_until,
+        insurance_valid_to: report.insurance_valid_to,
+        irregularities: report
+            .irregularities
+            .into_iter()
+            .map(ProblemItem::from)
+            .collect(),
+        vistorias: v.record.vistorias.clone(),
+        baixa: v.record.baixa.clone(),
+        selos: docs.iter().map(|d| document_view(state, d)).collect(),
+        warnings: None,
+        selo: None,
+    })
+}
+
+/// A charter bus or minibus: its facts, status now and selos de vistoria.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterVehicleView {
+    id: Uuid,
+    company_id: Uuid,
+    company: String,
+    company_status: CharterStatus,
+    plate: String,
+    renavam: String,
+    make: String,
+    model: String,
+    facts: CharterVehicleFacts,
+    status: CharterStatus,
+    status_label: &'static str,
+    /// Se pode circular agora: veículo e empresa ativos.
+    may_operate: bool,
+    service_life_until: NaiveDate,
+    vistoria_valid_until: Option<NaiveDate>,
+    itv_valid_until: Option<NaiveDate>,
+    insurance_valid_to: Option<NaiveDate>,
+    irregularities: Vec<ProblemItem>,
+    vistorias: Vec<Vistoria>,
+    baixa: Option<Baixa>,
+    /// Os documentos emitidos para o veículo (selos e certidões).
+    selos: Vec<DocumentView>,
+    /// Avisos do cadastro (prazo de transição, art. 26, §1º); só na resposta do cadastro.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warnings: Option<Vec<ProblemItem>>,
+    /// O selo emitido pela vistoria (nulo se reprovada); só na resposta da vistoria.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)] // absent outside a vistoria's answer; null when failed
+    selo: Option<Option<DocumentView>>,
 }
 
 async fn vehicle_reply(state: &AppState, v: &CharterVehicle) -> Reply {
@@ -585,6 +733,8 @@ async fn vehicle_reply(state: &AppState, v: &CharterVehicle) -> Reply {
     Ok(HttpResponse::Ok().json(vehicle_json(state, v, &c).await?))
 }
 
+#[utoipa::path(get, path = "/api/v1/charter/vehicles/{id}", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "O veículo", body = CharterVehicleView)))]
 pub async fn get_vehicle(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
     let v = vehicle_or_404(&state, &id).await?;
     vehicle_reply(&state, &v).await
@@ -592,6 +742,8 @@ pub async fn get_vehicle(state: web::Data<AppState>, _o: Official, id: web::Path
 
 /// `GET /api/v1/charter/vehicles/by-plate/{plate}` (FRET-ART19-III): what an inspector
 /// needs on the road: registration, vistoria and service-life status by plate.
+#[utoipa::path(get, path = "/api/v1/charter/vehicles/by-plate/{plate}", tag = "charter vehicles", security(("bearer" = [])), params(("plate" = String, Path, description = "A placa (ABC1234, ABC-1234 ou Mercosul)")),
+    responses((status = 200, description = "O veículo", body = CharterVehicleView)))]
 pub async fn vehicle_by_plate(
     state: web::Data<AppState>,
     _o: Official,
@@ -609,13 +761,15 @@ pub async fn vehicle_by_plate(
     vehicle_reply(&state, &v).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ItvDto {
     report_date: String,
     provider: String,
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/itv` (FRET-ART12-IV): a new ITV report.
+#[utoipa::path(post, path = "/api/v1/charter/vehicles/{id}/itv", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "Laudo registrado", body = CharterVehicleView)))]
 pub async fn file_itv(
     state: web::Data<AppState>,
     official: Official,
@@ -652,6 +806,8 @@ pub async fn file_itv(
 
 /// `POST /api/v1/charter/vehicles/{id}/documents` (FRET-ART12-II/III): a new CRLV year or
 /// insurance policy.
+#[utoipa::path(post, path = "/api/v1/charter/vehicles/{id}/documents", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "Documentos registrados", body = CharterVehicleView)))]
 pub async fn file_vehicle_documents(
     state: web::Data<AppState>,
     official: Official,
@@ -686,8 +842,8 @@ pub async fn file_vehicle_documents(
     vehicle_reply(&state, &v).await
 }
 
-#[derive(Deserialize)]
-pub struct VistoriaDto {
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterVistoriaDto {
     performed_on: String,
     approved: bool,
     inspector: String,
@@ -697,11 +853,13 @@ pub struct VistoriaDto {
 
 /// `POST /api/v1/charter/vehicles/{id}/vistorias` (FRET-ART13, §1º): records a municipal
 /// vistoria; an approved one issues the selo de vistoria, in the same transaction.
+#[utoipa::path(post, path = "/api/v1/charter/vehicles/{id}/vistorias", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 201, description = "Vistoria registrada; `selo` traz o selo emitido (nulo se reprovada)", body = CharterVehicleView)))]
 pub async fn record_vistoria(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<VistoriaDto>,
+    body: web::Json<CharterVistoriaDto>,
 ) -> Reply {
     let v = vehicle_or_404(&state, &id).await?;
     let dto = body.into_inner();
@@ -744,7 +902,7 @@ pub async fn record_vistoria(
         .await?;
         let v = vehicle_or_404(&state, &id).await?;
         let mut body = vehicle_json(&state, &v, &c).await?;
-        body["selo"] = serde_json::Value::Null;
+        body.selo = Some(None);
         return Ok(HttpResponse::Created().json(body));
     }
     // An approved vistoria certifies that arts. 10–13 hold on that day.
@@ -763,11 +921,13 @@ pub async fn record_vistoria(
         .map_err(ApiError::from)?;
     let v = vehicle_or_404(&state, &id).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
-    body["selo"] = document_json(&state, &doc);
+    body.selo = Some(Some(document_view(&state, &doc)));
     Ok(HttpResponse::Created().json(body))
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/baixa` (FRET-ART13-P5, FRET-ART24).
+#[utoipa::path(post, path = "/api/v1/charter/vehicles/{id}/baixa", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "Baixa registrada", body = CharterVehicleView)))]
 pub async fn baixa_vehicle(
     state: web::Data<AppState>,
     official: Official,
@@ -803,8 +963,8 @@ pub async fn baixa_vehicle(
     vehicle_reply(&state, &v).await
 }
 
-#[derive(Deserialize)]
-pub struct SubstitutionDto {
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterSubstitutionDto {
     replaced_vehicle_id: String,
     substitute_vehicle_id: String,
     reason: SubstitutionReason,
@@ -815,11 +975,13 @@ pub struct SubstitutionDto {
 
 /// `POST /api/v1/charter/companies/{id}/substitutions` (FRET-ART14, AMB-48): a temporary,
 /// revocable replacement of a vehicle made unusable by accident, theft or damage.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/substitutions", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Substituição autorizada", body = SubstitutionView)))]
 pub async fn authorize_substitution(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<SubstitutionDto>,
+    body: web::Json<CharterSubstitutionDto>,
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
     let dto = body.into_inner();
@@ -853,16 +1015,16 @@ pub async fn authorize_substitution(
     if !failures.is_empty() {
         return Err(requirements(failures));
     }
-    let data = json!({
-        "replaced_vehicle_id": replaced_v.id,
-        "replaced_plate": replaced_v.plate.as_str(),
-        "substitute_vehicle_id": sub.id,
-        "substitute_plate": sub.plate.as_str(),
-        "reason": dto.reason,
-        "authorized_from": from,
-        "authorized_to": to,
-        "decision": decision,
-    });
+    let data = SubstitutionView {
+        replaced_vehicle_id: replaced_v.id,
+        replaced_plate: replaced_v.plate.as_str().to_owned(),
+        substitute_vehicle_id: sub.id,
+        substitute_plate: sub.plate.as_str().to_owned(),
+        reason: dto.reason,
+        authorized_from: from,
+        authorized_to: to,
+        decision,
+    };
     append(
         &state,
         event(
@@ -871,19 +1033,32 @@ pub async fn authorize_substitution(
             CharterAct::SubstitutionAuthorized.as_str(),
             &official.actor,
             &state,
-            data.clone(),
+            to_json(&data)?,
         ),
     )
     .await?;
     Ok(HttpResponse::Created().json(data))
 }
 
+/// A temporary substitution authorized (art. 14), as recorded.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SubstitutionView {
+    replaced_vehicle_id: Uuid,
+    replaced_plate: String,
+    substitute_vehicle_id: Uuid,
+    substitute_plate: String,
+    reason: SubstitutionReason,
+    authorized_from: NaiveDate,
+    authorized_to: NaiveDate,
+    decision: String,
+}
+
 // ----------------------------------------------------------------------------------------
 // Drivers
 // ----------------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
-pub struct NewDriverDto {
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterNewDriverDto {
     name: String,
     cpf: String,
     cnh_number: String,
@@ -892,11 +1067,13 @@ pub struct NewDriverDto {
 }
 
 /// `POST /api/v1/charter/companies/{id}/drivers` (FRET-ART15, FRET-ART24).
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/drivers", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Condutor cadastrado", body = CharterDriverView)))]
 pub async fn create_driver(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<NewDriverDto>,
+    body: web::Json<CharterNewDriverDto>,
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
     let dto = body.into_inner();
@@ -979,29 +1156,49 @@ async fn driver_reply(state: &AppState, id: Uuid, code: StatusCodeKind) -> Reply
         &state.charter_basis,
     );
     let cpf = Cpf::parse(&d.cpf).map_err(|_| ApiError::Internal)?;
-    let body = json!({
-        "id": d.id,
-        "company_id": d.company_id,
-        "name": d.data.name,
-        "cpf": cpf.formatted(),
-        "cnh_number": d.data.cnh_number,
-        "facts": d.data.facts,
-        "status": status,
-        "status_label": status.label_pt(),
-        "deregistered_on": d.deregistered_on,
-        "irregularities": failures.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-    });
+    let body = CharterDriverView {
+        id: d.id,
+        company_id: d.company_id,
+        name: d.data.name.clone(),
+        cpf: cpf.formatted(),
+        cnh_number: d.data.cnh_number.clone(),
+        facts: d.data.facts.clone(),
+        status,
+        status_label: status.label_pt(),
+        deregistered_on: d.deregistered_on,
+        irregularities: failures.into_iter().map(ProblemItem::from).collect(),
+    };
     Ok(match code {
         StatusCodeKind::Ok => HttpResponse::Ok().json(body),
         StatusCodeKind::Created => HttpResponse::Created().json(body),
     })
 }
 
+/// A driver of a charter company, with the requirements of art. 15 checked today.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterDriverView {
+    id: Uuid,
+    company_id: Uuid,
+    name: String,
+    /// CPF formatado.
+    cpf: String,
+    cnh_number: String,
+    facts: CharterDriverFacts,
+    status: CharterStatus,
+    status_label: &'static str,
+    deregistered_on: Option<NaiveDate>,
+    irregularities: Vec<ProblemItem>,
+}
+
+#[utoipa::path(get, path = "/api/v1/charter/drivers/{id}", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 200, description = "O condutor", body = CharterDriverView)))]
 pub async fn get_driver(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
     driver_reply(&state, path_id(&id, "Condutor")?, StatusCodeKind::Ok).await
 }
 
 /// `POST /api/v1/charter/drivers/{id}/documents` (FRET-ART9, FRET-ART15): updated documents.
+#[utoipa::path(post, path = "/api/v1/charter/drivers/{id}/documents", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 200, description = "Documentos registrados", body = CharterDriverView)))]
 pub async fn file_driver_documents(
     state: web::Data<AppState>,
     official: Official,
@@ -1028,6 +1225,8 @@ pub async fn file_driver_documents(
 }
 
 /// `POST /api/v1/charter/drivers/{id}/baixa` (FRET-ART24).
+#[utoipa::path(post, path = "/api/v1/charter/drivers/{id}/baixa", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 200, description = "Baixa registrada", body = CharterDriverView)))]
 pub async fn baixa_driver(
     state: web::Data<AppState>,
     official: Official,
@@ -1091,6 +1290,8 @@ async fn listed_vehicles(
 
 /// `POST /api/v1/charter/companies/{id}/contracts` (FRET-ART1-PU, FRET-ART2, FRET-ART3,
 /// FRET-ART5, FRET-ART8-P3, FRET-ART10-PU, FRET-ART28).
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/contracts", tag = "charter contracts", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Contrato registrado", body = ContractView)))]
 pub async fn create_contract(
     state: web::Data<AppState>,
     official: Official,
@@ -1144,15 +1345,29 @@ pub async fn create_contract(
         ..CharterCommit::default()
     };
     state.store.charter_commit(commit).await?;
-    Ok(HttpResponse::Created().json(json!({
-        "id": cid,
-        "company_id": c.id,
-        "kind": contract.kind,
-        "notice_due": notice_due,
-        "warnings": late.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-        "manual_review": review,
-        "legal_basis_version": state.charter_basis.version,
-    })))
+    Ok(HttpResponse::Created().json(ContractView {
+        id: cid,
+        company_id: c.id,
+        kind: contract.kind,
+        notice_due,
+        warnings: late.into_iter().map(ProblemItem::from).collect(),
+        manual_review: review,
+        legal_basis_version: state.charter_basis.version.to_owned(),
+    }))
+}
+
+/// A charter contract just registered, with its notice deadline (art. 3º).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ContractView {
+    id: Uuid,
+    company_id: Uuid,
+    kind: ContractKind,
+    /// O prazo para comunicar o contrato à Secretaria (art. 3º).
+    notice_due: Deadline,
+    warnings: Vec<ProblemItem>,
+    /// O que a Secretaria precisa conferir à mão.
+    manual_review: Vec<String>,
+    legal_basis_version: String,
 }
 
 async fn contract_or_404(
@@ -1170,13 +1385,15 @@ async fn contract_or_404(
     Ok((row, facts))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ContractEndDto {
     ended_on: String,
     communicated_on: String,
 }
 
 /// `POST /api/v1/charter/contracts/{id}/end` (FRET-ART3: notice within 15 days of the end).
+#[utoipa::path(post, path = "/api/v1/charter/contracts/{id}/end", tag = "charter contracts", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O contrato")),
+    responses((status = 200, description = "Encerramento registrado", body = ContractEndView)))]
 pub async fn end_contract(
     state: web::Data<AppState>,
     official: Official,
@@ -1209,15 +1426,24 @@ pub async fn end_contract(
         ),
     )
     .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "id": row.id,
-        "ended_on": ended_on,
-        "notice_due": due,
-        "warnings": late.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Ok().json(ContractEndView {
+        id: row.id,
+        ended_on,
+        notice_due: due,
+        warnings: late.into_iter().map(ProblemItem::from).collect(),
+    }))
 }
 
-#[derive(Deserialize)]
+/// The end of a contract, with the deadline to communicate it (art. 3º).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ContractEndView {
+    id: Uuid,
+    ended_on: NaiveDate,
+    notice_due: Deadline,
+    warnings: Vec<ProblemItem>,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct TripDto {
     date: String,
     vehicle_plate: String,
@@ -1246,6 +1472,8 @@ async fn filed_trips(
 /// `POST /api/v1/charter/contracts/{id}/trips` (FRET-ART1-PU-III, FRET-ART2, FRET-ART10-PU):
 /// the passenger list of one trip, in one registered, regular vehicle of the contract; a
 /// return (`"leg":"volta"`) carries the group that went in the vehicle that took it (FRET-ART2-III).
+#[utoipa::path(post, path = "/api/v1/charter/contracts/{id}/trips", tag = "charter contracts", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O contrato")),
+    responses((status = 201, description = "Lista de passageiros registrada", body = TripView)))]
 pub async fn file_trip(
     state: web::Data<AppState>,
     official: Official,
@@ -1302,7 +1530,14 @@ pub async fn file_trip(
     if !failures.is_empty() {
         return Err(requirements(failures));
     }
-    let data = json!({ "date": trip_day, "leg": leg, "vehicle_plate": plate.as_str(), "passengers": dto.passengers.len(), "group": group, "manual_review": review });
+    let data = TripView {
+        date: trip_day,
+        leg,
+        vehicle_plate: plate.as_str().to_owned(),
+        passengers: dto.passengers.len(),
+        group,
+        manual_review: review,
+    };
     append(
         &state,
         event(
@@ -1311,18 +1546,31 @@ pub async fn file_trip(
             CharterAct::TripManifestFiled.as_str(),
             &official.actor,
             &state,
-            data.clone(),
+            to_json(&data)?,
         ),
     )
     .await?;
     Ok(HttpResponse::Created().json(data))
 }
 
+/// A trip's passenger list as filed (art. 1º, parágrafo único, III).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TripView {
+    date: NaiveDate,
+    leg: rules::TripLeg,
+    vehicle_plate: String,
+    /// Quantos passageiros a lista traz.
+    passengers: usize,
+    /// A impressão do grupo (os mesmos passageiros na ida e na volta, art. 2º, III).
+    group: String,
+    manual_review: Vec<String>,
+}
+
 // ----------------------------------------------------------------------------------------
 // Autos de infração and their procedure
 // ----------------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewAutoDto {
     infraction: String,
     committed_on: String,
@@ -1361,13 +1609,15 @@ async fn auto_reply(state: &AppState, company_id: Uuid, auto_id: Uuid, created: 
         .as_ref()
         .zip(upf)
         .map(|(f, v)| i64::from(f.upf) * v);
-    let mut body = to_json(&view)?;
-    body["article"] = json!(infraction.map(|i| i.article));
-    body["description"] = json!(infraction.map(|i| i.description));
-    body["fine_centavos"] = json!(centavos);
-    body["fine_brl"] = json!(centavos.map(crate::documents::format::money));
-    body["fine_in_words"] = json!(centavos.map(crate::documents::format::money_in_words));
-    body["upf_year"] = json!(year);
+    let body = CharterAutoView {
+        article: infraction.map(|i| i.article),
+        description: infraction.map(|i| i.description),
+        fine_centavos: centavos,
+        fine_brl: centavos.map(crate::documents::format::money),
+        fine_in_words: centavos.map(crate::documents::format::money_in_words),
+        upf_year: year,
+        view,
+    };
     Ok(if created {
         HttpResponse::Created().json(body)
     } else {
@@ -1375,8 +1625,24 @@ async fn auto_reply(state: &AppState, company_id: Uuid, auto_id: Uuid, created: 
     })
 }
 
+/// A charter auto de infração with its procedure and fine in reais (art. 19).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterAutoView {
+    #[serde(flatten)]
+    view: AutoView,
+    article: Option<&'static str>,
+    description: Option<&'static str>,
+    /// A multa em centavos, com o valor da UPF do ano da lavratura (AMB-03).
+    fine_centavos: Option<i64>,
+    fine_brl: Option<String>,
+    fine_in_words: Option<String>,
+    upf_year: i32,
+}
+
 /// `POST /api/v1/charter/companies/{id}/autos` (FRET-ART19, FRET-ART19-PU, FRET-ART20-IV,
 /// FRET-ART21): draws up an auto; the fine follows recidivism.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/autos", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 201, description = "Auto lavrado", body = CharterAutoView)))]
 pub async fn create_auto(
     state: web::Data<AppState>,
     official: Official,
@@ -1431,6 +1697,8 @@ async fn auto_row(state: &AppState, raw: &str) -> Result<CharterRow, ApiError> {
         .ok_or_else(|| not_found("Auto de infração"))
 }
 
+#[utoipa::path(get, path = "/api/v1/charter/autos/{id}", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "O auto", body = CharterAutoView)))]
 pub async fn get_auto(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
     let row = auto_row(&state, &id).await?;
     auto_reply(
@@ -1444,6 +1712,8 @@ pub async fn get_auto(state: web::Data<AppState>, _o: Official, id: web::Path<St
 
 /// `POST /api/v1/charter/autos/{id}/acts` (FRET-ART22, §§1º–3º, FRET-ART23): notification,
 /// defence, decision, reconsideration to the Mayor and the Mayor's decision, in order.
+#[utoipa::path(post, path = "/api/v1/charter/autos/{id}/acts", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "Ato registrado", body = CharterAutoView)))]
 pub async fn procedure_act(
     state: web::Data<AppState>,
     official: Official,
@@ -1497,6 +1767,8 @@ pub async fn procedure_act(
 
 /// `POST /api/v1/charter/autos/{id}/notice` (FRET-ART19–23, APP-ART19): issues the signed
 /// Auto de Infração e Notificação, two copies, every deadline dated.
+#[utoipa::path(post, path = "/api/v1/charter/autos/{id}/notice", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 201, description = "Auto de Infração e Notificação emitido", body = DocumentView)))]
 pub async fn issue_notice(
     state: web::Data<AppState>,
     official: Official,
@@ -1517,11 +1789,11 @@ pub async fn issue_notice(
     let doc = issue::issue_auto_notice(&state, &c, view, upf, &official.actor)
         .await
         .map_err(ApiError::from)?;
-    Ok(HttpResponse::Created().json(document_json(&state, &doc)))
+    Ok(HttpResponse::Created().json(document_view(&state, &doc)))
 }
 
-#[derive(Deserialize)]
-pub struct CertidaoDto {
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterCertidaoDto {
     subject: String,
     id: String,
     protocol: String,
@@ -1529,10 +1801,12 @@ pub struct CertidaoDto {
 
 /// `POST /api/v1/charter/certidoes` (FRET-ART25): the certidão de situação cadastral of a
 /// vehicle or a driver, on a petition filed at the protocol.
+#[utoipa::path(post, path = "/api/v1/charter/certidoes", tag = "charter certidões", security(("bearer" = [])),
+    responses((status = 201, description = "Certidão emitida", body = CertidaoView)))]
 pub async fn issue_certidao(
     state: web::Data<AppState>,
     official: Official,
-    body: web::Json<CertidaoDto>,
+    body: web::Json<CharterCertidaoDto>,
 ) -> Reply {
     let dto = body.into_inner();
     let mut f = Fields::default();
@@ -1551,17 +1825,31 @@ pub async fn issue_certidao(
     let doc = issue::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
         .await
         .map_err(ApiError::from)?;
-    let mut body = document_json(&state, &doc);
-    body["facts"] = doc.facts.clone().unwrap_or_default();
-    Ok(HttpResponse::Created().json(body))
+    Ok(HttpResponse::Created().json(CertidaoView {
+        document: document_view(&state, &doc),
+        facts: doc.facts.clone().unwrap_or_default(),
+    }))
+}
+
+/// A certidão just issued, with the facts it certifies.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CertidaoView {
+    #[serde(flatten)]
+    document: DocumentView,
+    /// Os fatos certificados, como assinados.
+    facts: serde_json::Value,
 }
 
 /// `GET /api/v1/charter/autos?company_id=…`: every auto of a company with its current fine.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AutosQuery {
+    /// A empresa.
     company_id: String,
 }
 
+#[utoipa::path(get, path = "/api/v1/charter/autos", tag = "charter autos", security(("bearer" = [])), params(AutosQuery),
+    responses((status = 200, description = "Os autos da empresa", body = CompanyAutos)))]
 pub async fn list_autos(
     state: web::Data<AppState>,
     _o: Official,
@@ -1569,22 +1857,47 @@ pub async fn list_autos(
 ) -> Reply {
     let c = company_or_404(&state, &q.company_id).await?;
     let views = auto_views(&state, c.id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "company_id": c.id, "autos": views })))
+    Ok(HttpResponse::Ok().json(CompanyAutos {
+        company_id: c.id,
+        autos: views,
+    }))
+}
+
+/// Every auto of a company, with where its procedure stands.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CompanyAutos {
+    company_id: Uuid,
+    autos: Vec<AutoView>,
 }
 
 /// `GET /api/v1/charter/infractions`: the art. 19 catalogue with the fine in force.
+#[utoipa::path(get, path = "/api/v1/charter/infractions", tag = "charter autos",
+    responses((status = 200, description = "O catálogo do art. 19", body = CharterInfractionCatalogue)))]
 pub async fn infractions(state: web::Data<AppState>) -> Reply {
     let b = &state.charter_basis;
-    Ok(HttpResponse::Ok().json(json!({
-        "legal_basis_version": b.version,
-        "fine_upf": b.fine_upf,
-        "recidivism_fine_upf": b.fine_upf * b.recidivism_multiplier,
-        "recidivism_window_months": b.recidivism_window_months,
-        "infractions": CHARTER_INFRACTIONS,
-    })))
+    Ok(HttpResponse::Ok().json(CharterInfractionCatalogue {
+        legal_basis_version: b.version.to_owned(),
+        fine_upf: b.fine_upf,
+        recidivism_fine_upf: b.fine_upf * b.recidivism_multiplier,
+        recidivism_window_months: b.recidivism_window_months,
+        infractions: CHARTER_INFRACTIONS,
+    }))
+}
+
+/// The infractions of art. 19 with the fines of the legal basis in force.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterInfractionCatalogue {
+    legal_basis_version: String,
+    fine_upf: u32,
+    /// A multa na reincidência (art. 21).
+    recidivism_fine_upf: u32,
+    recidivism_window_months: u32,
+    infractions: &'static [CharterInfraction],
 }
 
 /// `GET /api/v1/charter/transition` (FRET-ART26, §1º): the transitional deadlines.
+#[utoipa::path(get, path = "/api/v1/charter/transition", tag = "charter companies",
+    responses((status = 200, description = "Os prazos de transição (art. 26)", body = rules::TransitionDeadlines)))]
 pub async fn transition(state: web::Data<AppState>) -> Reply {
     let cal = calendar(&state).await?;
     Ok(HttpResponse::Ok().json(rules::transition_deadlines(
@@ -1595,6 +1908,8 @@ pub async fn transition(state: web::Data<AppState>) -> Reply {
 }
 
 /// `GET /api/v1/charter/documents/{id}`: the signed PDF.
+#[utoipa::path(get, path = "/api/v1/charter/documents/{id}", tag = "charter documents", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O documento")),
+    responses((status = 200, description = "O PDF assinado (PAdES)", content_type = "application/pdf", body = super::openapi::PdfFile)))]
 pub async fn document_pdf(
     state: web::Data<AppState>,
     _o: Official,
@@ -1629,6 +1944,8 @@ pub async fn document_pdf(
 }
 
 /// `GET /api/v1/charter/{entity}/{id}/history`: the append-only events of an entity.
+#[utoipa::path(get, path = "/api/v1/charter/{entity}/{id}/history", tag = "charter history", security(("bearer" = [])), params(("entity" = String, Path, description = "companies, vehicles, drivers, contracts, termos ou autos"), ("id" = Uuid, Path, description = "O registro")),
+    responses((status = 200, description = "O histórico", body = super::history::HistoryView)))]
 pub async fn history(
     state: web::Data<AppState>,
     _o: Official,

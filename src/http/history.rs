@@ -2,7 +2,7 @@
 //! of an entity (who, when, what, why, legal basis).
 
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use serde::Serialize;
 
 use super::auth::Official;
 use super::problem::ApiError;
@@ -21,22 +21,47 @@ pub(crate) async fn history(
     if events.is_empty() {
         return Err(not_found());
     }
-    let items: Vec<_> = events
+    let events = events
         .iter()
-        .map(|e| {
-            json!({
-                "kind": e.kind,
-                "actor": e.actor,
-                "reason": e.reason,
-                "legal_basis_version": e.legal_basis_version,
-                "occurred_at": e.occurred_at,
-                "data": serde_json::from_str::<serde_json::Value>(&e.data).unwrap_or_default(),
-            })
+        .map(|e| EventView {
+            kind: e.kind.clone(),
+            actor: e.actor.clone(),
+            reason: e.reason.clone(),
+            legal_basis_version: e.legal_basis_version.clone(),
+            occurred_at: e.occurred_at,
+            data: serde_json::from_str::<serde_json::Value>(&e.data).unwrap_or_default(),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({ "entity_type": entity_type, "id": id, "events": items })))
+    Ok(HttpResponse::Ok().json(HistoryView {
+        entity_type: entity_type.to_owned(),
+        id,
+        events,
+    }))
 }
 
+/// The append-only history of an entity, oldest first.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct HistoryView {
+    entity_type: String,
+    id: uuid::Uuid,
+    events: Vec<EventView>,
+}
+
+/// One recorded act: who, when, what, why, under which legal basis.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct EventView {
+    kind: String,
+    actor: String,
+    reason: Option<String>,
+    legal_basis_version: Option<String>,
+    occurred_at: chrono::DateTime<chrono::Utc>,
+    /// Os dados do ato, como registrados.
+    data: serde_json::Value,
+}
+
+#[utoipa::path(get, path = "/api/v1/drivers/{id}/history", tag = "history", security(("bearer" = [])),
+    params(("id" = uuid::Uuid, Path, description = "O condutor")),
+    responses((status = 200, description = "O histórico", body = HistoryView)))]
 pub async fn driver(
     state: web::Data<AppState>,
     _o: Official,
@@ -45,6 +70,9 @@ pub async fn driver(
     history(&state, "driver", &id).await
 }
 
+#[utoipa::path(get, path = "/api/v1/vehicles/{id}/history", tag = "history", security(("bearer" = [])),
+    params(("id" = uuid::Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "O histórico", body = HistoryView)))]
 pub async fn vehicle(
     state: web::Data<AppState>,
     _o: Official,
@@ -53,6 +81,9 @@ pub async fn vehicle(
     history(&state, "vehicle", &id).await
 }
 
+#[utoipa::path(get, path = "/api/v1/app-authorizations/{id}/history", tag = "history", security(("bearer" = [])),
+    params(("id" = uuid::Uuid, Path, description = "A autorização")),
+    responses((status = 200, description = "O histórico", body = HistoryView)))]
 pub async fn authorization(
     state: web::Data<AppState>,
     _o: Official,
@@ -61,6 +92,9 @@ pub async fn authorization(
     history(&state, "app_authorization", &id).await
 }
 
+#[utoipa::path(get, path = "/api/v1/app-infraction-autos/{id}/history", tag = "history", security(("bearer" = [])),
+    params(("id" = uuid::Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "O histórico", body = HistoryView)))]
 pub async fn auto(
     state: web::Data<AppState>,
     _o: Official,

@@ -1,25 +1,51 @@
-//! `GET /health` and `GET /.well-known/selo-keys.json`.
+//! `GET /health`, `GET /.well-known/selo-keys.json` and `GET /api/v1/openapi.json`.
 
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use serde::Serialize;
 
 use super::problem::ApiError;
 use crate::state::AppState;
 use crate::storage::Repository;
 
+/// Whether the service and its database answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Health {
+    /// `ok` or `degraded`.
+    status: &'static str,
+    /// `ok` or `unreachable`.
+    database: &'static str,
+    /// `sqlite` or `postgres`.
+    backend: &'static str,
+}
+
+/// The service's health: 200 when the database answers, 503 otherwise.
+#[utoipa::path(get, path = "/health", tag = "meta",
+    responses(
+        (status = 200, description = "Serviço e banco de dados respondem", body = Health),
+        (status = 503, description = "Banco de dados inacessível", body = Health),
+    ))]
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
     match state.store.ping().await {
-        Ok(()) => HttpResponse::Ok()
-            .json(json!({"status": "ok", "database": "ok", "backend": state.store.backend()})),
+        Ok(()) => HttpResponse::Ok().json(Health {
+            status: "ok",
+            database: "ok",
+            backend: state.store.backend(),
+        }),
         Err(e) => {
             tracing::error!(error = %e, "health check: database unreachable");
-            HttpResponse::ServiceUnavailable()
-                .json(json!({"status": "degraded", "database": "unreachable", "backend": state.store.backend()}))
+            HttpResponse::ServiceUnavailable().json(Health {
+                status: "degraded",
+                database: "unreachable",
+                backend: state.store.backend(),
+            })
         }
     }
 }
 
 /// RFC 7517 JWK Set of every key that verifies selo documents, current and retired.
+#[utoipa::path(get, path = "/.well-known/selo-keys.json", tag = "verification",
+    responses((status = 200, description = "JWK Set (RFC 7517) das chaves Ed25519 (OKP) que verificam os documentos",
+        content_type = "application/jwk-set+json", body = serde_json::Value)))]
 pub async fn jwks(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/jwk-set+json")
@@ -36,10 +62,11 @@ pub async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
     Err(ApiError::MethodNotAllowed)
 }
 
-/// `GET /api/v1/openapi.json`: the API described in OpenAPI 3.1 (`src/http/openapi.json`,
-/// the integration suite checks that every operation in it is served).
+/// This document: the API in OpenAPI 3.1, generated from the handlers' types.
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta",
+    responses((status = 200, description = "Documento OpenAPI 3.1", body = serde_json::Value)))]
 pub async fn openapi() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
-        .body(include_str!("openapi.json"))
+        .body(super::openapi::document())
 }

@@ -1,7 +1,8 @@
 //! `/api/v1/platforms`: technology platforms registered with the SMF (arts. 3º, 5º X, 6º).
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -13,13 +14,14 @@ use crate::domain::dates::local_date;
 use crate::domain::ids::Cnpj;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::platform::{
-    PlatformFacts, RegularizationNotice, app_art24_ii_check, decide_platform, platform_status,
+    DataRequestStatus, PlatformFacts, PlatformStatus, RegularizationNotice, RegularizationStatus,
+    app_art24_ii_check, data_request_status, decide_platform, platform_status,
     regularization_status,
 };
 use crate::state::AppState;
 use crate::storage::{PlatformRecord, Repository, StorageError};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct InsuranceDto {
     policy: String,
     insurer: String,
@@ -27,7 +29,7 @@ pub struct InsuranceDto {
     valid_until: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewPlatformDto {
     name: String,
     cnpj: String,
@@ -35,24 +37,53 @@ pub struct NewPlatformDto {
     fee_paid_on: String,
 }
 
-fn platform_json(state: &AppState, p: &PlatformRecord) -> serde_json::Value {
+/// A technology platform registered with the SMF, with its status now.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PlatformView {
+    id: String,
+    name: String,
+    /// CNPJ formatado.
+    cnpj: String,
+    app_insurance: InsuranceView,
+    fee_paid_on: NaiveDate,
+    valid_until: NaiveDate,
+    status: PlatformStatus,
+    legal_basis_version: String,
+    /// As notificações para regularizar (art. 24, II, a); só na consulta.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    regularization_notices: Option<Vec<NoticeView>>,
+}
+
+/// The platform's insurance for passengers (art. 5º, X).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct InsuranceView {
+    policy: String,
+    insurer: String,
+    cover_centavos: i64,
+    /// A cobertura em reais.
+    cover: String,
+    valid_until: NaiveDate,
+}
+
+fn platform_view(state: &AppState, p: &PlatformRecord) -> PlatformView {
     let cnpj = Cnpj::parse(&p.cnpj).map_or_else(|_| p.cnpj.clone(), |c| c.formatted());
-    json!({
-        "id": p.id,
-        "name": p.name,
-        "cnpj": cnpj,
-        "app_insurance": {
-            "policy": p.insurance_policy,
-            "insurer": p.insurer,
-            "cover_centavos": p.insurance_cover_centavos,
-            "cover": format::money(p.insurance_cover_centavos),
-            "valid_until": p.insurance_valid_until,
+    PlatformView {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        cnpj,
+        app_insurance: InsuranceView {
+            policy: p.insurance_policy.clone(),
+            insurer: p.insurer.clone(),
+            cover_centavos: p.insurance_cover_centavos,
+            cover: format::money(p.insurance_cover_centavos),
+            valid_until: p.insurance_valid_until,
         },
-        "fee_paid_on": p.fee_paid_on,
-        "valid_until": p.valid_until,
-        "status": platform_status(p.valid_until, p.insurance_valid_until, state.clock.now()),
-        "legal_basis_version": p.legal_basis_version,
-    })
+        fee_paid_on: p.fee_paid_on,
+        valid_until: p.valid_until,
+        status: platform_status(p.valid_until, p.insurance_valid_until, state.clock.now()),
+        legal_basis_version: p.legal_basis_version.clone(),
+        regularization_notices: None,
+    }
 }
 
 const NO_PLATFORM: &str = "Plataforma não encontrada.";
@@ -65,6 +96,9 @@ fn canonical_id(raw: &str, not_found: &str) -> Result<String, ApiError> {
         .map_err(|_| ApiError::NotFound(not_found.to_owned()))
 }
 
+/// Registers a technology platform (arts. 3º and 5º, X).
+#[utoipa::path(post, path = "/api/v1/platforms", tag = "platforms", security(("bearer" = [])),
+    responses((status = 201, description = "Plataforma cadastrada", body = PlatformView)))]
 pub async fn create(
     state: web::Data<AppState>,
     official: Official,
@@ -113,7 +147,7 @@ pub async fn create(
         created_at: now,
     };
     match state.store.insert_platform(&record, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(platform_json(&state, &record))),
+        Ok(()) => Ok(HttpResponse::Created().json(platform_view(&state, &record))),
         Err(StorageError::Conflict("cnpj")) => Err(ApiError::Conflict(
             "Já existe uma plataforma com este CNPJ.".into(),
             vec![ProblemItem::field("cnpj", "CNPJ já cadastrado.")],
@@ -122,6 +156,10 @@ pub async fn create(
     }
 }
 
+/// A platform with its status and notices.
+#[utoipa::path(get, path = "/api/v1/platforms/{id}", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A plataforma")),
+    responses((status = 200, description = "A plataforma", body = PlatformView)))]
 pub async fn get(
     state: web::Data<AppState>,
     _o: Official,
@@ -133,38 +171,54 @@ pub async fn get(
         .await?
         .ok_or_else(|| ApiError::NotFound(NO_PLATFORM.into()))?;
     let today = local_date(state.clock.now());
-    let mut body = platform_json(&state, &p);
-    body["regularization_notices"] = notices_of(&state, &p.id)
-        .await?
-        .iter()
-        .map(|n| notice_json(n, today))
-        .collect();
+    let mut body = platform_view(&state, &p);
+    body.regularization_notices = Some(
+        notices_of(&state, &p.id)
+            .await?
+            .iter()
+            .map(|n| notice_view(n, today))
+            .collect(),
+    );
     Ok(HttpResponse::Ok().json(body))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct DataRequestDto {
     justification: String,
     scope: String,
     notified_at: String,
 }
 
-fn request_json(r: &crate::storage::DataRequest) -> serde_json::Value {
-    let status =
-        crate::domain::ride_hailing::platform::data_request_status(r.due_at, r.delivered_at);
-    json!({
-        "id": r.id,
-        "platform_id": r.platform_id,
-        "justification": r.justification,
-        "scope": r.scope,
-        "notified_at": r.notified_at,
-        "due_at": r.due_at,
-        "deadline": "24 horas contadas minuto a minuto do recebimento da notificação, sem prorrogação (art. 4º, §2º; DL-7)",
-        "delivered_at": r.delivered_at,
-        "sha256": r.sha256,
-        "signer": r.signer,
-        "status": status,
-    })
+/// A data request to a platform (art. 4º) and its delivery.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DataRequestView {
+    id: String,
+    platform_id: String,
+    justification: String,
+    scope: String,
+    notified_at: DateTime<Utc>,
+    due_at: DateTime<Utc>,
+    deadline: &'static str,
+    delivered_at: Option<DateTime<Utc>>,
+    sha256: Option<String>,
+    signer: Option<String>,
+    status: DataRequestStatus,
+}
+
+fn request_view(r: &crate::storage::DataRequest) -> DataRequestView {
+    DataRequestView {
+        id: r.id.clone(),
+        platform_id: r.platform_id.clone(),
+        justification: r.justification.clone(),
+        scope: r.scope.clone(),
+        notified_at: r.notified_at,
+        due_at: r.due_at,
+        deadline: "24 horas contadas minuto a minuto do recebimento da notificação, sem prorrogação (art. 4º, §2º; DL-7)",
+        delivered_at: r.delivered_at,
+        sha256: r.sha256.clone(),
+        signer: r.signer.clone(),
+        status: data_request_status(r.due_at, r.delivered_at),
+    }
 }
 
 fn parse_instant(f: &mut Fields, field: &str, raw: &str) -> Option<chrono::DateTime<chrono::Utc>> {
@@ -177,6 +231,9 @@ fn parse_instant(f: &mut Fields, field: &str, raw: &str) -> Option<chrono::DateT
 
 /// `POST /api/v1/platforms/{id}/data-requests` (art. 4º, §2º): a justified request (art. 4º,
 /// caput) with 24 hours to deliver, counted minute by minute (DL-7).
+#[utoipa::path(post, path = "/api/v1/platforms/{id}/data-requests", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A plataforma")),
+    responses((status = 201, description = "Solicitação registrada", body = DataRequestView)))]
 pub async fn create_data_request(
     state: web::Data<AppState>,
     official: Official,
@@ -211,10 +268,10 @@ pub async fn create_data_request(
         .store
         .insert_data_request(&r, &official.actor, state.clock.now())
         .await?;
-    Ok(HttpResponse::Created().json(request_json(&r)))
+    Ok(HttpResponse::Created().json(request_view(&r)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct DeliveryDto {
     delivered_at: String,
     sha256: String,
@@ -223,6 +280,10 @@ pub struct DeliveryDto {
 
 /// `POST /api/v1/data-requests/{id}/delivery` (art. 4º, §3º): the delivered file's hash and
 /// the platform's authenticating agent.
+/// Records the delivery of the requested data (art. 4º, §2º).
+#[utoipa::path(post, path = "/api/v1/data-requests/{id}/delivery", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A solicitação")),
+    responses((status = 201, description = "Entrega registrada", body = DataRequestView)))]
 pub async fn record_delivery(
     state: web::Data<AppState>,
     official: Official,
@@ -279,9 +340,13 @@ pub async fn record_delivery(
         .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
         .await?
         .ok_or_else(not_found)?;
-    Ok(HttpResponse::Created().json(request_json(&r)))
+    Ok(HttpResponse::Created().json(request_view(&r)))
 }
 
+/// A data request with its deadline and status.
+#[utoipa::path(get, path = "/api/v1/data-requests/{id}", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A solicitação")),
+    responses((status = 200, description = "A solicitação", body = DataRequestView)))]
 pub async fn get_data_request(
     state: web::Data<AppState>,
     _o: Official,
@@ -292,7 +357,7 @@ pub async fn get_data_request(
         .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
         .await?
         .ok_or_else(|| ApiError::NotFound("Solicitação não encontrada.".into()))?;
-    Ok(HttpResponse::Ok().json(request_json(&r)))
+    Ok(HttpResponse::Ok().json(request_view(&r)))
 }
 
 /// The notices to regularize of a platform, with their regularizations applied.
@@ -322,16 +387,28 @@ async fn notices_of(
     Ok(notices)
 }
 
-fn notice_json(n: &RegularizationNotice, today: chrono::NaiveDate) -> serde_json::Value {
-    json!({
-        "id": n.id,
-        "requirement": n.requirement,
-        "notified_on": n.notified_on,
-        "cure_by": n.cure_by,
-        "cured_on": n.cured_on,
-        "status": regularization_status(n, today),
-        "legal_basis": "art. 24, II, a",
-    })
+/// A notice to regularize (art. 24, II, a) and whether it was met.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct NoticeView {
+    id: String,
+    requirement: String,
+    notified_on: NaiveDate,
+    cure_by: NaiveDate,
+    cured_on: Option<NaiveDate>,
+    status: RegularizationStatus,
+    legal_basis: &'static str,
+}
+
+fn notice_view(n: &RegularizationNotice, today: NaiveDate) -> NoticeView {
+    NoticeView {
+        id: n.id.clone(),
+        requirement: n.requirement.clone(),
+        notified_on: n.notified_on,
+        cure_by: n.cure_by,
+        cured_on: n.cured_on,
+        status: regularization_status(n, today),
+        legal_basis: "art. 24, II, a",
+    }
 }
 
 async fn platform_uuid(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
@@ -345,7 +422,7 @@ async fn platform_uuid(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
     Ok(id)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NoticeDto {
     requirement: String,
     notified_on: String,
@@ -354,6 +431,9 @@ pub struct NoticeDto {
 
 /// `POST /api/v1/platforms/{id}/regularization-notices` (APP-ART24-II, AMB-36): notifies the
 /// platform to regularize a requirement by the day the notice sets.
+#[utoipa::path(post, path = "/api/v1/platforms/{id}/regularization-notices", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A plataforma")),
+    responses((status = 201, description = "Notificação registrada", body = NoticeView)))]
 pub async fn create_notice(
     state: web::Data<AppState>,
     official: Official,
@@ -389,16 +469,19 @@ pub async fn create_notice(
         &notice,
     )
     .await?;
-    Ok(HttpResponse::Created().json(notice_json(&notice, today)))
+    Ok(HttpResponse::Created().json(notice_view(&notice, today)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CureDto {
     cured_on: String,
 }
 
 /// `POST /api/v1/platforms/{id}/regularization-notices/{notice}/regularization`: records that
 /// the platform regularized what the notice asked, on `cured_on`.
+#[utoipa::path(post, path = "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A plataforma"), ("notice" = String, Path, description = "A notificação")),
+    responses((status = 200, description = "Regularização registrada", body = NoticeView)))]
 pub async fn cure_notice(
     state: web::Data<AppState>,
     official: Official,
@@ -443,5 +526,5 @@ pub async fn cure_notice(
         &data,
     )
     .await?;
-    Ok(HttpResponse::Ok().json(notice_json(&notice, today)))
+    Ok(HttpResponse::Ok().json(notice_view(&notice, today)))
 }

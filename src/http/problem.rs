@@ -19,7 +19,7 @@ fn current_request_id() -> Option<String> {
 }
 
 /// One failed field or legal requirement.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ProblemItem {
     pub field: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,13 +77,17 @@ pub enum ApiError {
     Internal,
 }
 
-#[derive(Serialize)]
-struct Problem<'a> {
+/// An error, as RFC 9457 `application/problem+json`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Problem<'a> {
+    /// The problem's kind, e.g. `/problems/legal-requirements`.
     #[serde(rename = "type")]
     kind: &'a str,
     title: &'a str,
     status: u16,
+    /// What went wrong, in Portuguese, for the official or citizen reading it.
     detail: &'a str,
+    /// The failed fields or legal requirements, each with its rule and article.
     #[serde(skip_serializing_if = "<[ProblemItem]>::is_empty")]
     errors: &'a [ProblemItem],
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,14 +4,17 @@ use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use crate::standing;
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
+use crate::domain::calendar::Deadline;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use crate::domain::ride_hailing::OwnerType;
 use crate::domain::ride_hailing::driver_record::{
     CriminalCertificate, Ctb306Record, DriverRecord, TrafficInfraction,
 };
@@ -19,7 +22,7 @@ use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CnhDto {
     number: String,
     category: String,
@@ -28,7 +31,7 @@ pub struct CnhDto {
     expires_on: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewDriverDto {
     name: String,
     cpf: String,
@@ -39,7 +42,7 @@ pub struct NewDriverDto {
 }
 
 /// The driver's record as filed (all parts optional; a filing adds to the record in force).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 pub struct RecordDto {
     #[serde(default)]
     criminal_certificates: Vec<CriminalCertificate>,
@@ -87,21 +90,46 @@ impl RecordDto {
     }
 }
 
-fn driver_json(d: &Driver) -> serde_json::Value {
-    json!({
-        "id": d.id,
-        "name": d.name,
-        "cpf": d.cpf.formatted(),
-        "cnh": {
-            "number": d.cnh.number.as_str(),
-            "category": d.cnh.category.as_str(),
-            "first_license_date": d.cnh.first_license_date,
-            "ear": d.cnh.ear,
-            "expires_on": d.cnh.expires_on,
-        },
-        "record": d.record,
-        "created_at": d.created_at,
-    })
+/// A driver of the ride-hailing register.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DriverView {
+    id: Uuid,
+    name: String,
+    /// CPF formatado (000.000.000-00).
+    cpf: String,
+    cnh: CnhView,
+    record: DriverRecord,
+    created_at: DateTime<Utc>,
+}
+
+/// The driver's CNH as registered.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CnhView {
+    number: String,
+    category: String,
+    first_license_date: NaiveDate,
+    /// Exerce atividade remunerada (EAR).
+    ear: bool,
+    expires_on: NaiveDate,
+}
+
+impl From<&Driver> for DriverView {
+    fn from(d: &Driver) -> Self {
+        Self {
+            id: d.id,
+            name: d.name.clone(),
+            cpf: d.cpf.formatted(),
+            cnh: CnhView {
+                number: d.cnh.number.as_str().to_owned(),
+                category: d.cnh.category.as_str().to_owned(),
+                first_license_date: d.cnh.first_license_date,
+                ear: d.cnh.ear,
+                expires_on: d.cnh.expires_on,
+            },
+            record: d.record.clone(),
+            created_at: d.created_at,
+        }
+    }
 }
 
 fn conflict(field: &'static str, message: &str) -> ApiError {
@@ -111,6 +139,9 @@ fn conflict(field: &'static str, message: &str) -> ApiError {
     )
 }
 
+/// Registers a driver (art. 12): CPF, CNH and, optionally, the record the grant will ask.
+#[utoipa::path(post, path = "/api/v1/drivers", tag = "ride-hailing register", security(("bearer" = [])),
+    responses((status = 201, description = "Condutor cadastrado", body = DriverView)))]
 pub async fn create_driver(
     state: web::Data<AppState>,
     official: Official,
@@ -154,7 +185,7 @@ pub async fn create_driver(
         created_at: state.clock.now(),
     };
     match state.store.insert_driver(&driver, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(driver_json(&driver))),
+        Ok(()) => Ok(HttpResponse::Created().json(DriverView::from(&driver))),
         Err(StorageError::Conflict("cpf")) => {
             Err(conflict("cpf", "Já existe um condutor com este CPF."))
         }
@@ -166,7 +197,7 @@ pub async fn create_driver(
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewVehicleDto {
     plate: String,
     renavam: String,
@@ -229,25 +260,50 @@ fn parse_owner(
     Some(VehicleOwner { kind, document })
 }
 
-fn vehicle_json(v: &Vehicle) -> serde_json::Value {
-    json!({
-        "id": v.id,
-        "plate": v.plate.formatted(),
-        "renavam": v.renavam.as_str(),
-        "make": v.make,
-        "model": v.model,
-        "color": v.color,
-        "model_year": v.model_year,
-        "doors": v.doors,
-        "air_conditioning": v.air_conditioning,
-        "capacity_including_driver": v.capacity_including_driver,
-        "registration_municipality_ibge": v.registration_municipality.code(),
-        "in_service_since": v.in_service_since,
-        "owner_type": v.owner.as_ref().map(|o| o.kind),
-        "created_at": v.created_at,
-    })
+/// A car of the ride-hailing register.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VehicleView {
+    id: Uuid,
+    /// Placa formatada (ABC-1234 ou BRA2E19).
+    plate: String,
+    renavam: String,
+    make: String,
+    model: String,
+    color: String,
+    model_year: i32,
+    doors: i32,
+    air_conditioning: bool,
+    capacity_including_driver: i32,
+    registration_municipality_ibge: u32,
+    in_service_since: Option<NaiveDate>,
+    owner_type: Option<OwnerType>,
+    created_at: DateTime<Utc>,
 }
 
+impl From<&Vehicle> for VehicleView {
+    fn from(v: &Vehicle) -> Self {
+        Self {
+            id: v.id,
+            plate: v.plate.formatted(),
+            renavam: v.renavam.as_str().to_owned(),
+            make: v.make.clone(),
+            model: v.model.clone(),
+            color: v.color.clone(),
+            model_year: v.model_year,
+            doors: v.doors,
+            air_conditioning: v.air_conditioning,
+            capacity_including_driver: v.capacity_including_driver,
+            registration_municipality_ibge: v.registration_municipality.code(),
+            in_service_since: v.in_service_since,
+            owner_type: v.owner.as_ref().map(|o| o.kind),
+            created_at: v.created_at,
+        }
+    }
+}
+
+/// Registers a car (arts. 2º and 15).
+#[utoipa::path(post, path = "/api/v1/vehicles", tag = "ride-hailing register", security(("bearer" = [])),
+    responses((status = 201, description = "Veículo cadastrado", body = VehicleView)))]
 pub async fn create_vehicle(
     state: web::Data<AppState>,
     official: Official,
@@ -316,7 +372,7 @@ pub async fn create_vehicle(
         created_at: state.clock.now(),
     };
     match state.store.insert_vehicle(&vehicle, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(vehicle_json(&vehicle))),
+        Ok(()) => Ok(HttpResponse::Created().json(VehicleView::from(&vehicle))),
         Err(StorageError::Conflict("plate_mercosul")) => {
             Err(conflict("plate", "Já existe um veículo com esta placa."))
         }
@@ -330,6 +386,9 @@ pub async fn create_vehicle(
 
 /// `POST /api/v1/drivers/{id}/record`: files certificates, traffic infractions or the CTB 306
 /// record; they add to the record in force (append-only snapshots).
+#[utoipa::path(post, path = "/api/v1/drivers/{id}/record", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 201, description = "Ficha do condutor atualizada", body = DriverView)))]
 pub async fn file_record(
     state: web::Data<AppState>,
     official: Official,
@@ -350,10 +409,10 @@ pub async fn file_record(
         return Err(not_found());
     }
     let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
-    Ok(HttpResponse::Created().json(driver_json(&driver)))
+    Ok(HttpResponse::Created().json(DriverView::from(&driver)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct DataChangeDto {
     what: String,
     changed_on: String,
@@ -362,6 +421,9 @@ pub struct DataChangeDto {
 
 /// `POST /api/v1/drivers/{id}/data-changes` (APP-ART13-XIX): records a reported change of
 /// registration data with its 7-day deadline; a late report carries the art. 26, III warning.
+#[utoipa::path(post, path = "/api/v1/drivers/{id}/data-changes", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 201, description = "Alteração registrada, com o prazo e o aviso de atraso", body = DataChangeView)))]
 pub async fn data_change(
     state: web::Data<AppState>,
     official: Official,
@@ -404,17 +466,30 @@ pub async fn data_change(
         &data,
     )
     .await?;
-    Ok(HttpResponse::Created().json(json!({
-        "driver_id": id,
-        "what": what,
-        "changed_on": changed_on,
-        "reported_on": reported_on,
-        "report_due": due,
-        "warnings": late.into_iter().map(ProblemItem::from).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Created().json(DataChangeView {
+        driver_id: id,
+        what,
+        changed_on,
+        reported_on,
+        report_due: due,
+        warnings: late.into_iter().map(ProblemItem::from).collect(),
+    }))
 }
 
-#[derive(Deserialize)]
+/// A reported change of registration data (APP-ART13-XIX).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DataChangeView {
+    driver_id: Uuid,
+    what: String,
+    changed_on: NaiveDate,
+    reported_on: NaiveDate,
+    /// O prazo de 7 dias para comunicar a alteração.
+    report_due: Deadline,
+    /// Comunicação fora do prazo (art. 26, III), quando for o caso.
+    warnings: Vec<ProblemItem>,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct OwnerDto {
     owner_type: Option<String>,
     owner_document: Option<String>,
@@ -422,6 +497,9 @@ pub struct OwnerDto {
 
 /// `POST /api/v1/vehicles/{id}/owner` (APP-ART15): declares how the driver holds the car, for
 /// a car registered before selo asked it or when the CRLV holder changes.
+#[utoipa::path(post, path = "/api/v1/vehicles/{id}/owner", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "Vínculo declarado", body = VehicleView)))]
 pub async fn declare_owner(
     state: web::Data<AppState>,
     official: Official,
@@ -446,11 +524,14 @@ pub async fn declare_owner(
         return Err(not_found());
     }
     let vehicle = state.store.get_vehicle(id).await?.ok_or_else(not_found)?;
-    Ok(HttpResponse::Ok().json(vehicle_json(&vehicle)))
+    Ok(HttpResponse::Ok().json(VehicleView::from(&vehicle)))
 }
 
 /// `POST /api/v1/drivers/{id}/register-acts` (art. 24, I, d; AMB-36): removes a driver who
 /// lost a requirement from the register, after notice, or restores one.
+#[utoipa::path(post, path = "/api/v1/drivers/{id}/register-acts", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 201, description = "Ato registrado", body = RegisterActsView)))]
 pub async fn driver_register_act(
     state: web::Data<AppState>,
     official: Official,
@@ -461,6 +542,9 @@ pub async fn driver_register_act(
 }
 
 /// `POST /api/v1/vehicles/{id}/register-acts` (art. 24, I, f; AMB-36): the same for a car.
+#[utoipa::path(post, path = "/api/v1/vehicles/{id}/register-acts", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 201, description = "Ato registrado", body = RegisterActsView)))]
 pub async fn vehicle_register_act(
     state: web::Data<AppState>,
     official: Official,
@@ -510,9 +594,18 @@ async fn register_act(
     )
     .await?;
     acts.push(act);
-    Ok(HttpResponse::Created().json(json!({
-        "id": id,
-        "deregistered_since": deregistered_since(&acts, today),
-        "acts": acts,
-    })))
+    Ok(HttpResponse::Created().json(RegisterActsView {
+        id,
+        deregistered_since: deregistered_since(&acts, today),
+        acts,
+    }))
+}
+
+/// A driver's or car's acts of removal from and return to the register (AMB-36).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RegisterActsView {
+    id: Uuid,
+    /// Desde quando está descadastrado; ausente de valor se está no cadastro.
+    deregistered_since: Option<NaiveDate>,
+    acts: Vec<RegisterAct>,
 }

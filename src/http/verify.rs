@@ -24,6 +24,14 @@ fn status_for(v: Verdict) -> StatusCode {
     }
 }
 
+/// Verifies a QR token (`COSE_Sign1`, base64url): signature, then the document's standing now.
+#[utoipa::path(get, path = "/api/v1/verify/{token}", tag = "verification",
+    params(("token" = String, Path, description = "O token COSE do QR code (base64url)")),
+    responses(
+        (status = 200, description = "Veredito (valid, expired, revoked, suspended, replaced, outdated, forged…)", body = Verification),
+        (status = 400, description = "Token ilegível (`malformed`)", body = Verification),
+        (status = 503, description = "Assinatura verificada, situação indisponível (`status_unavailable`)", body = Verification),
+    ))]
 pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
     let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
     HttpResponse::build(status_for(v.verdict))
@@ -31,6 +39,15 @@ pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> 
         .json(v)
 }
 
+/// Verifies the short code printed under the QR code.
+#[utoipa::path(get, path = "/api/v1/verify/code/{code}", tag = "verification",
+    params(("code" = String, Path, description = "O código impresso no documento")),
+    responses(
+        (status = 200, description = "Veredito", body = Verification),
+        (status = 400, description = "Código ilegível (`malformed`)", body = Verification),
+        (status = 404, description = "Nenhum documento com este código (`unknown_document`)", body = Verification),
+        (status = 503, description = "Situação indisponível (`status_unavailable`)", body = Verification),
+    ))]
 pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> HttpResponse {
     let v = verify_code(&code, &state, state.clock.now()).await;
     let status = match v.verdict {
@@ -116,6 +133,15 @@ async fn check_pdf(state: &AppState, pdf: &[u8]) -> PdfVerification {
 }
 
 /// `POST /api/v1/verify/pdf`: raw body (`application/pdf`) or multipart.
+/// Checks the PAdES signature of an uploaded PDF and the standing of the document it carries.
+#[utoipa::path(post, path = "/api/v1/verify/pdf", tag = "verification",
+    request_body(description = "O PDF (até 5 MB), como corpo `application/pdf` ou parte de arquivo de um formulário multipart",
+        content((super::openapi::PdfFile = "application/pdf"), (super::openapi::PdfUpload = "multipart/form-data"))),
+    responses(
+        (status = 200, description = "Veredito, com o resultado da assinatura do PDF", body = PdfVerification),
+        (status = 400, description = "Arquivo que não é um PDF assinado legível (`malformed`)", body = PdfVerification),
+        (status = 503, description = "Situação indisponível (`status_unavailable`)", body = PdfVerification),
+    ))]
 pub async fn api_pdf(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -129,6 +155,11 @@ pub async fn api_pdf(
 }
 
 /// `POST /v/pdf`: the upload form of the verification page.
+#[utoipa::path(post, path = "/v/pdf", tag = "verification",
+    request_body(content = super::openapi::PdfUpload, description = "O PDF enviado pelo formulário da página", content_type = "multipart/form-data"),
+    responses((status = 200, description = "Página de resultado (pt-BR)", content_type = "text/html", body = String),
+        (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
+        (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_pdf(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -164,16 +195,28 @@ pub async fn page_pdf(
     }
 }
 
+/// The page a phone opens when it scans the QR code.
+#[utoipa::path(get, path = "/v/{token}", tag = "verification",
+    params(("token" = String, Path, description = "O token COSE do QR code")),
+    responses((status = 200, description = "Página de resultado (pt-BR), sem dados pessoais", content_type = "text/html", body = String),
+        (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
+        (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
     let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
     html(status_for(v.verdict), &page(&state, Some(&v), None))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 pub struct CodeQuery {
+    /// O código impresso no documento; sem ele, a página mostra o formulário.
     codigo: Option<String>,
 }
 
+/// The verification page: a form for the printed code, or the result for `?codigo=`.
+#[utoipa::path(get, path = "/v", tag = "verification", params(CodeQuery),
+    responses((status = 200, description = "Formulário ou resultado (pt-BR)", content_type = "text/html", body = String),
+        (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
+        (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> HttpResponse {
     match q.codigo.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         None => html(StatusCode::OK, &page(&state, None, None)),

@@ -41,7 +41,7 @@ fn event_data<T: for<'de> Deserialize<'de>>(e: &Event, id: Uuid) -> Result<T, St
 // ---------------------------------------------------------------------------------------
 
 /// A company's filing (art. 7 caput: the SIS form and protocol).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CompanyData {
     pub name: String,
     pub address: String,
@@ -99,7 +99,7 @@ pub async fn load_company(store: &Store, id: Uuid) -> Result<Option<Company>, St
 }
 
 /// A Termo de Autorização as granted (FRET-ART8).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TermoData {
     pub modality: Modality,
     pub issued_on: NaiveDate,
@@ -164,7 +164,7 @@ pub fn company_status(
 // Vehicles
 // ---------------------------------------------------------------------------------------
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct VehicleData {
     pub make: String,
     pub model: String,
@@ -173,13 +173,13 @@ pub struct VehicleData {
 }
 
 /// A later filing of the art. 12 II–III documents.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct VehicleDocuments {
     pub crlv_year: i32,
     pub insurance: Option<Insurance>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ItvReport {
     pub report_date: NaiveDate,
     pub provider: String,
@@ -287,7 +287,7 @@ pub fn vehicle_live_status(
 // Drivers
 // ---------------------------------------------------------------------------------------
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DriverData {
     pub name: String,
     pub cnh_number: String,
@@ -295,7 +295,7 @@ pub struct DriverData {
     pub facts: CharterDriverFacts,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DriverBaixa {
     pub on: NaiveDate,
     pub reason: String,
@@ -339,7 +339,7 @@ pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver
 // ---------------------------------------------------------------------------------------
 
 /// An auto de infração as drawn up (FRET-ART19, FRET-ART21).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AutoData {
     pub infraction: String,
     pub committed_on: NaiveDate,
@@ -354,7 +354,8 @@ pub struct AutoData {
 
 /// An auto with where its procedure stands and its fine, recomputed from every auto of the
 /// company (recidivism follows annulments, AMB-29).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = CharterAutoState)]
 pub struct AutoView {
     pub id: Uuid,
     pub number: String,
@@ -418,7 +419,7 @@ pub async fn company_autos(
 // ---------------------------------------------------------------------------------------
 
 /// One regularity item a certidão states.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CertifiedItem {
     pub item: String,
     pub situation: String,
@@ -426,7 +427,7 @@ pub struct CertifiedItem {
 }
 
 /// What a certidão certifies: the status and every item, at the instant of issue.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CertifiedFacts {
     pub status: CharterStatus,
     pub items: Vec<CertifiedItem>,

@@ -29,7 +29,7 @@ use crate::state::AppState;
 use crate::storage::{Repository, RideHailingAuto, StorageError};
 
 /// What a ride-hailing certidão certifies.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RideHailingCertifiedFacts {
     pub status: AuthorizationStatus,
     pub items: Vec<CertifiedItem>,

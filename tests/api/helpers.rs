@@ -151,23 +151,29 @@ impl TestApp {
         format!("{}{path}", self.address)
     }
 
+    /// An official's POST; the answer is checked against the OpenAPI document.
     pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
-        self.client
+        let res = self
+            .client
             .post(self.url(path))
             .bearer_auth(ADMIN_TOKEN)
             .json(body)
             .send()
             .await
-            .unwrap()
+            .unwrap();
+        crate::contract::checked("post", path, res).await
     }
 
+    /// An official's GET; the answer is checked against the OpenAPI document.
     pub async fn get_authed(&self, path: &str) -> reqwest::Response {
-        self.client
+        let res = self
+            .client
             .get(self.url(path))
             .bearer_auth(ADMIN_TOKEN)
             .send()
             .await
-            .unwrap()
+            .unwrap();
+        crate::contract::checked("get", path, res).await
     }
 
     /// An official's GET, read as JSON.
@@ -185,8 +191,10 @@ impl TestApp {
             .collect()
     }
 
+    /// An anonymous GET; the answer is checked against the OpenAPI document.
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(self.url(path)).send().await.unwrap()
+        let res = self.client.get(self.url(path)).send().await.unwrap();
+        crate::contract::checked("get", path, res).await
     }
 
     pub async fn create_driver(&self, body: &Value) -> String {

@@ -12,7 +12,7 @@ use crate::domain::calendar::{
 use crate::domain::legal_basis::CharterLegalBasis;
 
 /// One typified infraction of art. 19 (every one is fined on the company).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CharterInfraction {
     /// Rule id in LEGAL_RULES, e.g. `FRET-ART19-III`.
     pub id: &'static str,
@@ -79,7 +79,7 @@ pub struct AutoFacts {
 }
 
 /// The fine of one auto.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct FineAssessment {
     pub upf: u32,
     /// Art. 19 PU: the same inciso repeated within 12 months.
@@ -141,7 +141,7 @@ pub fn assess_fines(autos: &[AutoFacts], basis: &CharterLegalBasis) -> Vec<Optio
 }
 
 /// How the auto was served (art. 22 §1º).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NoticeMethod {
     /// Copy handed over and signed for.
@@ -151,7 +151,7 @@ pub enum NoticeMethod {
 }
 
 /// The outcome of a decision on an auto.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The penalty stands.
@@ -161,7 +161,7 @@ pub enum Outcome {
 }
 
 /// An act of the procedure of a charter auto, in the order recorded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "act", rename_all = "snake_case")]
 pub enum ProcedureAct {
     /// Art. 22 §1º.
@@ -193,7 +193,7 @@ pub enum ProcedureAct {
 }
 
 /// Where an auto stands on a date, with every deadline and how it was computed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ProcedureState {
     pub stage: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::rule::{RuleFailure, fail};
 
 /// Why a driver or car is removed from the register.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeregistrationGround {
     /// The car passed the age limit of art. 2º, §§1º–2º.
@@ -67,7 +67,7 @@ pub enum Subject {
 }
 
 /// One act on the register entry of a driver or car, as recorded in its history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "act", rename_all = "snake_case")]
 pub enum RegisterAct {
     Descadastramento {

@@ -12,7 +12,7 @@ use crate::domain::rule::{RuleFailure, fail};
 
 /// Which court issued a criminal-record certificate (AMB-23: state and federal, first and
 /// second instance).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Court {
     #[serde(rename = "estadual_1")]
@@ -53,7 +53,7 @@ impl Court {
 }
 
 /// A criminal-record certificate as filed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CriminalCertificate {
     pub court: Court,
     pub issued_on: NaiveDate,
@@ -64,7 +64,7 @@ pub struct CriminalCertificate {
 }
 
 /// A traffic infraction from the DETRAN/SENATRAN extract (AMB-24).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TrafficInfraction {
     pub committed_on: NaiveDate,
     /// `leve`, `media`, `grave` or `gravissima`.
@@ -75,7 +75,7 @@ pub struct TrafficInfraction {
 }
 
 /// A record of the CTB art. 306 crime (AMB-25: only a final conviction bars).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ctb306Record {
     pub final_conviction_on: NaiveDate,
     /// The day the sentence was served or extinguished, when it was.
@@ -83,7 +83,7 @@ pub struct Ctb306Record {
 }
 
 /// Everything filed about the driver's record.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DriverRecord {
     #[serde(default)]
     pub criminal_certificates: Vec<CriminalCertificate>,

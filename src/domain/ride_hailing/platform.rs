@@ -65,7 +65,7 @@ pub fn decide_platform(
 
 /// Status of a registered platform at an instant (APP-ART6: rides only through a platform
 /// registered with the SMF).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlatformStatus {
     Active,
@@ -93,7 +93,7 @@ pub fn platform_status(
 /// APP-ART24-II (art. 24, II, a; AMB-36): a notice to regularize, the administrative measure
 /// for a breach the law gives no penalty (a platform's lapsed APP insurance, a late data
 /// delivery): what to regularize and the last day to do it, set in the notice.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct RegularizationNotice {
     pub id: String,
     pub requirement: String,
@@ -104,7 +104,7 @@ pub struct RegularizationNotice {
 }
 
 /// Where a notice to regularize stands on a date.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RegularizationStatus {
     /// Within the day set in the notice.
@@ -265,7 +265,7 @@ mod tests {
 
 /// State of a data request (APP-ART4-P2): pending, or delivered in time or late against the
 /// 24 hours counted minute by minute (DL-7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DataRequestStatus {
     Pending,

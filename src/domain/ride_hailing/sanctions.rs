@@ -14,7 +14,7 @@ use crate::domain::dates::local_date;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// Infraction class (art. 25).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InfractionClass {
     Leve,
@@ -45,7 +45,7 @@ impl InfractionClass {
 }
 
 /// One typified infraction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct InfractionType {
     pub id: &'static str,
     pub article: &'static str,
@@ -104,7 +104,7 @@ pub fn infraction(id: &str) -> Option<&'static InfractionType> {
 }
 
 /// A consequence the law attaches to an infraction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Consequence {
     /// Fine in UPFG (art. 25); `centavos` when the UPF value of the year is known (W3).
@@ -197,7 +197,7 @@ pub fn consequences(
 }
 
 /// The procedure's deadlines once the notice of an auto was delivered and filed (juntada).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct AutoDeadlines {
     /// APP-ART22-P1: dispatch of the notice within 90 days of the auto (DL-5 applies, INTERP).
     pub dispatch_due: Deadline,
@@ -246,7 +246,7 @@ pub fn auto_deadlines(
 }
 
 /// A sanction in force on an authorization, as registered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Sanction {
     pub kind: SanctionKind,
     pub effective_from: NaiveDate,
@@ -256,7 +256,7 @@ pub struct Sanction {
     pub legal_basis: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionKind {
     /// Suspensão (art. 26, V and §1º); the JSON value the API has always used.

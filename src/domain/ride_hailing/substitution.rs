@@ -14,7 +14,7 @@ use super::{
 use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// Why the car is replaced (art. 8º, §2º: "sinistro, venda ou locação").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SubstitutionCause {
     Sinistro,

@@ -11,7 +11,7 @@ use crate::domain::dates::add_months;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 
 /// A vistoria by the SMF, as recorded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RideHailingVistoria {
     pub performed_on: NaiveDate,
     pub approved: bool,
@@ -24,7 +24,7 @@ pub struct RideHailingVistoria {
 }
 
 /// Where an authorization stands with its vistorias on a date.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct InspectionReport {
     /// APP-ART9: the vehicle must be presented by this day.
     pub presentation_due: Deadline,
@@ -115,7 +115,7 @@ pub fn inspection_report(
 
 /// APP-ART16-P1 (art. 16, §1º): an extra vistoria ordered by notice to the driver and the
 /// platform, with the day to attend set in the notice (AMB-38).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct VistoriaSummons {
     /// When the driver received the notice.
     pub notified_on: NaiveDate,
@@ -128,7 +128,7 @@ pub struct VistoriaSummons {
 }
 
 /// Where the latest summons stands on a date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SummonsStanding {
     pub summons: VistoriaSummons,
     /// The first vistoria on or after the notice, passed or failed (a failed one then runs
