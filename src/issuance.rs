@@ -32,6 +32,19 @@ pub enum UseCaseError {
         field: &'static str,
         message: &'static str,
     },
+    /// A record with the same unique datum (CPF, plate…) exists; `field` names it.
+    #[error("duplicate {field}")]
+    Duplicate {
+        field: &'static str,
+        message: &'static str,
+    },
+    /// The act cannot follow what is already recorded (a second baixa, an act out of the
+    /// procedure's order); the pt-BR sentence, and the field it concerns when there is one.
+    #[error("conflict: {detail}")]
+    Conflict {
+        detail: String,
+        field: Option<(&'static str, String)>,
+    },
     /// Another act on the same record was committed at the same moment; the pt-BR sentence.
     #[error("concurrent act: {0}")]
     Concurrent(&'static str),

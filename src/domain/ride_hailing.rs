@@ -451,6 +451,8 @@ pub enum RideHailingAct {
     RegularizationCured,
     NoticeIssued,
     CertidaoIssued,
+    /// APP-ART13-XIX: a change of registration data reported by the driver.
+    DataChangeReported,
 }
 
 impl RideHailingAct {
@@ -475,6 +477,7 @@ impl RideHailingAct {
         Self::RegularizationCured,
         Self::NoticeIssued,
         Self::CertidaoIssued,
+        Self::DataChangeReported,
     ];
 
     /// The kind as stored.
@@ -499,6 +502,7 @@ impl RideHailingAct {
             Self::RegularizationCured => "regularization_cured",
             Self::NoticeIssued => "notice_issued",
             Self::CertidaoIssued => "certidao_issued",
+            Self::DataChangeReported => "data_change_reported",
         }
     }
 
@@ -524,6 +528,7 @@ impl RideHailingAct {
             "regularization_cured" => Self::RegularizationCured,
             "notice_issued" => Self::NoticeIssued,
             "certidao_issued" => Self::CertidaoIssued,
+            "data_change_reported" => Self::DataChangeReported,
             _ => return None,
         })
     }

@@ -207,6 +207,16 @@ impl From<UseCaseError> for ApiError {
                 Self::Invalid(vec![ProblemItem::field(field, message)])
             }
             UseCaseError::Concurrent(detail) => Self::Conflict(detail.to_owned(), vec![]),
+            UseCaseError::Duplicate { field, message } => Self::Conflict(
+                "Já existe um cadastro com este dado.".into(),
+                vec![ProblemItem::field(field, message)],
+            ),
+            UseCaseError::Conflict { detail, field } => Self::Conflict(
+                detail,
+                field
+                    .map(|(f, m)| vec![ProblemItem::field(f, m)])
+                    .unwrap_or_default(),
+            ),
             UseCaseError::Storage(e) => e.into(),
             e @ (UseCaseError::Render(_)
             | UseCaseError::PdfSignature(_)

@@ -1,12 +1,8 @@
 //! `POST /api/v1/drivers`, `POST /api/v1/vehicles`: the ride-hailing register.
 
-use crate::domain::ride_hailing::RideHailingAct;
-use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
-use crate::standing;
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
@@ -14,13 +10,14 @@ use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::Deadline;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
-use crate::domain::ride_hailing::OwnerType;
+use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use crate::domain::ride_hailing::driver_record::{
     CriminalCertificate, Ctb306Record, DriverRecord, TrafficInfraction,
 };
 use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
+use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
+use crate::issuance::ride_hailing::register::{self, DataChange, NewDriver, NewVehicle};
 use crate::state::AppState;
-use crate::storage::{Repository, StorageError};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct CnhDto {
@@ -53,40 +50,69 @@ pub struct RecordDto {
 }
 
 impl RecordDto {
-    /// Checks the classes and dates, and merges into `base`.
-    fn merge_into(self, base: &DriverRecord, f: &mut Fields) -> DriverRecord {
-        const CLASSES: [&str; 4] = ["leve", "media", "grave", "gravissima"];
-        if self
-            .traffic_infractions
-            .iter()
-            .any(|i| !CLASSES.contains(&i.class.as_str()))
-        {
-            f.take::<(), ()>(
-                "traffic_infractions",
-                Err(()),
-                "Classe de infração inválida: use leve, media, grave ou gravissima.",
-            );
+    /// The filing as a record, its impossible parts reported in `f`.
+    fn parse(self, f: &mut Fields) -> DriverRecord {
+        let filed = DriverRecord {
+            criminal_certificates: self.criminal_certificates,
+            traffic_infractions: self.traffic_infractions,
+            ctb306: self.ctb306,
+        };
+        for (field, message) in filed.filing_errors() {
+            f.take::<(), ()>(field, Err(()), message);
         }
-        if self
-            .criminal_certificates
-            .iter()
-            .any(|c| c.valid_until.is_some_and(|u| u < c.issued_on))
-        {
-            f.take::<(), ()>(
-                "criminal_certificates",
-                Err(()),
-                "A validade de uma certidão é anterior à sua emissão.",
-            );
-        }
-        let mut record = base.clone();
-        record
-            .criminal_certificates
-            .extend(self.criminal_certificates);
-        record.traffic_infractions.extend(self.traffic_infractions);
-        if self.ctb306.is_some() {
-            record.ctb306 = self.ctb306;
-        }
-        record
+        filed
+    }
+}
+
+impl TryFrom<RecordDto> for DriverRecord {
+    type Error = ApiError;
+
+    fn try_from(dto: RecordDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let filed = dto.parse(&mut f);
+        f.finish()?;
+        Ok(filed)
+    }
+}
+
+impl TryFrom<NewDriverDto> for NewDriver {
+    type Error = ApiError;
+
+    fn try_from(dto: NewDriverDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let name = f.text("name", &dto.name, 200);
+        let cpf = f.take(
+            "cpf",
+            Cpf::parse(&dto.cpf),
+            "CPF inválido: confira os dígitos verificadores.",
+        );
+        let number = f.take(
+            "cnh.number",
+            CnhNumber::parse(&dto.cnh.number),
+            "Número de registro da CNH inválido.",
+        );
+        let category = f.take(
+            "cnh.category",
+            CnhCategory::parse(&dto.cnh.category),
+            "Categoria de CNH desconhecida.",
+        );
+        let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
+        let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
+        let record = dto.record.parse(&mut f);
+        let (name, cpf, number, category, first_license_date, expires_on) =
+            f.done(parsed!(name, cpf, number, category, first, expires))?;
+        Ok(Self {
+            name,
+            cpf,
+            cnh: Cnh {
+                number,
+                category,
+                first_license_date,
+                ear: dto.cnh.ear,
+                expires_on,
+            },
+            record,
+        })
     }
 }
 
@@ -132,11 +158,9 @@ impl From<&Driver> for DriverView {
     }
 }
 
-fn conflict(field: &'static str, message: &str) -> ApiError {
-    ApiError::Conflict(
-        "Já existe um cadastro com este dado.".into(),
-        vec![ProblemItem::field(field, message)],
-    )
+/// A path id parsed before it reaches the database: not an id, not found.
+fn path_id(raw: &str, missing: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw.trim()).map_err(|_| ApiError::NotFound(missing.to_owned()))
 }
 
 /// Registers a driver (art. 12): CPF, CNH and, optionally, the record the grant will ask.
@@ -147,54 +171,9 @@ pub async fn create_driver(
     official: Official,
     body: web::Json<NewDriverDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let name = f.text("name", &dto.name, 200);
-    let cpf = f.take(
-        "cpf",
-        Cpf::parse(&dto.cpf),
-        "CPF inválido: confira os dígitos verificadores.",
-    );
-    let number = f.take(
-        "cnh.number",
-        CnhNumber::parse(&dto.cnh.number),
-        "Número de registro da CNH inválido.",
-    );
-    let category = f.take(
-        "cnh.category",
-        CnhCategory::parse(&dto.cnh.category),
-        "Categoria de CNH desconhecida.",
-    );
-    let first = f.date("cnh.first_license_date", &dto.cnh.first_license_date);
-    let expires = f.date("cnh.expires_on", &dto.cnh.expires_on);
-    let record = dto.record.merge_into(&DriverRecord::default(), &mut f);
-    let (name, cpf, number, category, first_license_date, expires_on) =
-        f.done(parsed!(name, cpf, number, category, first, expires))?;
-    let driver = Driver {
-        id: Uuid::new_v4(),
-        name,
-        cpf,
-        cnh: Cnh {
-            number,
-            category,
-            first_license_date,
-            ear: dto.cnh.ear,
-            expires_on,
-        },
-        record,
-        created_at: state.clock.now(),
-    };
-    match state.store.insert_driver(&driver, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(DriverView::from(&driver))),
-        Err(StorageError::Conflict("cpf")) => {
-            Err(conflict("cpf", "Já existe um condutor com este CPF."))
-        }
-        Err(StorageError::Conflict("cnh_number")) => Err(conflict(
-            "cnh.number",
-            "Já existe um condutor com esta CNH.",
-        )),
-        Err(e) => Err(e.into()),
-    }
+    let new = NewDriver::try_from(body.into_inner())?;
+    let driver = register::register_driver(&state, &official.actor, new).await?;
+    Ok(HttpResponse::Created().json(DriverView::from(&driver)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -220,6 +199,72 @@ pub struct NewVehicleDto {
     /// authorization, the holder who gave it).
     #[serde(default)]
     owner_document: Option<String>,
+}
+
+impl TryFrom<NewVehicleDto> for NewVehicle {
+    type Error = ApiError;
+
+    fn try_from(dto: NewVehicleDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let plate = f.take(
+            "plate",
+            Plate::parse(&dto.plate),
+            "Placa inválida: use o padrão antigo (ABC-1234) ou Mercosul (BRA2E19).",
+        );
+        let renavam = f.take(
+            "renavam",
+            Renavam::parse(&dto.renavam),
+            "RENAVAM inválido: confira o dígito verificador.",
+        );
+        let make = f.text("make", &dto.make, 60);
+        let model = f.text("model", &dto.model, 80);
+        let color = f.text("color", &dto.color, 40);
+        let model_year = f.range("model_year", dto.model_year, 1900, 2200);
+        let doors = f.range("doors", dto.doors, 1, 9);
+        let capacity = f.range(
+            "capacity_including_driver",
+            dto.capacity_including_driver,
+            1,
+            99,
+        );
+        let ibge_text = match &dto.registration_municipality_ibge {
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::String(s) => s.clone(),
+            _ => String::new(),
+        };
+        let in_service_since = match &dto.in_service_since {
+            Some(d) => f.date("in_service_since", d),
+            None => None,
+        };
+        let ibge = f.take(
+            "registration_municipality_ibge",
+            IbgeCode::parse(&ibge_text),
+            "Código IBGE do município inválido (7 dígitos).",
+        );
+        let owner = parse_owner(
+            &mut f,
+            dto.owner_type.as_deref(),
+            dto.owner_document.as_deref(),
+        );
+        let (plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner) = f
+            .done(parsed!(
+                plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner
+            ))?;
+        Ok(Self {
+            plate,
+            renavam,
+            make,
+            model,
+            color,
+            model_year,
+            doors,
+            air_conditioning: dto.air_conditioning,
+            capacity_including_driver: capacity,
+            registration_municipality: ibge,
+            in_service_since,
+            owner,
+        })
+    }
 }
 
 /// APP-ART15 (art. 15, caput): how the driver holds the car, with the CRLV holder's
@@ -309,79 +354,9 @@ pub async fn create_vehicle(
     official: Official,
     body: web::Json<NewVehicleDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let plate = f.take(
-        "plate",
-        Plate::parse(&dto.plate),
-        "Placa inválida: use o padrão antigo (ABC-1234) ou Mercosul (BRA2E19).",
-    );
-    let renavam = f.take(
-        "renavam",
-        Renavam::parse(&dto.renavam),
-        "RENAVAM inválido: confira o dígito verificador.",
-    );
-    let make = f.text("make", &dto.make, 60);
-    let model = f.text("model", &dto.model, 80);
-    let color = f.text("color", &dto.color, 40);
-    let model_year = f.range("model_year", dto.model_year, 1900, 2200);
-    let doors = f.range("doors", dto.doors, 1, 9);
-    let capacity = f.range(
-        "capacity_including_driver",
-        dto.capacity_including_driver,
-        1,
-        99,
-    );
-    let ibge_text = match &dto.registration_municipality_ibge {
-        serde_json::Value::Number(n) => n.to_string(),
-        serde_json::Value::String(s) => s.clone(),
-        _ => String::new(),
-    };
-    let in_service_since = match &dto.in_service_since {
-        Some(d) => f.date("in_service_since", d),
-        None => None,
-    };
-    let ibge = f.take(
-        "registration_municipality_ibge",
-        IbgeCode::parse(&ibge_text),
-        "Código IBGE do município inválido (7 dígitos).",
-    );
-    let owner = parse_owner(
-        &mut f,
-        dto.owner_type.as_deref(),
-        dto.owner_document.as_deref(),
-    );
-    let (plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner) =
-        f.done(parsed!(
-            plate, renavam, make, model, color, model_year, doors, capacity, ibge, owner
-        ))?;
-    let vehicle = Vehicle {
-        id: Uuid::new_v4(),
-        plate,
-        renavam,
-        make,
-        model,
-        color,
-        model_year,
-        doors,
-        air_conditioning: dto.air_conditioning,
-        capacity_including_driver: capacity,
-        registration_municipality: ibge,
-        in_service_since,
-        owner: Some(owner),
-        created_at: state.clock.now(),
-    };
-    match state.store.insert_vehicle(&vehicle, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(VehicleView::from(&vehicle))),
-        Err(StorageError::Conflict("plate_mercosul")) => {
-            Err(conflict("plate", "Já existe um veículo com esta placa."))
-        }
-        Err(StorageError::Conflict("renavam")) => Err(conflict(
-            "renavam",
-            "Já existe um veículo com este RENAVAM.",
-        )),
-        Err(e) => Err(e.into()),
-    }
+    let new = NewVehicle::try_from(body.into_inner())?;
+    let vehicle = register::register_vehicle(&state, &official.actor, new).await?;
+    Ok(HttpResponse::Created().json(VehicleView::from(&vehicle)))
 }
 
 /// `POST /api/v1/drivers/{id}/record`: files certificates, traffic infractions or the CTB 306
@@ -395,20 +370,9 @@ pub async fn file_record(
     id: web::Path<String>,
     body: web::Json<RecordDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Condutor não encontrado.".into());
-    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
-    let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
-    let mut f = Fields::default();
-    let record = body.into_inner().merge_into(&driver.record, &mut f);
-    f.finish()?;
-    if !state
-        .store
-        .add_driver_record(id, &record, &official.actor, state.clock.now())
-        .await?
-    {
-        return Err(not_found());
-    }
-    let driver = state.store.get_driver(id).await?.ok_or_else(not_found)?;
+    let id = path_id(&id, "Condutor não encontrado.")?;
+    let filed = DriverRecord::try_from(body.into_inner())?;
+    let driver = register::file_driver_record(&state, &official.actor, id, filed).await?;
     Ok(HttpResponse::Created().json(DriverView::from(&driver)))
 }
 
@@ -430,50 +394,45 @@ pub async fn data_change(
     id: web::Path<String>,
     body: web::Json<DataChangeDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Condutor não encontrado.".into());
-    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
-    state.store.get_driver(id).await?.ok_or_else(not_found)?;
+    let id = path_id(&id, "Condutor não encontrado.")?;
     let today = crate::domain::dates::local_date(state.clock.now());
-    let mut f = Fields::default();
-    let what = f.text("what", &body.what, 500);
-    let changed_on = f.date("changed_on", &body.changed_on);
-    let reported_on = f.date("reported_on", &body.reported_on);
-    if let (Some(c), Some(r)) = (changed_on, reported_on)
-        && (r < c || r > today)
-    {
-        f.take::<(), ()>(
-            "reported_on",
-            Err(()),
-            "A comunicação não pode anteceder a alteração nem ser futura.",
-        );
-    }
-    let (what, changed_on, reported_on) = f.done(parsed!(what, changed_on, reported_on))?;
-    let cal = state.calendar().await?;
-    let (due, late) = crate::domain::ride_hailing::vistoria::app_art13_xix_report(
-        changed_on,
-        reported_on,
-        &cal,
-        &state.deadline_rules,
-        &state.ride_hailing_basis,
-    );
-    let data = json!({ "what": what, "changed_on": changed_on, "reported_on": reported_on, "due": due.due, "late": late.is_some() });
-    crate::issuance::ride_hailing::acts::record(
-        &state,
-        &official.actor,
-        "driver",
-        id,
-        "data_change_reported",
-        &data,
-    )
-    .await?;
+    let change = DataChange::try_from((body.into_inner(), today))?;
+    let (due, late) = register::report_data_change(&state, &official.actor, id, &change).await?;
     Ok(HttpResponse::Created().json(DataChangeView {
         driver_id: id,
-        what,
-        changed_on,
-        reported_on,
+        what: change.what,
+        changed_on: change.changed_on,
+        reported_on: change.reported_on,
         report_due: due,
         warnings: late.into_iter().map(ProblemItem::from).collect(),
     }))
+}
+
+impl TryFrom<(DataChangeDto, NaiveDate)> for DataChange {
+    type Error = ApiError;
+
+    /// `today`: a report cannot be future.
+    fn try_from((dto, today): (DataChangeDto, NaiveDate)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let what = f.text("what", &dto.what, 500);
+        let changed_on = f.date("changed_on", &dto.changed_on);
+        let reported_on = f.date("reported_on", &dto.reported_on);
+        if let (Some(c), Some(r)) = (changed_on, reported_on)
+            && (r < c || r > today)
+        {
+            f.take::<(), ()>(
+                "reported_on",
+                Err(()),
+                "A comunicação não pode anteceder a alteração nem ser futura.",
+            );
+        }
+        let (what, changed_on, reported_on) = f.done(parsed!(what, changed_on, reported_on))?;
+        Ok(Self {
+            what,
+            changed_on,
+            reported_on,
+        })
+    }
 }
 
 /// A reported change of registration data (APP-ART13-XIX).
@@ -506,25 +465,24 @@ pub async fn declare_owner(
     id: web::Path<String>,
     body: web::Json<OwnerDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Veículo não encontrado.".into());
-    let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
-    let mut f = Fields::default();
-    let owner = parse_owner(
-        &mut f,
-        body.owner_type.as_deref(),
-        body.owner_document.as_deref(),
-    );
-    f.finish()?;
-    let owner = owner.ok_or(ApiError::Internal)?;
-    if !state
-        .store
-        .set_vehicle_owner(id, &owner, &official.actor, state.clock.now())
-        .await?
-    {
-        return Err(not_found());
-    }
-    let vehicle = state.store.get_vehicle(id).await?.ok_or_else(not_found)?;
+    let id = path_id(&id, "Veículo não encontrado.")?;
+    let owner = VehicleOwner::try_from(body.into_inner())?;
+    let vehicle = register::declare_owner(&state, &official.actor, id, &owner).await?;
     Ok(HttpResponse::Ok().json(VehicleView::from(&vehicle)))
+}
+
+impl TryFrom<OwnerDto> for VehicleOwner {
+    type Error = ApiError;
+
+    fn try_from(dto: OwnerDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let owner = parse_owner(
+            &mut f,
+            dto.owner_type.as_deref(),
+            dto.owner_document.as_deref(),
+        );
+        f.done(owner)
+    }
 }
 
 /// `POST /api/v1/drivers/{id}/register-acts` (art. 24, I, d; AMB-36): removes a driver who
@@ -561,42 +519,16 @@ async fn register_act(
     raw_id: &str,
     act: RegisterAct,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::domain::ride_hailing::deregistration::{check_act, deregistered_since};
-    let (entity_type, missing) = match subject {
-        Subject::Driver => ("driver", "Condutor não encontrado."),
-        Subject::Vehicle => ("vehicle", "Veículo não encontrado."),
+    let missing = match subject {
+        Subject::Driver => "Condutor não encontrado.",
+        Subject::Vehicle => "Veículo não encontrado.",
     };
-    let not_found = || ApiError::NotFound(missing.into());
-    let id = Uuid::parse_str(raw_id).map_err(|_| not_found())?;
-    let exists = match subject {
-        Subject::Driver => state.store.get_driver(id).await?.is_some(),
-        Subject::Vehicle => state.store.get_vehicle(id).await?.is_some(),
-    };
-    if !exists {
-        return Err(not_found());
-    }
-    let now = state.clock.now();
-    let today = crate::domain::dates::local_date(now);
-    let mut acts = standing::ride_hailing::register_acts(state, entity_type, id).await?;
-    let failures = check_act(&act, subject, &acts, today);
-    if !failures.is_empty() {
-        return Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        ));
-    }
-    crate::issuance::ride_hailing::acts::record(
-        state,
-        &official.actor,
-        entity_type,
-        id,
-        RideHailingAct::RegisterAct.as_str(),
-        &act,
-    )
-    .await?;
-    acts.push(act);
+    let id = path_id(raw_id, missing)?;
+    let (deregistered_since, acts) =
+        register::register_act(state, &official.actor, subject, id, act).await?;
     Ok(HttpResponse::Created().json(RegisterActsView {
         id,
-        deregistered_since: deregistered_since(&acts, today),
+        deregistered_since,
         acts,
     }))
 }

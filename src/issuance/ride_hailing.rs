@@ -4,4 +4,5 @@ pub mod acts;
 pub mod certidao;
 pub mod grant;
 pub mod procedure;
+pub mod register;
 pub mod substitution;

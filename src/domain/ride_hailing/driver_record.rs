@@ -93,6 +93,51 @@ pub struct DriverRecord {
     pub ctb306: Option<Ctb306Record>,
 }
 
+impl DriverRecord {
+    /// The record in force after a filing: certificates and infractions add to those filed
+    /// before; a CTB 306 record replaces the earlier one (append-only snapshots).
+    #[must_use]
+    pub fn with_filing(&self, filed: DriverRecord) -> DriverRecord {
+        let mut record = self.clone();
+        record
+            .criminal_certificates
+            .extend(filed.criminal_certificates);
+        record.traffic_infractions.extend(filed.traffic_infractions);
+        if filed.ctb306.is_some() {
+            record.ctb306 = filed.ctb306;
+        }
+        record
+    }
+
+    /// What in a filing cannot be so, by field: an infraction class the CTB does not have
+    /// (art. 12, IV), a certificate valid until before it was issued (art. 12, III).
+    pub fn filing_errors(&self) -> Vec<(&'static str, &'static str)> {
+        const CLASSES: [&str; 4] = ["leve", "media", "grave", "gravissima"];
+        let mut out = Vec::new();
+        if self
+            .traffic_infractions
+            .iter()
+            .any(|i| !CLASSES.contains(&i.class.as_str()))
+        {
+            out.push((
+                "traffic_infractions",
+                "Classe de infração inválida: use leve, media, grave ou gravissima.",
+            ));
+        }
+        if self
+            .criminal_certificates
+            .iter()
+            .any(|c| c.valid_until.is_some_and(|u| u < c.issued_on))
+        {
+            out.push((
+                "criminal_certificates",
+                "A validade de uma certidão é anterior à sua emissão.",
+            ));
+        }
+        out
+    }
+}
+
 /// APP-ART12-III: the four certificates, clear and within their validity on `today`.
 pub fn app_art12_iii_certificates(
     r: &DriverRecord,
@@ -175,6 +220,34 @@ pub fn app_art12_p1_ctb306(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_filing_adds_certificates_and_infractions_and_replaces_the_ctb306_record() {
+        let cert = |court: Court, on: &str| CriminalCertificate {
+            court,
+            issued_on: NaiveDate::parse_from_str(on, "%Y-%m-%d").unwrap(),
+            valid_until: None,
+            clear: true,
+        };
+        let before = DriverRecord {
+            criminal_certificates: vec![cert(Court::Estadual1, "2026-01-10")],
+            ..DriverRecord::default()
+        };
+        let filed = DriverRecord {
+            criminal_certificates: vec![cert(Court::Federal1, "2026-02-10")],
+            ..DriverRecord::default()
+        };
+        let after = before.with_filing(filed);
+        assert_eq!(after.criminal_certificates.len(), 2);
+        assert!(after.filing_errors().is_empty());
+        let mut backwards = cert(Court::Federal2, "2026-03-10");
+        backwards.valid_until = NaiveDate::from_ymd_opt(2026, 3, 1);
+        let bad = DriverRecord {
+            criminal_certificates: vec![backwards],
+            ..DriverRecord::default()
+        };
+        assert_eq!(bad.filing_errors()[0].0, "criminal_certificates");
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()

@@ -1,0 +1,254 @@
+//! Use cases of the ride-hailing register (arts. 2º, 12, 13 XIX, 15, 24 I): drivers and cars
+//! entered, their records filed, changes reported, holders declared, removals and returns.
+
+use chrono::NaiveDate;
+use uuid::Uuid;
+
+use crate::domain::calendar::Deadline;
+use crate::domain::dates::local_date;
+use crate::domain::ids::{Cpf, IbgeCode, Plate, Renavam};
+use crate::domain::ride_hailing::deregistration::{
+    RegisterAct, Subject, check_act, deregistered_since,
+};
+use crate::domain::ride_hailing::driver_record::DriverRecord;
+use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
+use crate::domain::ride_hailing::{RideHailingAct, VehicleOwner};
+use crate::domain::rule::RuleFailure;
+use crate::issuance::UseCaseError;
+use crate::standing;
+use crate::state::AppState;
+use crate::storage::{Repository, StorageError};
+
+const NO_DRIVER: &str = "Condutor não encontrado.";
+const NO_VEHICLE: &str = "Veículo não encontrado.";
+
+/// A driver to enter in the register (art. 12), parsed.
+pub struct NewDriver {
+    pub name: String,
+    pub cpf: Cpf,
+    pub cnh: Cnh,
+    /// Art. 12, III, IV and §1º: optional at registration, required to be granted.
+    pub record: DriverRecord,
+}
+
+/// Enters a driver; the CPF and the CNH are unique in the register.
+pub async fn register_driver(
+    state: &AppState,
+    actor: &str,
+    new: NewDriver,
+) -> Result<Driver, UseCaseError> {
+    let driver = Driver {
+        id: Uuid::new_v4(),
+        name: new.name,
+        cpf: new.cpf,
+        cnh: new.cnh,
+        record: new.record,
+        created_at: state.clock.now(),
+    };
+    match state.store.insert_driver(&driver, actor).await {
+        Ok(()) => Ok(driver),
+        Err(StorageError::Conflict("cpf")) => Err(UseCaseError::Duplicate {
+            field: "cpf",
+            message: "Já existe um condutor com este CPF.",
+        }),
+        Err(StorageError::Conflict("cnh_number")) => Err(UseCaseError::Duplicate {
+            field: "cnh.number",
+            message: "Já existe um condutor com esta CNH.",
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A car to enter in the register (arts. 2º and 15), parsed.
+pub struct NewVehicle {
+    pub plate: Plate,
+    pub renavam: Renavam,
+    pub make: String,
+    pub model: String,
+    pub color: String,
+    pub model_year: i32,
+    pub doors: i32,
+    pub air_conditioning: bool,
+    pub capacity_including_driver: i32,
+    pub registration_municipality: IbgeCode,
+    pub in_service_since: Option<NaiveDate>,
+    pub owner: VehicleOwner,
+}
+
+/// Enters a car; the plate and the RENAVAM are unique in the register.
+pub async fn register_vehicle(
+    state: &AppState,
+    actor: &str,
+    new: NewVehicle,
+) -> Result<Vehicle, UseCaseError> {
+    let vehicle = Vehicle {
+        id: Uuid::new_v4(),
+        plate: new.plate,
+        renavam: new.renavam,
+        make: new.make,
+        model: new.model,
+        color: new.color,
+        model_year: new.model_year,
+        doors: new.doors,
+        air_conditioning: new.air_conditioning,
+        capacity_including_driver: new.capacity_including_driver,
+        registration_municipality: new.registration_municipality,
+        in_service_since: new.in_service_since,
+        owner: Some(new.owner),
+        created_at: state.clock.now(),
+    };
+    match state.store.insert_vehicle(&vehicle, actor).await {
+        Ok(()) => Ok(vehicle),
+        Err(StorageError::Conflict("plate_mercosul")) => Err(UseCaseError::Duplicate {
+            field: "plate",
+            message: "Já existe um veículo com esta placa.",
+        }),
+        Err(StorageError::Conflict("renavam")) => Err(UseCaseError::Duplicate {
+            field: "renavam",
+            message: "Já existe um veículo com este RENAVAM.",
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Files certificates, traffic infractions or the CTB 306 record (art. 12, III, IV, §1º): they
+/// add to the record in force (append-only snapshots).
+pub async fn file_driver_record(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    filed: DriverRecord,
+) -> Result<Driver, UseCaseError> {
+    let driver = state
+        .store
+        .get_driver(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_DRIVER))?;
+    let record = driver.record.with_filing(filed);
+    if !state
+        .store
+        .add_driver_record(id, &record, actor, state.clock.now())
+        .await?
+    {
+        return Err(UseCaseError::NotFound(NO_DRIVER));
+    }
+    state
+        .store
+        .get_driver(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_DRIVER))
+}
+
+/// A change of registration data as reported by the driver (APP-ART13-XIX).
+#[derive(serde::Serialize)]
+pub struct DataChange {
+    pub what: String,
+    pub changed_on: NaiveDate,
+    pub reported_on: NaiveDate,
+}
+
+/// Records a reported change with its 7-day deadline; a late report carries the art. 26, III
+/// warning.
+pub async fn report_data_change(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    change: &DataChange,
+) -> Result<(Deadline, Option<RuleFailure>), UseCaseError> {
+    state
+        .store
+        .get_driver(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_DRIVER))?;
+    let cal = state.calendar().await?;
+    let (due, late) = crate::domain::ride_hailing::vistoria::app_art13_xix_report(
+        change.changed_on,
+        change.reported_on,
+        &cal,
+        &state.deadline_rules,
+        &state.ride_hailing_basis,
+    );
+    let data = serde_json::json!({
+        "what": change.what,
+        "changed_on": change.changed_on,
+        "reported_on": change.reported_on,
+        "due": due.due,
+        "late": late.is_some(),
+    });
+    super::acts::record(
+        state,
+        actor,
+        "driver",
+        id,
+        RideHailingAct::DataChangeReported.as_str(),
+        &data,
+    )
+    .await?;
+    Ok((due, late))
+}
+
+/// Declares how the driver holds the car (APP-ART15), for a car registered before selo asked
+/// it or when the CRLV holder changes.
+pub async fn declare_owner(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    owner: &VehicleOwner,
+) -> Result<Vehicle, UseCaseError> {
+    if !state
+        .store
+        .set_vehicle_owner(id, owner, actor, state.clock.now())
+        .await?
+    {
+        return Err(UseCaseError::NotFound(NO_VEHICLE));
+    }
+    state
+        .store
+        .get_vehicle(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_VEHICLE))
+}
+
+/// Removes a driver or car that lost a requirement from the register, after notice, or
+/// restores it (art. 24, I, d and f; AMB-36). Answers since when it is out of the register,
+/// if it is, and every act so far.
+pub async fn register_act(
+    state: &AppState,
+    actor: &str,
+    subject: Subject,
+    id: Uuid,
+    act: RegisterAct,
+) -> Result<(Option<NaiveDate>, Vec<RegisterAct>), UseCaseError> {
+    let (entity_type, missing, exists) = match subject {
+        Subject::Driver => (
+            "driver",
+            NO_DRIVER,
+            state.store.get_driver(id).await?.is_some(),
+        ),
+        Subject::Vehicle => (
+            "vehicle",
+            NO_VEHICLE,
+            state.store.get_vehicle(id).await?.is_some(),
+        ),
+    };
+    if !exists {
+        return Err(UseCaseError::NotFound(missing));
+    }
+    let today = local_date(state.clock.now());
+    let mut acts = standing::ride_hailing::register_acts(state, entity_type, id).await?;
+    let failures = check_act(&act, subject, &acts, today);
+    if !failures.is_empty() {
+        return Err(UseCaseError::Rules(failures));
+    }
+    super::acts::record(
+        state,
+        actor,
+        entity_type,
+        id,
+        RideHailingAct::RegisterAct.as_str(),
+        &act,
+    )
+    .await?;
+    acts.push(act);
+    Ok((deregistered_since(&acts, today), acts))
+}
