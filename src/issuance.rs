@@ -32,6 +32,12 @@ pub enum UseCaseError {
         field: &'static str,
         message: &'static str,
     },
+    /// A field contradicts what is recorded (a delivery before its notice); the pt-BR sentence.
+    #[error("inconsistent {field}")]
+    Inconsistent {
+        field: &'static str,
+        message: &'static str,
+    },
     /// A record with the same unique datum (CPF, plate…) exists; `field` names it.
     #[error("duplicate {field}")]
     Duplicate {

@@ -3,23 +3,24 @@
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
-use super::problem::{ApiError, ProblemItem};
+use super::problem::ApiError;
 use crate::documents::format;
 use crate::domain::dates::local_date;
 use crate::domain::ids::Cnpj;
-use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::platform::{
-    DataRequestStatus, PlatformFacts, PlatformStatus, RegularizationNotice, RegularizationStatus,
-    app_art24_ii_check, data_request_status, decide_platform, platform_status,
-    regularization_status,
+    DataRequestStatus, PlatformStatus, RegularizationNotice, RegularizationStatus,
+    data_request_status, platform_status, regularization_status,
 };
+use crate::issuance::ride_hailing::platforms::{
+    self, Delivery, NewDataRequest, NewNotice, NewPlatform,
+};
+use crate::standing;
 use crate::state::AppState;
-use crate::storage::{PlatformRecord, Repository, StorageError};
+use crate::storage::{PlatformRecord, Repository};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct InsuranceDto {
@@ -104,55 +105,38 @@ pub async fn create(
     official: Official,
     body: web::Json<NewPlatformDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let name = f.text("name", &dto.name, 200);
-    let cnpj = f.take(
-        "cnpj",
-        Cnpj::parse(&dto.cnpj),
-        "CNPJ inválido: confira os dígitos verificadores.",
-    );
-    let policy = f.text("app_insurance.policy", &dto.app_insurance.policy, 100);
-    let insurer = f.text("app_insurance.insurer", &dto.app_insurance.insurer, 200);
-    let insurance_until = f.date("app_insurance.valid_until", &dto.app_insurance.valid_until);
-    let fee_paid_on = f.date("fee_paid_on", &dto.fee_paid_on);
-    let (name, cnpj, policy, insurer, insurance_valid_until, fee_paid_on) = f.done(parsed!(
-        name,
-        cnpj,
-        policy,
-        insurer,
-        insurance_until,
-        fee_paid_on
-    ))?;
-    let now = state.clock.now();
-    let facts = PlatformFacts {
-        insurance_cover_centavos: dto.app_insurance.cover_centavos,
-        insurance_valid_until,
-        fee_paid_on,
-        today: local_date(now),
-    };
-    let valid_until = decide_platform(&facts, &state.ride_hailing_basis)
-        .map_err(|v| ApiError::Requirements(v.into_iter().map(ProblemItem::from).collect()))?;
-    let record = PlatformRecord {
-        id: Uuid::new_v4().to_string(),
-        cnpj: cnpj.as_str().to_owned(),
-        name,
-        insurance_policy: policy,
-        insurer,
-        insurance_cover_centavos: dto.app_insurance.cover_centavos,
-        insurance_valid_until,
-        fee_paid_on,
-        valid_until,
-        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
-        created_at: now,
-    };
-    match state.store.insert_platform(&record, &official.actor).await {
-        Ok(()) => Ok(HttpResponse::Created().json(platform_view(&state, &record))),
-        Err(StorageError::Conflict("cnpj")) => Err(ApiError::Conflict(
-            "Já existe uma plataforma com este CNPJ.".into(),
-            vec![ProblemItem::field("cnpj", "CNPJ já cadastrado.")],
-        )),
-        Err(e) => Err(e.into()),
+    let new = NewPlatform::try_from(body.into_inner())?;
+    let record = platforms::register_platform(&state, &official.actor, new).await?;
+    Ok(HttpResponse::Created().json(platform_view(&state, &record)))
+}
+
+impl TryFrom<NewPlatformDto> for NewPlatform {
+    type Error = ApiError;
+
+    fn try_from(dto: NewPlatformDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let name = f.text("name", &dto.name, 200);
+        let cnpj = f.take(
+            "cnpj",
+            Cnpj::parse(&dto.cnpj),
+            "CNPJ inválido: confira os dígitos verificadores.",
+        );
+        let policy = f.text("app_insurance.policy", &dto.app_insurance.policy, 100);
+        let insurer = f.text("app_insurance.insurer", &dto.app_insurance.insurer, 200);
+        let insurance_until = f.date("app_insurance.valid_until", &dto.app_insurance.valid_until);
+        let fee_paid_on = f.date("fee_paid_on", &dto.fee_paid_on);
+        let (name, cnpj, insurance_policy, insurer, insurance_valid_until, fee_paid_on) = f.done(
+            parsed!(name, cnpj, policy, insurer, insurance_until, fee_paid_on),
+        )?;
+        Ok(Self {
+            name,
+            cnpj,
+            insurance_policy,
+            insurer,
+            insurance_cover_centavos: dto.app_insurance.cover_centavos,
+            insurance_valid_until,
+            fee_paid_on,
+        })
     }
 }
 
@@ -173,7 +157,7 @@ pub async fn get(
     let today = local_date(state.clock.now());
     let mut body = platform_view(&state, &p);
     body.regularization_notices = Some(
-        notices_of(&state, &p.id)
+        standing::ride_hailing::regularization_notices(&state, platform_uuid(&p.id)?)
             .await?
             .iter()
             .map(|n| notice_view(n, today))
@@ -240,35 +224,28 @@ pub async fn create_data_request(
     id: web::Path<String>,
     body: web::Json<DataRequestDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let platform = state
-        .store
-        .get_platform(&canonical_id(&id, NO_PLATFORM)?)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(NO_PLATFORM.into()))?;
-    let mut f = Fields::default();
-    let justification = f.text("justification", &body.justification, 4000);
-    let scope = f.text("scope", &body.scope, 4000);
-    let notified_at = parse_instant(&mut f, "notified_at", &body.notified_at);
-    let (justification, scope, notified_at) = f.done(parsed!(justification, scope, notified_at))?;
-    let r = crate::storage::DataRequest {
-        id: Uuid::new_v4().to_string(),
-        platform_id: platform.id,
-        justification,
-        scope,
-        notified_at,
-        due_at: crate::domain::calendar::deadline_in_hours(
-            notified_at,
-            state.ride_hailing_basis.data_request_hours,
-        ),
-        delivered_at: None,
-        sha256: None,
-        signer: None,
-    };
-    state
-        .store
-        .insert_data_request(&r, &official.actor, state.clock.now())
-        .await?;
+    let platform_id = canonical_id(&id, NO_PLATFORM)?;
+    let new = NewDataRequest::try_from(body.into_inner())?;
+    let r = platforms::request_data(&state, &official.actor, &platform_id, new).await?;
     Ok(HttpResponse::Created().json(request_view(&r)))
+}
+
+impl TryFrom<DataRequestDto> for NewDataRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: DataRequestDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let justification = f.text("justification", &dto.justification, 4000);
+        let scope = f.text("scope", &dto.scope, 4000);
+        let notified_at = parse_instant(&mut f, "notified_at", &dto.notified_at);
+        let (justification, scope, notified_at) =
+            f.done(parsed!(justification, scope, notified_at))?;
+        Ok(Self {
+            justification,
+            scope,
+            notified_at,
+        })
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -280,7 +257,6 @@ pub struct DeliveryDto {
 
 /// `POST /api/v1/data-requests/{id}/delivery` (art. 4º, §3º): the delivered file's hash and
 /// the platform's authenticating agent.
-/// Records the delivery of the requested data (art. 4º, §2º).
 #[utoipa::path(post, path = "/api/v1/data-requests/{id}/delivery", tag = "platforms", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "A solicitação")),
     responses((status = 201, description = "Entrega registrada", body = DataRequestView)))]
@@ -290,57 +266,34 @@ pub async fn record_delivery(
     id: web::Path<String>,
     body: web::Json<DeliveryDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Solicitação não encontrada.".into());
-    let r = state
-        .store
-        .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
-        .await?
-        .ok_or_else(not_found)?;
-    let mut f = Fields::default();
-    let delivered_at = parse_instant(&mut f, "delivered_at", &body.delivered_at);
-    let sha = body.sha256.trim().to_ascii_lowercase();
-    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-        f.take::<(), ()>(
-            "sha256",
-            Err(()),
-            "Informe o SHA-256 do arquivo entregue (64 caracteres hexadecimais).",
-        );
-    }
-    let signer = f.text("signer", &body.signer, 200);
-    let (delivered_at, signer) = f.done(parsed!(delivered_at, signer))?;
-    if delivered_at < r.notified_at {
-        return Err(ApiError::Invalid(vec![ProblemItem::field(
-            "delivered_at",
-            "A entrega não pode ser anterior à notificação.",
-        )]));
-    }
-    match state
-        .store
-        .record_delivery(
-            &r.id,
-            delivered_at,
-            &sha,
-            &signer,
-            &official.actor,
-            state.clock.now(),
-        )
-        .await
-    {
-        Ok(()) => {}
-        Err(StorageError::Conflict(_)) => {
-            return Err(ApiError::Conflict(
-                "A entrega já foi registrada.".into(),
-                vec![],
-            ));
-        }
-        Err(e) => return Err(e.into()),
-    }
-    let r = state
-        .store
-        .get_data_request(&canonical_id(&id, "Solicitação não encontrada.")?)
-        .await?
-        .ok_or_else(not_found)?;
+    let request_id = canonical_id(&id, "Solicitação não encontrada.")?;
+    let delivery = Delivery::try_from(body.into_inner())?;
+    let r = platforms::record_delivery(&state, &official.actor, &request_id, delivery).await?;
     Ok(HttpResponse::Created().json(request_view(&r)))
+}
+
+impl TryFrom<DeliveryDto> for Delivery {
+    type Error = ApiError;
+
+    fn try_from(dto: DeliveryDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let delivered_at = parse_instant(&mut f, "delivered_at", &dto.delivered_at);
+        let sha256 = dto.sha256.trim().to_ascii_lowercase();
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            f.take::<(), ()>(
+                "sha256",
+                Err(()),
+                "Informe o SHA-256 do arquivo entregue (64 caracteres hexadecimais).",
+            );
+        }
+        let signer = f.text("signer", &dto.signer, 200);
+        let (delivered_at, signer) = f.done(parsed!(delivered_at, signer))?;
+        Ok(Self {
+            delivered_at,
+            sha256,
+            signer,
+        })
+    }
 }
 
 /// A data request with its deadline and status.
@@ -358,33 +311,6 @@ pub async fn get_data_request(
         .await?
         .ok_or_else(|| ApiError::NotFound("Solicitação não encontrada.".into()))?;
     Ok(HttpResponse::Ok().json(request_view(&r)))
-}
-
-/// The notices to regularize of a platform, with their regularizations applied.
-async fn notices_of(
-    state: &AppState,
-    platform_id: &str,
-) -> Result<Vec<RegularizationNotice>, ApiError> {
-    let events = state.store.events_of("platform", platform_id).await?;
-    let mut notices: Vec<RegularizationNotice> = Vec::new();
-    for e in &events {
-        match RideHailingAct::parse(&e.kind) {
-            Some(RideHailingAct::RegularizationNotice) => {
-                notices.extend(serde_json::from_str(&e.data).ok());
-            }
-            Some(RideHailingAct::RegularizationCured) => {
-                let d: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
-                let cured_on = d["cured_on"]
-                    .as_str()
-                    .and_then(|x| chrono::NaiveDate::parse_from_str(x, "%Y-%m-%d").ok());
-                if let Some(n) = notices.iter_mut().find(|n| d["id"] == n.id.as_str()) {
-                    n.cured_on = cured_on;
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(notices)
 }
 
 /// A notice to regularize (art. 24, II, a) and whether it was met.
@@ -411,15 +337,9 @@ fn notice_view(n: &RegularizationNotice, today: NaiveDate) -> NoticeView {
     }
 }
 
-async fn platform_uuid(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
-    let not_found = || ApiError::NotFound("Plataforma não encontrada.".into());
-    let id = Uuid::parse_str(raw).map_err(|_| not_found())?;
-    state
-        .store
-        .get_platform(&id.to_string())
-        .await?
-        .ok_or_else(not_found)?;
-    Ok(id)
+/// A platform's path id, parsed before it reaches the database.
+fn platform_uuid(raw: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw.trim()).map_err(|_| ApiError::NotFound(NO_PLATFORM.into()))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -440,36 +360,29 @@ pub async fn create_notice(
     id: web::Path<String>,
     body: web::Json<NoticeDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = platform_uuid(&state, &id).await?;
-    let mut f = Fields::default();
-    let requirement = f.text("requirement", &body.requirement, 500);
-    let notified_on = f.date("notified_on", &body.notified_on);
-    let cure_by = f.date("cure_by", &body.cure_by);
-    let (requirement, notified_on, cure_by) = f.done(parsed!(requirement, notified_on, cure_by))?;
-    let notice = RegularizationNotice {
-        id: Uuid::new_v4().to_string(),
-        requirement,
-        notified_on,
-        cure_by,
-        cured_on: None,
-    };
+    let id = platform_uuid(&id)?;
+    let new = NewNotice::try_from(body.into_inner())?;
+    let notice = platforms::notify_regularization(&state, &official.actor, id, new).await?;
     let today = local_date(state.clock.now());
-    let failures = app_art24_ii_check(&notice, today);
-    if !failures.is_empty() {
-        return Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        ));
-    }
-    crate::issuance::ride_hailing::acts::record(
-        &state,
-        &official.actor,
-        "platform",
-        id,
-        RideHailingAct::RegularizationNotice.as_str(),
-        &notice,
-    )
-    .await?;
     Ok(HttpResponse::Created().json(notice_view(&notice, today)))
+}
+
+impl TryFrom<NoticeDto> for NewNotice {
+    type Error = ApiError;
+
+    fn try_from(dto: NoticeDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let requirement = f.text("requirement", &dto.requirement, 500);
+        let notified_on = f.date("notified_on", &dto.notified_on);
+        let cure_by = f.date("cure_by", &dto.cure_by);
+        let (requirement, notified_on, cure_by) =
+            f.done(parsed!(requirement, notified_on, cure_by))?;
+        Ok(Self {
+            requirement,
+            notified_on,
+            cure_by,
+        })
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -489,42 +402,12 @@ pub async fn cure_notice(
     body: web::Json<CureDto>,
 ) -> Result<HttpResponse, ApiError> {
     let (raw_id, notice_id) = path.into_inner();
-    let id = platform_uuid(&state, &raw_id).await?;
+    let id = platform_uuid(&raw_id)?;
     let mut f = Fields::default();
     let cured_on = f.date("cured_on", &body.cured_on);
-    f.finish()?;
-    let cured_on = cured_on.ok_or(ApiError::Internal)?;
-    let mut notice = notices_of(&state, &id.to_string())
-        .await?
-        .into_iter()
-        .find(|n| n.id == notice_id)
-        .ok_or_else(|| ApiError::NotFound("Notificação não encontrada.".into()))?;
-    if let Some(on) = notice.cured_on {
-        return Err(ApiError::Conflict(
-            format!(
-                "A regularização já foi registrada em {}.",
-                on.format("%d/%m/%Y")
-            ),
-            vec![],
-        ));
-    }
-    notice.cured_on = Some(cured_on);
+    let cured_on = f.done(cured_on)?;
+    let notice =
+        platforms::record_regularization(&state, &official.actor, id, &notice_id, cured_on).await?;
     let today = local_date(state.clock.now());
-    let failures = app_art24_ii_check(&notice, today);
-    if !failures.is_empty() {
-        return Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        ));
-    }
-    let data = json!({ "id": notice.id, "cured_on": cured_on });
-    crate::issuance::ride_hailing::acts::record(
-        &state,
-        &official.actor,
-        "platform",
-        id,
-        RideHailingAct::RegularizationCured.as_str(),
-        &data,
-    )
-    .await?;
     Ok(HttpResponse::Ok().json(notice_view(&notice, today)))
 }

@@ -203,7 +203,8 @@ impl From<UseCaseError> for ApiError {
                 Self::Requirements(failures.into_iter().map(ProblemItem::from).collect())
             }
             UseCaseError::NotFound(detail) => Self::NotFound(detail.to_owned()),
-            UseCaseError::UnknownReference { field, message } => {
+            UseCaseError::UnknownReference { field, message }
+            | UseCaseError::Inconsistent { field, message } => {
                 Self::Invalid(vec![ProblemItem::field(field, message)])
             }
             UseCaseError::Concurrent(detail) => Self::Conflict(detail.to_owned(), vec![]),

@@ -3,6 +3,7 @@
 pub mod acts;
 pub mod certidao;
 pub mod grant;
+pub mod platforms;
 pub mod procedure;
 pub mod register;
 pub mod substitution;

@@ -365,3 +365,33 @@ pub async fn ride_hailing_standing(
     };
     Ok((status, report))
 }
+
+/// A platform's notices to regularize (art. 24, II, a), with their regularizations applied.
+pub async fn regularization_notices(
+    state: &AppState,
+    platform_id: Uuid,
+) -> Result<Vec<ride_hailing::platform::RegularizationNotice>, StorageError> {
+    let events = state
+        .store
+        .events_of("platform", &platform_id.to_string())
+        .await?;
+    let mut notices: Vec<ride_hailing::platform::RegularizationNotice> = Vec::new();
+    for e in &events {
+        match RideHailingAct::parse(&e.kind) {
+            Some(RideHailingAct::RegularizationNotice) => {
+                notices.extend(serde_json::from_str(&e.data).ok());
+            }
+            Some(RideHailingAct::RegularizationCured) => {
+                let d: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
+                let cured_on = d["cured_on"]
+                    .as_str()
+                    .and_then(|x| NaiveDate::parse_from_str(x, "%Y-%m-%d").ok());
+                if let Some(n) = notices.iter_mut().find(|n| d["id"] == n.id.as_str()) {
+                    n.cured_on = cured_on;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(notices)
+}
