@@ -7,19 +7,23 @@ use uuid::Uuid;
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
-use super::problem::{ApiError, ProblemItem};
+use super::problem::ApiError;
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
+use crate::domain::dates::MonthOverflow;
 use crate::domain::ride_hailing::AuthorizationStatus;
-use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::sanctions::{
     InfractionClass, Sanction, SanctionKind, authorization_status,
 };
-use crate::domain::ride_hailing::vistoria::InspectionReport;
+use crate::domain::ride_hailing::vistoria::{
+    InspectionReport, RideHailingVistoria, VistoriaSummons,
+};
+use crate::issuance::ride_hailing::authorizations;
+use crate::issuance::ride_hailing::substitution::SubstitutionRequest;
 use crate::issuance::verification_url;
 use crate::state::AppState;
 use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, Repository, RevokeOutcome};
+use crate::storage::{DocumentKind, Repository};
 use crate::{issuance, standing};
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -157,6 +161,31 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Autorização não encontrada.".into()))
 }
 
+/// A grant request, parsed.
+pub struct GrantRequest {
+    driver_id: Uuid,
+    vehicle_id: Uuid,
+    fee_paid_on: NaiveDate,
+}
+
+impl TryFrom<GrantDto> for GrantRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: GrantDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let driver_id = f.uuid("driver_id", &dto.driver_id);
+        let vehicle_id = f.uuid("vehicle_id", &dto.vehicle_id);
+        let fee_paid_on = f.date("fee_paid_on", &dto.fee_paid_on);
+        let (driver_id, vehicle_id, fee_paid_on) =
+            f.done(parsed!(driver_id, vehicle_id, fee_paid_on))?;
+        Ok(Self {
+            driver_id,
+            vehicle_id,
+            fee_paid_on,
+        })
+    }
+}
+
 /// Grants a ride-hailing authorization (arts. 7º–12) and issues its A4 authorization and
 /// windshield sticker, signed.
 #[utoipa::path(post, path = "/api/v1/app-authorizations", tag = "ride-hailing authorizations", security(("bearer" = [])),
@@ -166,12 +195,11 @@ pub async fn grant(
     official: Official,
     body: web::Json<GrantDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut f = Fields::default();
-    let driver_id = f.uuid("driver_id", &body.driver_id);
-    let vehicle_id = f.uuid("vehicle_id", &body.vehicle_id);
-    let fee_paid_on = f.date("fee_paid_on", &body.fee_paid_on);
-    let (driver_id, vehicle_id, fee_paid_on) =
-        f.done(parsed!(driver_id, vehicle_id, fee_paid_on))?;
+    let GrantRequest {
+        driver_id,
+        vehicle_id,
+        fee_paid_on,
+    } = body.into_inner().try_into()?;
     match issuance::ride_hailing::grant::grant_app_authorization(
         &state,
         driver_id,
@@ -265,54 +293,45 @@ pub async fn vistoria(
     body: web::Json<VistoriaDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let dto = body.into_inner();
     let today = crate::domain::dates::local_date(state.clock.now());
-    let mut f = Fields::default();
-    let performed_on = f.date("performed_on", &dto.performed_on);
-    let inspector = f.text("inspector", &dto.inspector, 200);
-    let notified_on = dto.notified_on.as_deref().map(|d| f.date("notified_on", d));
-    if performed_on.is_some_and(|d| d > today) {
-        f.take::<(), ()>(
-            "performed_on",
-            Err(()),
-            "A vistoria não pode ter data futura.",
-        );
-    }
-    if let Some(message) =
-        crate::domain::ride_hailing::vistoria::app_art16_p2_notice_only_on_failure(
-            dto.approved,
-            notified_on.is_some(),
-        )
-    {
-        f.take::<(), ()>("notified_on", Err(()), message);
-    }
-    let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
-    let Some(authorization) = state.store.get_authorization(id).await? else {
-        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
-    };
-    if let Some(f) = crate::domain::ride_hailing::vistoria::app_art10_fee_before_vistoria(
-        authorization.fee_paid_on,
-        performed_on,
-    ) {
-        return Err(ApiError::Requirements(vec![ProblemItem::from(f)]));
-    }
-    let v = crate::domain::ride_hailing::vistoria::RideHailingVistoria {
-        performed_on,
-        approved: dto.approved,
-        inspector,
-        notes: dto.notes,
-        notified_on: notified_on.flatten(),
-    };
-    crate::issuance::ride_hailing::acts::record(
-        &state,
-        &official.actor,
-        "app_authorization",
-        id,
-        RideHailingAct::VistoriaRecorded.as_str(),
-        &v,
-    )
-    .await?;
+    let v = RideHailingVistoria::try_from((body.into_inner(), today))?;
+    authorizations::record_vistoria(&state, &official.actor, id, &v).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
+}
+
+impl TryFrom<(VistoriaDto, NaiveDate)> for RideHailingVistoria {
+    type Error = ApiError;
+
+    /// `today`: a vistoria cannot be future.
+    fn try_from((dto, today): (VistoriaDto, NaiveDate)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let performed_on = f.date("performed_on", &dto.performed_on);
+        let inspector = f.text("inspector", &dto.inspector, 200);
+        let notified_on = dto.notified_on.as_deref().map(|d| f.date("notified_on", d));
+        if performed_on.is_some_and(|d| d > today) {
+            f.take::<(), ()>(
+                "performed_on",
+                Err(()),
+                "A vistoria não pode ter data futura.",
+            );
+        }
+        if let Some(message) =
+            crate::domain::ride_hailing::vistoria::app_art16_p2_notice_only_on_failure(
+                dto.approved,
+                notified_on.is_some(),
+            )
+        {
+            f.take::<(), ()>("notified_on", Err(()), message);
+        }
+        let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
+        Ok(Self {
+            performed_on,
+            approved: dto.approved,
+            inspector,
+            notes: dto.notes,
+            notified_on: notified_on.flatten(),
+        })
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -335,44 +354,32 @@ pub async fn vistoria_summons(
     id: web::Path<String>,
     body: web::Json<SummonsDto>,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::domain::ride_hailing::vistoria::{VistoriaSummons, app_art16_p1_check};
     let id = parse_id(&id)?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let notified_on = f.date("notified_on", &dto.notified_on);
-    let platform_notified_on = dto
-        .platform_notified_on
-        .as_deref()
-        .map(|d| f.date("platform_notified_on", d));
-    let attend_by = f.date("attend_by", &dto.attend_by);
-    let reason = f.text("reason", &dto.reason, 1000);
-    let (notified_on, attend_by, reason) = f.done(parsed!(notified_on, attend_by, reason))?;
-    if state.store.get_authorization(id).await?.is_none() {
-        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
-    }
-    let summons = VistoriaSummons {
-        notified_on,
-        platform_notified_on: platform_notified_on.flatten(),
-        attend_by,
-        reason,
-    };
-    let today = crate::domain::dates::local_date(state.clock.now());
-    let failures = app_art16_p1_check(&summons, today);
-    if !failures.is_empty() {
-        return Err(ApiError::Requirements(
-            failures.into_iter().map(ProblemItem::from).collect(),
-        ));
-    }
-    crate::issuance::ride_hailing::acts::record(
-        &state,
-        &official.actor,
-        "app_authorization",
-        id,
-        RideHailingAct::VistoriaSummons.as_str(),
-        &summons,
-    )
-    .await?;
+    let summons = VistoriaSummons::try_from(body.into_inner())?;
+    authorizations::summon_vistoria(&state, &official.actor, id, &summons).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
+}
+
+impl TryFrom<SummonsDto> for VistoriaSummons {
+    type Error = ApiError;
+
+    fn try_from(dto: SummonsDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let notified_on = f.date("notified_on", &dto.notified_on);
+        let platform_notified_on = dto
+            .platform_notified_on
+            .as_deref()
+            .map(|d| f.date("platform_notified_on", d));
+        let attend_by = f.date("attend_by", &dto.attend_by);
+        let reason = f.text("reason", &dto.reason, 1000);
+        let (notified_on, attend_by, reason) = f.done(parsed!(notified_on, attend_by, reason))?;
+        Ok(Self {
+            notified_on,
+            platform_notified_on: platform_notified_on.flatten(),
+            attend_by,
+            reason,
+        })
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -403,37 +410,9 @@ pub async fn substitute_vehicle(
     id: web::Path<String>,
     body: web::Json<SubstitutionDto>,
 ) -> Result<HttpResponse, ApiError> {
-    use crate::domain::ride_hailing::substitution::SubstitutionCause;
-    use issuance::ride_hailing::substitution::SubstitutionRequest;
     let id = parse_id(&id)?;
-    let dto = body.into_inner();
     let today = crate::domain::dates::local_date(state.clock.now());
-    let mut f = Fields::default();
-    let new_vehicle_id = f.uuid("new_vehicle_id", &dto.new_vehicle_id);
-    let cause = f.take(
-        "cause",
-        SubstitutionCause::parse(dto.cause.trim()).ok_or(()),
-        "Informe o motivo da substituição: sinistro, venda ou locacao (art. 8º, §2º).",
-    );
-    let performed_on = f.date("vistoria.performed_on", &dto.vistoria.performed_on);
-    let inspector = f.text("vistoria.inspector", &dto.vistoria.inspector, 200);
-    if performed_on.is_some_and(|d| d > today) {
-        f.take::<(), ()>(
-            "vistoria.performed_on",
-            Err(()),
-            "A vistoria não pode ter data futura.",
-        );
-    }
-    let (new_vehicle_id, cause, vistoria_on, inspector) =
-        f.done(parsed!(new_vehicle_id, cause, performed_on, inspector))?;
-    let req = SubstitutionRequest {
-        new_vehicle_id,
-        cause,
-        vistoria_on,
-        vistoria_approved: dto.vistoria.approved,
-        inspector,
-        notes: dto.vistoria.notes,
-    };
+    let req = SubstitutionRequest::try_from((body.into_inner(), today))?;
     match issuance::ride_hailing::substitution::substitute_vehicle(&state, id, req, &official.actor)
         .await
     {
@@ -441,6 +420,41 @@ pub async fn substitute_vehicle(
             .insert_header(("Location", format!("/api/v1/app-authorizations/{id}")))
             .json(stored_json(&state, id).await?)),
         Err(e) => Err(e.into()),
+    }
+}
+
+impl TryFrom<(SubstitutionDto, NaiveDate)> for SubstitutionRequest {
+    type Error = ApiError;
+
+    /// `today`: the new car's vistoria cannot be future.
+    fn try_from((dto, today): (SubstitutionDto, NaiveDate)) -> Result<Self, ApiError> {
+        use crate::domain::ride_hailing::substitution::SubstitutionCause;
+        let mut f = Fields::default();
+        let new_vehicle_id = f.uuid("new_vehicle_id", &dto.new_vehicle_id);
+        let cause = f.take(
+            "cause",
+            SubstitutionCause::parse(dto.cause.trim()).ok_or(()),
+            "Informe o motivo da substituição: sinistro, venda ou locacao (art. 8º, §2º).",
+        );
+        let performed_on = f.date("vistoria.performed_on", &dto.vistoria.performed_on);
+        let inspector = f.text("vistoria.inspector", &dto.vistoria.inspector, 200);
+        if performed_on.is_some_and(|d| d > today) {
+            f.take::<(), ()>(
+                "vistoria.performed_on",
+                Err(()),
+                "A vistoria não pode ter data futura.",
+            );
+        }
+        let (new_vehicle_id, cause, vistoria_on, inspector) =
+            f.done(parsed!(new_vehicle_id, cause, performed_on, inspector))?;
+        Ok(Self {
+            new_vehicle_id,
+            cause,
+            vistoria_on,
+            vistoria_approved: dto.vistoria.approved,
+            inspector,
+            notes: dto.vistoria.notes,
+        })
     }
 }
 
@@ -456,23 +470,9 @@ pub async fn revoke(
     let id = parse_id(&id)?;
     let mut f = Fields::default();
     let reason = f.text("reason", &body.reason, 1000);
-    f.finish()?;
-    let reason = reason.ok_or(ApiError::Internal)?;
-    match state
-        .store
-        .revoke_authorization(id, &reason, &official.actor, state.clock.now())
-        .await?
-    {
-        RevokeOutcome::NotFound => Err(ApiError::NotFound("Autorização não encontrada.".into())),
-        RevokeOutcome::AlreadyRevoked(r) => Err(ApiError::Conflict(
-            format!(
-                "A autorização já foi revogada em {}.",
-                crate::documents::format::datetime_local(r.revoked_at)
-            ),
-            vec![],
-        )),
-        RevokeOutcome::Revoked(_) => Ok(HttpResponse::Ok().json(stored_json(&state, id).await?)),
-    }
+    let reason = f.done(reason)?;
+    authorizations::revoke(&state, &official.actor, id, &reason).await?;
+    Ok(HttpResponse::Ok().json(stored_json(&state, id).await?))
 }
 
 /// The signed PDF of a ride-hailing authorization or sticker.
@@ -536,50 +536,53 @@ pub async fn sanction(
     body: web::Json<SanctionDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let mut f = Fields::default();
-    let from = f.date("effective_from", &body.effective_from);
-    let reason = f.text("reason", &body.reason, 1000);
-    let legal_basis = f.text("legal_basis", &body.legal_basis, 200);
-    let kind = f.take(
-        "kind",
-        SanctionKind::parse(&body.kind).ok_or(()),
-        "Use suspension ou cassacao.",
-    );
-    let overflow = state.ride_hailing_basis.month_overflow;
-    let until = match (kind, body.days, body.months, from) {
-        (Some(SanctionKind::Suspensao), Some(d), None, Some(from)) if d > 0 => {
-            Some(sanction_end_days(from, d))
-        }
-        (Some(SanctionKind::Suspensao), None, Some(m), Some(from)) if m > 0 => {
-            Some(sanction_end_months(from, m, overflow))
-        }
-        (Some(SanctionKind::Suspensao), ..) => {
-            f.take::<(), ()>(
-                "days",
-                Err(()),
-                "Informe a duração da suspensão em `days` ou em `months` (apenas um).",
-            );
-            None
-        }
-        _ => None,
-    };
-    let (kind, effective_from, reason, legal_basis) =
-        f.done(parsed!(kind, from, reason, legal_basis))?;
-    let sanction = Sanction {
-        kind,
-        effective_from,
-        until,
-        reason,
-        legal_basis,
-    };
-    if !state
-        .store
-        .add_sanction(id, &sanction, &official.actor, state.clock.now())
-        .await?
-    {
-        return Err(ApiError::NotFound("Autorização não encontrada.".into()));
-    }
+    let sanction =
+        Sanction::try_from((body.into_inner(), state.ride_hailing_basis.month_overflow))?;
+    authorizations::sanction(&state, &official.actor, id, &sanction).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
+}
+
+impl TryFrom<(SanctionDto, MonthOverflow)> for Sanction {
+    type Error = ApiError;
+
+    /// `overflow`: how a suspension in months ends on a short month (legal-basis parameter).
+    fn try_from((dto, overflow): (SanctionDto, MonthOverflow)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let from = f.date("effective_from", &dto.effective_from);
+        let reason = f.text("reason", &dto.reason, 1000);
+        let legal_basis = f.text("legal_basis", &dto.legal_basis, 200);
+        let kind = f.take(
+            "kind",
+            SanctionKind::parse(&dto.kind).ok_or(()),
+            "Use suspension ou cassacao.",
+        );
+        let until = match (kind, dto.days, dto.months, from) {
+            (Some(SanctionKind::Suspensao), Some(d), None, Some(from)) if d > 0 => {
+                Some(sanction_end_days(from, d))
+            }
+            (Some(SanctionKind::Suspensao), None, Some(m), Some(from)) if m > 0 => {
+                Some(sanction_end_months(from, m, overflow))
+            }
+            (Some(SanctionKind::Suspensao), ..) => {
+                f.take::<(), ()>(
+                    "days",
+                    Err(()),
+                    "Informe a duração da suspensão em `days` ou em `months` (apenas um).",
+                );
+                None
+            }
+            _ => None,
+        };
+        let (kind, effective_from, reason, legal_basis) =
+            f.done(parsed!(kind, from, reason, legal_basis))?;
+        Ok(Self {
+            kind,
+            effective_from,
+            until,
+            reason,
+            legal_basis,
+        })
+    }
 }
 
 /// `GET /api/v1/app-infractions`: the catalogue of arts. 26–27 with the fines of the
@@ -650,21 +653,8 @@ pub async fn certidao(
         ),
     };
     let (protocol, subject) = f.done(parsed!(protocol, subject))?;
-    let record = standing::ride_hailing::load_ride_hailing_record(&state, id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("Autorização não encontrada.".into()))?;
-    match issuance::ride_hailing::certidao::issue(
-        &state,
-        &record,
-        subject,
-        &protocol,
-        &official.actor,
-    )
-    .await
-    {
-        Ok(doc) => Ok(HttpResponse::Created().json(IssuedDocument::of(&state, &doc))),
-        Err(e) => Err(e.into()),
-    }
+    let doc = authorizations::certidao(&state, &official.actor, id, subject, &protocol).await?;
+    Ok(HttpResponse::Created().json(IssuedDocument::of(&state, &doc)))
 }
 
 /// A document just issued: its number, where to verify it and where to fetch the PDF.

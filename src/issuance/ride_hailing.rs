@@ -1,6 +1,7 @@
 //! Use cases of the ride-hailing law (Secretaria Municipal de Finanças).
 
 pub mod acts;
+pub mod authorizations;
 pub mod certidao;
 pub mod grant;
 pub mod platforms;

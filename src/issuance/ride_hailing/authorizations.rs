@@ -1,0 +1,130 @@
+//! Use cases on a granted ride-hailing authorization: vistorias and summons (arts. 9º, 10, 16),
+//! revocation, sanctions (arts. 25–26) and the certidão of its driver or car.
+
+use uuid::Uuid;
+
+use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::RideHailingAct;
+use crate::domain::ride_hailing::sanctions::Sanction;
+use crate::domain::ride_hailing::vistoria::{
+    RideHailingVistoria, VistoriaSummons, app_art10_fee_before_vistoria, app_art16_p1_check,
+};
+use crate::issuance::UseCaseError;
+use crate::standing;
+use crate::state::AppState;
+use crate::storage::documents::Document;
+use crate::storage::{Repository, RevokeOutcome};
+
+const NO_AUTHORIZATION: &str = "Autorização não encontrada.";
+const ENTITY: &str = "app_authorization";
+
+/// Records a vistoria of the authorized car by the SMF (APP-ART9, APP-ART16, §2º); the fee
+/// must have been paid before it (APP-ART10).
+pub async fn record_vistoria(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    v: &RideHailingVistoria,
+) -> Result<(), UseCaseError> {
+    let authorization = state
+        .store
+        .get_authorization(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
+    if let Some(f) = app_art10_fee_before_vistoria(authorization.fee_paid_on, v.performed_on) {
+        return Err(UseCaseError::Rules(vec![f]));
+    }
+    super::acts::record(
+        state,
+        actor,
+        ENTITY,
+        id,
+        RideHailingAct::VistoriaRecorded.as_str(),
+        v,
+    )
+    .await
+}
+
+/// Records the notice to present the car for an extra vistoria (APP-ART16-P1); missing it is
+/// the infraction of art. 26, I (AMB-38).
+pub async fn summon_vistoria(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    summons: &VistoriaSummons,
+) -> Result<(), UseCaseError> {
+    if state.store.get_authorization(id).await?.is_none() {
+        return Err(UseCaseError::NotFound(NO_AUTHORIZATION));
+    }
+    let failures = app_art16_p1_check(summons, local_date(state.clock.now()));
+    if !failures.is_empty() {
+        return Err(UseCaseError::Rules(failures));
+    }
+    super::acts::record(
+        state,
+        actor,
+        ENTITY,
+        id,
+        RideHailingAct::VistoriaSummons.as_str(),
+        summons,
+    )
+    .await
+}
+
+/// Revokes an authorization, once, with the reason.
+pub async fn revoke(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    reason: &str,
+) -> Result<(), UseCaseError> {
+    match state
+        .store
+        .revoke_authorization(id, reason, actor, state.clock.now())
+        .await?
+    {
+        RevokeOutcome::NotFound => Err(UseCaseError::NotFound(NO_AUTHORIZATION)),
+        RevokeOutcome::AlreadyRevoked(r) => Err(UseCaseError::Conflict {
+            detail: format!(
+                "A autorização já foi revogada em {}.",
+                crate::documents::format::datetime_local(r.revoked_at)
+            ),
+            field: None,
+        }),
+        RevokeOutcome::Revoked(_) => Ok(()),
+    }
+}
+
+/// Records a final sanction on the authorization: a suspension (DL-9: reinstated on the day
+/// after the last) or a cassação.
+pub async fn sanction(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    sanction: &Sanction,
+) -> Result<(), UseCaseError> {
+    if state
+        .store
+        .add_sanction(id, sanction, actor, state.clock.now())
+        .await?
+    {
+        Ok(())
+    } else {
+        Err(UseCaseError::NotFound(NO_AUTHORIZATION))
+    }
+}
+
+/// Issues the certidão de situação cadastral of the authorization's driver (`app_driver`) or
+/// car (`app_vehicle`).
+pub async fn certidao(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    subject: &'static str,
+    protocol: &str,
+) -> Result<Document, UseCaseError> {
+    let record = standing::ride_hailing::load_ride_hailing_record(state, id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
+    super::certidao::issue(state, &record, subject, protocol, actor).await
+}
