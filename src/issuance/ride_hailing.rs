@@ -2,6 +2,7 @@
 
 pub mod acts;
 pub mod authorizations;
+pub mod autos;
 pub mod certidao;
 pub mod grant;
 pub mod platforms;

@@ -1,0 +1,330 @@
+//! Use cases of the autos de infração of the ride-hailing law (arts. 19–27): the UPF value of a
+//! year (W3), drawing up an auto with its consequences, the acts of its procedure, its
+//! notification and its signed Notificação de Penalidade. Sanctions beyond the fine are only
+//! proposed here; they are recorded on the authorization once the decision is final (AMB-29).
+
+use chrono::{DateTime, Datelike, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::documents::format;
+use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
+use crate::domain::dates::local_date;
+use crate::domain::ride_hailing::RideHailingAct;
+use crate::domain::ride_hailing::sanctions::{
+    Consequence, InfractionType, PriorInfraction, consequences,
+};
+use crate::issuance::UseCaseError;
+use crate::standing;
+use crate::state::AppState;
+use crate::storage::charter::NewEvent;
+use crate::storage::documents::Document;
+use crate::storage::{AutoNotification, Repository, RideHailingAuto, StorageError};
+
+/// Number series of ride-hailing autos: `AI-APP-2026/000001`.
+pub const AUTO_SERIES: &str = "AI-APP";
+
+const NO_AUTO: &str = "Auto de infração não encontrado.";
+
+/// A consequence an auto proposes (a fine now; suspension, cassação or the platform notice
+/// only once the decision is final, AMB-29), as stored with the auto and shown.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Proposal {
+    Fine {
+        upf: u32,
+        centavos: Option<i64>,
+        value: Option<String>,
+        article: &'static str,
+    },
+    Suspension {
+        days: i64,
+        article: &'static str,
+    },
+    Cassacao {
+        article: &'static str,
+    },
+    PlatformNotice {
+        article: &'static str,
+    },
+}
+
+impl From<&Consequence> for Proposal {
+    fn from(c: &Consequence) -> Self {
+        match c {
+            Consequence::Fine {
+                upf,
+                centavos,
+                article,
+            } => Self::Fine {
+                upf: *upf,
+                centavos: *centavos,
+                value: centavos.map(format::money),
+                article,
+            },
+            Consequence::Suspension {
+                from,
+                until,
+                article,
+            } => Self::Suspension {
+                days: (*until - *from).num_days(),
+                article,
+            },
+            Consequence::Cassacao { article, .. } => Self::Cassacao { article },
+            Consequence::PlatformNotice { article } => Self::PlatformNotice { article },
+        }
+    }
+}
+
+/// Records the UPF value of a year, from its annual decree (W3); once per year.
+pub async fn set_upf_value(
+    state: &AppState,
+    actor: &str,
+    year: i32,
+    centavos: i64,
+    act: &str,
+) -> Result<(), UseCaseError> {
+    match state
+        .store
+        .set_upf_value(year, centavos, act, actor, state.clock.now())
+        .await
+    {
+        Ok(()) => Ok(()),
+        Err(StorageError::Conflict(_)) => Err(UseCaseError::Conflict {
+            detail: format!("O valor da UPF de {year} já está registrado."),
+            field: None,
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// An auto to draw up, parsed.
+pub struct NewAuto {
+    pub infraction: &'static InfractionType,
+    pub driver_id: Uuid,
+    pub authorization_id: Option<Uuid>,
+    pub committed_at: DateTime<Utc>,
+    pub place: String,
+    pub facts: String,
+    pub inspector: String,
+}
+
+/// The driver must exist, and the authorization, if given, must be the driver's.
+async fn check_parties(
+    state: &AppState,
+    driver_id: Uuid,
+    authorization_id: Option<Uuid>,
+) -> Result<(), UseCaseError> {
+    if state.store.get_driver(driver_id).await?.is_none() {
+        return Err(UseCaseError::UnknownReference {
+            field: "driver_id",
+            message: "Condutor não cadastrado.",
+        });
+    }
+    if let Some(a) = authorization_id
+        && state
+            .store
+            .get_authorization(a)
+            .await?
+            .is_none_or(|x| x.driver_id != driver_id)
+    {
+        return Err(UseCaseError::UnknownReference {
+            field: "authorization_id",
+            message: "Autorização inexistente ou de outro condutor.",
+        });
+    }
+    Ok(())
+}
+
+/// Draws up an auto and computes its consequences from the driver's earlier autos (art. 25;
+/// AMB-03: the fine in reais uses the UPF value in force on the day it is drawn up).
+pub async fn draw_up(
+    state: &AppState,
+    actor: &str,
+    new: NewAuto,
+) -> Result<RideHailingAuto, UseCaseError> {
+    let now = state.clock.now();
+    if new.committed_at > now {
+        return Err(UseCaseError::Inconsistent {
+            field: "committed_at",
+            message: "A infração não pode ser posterior à lavratura do auto.",
+        });
+    }
+    check_parties(state, new.driver_id, new.authorization_id).await?;
+    let committed_on = local_date(new.committed_at);
+    let today = local_date(now);
+    let prior: Vec<PriorInfraction> = state
+        .store
+        .prior_autos(new.driver_id)
+        .await?
+        .into_iter()
+        .map(|(id, committed_on)| PriorInfraction {
+            id,
+            committed_on,
+            annulled: false,
+        })
+        .collect();
+    let upf = state.store.upf_value(today.year()).await?;
+    let cons = consequences(
+        new.infraction,
+        committed_on,
+        today,
+        &prior,
+        upf,
+        &state.ride_hailing_basis,
+    );
+    let Some(Consequence::Fine { upf, centavos, .. }) = cons.first() else {
+        return Err(UseCaseError::Internal("an auto without its fine"));
+    };
+    let proposals: Vec<Proposal> = cons.iter().map(Proposal::from).collect();
+    let mut auto = RideHailingAuto {
+        id: Uuid::new_v4(),
+        number: String::new(),
+        infraction_id: new.infraction.id.to_owned(),
+        driver_id: new.driver_id,
+        authorization_id: new.authorization_id,
+        committed_at: new.committed_at,
+        committed_on,
+        place: new.place,
+        facts: new.facts,
+        inspector: new.inspector,
+        drawn_up_at: now,
+        fine_upf: i64::from(*upf),
+        fine_centavos: *centavos,
+        consequences: serde_json::to_value(proposals).map_err(|_| UseCaseError::Encoding)?,
+        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
+        notification: None,
+    };
+    auto.number = state.store.insert_auto(&auto, AUTO_SERIES, actor).await?;
+    Ok(auto)
+}
+
+async fn auto(state: &AppState, id: Uuid) -> Result<RideHailingAuto, UseCaseError> {
+    state
+        .store
+        .get_auto(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_AUTO))
+}
+
+/// Records an act of the procedure (APP-ART22, AMB-34): defence, decision, reconsideration
+/// and its decision, in order; annulling re-computes recidivism (AMB-29).
+pub async fn procedure_act(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    act: &ProcedureAct,
+) -> Result<RideHailingAuto, UseCaseError> {
+    let auto = auto(state, id).await?;
+    let today = local_date(state.clock.now());
+    let acts = standing::ride_hailing::acts_of(state, id).await?;
+    let cal = state.calendar().await?;
+    let p = standing::ride_hailing::state_of(
+        &auto,
+        &acts,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.ride_hailing_basis,
+    );
+    let order = if matches!(act, ProcedureAct::Notificacao { .. }) {
+        Err("A notificação deste auto é registrada em /notification (art. 22, §§1º–2º).")
+    } else {
+        check_act_order(&p, act, auto.committed_on, today)
+    };
+    if let Err(message) = order {
+        return Err(UseCaseError::Conflict {
+            detail: "Ato fora da ordem do procedimento.".into(),
+            field: Some(("act", message.to_owned())),
+        });
+    }
+    let annuls = matches!(
+        act,
+        ProcedureAct::Decisao {
+            outcome: Outcome::Anulado,
+            ..
+        } | ProcedureAct::DecisaoPrefeito {
+            outcome: Outcome::Anulado,
+            ..
+        }
+    );
+    let mut events = vec![NewEvent::act(
+        standing::ride_hailing::ENTITY,
+        id,
+        RideHailingAct::ProcedureAct.as_str(),
+        actor,
+        state.ride_hailing_basis.version,
+        state.clock.now(),
+        serde_json::to_value(act).map_err(|_| UseCaseError::Encoding)?,
+    )];
+    if annuls {
+        events.push(super::procedure::annulment_event(state, &auto, actor));
+    }
+    state.store.append_events(events).await?;
+    Ok(auto)
+}
+
+/// Records how and when the notice reached the infractor and when it was filed (art. 22,
+/// §§1º–2º), once.
+pub async fn record_notification(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    n: &AutoNotification,
+) -> Result<RideHailingAuto, UseCaseError> {
+    match state
+        .store
+        .record_notification(id, n, actor, state.clock.now())
+        .await
+    {
+        Ok(true) => auto(state, id).await,
+        Ok(false) => Err(UseCaseError::NotFound(NO_AUTO)),
+        Err(StorageError::Conflict(_)) => Err(UseCaseError::Conflict {
+            detail: "A notificação deste auto já foi registrada.".into(),
+            field: None,
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Issues the signed Notificação de Penalidade (APP-ART19, APP-ART22): two copies, deadlines
+/// dated.
+pub async fn notice(state: &AppState, actor: &str, id: Uuid) -> Result<Document, UseCaseError> {
+    let auto = auto(state, id).await?;
+    let driver = state
+        .store
+        .get_driver(auto.driver_id)
+        .await?
+        .ok_or(UseCaseError::Internal("an auto whose driver is gone"))?;
+    let plate = match auto.authorization_id {
+        Some(a) => match state.store.get_authorization(a).await? {
+            Some(a) => state
+                .store
+                .get_vehicle(a.vehicle_id)
+                .await?
+                .map(|v| (v.plate.as_str().to_owned(), v.plate.formatted())),
+            None => None,
+        },
+        None => None,
+    };
+    let acts = standing::ride_hailing::acts_of(state, id).await?;
+    let cal = state.calendar().await?;
+    let p = standing::ride_hailing::state_of(
+        &auto,
+        &acts,
+        local_date(state.clock.now()),
+        &cal,
+        &state.deadline_rules,
+        &state.ride_hailing_basis,
+    );
+    super::procedure::issue_notice(
+        state,
+        &auto,
+        &driver.name,
+        &driver.cpf.masked(),
+        plate,
+        &p,
+        actor,
+    )
+    .await
+}
