@@ -12,7 +12,6 @@ use crate::domain::calendar::{
     Calendar, CalendarSettings, ClosedDay, DayKind, Deadline, deadline_in_days,
 };
 use crate::state::AppState;
-use crate::storage::{Repository, StorageError};
 
 /// Longest decreed range accepted at once (a recess is a few weeks).
 const MAX_RANGE_DAYS: i64 = 62;
@@ -76,57 +75,58 @@ pub async fn add_closed_days(
     official: Official,
     body: web::Json<NewClosedDaysDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut f = Fields::default();
-    let from = f.date("from", &body.from);
-    let until = match &body.until {
-        Some(u) => f.date("until", u),
-        None => from,
-    };
-    let description = f.text("description", &body.description, 200);
-    let act = match body.act.as_deref().map(str::trim) {
-        Some("") | None => None,
-        Some(a) => f.text("act", a, 200),
-    };
-    let kind = match body.kind.as_str() {
-        "ponto_facultativo" => Some(DayKind::PontoFacultativo),
-        "recess" => Some(DayKind::Recess),
-        "municipal" => Some(DayKind::Municipal),
-        _ => f.take::<DayKind, ()>(
-            "kind",
-            Err(()),
-            "Use ponto_facultativo, recess ou municipal.",
-        ),
-    };
-    let (from, until, description, kind) = f.done(parsed!(from, until, description, kind))?;
-    let span = (until - from).num_days();
-    if !(0..MAX_RANGE_DAYS).contains(&span) {
-        return Err(ApiError::Invalid(vec![ProblemItem::field(
-            "until",
-            format!("O período deve começar em `from` e ter no máximo {MAX_RANGE_DAYS} dias."),
-        )]));
-    }
-    let days: Vec<ClosedDay> = (0..=span)
-        .map(|i| ClosedDay {
-            date: from + Duration::days(i),
-            kind,
-            description: description.clone(),
-            act: act.clone(),
-        })
-        .collect();
-    match state
-        .store
-        .add_decreed_days(&days, &official.actor, state.clock.now())
-        .await
-    {
-        Ok(()) => {
-            state.decreed_days.invalidate();
-            Ok(HttpResponse::Created().json(ClosedDaysView { closed_days: days }))
+    let days = DecreedDays::try_from(body.into_inner())?;
+    let closed_days =
+        crate::issuance::calendar::add_closed_days(&state, &official.actor, days.0).await?;
+    Ok(HttpResponse::Created().json(ClosedDaysView { closed_days }))
+}
+
+/// The days a decree closes, parsed: one per day of the range.
+pub struct DecreedDays(Vec<ClosedDay>);
+
+impl TryFrom<NewClosedDaysDto> for DecreedDays {
+    type Error = ApiError;
+
+    fn try_from(dto: NewClosedDaysDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let from = f.date("from", &dto.from);
+        let until = match &dto.until {
+            Some(u) => f.date("until", u),
+            None => from,
+        };
+        let description = f.text("description", &dto.description, 200);
+        let act = match dto.act.as_deref().map(str::trim) {
+            Some("") | None => None,
+            Some(a) => f.text("act", a, 200),
+        };
+        let kind = match dto.kind.as_str() {
+            "ponto_facultativo" => Some(DayKind::PontoFacultativo),
+            "recess" => Some(DayKind::Recess),
+            "municipal" => Some(DayKind::Municipal),
+            _ => f.take::<DayKind, ()>(
+                "kind",
+                Err(()),
+                "Use ponto_facultativo, recess ou municipal.",
+            ),
+        };
+        let (from, until, description, kind) = f.done(parsed!(from, until, description, kind))?;
+        let span = (until - from).num_days();
+        if !(0..MAX_RANGE_DAYS).contains(&span) {
+            return Err(ApiError::Invalid(vec![ProblemItem::field(
+                "until",
+                format!("O período deve começar em `from` e ter no máximo {MAX_RANGE_DAYS} dias."),
+            )]));
         }
-        Err(StorageError::Conflict(_)) => Err(ApiError::Conflict(
-            "Um dos dias já está registrado no calendário.".into(),
-            vec![ProblemItem::field("from", "Dia já registrado.")],
-        )),
-        Err(e) => Err(e.into()),
+        Ok(Self(
+            (0..=span)
+                .map(|i| ClosedDay {
+                    date: from + Duration::days(i),
+                    kind,
+                    description: description.clone(),
+                    act: act.clone(),
+                })
+                .collect(),
+        ))
     }
 }
 

@@ -1,0 +1,30 @@
+//! Use case of the municipal calendar: the days a decree closes (pontos facultativos, recess,
+//! municipal holidays), which every deadline then skips (DL-5).
+
+use crate::domain::calendar::ClosedDay;
+use crate::issuance::UseCaseError;
+use crate::state::AppState;
+use crate::storage::{Repository, StorageError};
+
+/// Records decreed days, none already recorded, and drops the cached calendar.
+pub async fn add_closed_days(
+    state: &AppState,
+    actor: &str,
+    days: Vec<ClosedDay>,
+) -> Result<Vec<ClosedDay>, UseCaseError> {
+    match state
+        .store
+        .add_decreed_days(&days, actor, state.clock.now())
+        .await
+    {
+        Ok(()) => {
+            state.decreed_days.invalidate();
+            Ok(days)
+        }
+        Err(StorageError::Conflict(_)) => Err(UseCaseError::Conflict {
+            detail: "Um dos dias já está registrado no calendário.".into(),
+            field: Some(("from", "Dia já registrado.".into())),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
