@@ -5,7 +5,6 @@
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use uuid::Uuid;
 
 use super::auth::Official;
@@ -13,47 +12,35 @@ use super::calendar::calendar;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::Deadline;
-use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
-    CHARTER_INFRACTIONS, CharterInfraction, Outcome, ProcedureAct, charter_infraction,
-    check_act_order,
+    CHARTER_INFRACTIONS, CharterInfraction, ProcedureAct, charter_infraction,
 };
 use crate::domain::charter::{
     self as rules, Baixa, CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist,
-    CompanySanction, CompanySanctionKind, ContractFacts, ContractKind, ListedVehicle, Modality,
-    Passenger, PriorTermo, SubstitutionReason, Vistoria,
+    CompanySanction, CompanySanctionKind, ContractFacts, ContractKind, Modality, Passenger,
+    SubstitutionReason, Vistoria,
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
-use crate::domain::rule::RuleFailure;
 use crate::issuance::charter as issue;
 use crate::issuance::charter::NewAuto;
+use crate::issuance::charter::register::{
+    self, NewCompany, NewDriver, NewVehicle, SubstitutionRequest, TripRequest,
+};
 use crate::issuance::verification_url;
 use crate::standing::charter as reg;
 use crate::standing::charter::{
-    AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
-    VehicleData, VehicleDocuments,
+    AutoView, CharterVehicle, Company, CompanyData, DriverBaixa, ItvReport, VehicleDocuments,
 };
 use crate::state::AppState;
-use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
+use crate::storage::charter::CharterTable;
 use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, Repository, StorageError};
+use crate::storage::{DocumentKind, Repository};
 
 type Reply = Result<HttpResponse, ApiError>;
 
 fn not_found(what: &str) -> ApiError {
     ApiError::NotFound(format!("{what} não encontrado(a)."))
-}
-
-fn requirements(failures: Vec<RuleFailure>) -> ApiError {
-    ApiError::Requirements(failures.into_iter().map(ProblemItem::from).collect())
-}
-
-fn conflict(field: &'static str, message: &str) -> ApiError {
-    ApiError::Conflict(
-        "Já existe um cadastro com este dado.".into(),
-        vec![ProblemItem::field(field, message)],
-    )
 }
 
 fn path_id(raw: &str, what: &str) -> Result<Uuid, ApiError> {
@@ -72,40 +59,6 @@ async fn vehicle_or_404(state: &AppState, raw: &str) -> Result<CharterVehicle, A
     reg::load_vehicle(&state.store, id)
         .await?
         .ok_or_else(|| not_found("Veículo"))
-}
-
-fn event<'a>(
-    table: CharterTable,
-    id: Uuid,
-    kind: &'a str,
-    actor: &'a str,
-    state: &'a AppState,
-    data: serde_json::Value,
-) -> NewEvent<'a> {
-    NewEvent::act(
-        table.entity_type(),
-        id,
-        kind,
-        actor,
-        state.charter_basis.version,
-        state.clock.now(),
-        data,
-    )
-}
-
-async fn append(state: &AppState, e: NewEvent<'_>) -> Result<(), ApiError> {
-    state
-        .store
-        .charter_commit(CharterCommit {
-            events: vec![e],
-            ..CharterCommit::default()
-        })
-        .await?;
-    Ok(())
-}
-
-fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, ApiError> {
-    serde_json::to_value(v).map_err(|_| ApiError::Internal)
 }
 
 /// A charter document just issued (Termo, selo, auto, certidão): where to verify and fetch it.
@@ -164,68 +117,45 @@ pub async fn create_company(
     official: Official,
     body: web::Json<NewCompanyDto>,
 ) -> Reply {
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let cnpj = f.take("cnpj", Cnpj::parse(&dto.cnpj), "CNPJ inválido.");
-    let name = f.text("name", &dto.name, 200);
-    let address = f.text("address", &dto.address, 300);
-    let phone = f.text("phone", &dto.phone, 40);
-    let email = f.text("email", &dto.email, 200);
-    let protocol = f.text("protocol", &dto.protocol, 60);
-    let applied_on = f.date("applied_on", &dto.applied_on);
-    if !dto.email.contains('@') {
-        f.take::<(), ()>("email", Err(()), "E-mail inválido.");
-    }
-    let (cnpj, name, address, phone, email, protocol, applied_on) = f.done(parsed!(
-        cnpj, name, address, phone, email, protocol, applied_on
-    ))?;
-    let now = state.clock.now();
-    let data = CompanyData {
-        name,
-        address,
-        phone,
-        email,
-        modality: dto.modality,
-        protocol,
-        applied_on,
-        operating_before_law: dto.operating_before_law,
-        checklist: dto.checklist,
-    };
-    let id = Uuid::new_v4();
-    let data_json = to_json(&data)?;
-    let commit = CharterCommit {
-        row: Some((
-            CharterTable::Companies,
-            CharterRow {
-                id,
-                company_id: None,
-                key: cnpj.as_str().to_owned(),
-                alt_key: None,
-                data: data_json,
-                created_at: now,
-                created_by: official.actor.clone(),
-            },
-        )),
-        events: vec![event(
-            CharterTable::Companies,
-            id,
-            CharterAct::Registered.as_str(),
-            &official.actor,
-            &state,
-            json!({ "cnpj": cnpj.as_str(), "name": data.name, "modality": data.modality, "protocol": data.protocol }),
-        )],
-        ..CharterCommit::default()
-    };
-    match state.store.charter_commit(commit).await {
-        Err(StorageError::Conflict(_)) => {
-            return Err(conflict("cnpj", "Empresa já cadastrada com este CNPJ."));
-        }
-        other => other?,
-    }
-    let company = reg::load_company(&state.store, id)
-        .await?
-        .ok_or(ApiError::Internal)?;
+    let new = NewCompany::try_from(body.into_inner())?;
+    let id = register::register_company(&state, &official.actor, new).await?;
+    let company = register::company(&state, id).await?;
     Ok(HttpResponse::Created().json(company_json(&state, &company).await?))
+}
+
+impl TryFrom<NewCompanyDto> for NewCompany {
+    type Error = ApiError;
+
+    fn try_from(dto: NewCompanyDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let cnpj = f.take("cnpj", Cnpj::parse(&dto.cnpj), "CNPJ inválido.");
+        let name = f.text("name", &dto.name, 200);
+        let address = f.text("address", &dto.address, 300);
+        let phone = f.text("phone", &dto.phone, 40);
+        let email = f.text("email", &dto.email, 200);
+        let protocol = f.text("protocol", &dto.protocol, 60);
+        let applied_on = f.date("applied_on", &dto.applied_on);
+        if !dto.email.contains('@') {
+            f.take::<(), ()>("email", Err(()), "E-mail inválido.");
+        }
+        let (cnpj, name, address, phone, email, protocol, applied_on) = f.done(parsed!(
+            cnpj, name, address, phone, email, protocol, applied_on
+        ))?;
+        Ok(Self {
+            cnpj,
+            data: CompanyData {
+                name,
+                address,
+                phone,
+                email,
+                modality: dto.modality,
+                protocol,
+                applied_on,
+                operating_before_law: dto.operating_before_law,
+                checklist: dto.checklist,
+            },
+        })
+    }
 }
 
 async fn company_json(state: &AppState, c: &Company) -> Result<CompanyView, ApiError> {
@@ -375,21 +305,9 @@ pub async fn file_checklist(
     id: web::Path<String>,
     body: web::Json<CompanyChecklist>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let checklist = body.into_inner();
-    append(
-        &state,
-        event(
-            CharterTable::Companies,
-            c.id,
-            CharterAct::ChecklistFiled.as_str(),
-            &official.actor,
-            &state,
-            to_json(&checklist)?,
-        ),
-    )
-    .await?;
-    let c = company_or_404(&state, &id).await?;
+    let id = path_id(&id, "Empresa")?;
+    register::file_checklist(&state, &official.actor, id, &body.into_inner()).await?;
+    let c = register::company(&state, id).await?;
     Ok(HttpResponse::Ok().json(company_json(&state, &c).await?))
 }
 
@@ -402,28 +320,8 @@ pub async fn grant_termo(
     official: Official,
     id: web::Path<String>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let today = local_date(state.clock.now());
-    let termos = reg::termos_of(&state.store, c.id).await?;
-    let latest = termos
-        .iter()
-        .max_by_key(|t| t.data.valid_until)
-        .map(|t| PriorTermo {
-            number: t.number.clone(),
-            valid_from: t.data.valid_from,
-            valid_until: t.data.valid_until,
-        });
-    let decision = rules::decide_termo(
-        &c.data.checklist,
-        &c.cassations(),
-        latest.as_ref(),
-        today,
-        &state.charter_basis,
-    )
-    .map_err(requirements)?;
-    let (termo, doc) = issue::issue_termo(&state, &c, &decision, &official.actor)
-        .await
-        .map_err(ApiError::from)?;
+    let id = path_id(&id, "Empresa")?;
+    let (c, termo, doc) = register::grant_termo(&state, &official.actor, id).await?;
     Ok(HttpResponse::Created().json(TermoView {
         id: termo.id,
         number: termo.number.clone(),
@@ -471,43 +369,41 @@ pub async fn apply_sanction(
     id: web::Path<String>,
     body: web::Json<CharterSanctionDto>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let from = f.date("effective_from", &dto.effective_from);
-    let until = dto.until.as_deref().map(|u| f.date("until", u));
-    let reason = f.text("reason", &dto.reason, 2000);
-    if !rules::sanction_grounded(dto.kind, dto.article.trim()) {
-        f.take::<(), ()>(
-            "article",
-            Err(()),
-            "Artigo incompatível com a sanção: cassação (art. 20, I a IV), advertência (art. 18, I), suspensão (art. 18, III) ou apreensão (art. 18, IV).",
-        );
-    }
-    let until = until.flatten();
-    if let Some(message) = rules::fret_art18_iii_suspension_end(dto.kind, from, until) {
-        f.take::<(), ()>("until", Err(()), message);
-    }
-    let (effective_from, reason) = f.done(parsed!(from, reason))?;
-    let sanction = CompanySanction {
-        kind: dto.kind,
-        effective_from,
-        until: until.filter(|_| dto.kind == CompanySanctionKind::Suspensao),
-        article: dto.article.trim().to_owned(),
-        reason,
-    };
-    let mut e = event(
-        CharterTable::Companies,
-        c.id,
-        CharterAct::SanctionApplied.as_str(),
-        &official.actor,
-        &state,
-        to_json(&sanction)?,
-    );
-    e.reason = Some(&sanction.reason);
-    append(&state, e).await?;
-    let c = company_or_404(&state, &id).await?;
+    let id = path_id(&id, "Empresa")?;
+    let sanction = CompanySanction::try_from(body.into_inner())?;
+    register::apply_sanction(&state, &official.actor, id, &sanction).await?;
+    let c = register::company(&state, id).await?;
     Ok(HttpResponse::Created().json(company_json(&state, &c).await?))
+}
+
+impl TryFrom<CharterSanctionDto> for CompanySanction {
+    type Error = ApiError;
+
+    fn try_from(dto: CharterSanctionDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let from = f.date("effective_from", &dto.effective_from);
+        let until = dto.until.as_deref().map(|u| f.date("until", u));
+        let reason = f.text("reason", &dto.reason, 2000);
+        if !rules::sanction_grounded(dto.kind, dto.article.trim()) {
+            f.take::<(), ()>(
+                "article",
+                Err(()),
+                "Artigo incompatível com a sanção: cassação (art. 20, I a IV), advertência (art. 18, I), suspensão (art. 18, III) ou apreensão (art. 18, IV).",
+            );
+        }
+        let until = until.flatten();
+        if let Some(message) = rules::fret_art18_iii_suspension_end(dto.kind, from, until) {
+            f.take::<(), ()>("until", Err(()), message);
+        }
+        let (effective_from, reason) = f.done(parsed!(from, reason))?;
+        Ok(Self {
+            kind: dto.kind,
+            effective_from,
+            until: until.filter(|_| dto.kind == CompanySanctionKind::Suspensao),
+            article: dto.article.trim().to_owned(),
+            reason,
+        })
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -539,115 +435,42 @@ pub async fn create_vehicle(
     id: web::Path<String>,
     body: web::Json<CharterNewVehicleDto>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let plate = f.take("plate", Plate::parse(&dto.plate), "Placa inválida.");
-    let renavam = f.take("renavam", Renavam::parse(&dto.renavam), "RENAVAM inválido.");
-    let make = f.text("make", &dto.make, 60);
-    let model = f.text("model", &dto.model, 60);
-    let itv = dto
-        .itv_report_date
-        .as_deref()
-        .map(|d| f.date("itv_report_date", d));
-    let (plate, renavam, make, model) = f.done(parsed!(plate, renavam, make, model))?;
-    let itv = itv.flatten();
-    let now = state.clock.now();
-    let today = local_date(now);
-    let basis = &state.charter_basis;
-    let failures = rules::vehicle_requirements(
-        &dto.facts,
-        &c.cnpj,
-        itv.filter(|d| *d <= today),
-        today,
-        basis,
-    );
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let vid = Uuid::new_v4();
-    let data = VehicleData {
-        make,
-        model,
-        facts: dto.facts,
-    };
-    let mut events = vec![event(
-        CharterTable::Vehicles,
-        vid,
-        CharterAct::Registered.as_str(),
-        &official.actor,
-        &state,
-        json!({ "company_id": c.id, "plate": plate.as_str(), "renavam": renavam.as_str() }),
-    )];
-    let itv_json = itv
-        .map(|d| {
-            to_json(&ItvReport {
-                report_date: d,
-                provider: dto.itv_provider.clone().unwrap_or_default(),
-            })
-        })
-        .transpose()?;
-    if let Some(j) = itv_json {
-        events.push(event(
-            CharterTable::Vehicles,
-            vid,
-            CharterAct::ItvReportFiled.as_str(),
-            &official.actor,
-            &state,
-            j,
-        ));
-    }
-    events.push(event(
-        CharterTable::Companies,
-        c.id,
-        CharterAct::VehicleEnrolled.as_str(),
-        &official.actor,
-        &state,
-        json!({ "vehicle_id": vid, "plate": plate.as_str() }),
-    ));
-    let commit = CharterCommit {
-        row: Some((
-            CharterTable::Vehicles,
-            CharterRow {
-                id: vid,
-                company_id: Some(c.id),
-                key: plate.as_str().to_owned(),
-                alt_key: Some(renavam.as_str().to_owned()),
-                data: to_json(&data)?,
-                created_at: now,
-                created_by: official.actor.clone(),
-            },
-        )),
-        events,
-        ..CharterCommit::default()
-    };
-    match state.store.charter_commit(commit).await {
-        Err(StorageError::Conflict(field)) => {
-            let field = if field == "renavam" {
-                "renavam"
-            } else {
-                "plate"
-            };
-            return Err(conflict(field, "Veículo já cadastrado para fretamento."));
-        }
-        other => other?,
-    }
-    let cal = calendar(&state).await?;
-    let transition = rules::transition_deadlines(basis, &cal, &state.deadline_rules);
-    let warning = rules::late_transition_warning(
-        c.data.operating_before_law,
-        today,
-        &transition.vehicle_enrolment,
-        "FRET-ART26-P1",
-        "art. 26, §1º",
-        "Vistoria e cadastro de veículo de empresa que já operava",
-    );
-    let v = reg::load_vehicle(&state.store, vid)
-        .await?
-        .ok_or(ApiError::Internal)?;
+    let company_id = path_id(&id, "Empresa")?;
+    let new = NewVehicle::try_from(body.into_inner())?;
+    let (vid, warning) = register::enrol_vehicle(&state, &official.actor, company_id, new).await?;
+    let c = register::company(&state, company_id).await?;
+    let v = register::vehicle(&state, vid).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
     body.warnings = Some(warning.into_iter().map(ProblemItem::from).collect());
     Ok(HttpResponse::Created().json(body))
+}
+
+impl TryFrom<CharterNewVehicleDto> for NewVehicle {
+    type Error = ApiError;
+
+    fn try_from(dto: CharterNewVehicleDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let plate = f.take("plate", Plate::parse(&dto.plate), "Placa inválida.");
+        let renavam = f.take("renavam", Renavam::parse(&dto.renavam), "RENAVAM inválido.");
+        let make = f.text("make", &dto.make, 60);
+        let model = f.text("model", &dto.model, 60);
+        let itv = dto
+            .itv_report_date
+            .as_deref()
+            .map(|d| f.date("itv_report_date", d));
+        let (plate, renavam, make, model) = f.done(parsed!(plate, renavam, make, model))?;
+        Ok(Self {
+            plate,
+            renavam,
+            make,
+            model,
+            facts: dto.facts,
+            itv: itv.flatten().map(|report_date| ItvReport {
+                report_date,
+                provider: dto.itv_provider.unwrap_or_default(),
+            }),
+        })
+    }
 }
 
 async fn vehicle_json(
@@ -776,32 +599,30 @@ pub async fn file_itv(
     id: web::Path<String>,
     body: web::Json<ItvDto>,
 ) -> Reply {
-    let v = vehicle_or_404(&state, &id).await?;
-    let mut f = Fields::default();
-    let day = f.date("report_date", &body.report_date);
-    let provider = f.text("provider", &body.provider, 200);
-    if day.is_some_and(|d| d > local_date(state.clock.now())) {
-        f.take::<(), ()>("report_date", Err(()), "O laudo não pode ter data futura.");
+    let vid = path_id(&id, "Veículo")?;
+    let today = local_date(state.clock.now());
+    let report = ItvReport::try_from((body.into_inner(), today))?;
+    register::file_itv(&state, &official.actor, vid, &report).await?;
+    vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
+}
+
+impl TryFrom<(ItvDto, NaiveDate)> for ItvReport {
+    type Error = ApiError;
+
+    /// `today`: a report cannot be future.
+    fn try_from((dto, today): (ItvDto, NaiveDate)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let day = f.date("report_date", &dto.report_date);
+        let provider = f.text("provider", &dto.provider, 200);
+        if day.is_some_and(|d| d > today) {
+            f.take::<(), ()>("report_date", Err(()), "O laudo não pode ter data futura.");
+        }
+        let (report_date, provider) = f.done(parsed!(day, provider))?;
+        Ok(Self {
+            report_date,
+            provider,
+        })
     }
-    let (report_date, provider) = f.done(parsed!(day, provider))?;
-    let data = to_json(&ItvReport {
-        report_date,
-        provider,
-    })?;
-    append(
-        &state,
-        event(
-            CharterTable::Vehicles,
-            v.id,
-            CharterAct::ItvReportFiled.as_str(),
-            &official.actor,
-            &state,
-            data,
-        ),
-    )
-    .await?;
-    let v = vehicle_or_404(&state, &id).await?;
-    vehicle_reply(&state, &v).await
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/documents` (FRET-ART12-II/III): a new CRLV year or
@@ -814,32 +635,9 @@ pub async fn file_vehicle_documents(
     id: web::Path<String>,
     body: web::Json<VehicleDocuments>,
 ) -> Reply {
-    let v = vehicle_or_404(&state, &id).await?;
-    let docs = body.into_inner();
-    if docs
-        .insurance
-        .as_ref()
-        .is_some_and(|i| i.valid_to < i.valid_from)
-    {
-        return Err(ApiError::Invalid(vec![ProblemItem::field(
-            "insurance",
-            "A vigência do seguro termina antes de começar.",
-        )]));
-    }
-    append(
-        &state,
-        event(
-            CharterTable::Vehicles,
-            v.id,
-            CharterAct::VehicleDocumentsFiled.as_str(),
-            &official.actor,
-            &state,
-            to_json(&docs)?,
-        ),
-    )
-    .await?;
-    let v = vehicle_or_404(&state, &id).await?;
-    vehicle_reply(&state, &v).await
+    let vid = path_id(&id, "Veículo")?;
+    register::file_vehicle_documents(&state, &official.actor, vid, &body.into_inner()).await?;
+    vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -861,68 +659,40 @@ pub async fn record_vistoria(
     id: web::Path<String>,
     body: web::Json<CharterVistoriaDto>,
 ) -> Reply {
-    let v = vehicle_or_404(&state, &id).await?;
-    let dto = body.into_inner();
+    let vid = path_id(&id, "Veículo")?;
     let today = local_date(state.clock.now());
-    let mut f = Fields::default();
-    let performed_on = f.date("performed_on", &dto.performed_on);
-    let inspector = f.text("inspector", &dto.inspector, 200);
-    if performed_on.is_some_and(|d| d > today) {
-        f.take::<(), ()>(
-            "performed_on",
-            Err(()),
-            "A vistoria não pode ter data futura.",
-        );
-    }
-    let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
-    let c = reg::load_company(&state.store, v.company_id)
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let vistoria = Vistoria {
-        performed_on,
-        approved: dto.approved,
-        inspector,
-        notes: dto.notes,
-    };
-    if let Some(failure) = rules::fret_art13_p5_no_vistoria_after_baixa(v.record.baixa.is_some()) {
-        return Err(requirements(vec![failure]));
-    }
-    if !vistoria.approved {
-        append(
-            &state,
-            event(
-                CharterTable::Vehicles,
-                v.id,
-                CharterAct::VistoriaRecorded.as_str(),
-                &official.actor,
-                &state,
-                to_json(&vistoria)?,
-            ),
-        )
-        .await?;
-        let v = vehicle_or_404(&state, &id).await?;
-        let mut body = vehicle_json(&state, &v, &c).await?;
-        body.selo = Some(None);
-        return Ok(HttpResponse::Created().json(body));
-    }
-    // An approved vistoria certifies that arts. 10–13 hold on that day.
-    let failures = rules::vehicle_requirements(
-        &v.record.facts,
-        &c.cnpj,
-        v.record.last_itv(performed_on),
-        performed_on,
-        &state.charter_basis,
-    );
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let doc = issue::issue_selo(&state, &c, &v, &vistoria, &official.actor)
-        .await
-        .map_err(ApiError::from)?;
-    let v = vehicle_or_404(&state, &id).await?;
+    let vistoria = Vistoria::try_from((body.into_inner(), today))?;
+    let selo = register::record_vistoria(&state, &official.actor, vid, &vistoria).await?;
+    let v = register::vehicle(&state, vid).await?;
+    let c = register::company(&state, v.company_id).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
-    body.selo = Some(Some(document_view(&state, &doc)));
+    body.selo = Some(selo.map(|doc| document_view(&state, &doc)));
     Ok(HttpResponse::Created().json(body))
+}
+
+impl TryFrom<(CharterVistoriaDto, NaiveDate)> for Vistoria {
+    type Error = ApiError;
+
+    /// `today`: a vistoria cannot be future.
+    fn try_from((dto, today): (CharterVistoriaDto, NaiveDate)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let performed_on = f.date("performed_on", &dto.performed_on);
+        let inspector = f.text("inspector", &dto.inspector, 200);
+        if performed_on.is_some_and(|d| d > today) {
+            f.take::<(), ()>(
+                "performed_on",
+                Err(()),
+                "A vistoria não pode ter data futura.",
+            );
+        }
+        let (performed_on, inspector) = f.done(parsed!(performed_on, inspector))?;
+        Ok(Self {
+            performed_on,
+            approved: dto.approved,
+            inspector,
+            notes: dto.notes,
+        })
+    }
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/baixa` (FRET-ART13-P5, FRET-ART24).
@@ -934,33 +704,9 @@ pub async fn baixa_vehicle(
     id: web::Path<String>,
     body: web::Json<Baixa>,
 ) -> Reply {
-    let v = vehicle_or_404(&state, &id).await?;
-    if v.record.baixa.is_some() {
-        return Err(ApiError::Conflict(
-            "Veículo já baixado.".into(),
-            vec![ProblemItem::field("vehicle", "A baixa já foi registrada.")],
-        ));
-    }
-    let baixa = body.into_inner();
-    let mut failures = Vec::new();
-    rules::fret_art13_p5_baixa(&baixa, &mut failures);
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    append(
-        &state,
-        event(
-            CharterTable::Vehicles,
-            v.id,
-            CharterAct::Baixa.as_str(),
-            &official.actor,
-            &state,
-            to_json(&baixa)?,
-        ),
-    )
-    .await?;
-    let v = vehicle_or_404(&state, &id).await?;
-    vehicle_reply(&state, &v).await
+    let vid = path_id(&id, "Veículo")?;
+    register::baixa_vehicle(&state, &official.actor, vid, &body.into_inner()).await?;
+    vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -976,81 +722,41 @@ pub struct CharterSubstitutionDto {
 /// `POST /api/v1/charter/companies/{id}/substitutions` (FRET-ART14, AMB-48): a temporary,
 /// revocable replacement of a vehicle made unusable by accident, theft or damage.
 #[utoipa::path(post, path = "/api/v1/charter/companies/{id}/substitutions", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
-    responses((status = 201, description = "Substituição autorizada", body = SubstitutionView)))]
+    responses((status = 201, description = "Substituição autorizada", body = register::AuthorizedSubstitution)))]
 pub async fn authorize_substitution(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
     body: web::Json<CharterSubstitutionDto>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let replaced = f.uuid("replaced_vehicle_id", &dto.replaced_vehicle_id);
-    let substitute = f.uuid("substitute_vehicle_id", &dto.substitute_vehicle_id);
-    let from = f.date("authorized_from", &dto.authorized_from);
-    let to = f.date("authorized_to", &dto.authorized_to);
-    let decision = f.text("decision", &dto.decision, 200);
-    let (replaced, substitute, from, to, decision) =
-        f.done(parsed!(replaced, substitute, from, to, decision))?;
-    let replaced_v = reg::load_vehicle(&state.store, replaced)
-        .await?
-        .filter(|v| v.company_id == c.id)
-        .ok_or_else(|| not_found("Veículo substituído desta empresa"))?;
-    let sub = reg::load_vehicle(&state.store, substitute)
-        .await?
-        .ok_or_else(|| not_found("Veículo substituto"))?;
-    let owner = reg::load_company(&state.store, sub.company_id)
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let sub_failures = rules::vehicle_requirements(
-        &sub.record.facts,
-        &owner.cnpj,
-        sub.record.last_itv(from),
-        from,
-        &state.charter_basis,
-    );
-    let mut failures = Vec::new();
-    rules::fret_art14_substitution(from, to, &sub_failures, &mut failures);
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let data = SubstitutionView {
-        replaced_vehicle_id: replaced_v.id,
-        replaced_plate: replaced_v.plate.as_str().to_owned(),
-        substitute_vehicle_id: sub.id,
-        substitute_plate: sub.plate.as_str().to_owned(),
-        reason: dto.reason,
-        authorized_from: from,
-        authorized_to: to,
-        decision,
-    };
-    append(
-        &state,
-        event(
-            CharterTable::Companies,
-            c.id,
-            CharterAct::SubstitutionAuthorized.as_str(),
-            &official.actor,
-            &state,
-            to_json(&data)?,
-        ),
-    )
-    .await?;
-    Ok(HttpResponse::Created().json(data))
+    let company_id = path_id(&id, "Empresa")?;
+    let req = SubstitutionRequest::try_from(body.into_inner())?;
+    let authorized =
+        register::authorize_substitution(&state, &official.actor, company_id, req).await?;
+    Ok(HttpResponse::Created().json(authorized))
 }
 
-/// A temporary substitution authorized (art. 14), as recorded.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SubstitutionView {
-    replaced_vehicle_id: Uuid,
-    replaced_plate: String,
-    substitute_vehicle_id: Uuid,
-    substitute_plate: String,
-    reason: SubstitutionReason,
-    authorized_from: NaiveDate,
-    authorized_to: NaiveDate,
-    decision: String,
+impl TryFrom<CharterSubstitutionDto> for SubstitutionRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: CharterSubstitutionDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let replaced = f.uuid("replaced_vehicle_id", &dto.replaced_vehicle_id);
+        let substitute = f.uuid("substitute_vehicle_id", &dto.substitute_vehicle_id);
+        let from = f.date("authorized_from", &dto.authorized_from);
+        let to = f.date("authorized_to", &dto.authorized_to);
+        let decision = f.text("decision", &dto.decision, 200);
+        let (replaced_vehicle_id, substitute_vehicle_id, authorized_from, authorized_to, decision) =
+            f.done(parsed!(replaced, substitute, from, to, decision))?;
+        Ok(Self {
+            replaced_vehicle_id,
+            substitute_vehicle_id,
+            reason: dto.reason,
+            authorized_from,
+            authorized_to,
+            decision,
+        })
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -1075,68 +781,32 @@ pub async fn create_driver(
     id: web::Path<String>,
     body: web::Json<CharterNewDriverDto>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let name = f.text("name", &dto.name, 200);
-    let cpf = f.take("cpf", Cpf::parse(&dto.cpf), "CPF inválido.");
-    let cnh = f.take(
-        "cnh_number",
-        CnhNumber::parse(&dto.cnh_number),
-        "Número de registro da CNH inválido.",
-    );
-    let (name, cpf, cnh) = f.done(parsed!(name, cpf, cnh))?;
-    let now = state.clock.now();
-    let failures = rules::driver_requirements(&dto.facts, local_date(now), &state.charter_basis);
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let did = Uuid::new_v4();
-    let data = DriverData {
-        name,
-        cnh_number: cnh.as_str().to_owned(),
-        facts: dto.facts,
-    };
-    let commit = CharterCommit {
-        row: Some((
-            CharterTable::Drivers,
-            CharterRow {
-                id: did,
-                company_id: Some(c.id),
-                key: cpf.as_str().to_owned(),
-                alt_key: None,
-                data: to_json(&data)?,
-                created_at: now,
-                created_by: official.actor.clone(),
-            },
-        )),
-        events: vec![
-            event(
-                CharterTable::Drivers,
-                did,
-                CharterAct::Registered.as_str(),
-                &official.actor,
-                &state,
-                json!({ "company_id": c.id }),
-            ),
-            event(
-                CharterTable::Companies,
-                c.id,
-                CharterAct::DriverEnrolled.as_str(),
-                &official.actor,
-                &state,
-                json!({ "driver_id": did }),
-            ),
-        ],
-        ..CharterCommit::default()
-    };
-    match state.store.charter_commit(commit).await {
-        Err(StorageError::Conflict(_)) => {
-            return Err(conflict("cpf", "Condutor já cadastrado nesta empresa."));
-        }
-        other => other?,
-    }
+    let company_id = path_id(&id, "Empresa")?;
+    let new = NewDriver::try_from(body.into_inner())?;
+    let did = register::enrol_driver(&state, &official.actor, company_id, new).await?;
     driver_reply(&state, did, StatusCodeKind::Created).await
+}
+
+impl TryFrom<CharterNewDriverDto> for NewDriver {
+    type Error = ApiError;
+
+    fn try_from(dto: CharterNewDriverDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let name = f.text("name", &dto.name, 200);
+        let cpf = f.take("cpf", Cpf::parse(&dto.cpf), "CPF inválido.");
+        let cnh = f.take(
+            "cnh_number",
+            CnhNumber::parse(&dto.cnh_number),
+            "Número de registro da CNH inválido.",
+        );
+        let (name, cpf, cnh_number) = f.done(parsed!(name, cpf, cnh))?;
+        Ok(Self {
+            name,
+            cpf,
+            cnh_number,
+            facts: dto.facts,
+        })
+    }
 }
 
 enum StatusCodeKind {
@@ -1206,21 +876,7 @@ pub async fn file_driver_documents(
     body: web::Json<CharterDriverFacts>,
 ) -> Reply {
     let did = path_id(&id, "Condutor")?;
-    reg::load_driver(&state.store, did)
-        .await?
-        .ok_or_else(|| not_found("Condutor"))?;
-    append(
-        &state,
-        event(
-            CharterTable::Drivers,
-            did,
-            CharterAct::DriverDocumentsFiled.as_str(),
-            &official.actor,
-            &state,
-            to_json(&body.into_inner())?,
-        ),
-    )
-    .await?;
+    register::file_driver_documents(&state, &official.actor, did, &body.into_inner()).await?;
     driver_reply(&state, did, StatusCodeKind::Ok).await
 }
 
@@ -1234,59 +890,13 @@ pub async fn baixa_driver(
     body: web::Json<DriverBaixa>,
 ) -> Reply {
     let did = path_id(&id, "Condutor")?;
-    let d = reg::load_driver(&state.store, did)
-        .await?
-        .ok_or_else(|| not_found("Condutor"))?;
-    if d.deregistered_on.is_some() {
-        return Err(ApiError::Conflict(
-            "Condutor já baixado.".into(),
-            vec![ProblemItem::field("driver", "A baixa já foi registrada.")],
-        ));
-    }
-    append(
-        &state,
-        event(
-            CharterTable::Drivers,
-            did,
-            CharterAct::Baixa.as_str(),
-            &official.actor,
-            &state,
-            to_json(&body.into_inner())?,
-        ),
-    )
-    .await?;
+    register::baixa_driver(&state, &official.actor, did, &body.into_inner()).await?;
     driver_reply(&state, did, StatusCodeKind::Ok).await
 }
 
 // ----------------------------------------------------------------------------------------
 // Contracts and trips
 // ----------------------------------------------------------------------------------------
-
-async fn listed_vehicles(
-    state: &AppState,
-    c: &Company,
-    plates: &[String],
-    on: NaiveDate,
-) -> Result<Vec<ListedVehicle>, ApiError> {
-    let mut out = Vec::new();
-    for raw in plates {
-        let found = match Plate::parse(raw) {
-            Ok(p) => reg::vehicle_by_plate(&state.store, &p)
-                .await?
-                .filter(|v| v.company_id == c.id)
-                .map(|v| {
-                    let r = rules::vehicle_status(&v.record, &c.cnpj, on, &state.charter_basis);
-                    (r.status, v.record.facts.seated_capacity)
-                }),
-            Err(_) => None,
-        };
-        out.push(ListedVehicle {
-            plate: raw.clone(),
-            found,
-        });
-    }
-    Ok(out)
-}
 
 /// `POST /api/v1/charter/companies/{id}/contracts` (FRET-ART1-PU, FRET-ART2, FRET-ART3,
 /// FRET-ART5, FRET-ART8-P3, FRET-ART10-PU, FRET-ART28).
@@ -1298,60 +908,17 @@ pub async fn create_contract(
     id: web::Path<String>,
     body: web::Json<ContractFacts>,
 ) -> Reply {
-    let c = company_or_404(&state, &id).await?;
+    let company_id = path_id(&id, "Empresa")?;
     let contract = body.into_inner();
-    let now = state.clock.now();
-    let today = local_date(now);
-    let termos = reg::termos_of(&state.store, c.id).await?;
-    let mut failures: Vec<RuleFailure> =
-        rules::fret_art2_i_authorized_company(reg::company_status(&c, &termos, today).0)
-            .into_iter()
-            .collect();
-    let listed = listed_vehicles(&state, &c, &contract.vehicle_plates, today).await?;
-    let review = rules::contract_requirements(&contract, &listed, &mut failures);
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let cal = calendar(&state).await?;
-    let (notice_due, late) = rules::fret_art3_notice(
-        contract.signed_on,
-        contract.communicated_on,
-        &cal,
-        &state.deadline_rules,
-        &state.charter_basis,
-    );
-    let cid = Uuid::new_v4();
-    let commit = CharterCommit {
-        row: Some((
-            CharterTable::Contracts,
-            CharterRow {
-                id: cid,
-                company_id: Some(c.id),
-                key: cid.to_string(),
-                alt_key: None,
-                data: to_json(&contract)?,
-                created_at: now,
-                created_by: official.actor.clone(),
-            },
-        )),
-        events: vec![event(
-            CharterTable::Contracts,
-            cid,
-            CharterAct::Registered.as_str(),
-            &official.actor,
-            &state,
-            json!({ "company_id": c.id, "kind": contract.kind, "late_notice": late.is_some(), "manual_review": review }),
-        )],
-        ..CharterCommit::default()
-    };
-    state.store.charter_commit(commit).await?;
+    let registered =
+        register::register_contract(&state, &official.actor, company_id, &contract).await?;
     Ok(HttpResponse::Created().json(ContractView {
-        id: cid,
-        company_id: c.id,
+        id: registered.id,
+        company_id,
         kind: contract.kind,
-        notice_due,
-        warnings: late.into_iter().map(ProblemItem::from).collect(),
-        manual_review: review,
+        notice_due: registered.notice_due,
+        warnings: registered.late.into_iter().map(ProblemItem::from).collect(),
+        manual_review: registered.manual_review,
         legal_basis_version: state.charter_basis.version.to_owned(),
     }))
 }
@@ -1370,21 +937,6 @@ pub struct ContractView {
     legal_basis_version: String,
 }
 
-async fn contract_or_404(
-    state: &AppState,
-    raw: &str,
-) -> Result<(CharterRow, ContractFacts), ApiError> {
-    let id = path_id(raw, "Contrato")?;
-    let row = state
-        .store
-        .charter_get(CharterTable::Contracts, id)
-        .await?
-        .ok_or_else(|| not_found("Contrato"))?;
-    let facts: ContractFacts =
-        serde_json::from_value(row.data.clone()).map_err(|_| ApiError::Internal)?;
-    Ok((row, facts))
-}
-
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct ContractEndDto {
     ended_on: String,
@@ -1400,34 +952,21 @@ pub async fn end_contract(
     id: web::Path<String>,
     body: web::Json<ContractEndDto>,
 ) -> Reply {
-    let (row, _) = contract_or_404(&state, &id).await?;
+    let contract_id = path_id(&id, "Contrato")?;
     let mut f = Fields::default();
     let ended = f.date("ended_on", &body.ended_on);
     let communicated = f.date("communicated_on", &body.communicated_on);
     let (ended_on, communicated_on) = f.done(parsed!(ended, communicated))?;
-    let cal = calendar(&state).await?;
-    let (due, late) = rules::fret_art3_notice(
+    let (due, late) = register::end_contract(
+        &state,
+        &official.actor,
+        contract_id,
         ended_on,
         communicated_on,
-        &cal,
-        &state.deadline_rules,
-        &state.charter_basis,
-    );
-    let data = json!({ "ended_on": ended_on, "communicated_on": communicated_on, "late_notice": late.is_some() });
-    append(
-        &state,
-        event(
-            CharterTable::Contracts,
-            row.id,
-            CharterAct::ContractEnded.as_str(),
-            &official.actor,
-            &state,
-            data,
-        ),
     )
     .await?;
     Ok(HttpResponse::Ok().json(ContractEndView {
-        id: row.id,
+        id: contract_id,
         ended_on,
         notice_due: due,
         warnings: late.into_iter().map(ProblemItem::from).collect(),
@@ -1453,117 +992,42 @@ pub struct TripDto {
     leg: Option<rules::TripLeg>,
 }
 
-/// The trips filed on a contract, in the order filed.
-async fn filed_trips(
-    state: &AppState,
-    contract_id: Uuid,
-) -> Result<Vec<rules::FiledTrip>, ApiError> {
-    let events = state
-        .store
-        .charter_events(CharterTable::Contracts, contract_id)
-        .await?;
-    Ok(events
-        .iter()
-        .filter(|e| e.kind == CharterAct::TripManifestFiled.as_str())
-        .filter_map(|e| serde_json::from_str(&e.data).ok())
-        .collect())
-}
-
 /// `POST /api/v1/charter/contracts/{id}/trips` (FRET-ART1-PU-III, FRET-ART2, FRET-ART10-PU):
 /// the passenger list of one trip, in one registered, regular vehicle of the contract; a
 /// return (`"leg":"volta"`) carries the group that went in the vehicle that took it (FRET-ART2-III).
 #[utoipa::path(post, path = "/api/v1/charter/contracts/{id}/trips", tag = "charter contracts", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O contrato")),
-    responses((status = 201, description = "Lista de passageiros registrada", body = TripView)))]
+    responses((status = 201, description = "Lista de passageiros registrada", body = register::FiledTripList)))]
 pub async fn file_trip(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
     body: web::Json<TripDto>,
 ) -> Reply {
-    let (row, contract) = contract_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let trip_day = f.date("date", &dto.date);
-    let plate = f.take(
-        "vehicle_plate",
-        Plate::parse(&dto.vehicle_plate),
-        "Placa inválida.",
-    );
-    let (trip_day, plate) = f.done(parsed!(trip_day, plate))?;
-    let company_id = row.company_id.ok_or(ApiError::Internal)?;
-    let c = reg::load_company(&state.store, company_id)
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let mut failures = Vec::new();
-    rules::fret_trip_in_contract(&contract, trip_day, &plate, &mut failures);
-    let listed = listed_vehicles(&state, &c, &[plate.as_str().to_owned()], trip_day).await?;
-    let trip = ContractFacts {
-        passengers: dto.passengers.clone(),
-        vehicle_plates: vec![plate.as_str().to_owned()],
-        ..contract
-    };
-    // The trip's own list against this one vehicle: status on the day, CPFs, seats.
-    let review = rules::contract_requirements(&trip, &listed, &mut failures);
-    failures.retain(|f| {
-        matches!(
-            f.rule,
-            "FRET-ART8-P3" | "FRET-ART10-PU" | "FRET-ART1-PU-III"
-        )
-    });
-    let leg = dto.leg.unwrap_or(rules::TripLeg::Ida);
-    let group = rules::passenger_group(&dto.passengers);
-    if leg == rules::TripLeg::Volta {
-        let earlier = filed_trips(&state, row.id).await?;
-        let outbound = rules::outbound_of(&earlier, trip_day);
-        rules::fret_art2_iii_closed_circuit(
-            outbound.map(|t| {
-                (
-                    t.vehicle_plate.as_str(),
-                    t.group.as_deref().unwrap_or_default(),
-                )
-            }),
-            plate.as_str(),
-            &group,
-            &mut failures,
-        );
-    }
-    if !failures.is_empty() {
-        return Err(requirements(failures));
-    }
-    let data = TripView {
-        date: trip_day,
-        leg,
-        vehicle_plate: plate.as_str().to_owned(),
-        passengers: dto.passengers.len(),
-        group,
-        manual_review: review,
-    };
-    append(
-        &state,
-        event(
-            CharterTable::Contracts,
-            row.id,
-            CharterAct::TripManifestFiled.as_str(),
-            &official.actor,
-            &state,
-            to_json(&data)?,
-        ),
-    )
-    .await?;
-    Ok(HttpResponse::Created().json(data))
+    let contract_id = path_id(&id, "Contrato")?;
+    let trip = TripRequest::try_from(body.into_inner())?;
+    let filed = register::file_trip(&state, &official.actor, contract_id, trip).await?;
+    Ok(HttpResponse::Created().json(filed))
 }
 
-/// A trip's passenger list as filed (art. 1º, parágrafo único, III).
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct TripView {
-    date: NaiveDate,
-    leg: rules::TripLeg,
-    vehicle_plate: String,
-    /// Quantos passageiros a lista traz.
-    passengers: usize,
-    /// A impressão do grupo (os mesmos passageiros na ida e na volta, art. 2º, III).
-    group: String,
-    manual_review: Vec<String>,
+impl TryFrom<TripDto> for TripRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: TripDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let date = f.date("date", &dto.date);
+        let plate = f.take(
+            "vehicle_plate",
+            Plate::parse(&dto.vehicle_plate),
+            "Placa inválida.",
+        );
+        let (date, vehicle_plate) = f.done(parsed!(date, plate))?;
+        Ok(Self {
+            date,
+            vehicle_plate,
+            passengers: dto.passengers,
+            leg: dto.leg.unwrap_or(rules::TripLeg::Ida),
+        })
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -1688,26 +1152,12 @@ pub async fn create_auto(
     auto_reply(&state, c.id, aid, true).await
 }
 
-async fn auto_row(state: &AppState, raw: &str) -> Result<CharterRow, ApiError> {
-    let id = path_id(raw, "Auto de infração")?;
-    state
-        .store
-        .charter_get(CharterTable::Autos, id)
-        .await?
-        .ok_or_else(|| not_found("Auto de infração"))
-}
-
 #[utoipa::path(get, path = "/api/v1/charter/autos/{id}", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
     responses((status = 200, description = "O auto", body = CharterAutoView)))]
 pub async fn get_auto(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
-    let row = auto_row(&state, &id).await?;
-    auto_reply(
-        &state,
-        row.company_id.ok_or(ApiError::Internal)?,
-        row.id,
-        false,
-    )
-    .await
+    let (row, company_id) =
+        register::auto_company(&state, path_id(&id, "Auto de infração")?).await?;
+    auto_reply(&state, company_id, row.id, false).await
 }
 
 /// `POST /api/v1/charter/autos/{id}/acts` (FRET-ART22, §§1º–3º, FRET-ART23): notification,
@@ -1720,49 +1170,10 @@ pub async fn procedure_act(
     id: web::Path<String>,
     body: web::Json<ProcedureAct>,
 ) -> Reply {
-    let row = auto_row(&state, &id).await?;
-    let company_id = row.company_id.ok_or(ApiError::Internal)?;
-    let act = body.into_inner();
-    let views = auto_views(&state, company_id).await?;
-    let view = views
-        .iter()
-        .find(|v| v.id == row.id)
-        .ok_or(ApiError::Internal)?;
-    let p = &view.procedure;
-    let today = local_date(state.clock.now());
-    if let Err(message) = check_act_order(p, &act, view.data.committed_on, today) {
-        return Err(ApiError::Conflict(
-            "Ato fora da ordem do procedimento.".into(),
-            vec![ProblemItem::field("act", message)],
-        ));
-    }
-    let annuls = matches!(
-        act,
-        ProcedureAct::Decisao {
-            outcome: Outcome::Anulado,
-            ..
-        } | ProcedureAct::DecisaoPrefeito {
-            outcome: Outcome::Anulado,
-            ..
-        }
-    );
-    append(
-        &state,
-        event(
-            CharterTable::Autos,
-            row.id,
-            CharterAct::ProcedureAct.as_str(),
-            &official.actor,
-            &state,
-            to_json(&act)?,
-        ),
-    )
-    .await?;
-    if annuls {
-        // AMB-29: later autos of the company are recalculated on read.
-        tracing::info!(auto = %row.key, "charter auto annulled; recidivism recalculated");
-    }
-    auto_reply(&state, company_id, row.id, false).await
+    let auto_id = path_id(&id, "Auto de infração")?;
+    let company_id =
+        register::procedure_act(&state, &official.actor, auto_id, &body.into_inner()).await?;
+    auto_reply(&state, company_id, auto_id, false).await
 }
 
 /// `POST /api/v1/charter/autos/{id}/notice` (FRET-ART19–23, APP-ART19): issues the signed
@@ -1774,21 +1185,8 @@ pub async fn issue_notice(
     official: Official,
     id: web::Path<String>,
 ) -> Reply {
-    let row = auto_row(&state, &id).await?;
-    let company_id = row.company_id.ok_or(ApiError::Internal)?;
-    let c = reg::load_company(&state.store, company_id)
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let views = auto_views(&state, company_id).await?;
-    let view = views
-        .iter()
-        .find(|v| v.id == row.id)
-        .ok_or(ApiError::Internal)?;
-    let year = chrono::Datelike::year(&local_date(view.data.drawn_up_at));
-    let upf = state.store.upf_value(year).await?;
-    let doc = issue::issue_auto_notice(&state, &c, view, upf, &official.actor)
-        .await
-        .map_err(ApiError::from)?;
+    let auto_id = path_id(&id, "Auto de infração")?;
+    let doc = register::auto_notice(&state, &official.actor, auto_id).await?;
     Ok(HttpResponse::Created().json(document_view(&state, &doc)))
 }
 
@@ -1816,15 +1214,7 @@ pub async fn issue_certidao(
         f.take::<(), ()>("subject", Err(()), "Use \"vehicle\" ou \"driver\".");
     }
     let (id, protocol) = f.done(parsed!(id, protocol))?;
-    let subject = reg::certidao_subject(&state.store, &dto.subject, id)
-        .await?
-        .ok_or_else(|| not_found("Registro"))?;
-    let c = reg::load_company(&state.store, subject.company_id())
-        .await?
-        .ok_or(ApiError::Internal)?;
-    let doc = issue::issue_certidao(&state, &subject, &c, &protocol, &official.actor)
-        .await
-        .map_err(ApiError::from)?;
+    let doc = register::certidao(&state, &official.actor, &dto.subject, id, &protocol).await?;
     Ok(HttpResponse::Created().json(CertidaoView {
         document: document_view(&state, &doc),
         facts: doc.facts.clone().unwrap_or_default(),

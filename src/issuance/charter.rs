@@ -1,6 +1,8 @@
 //! Use cases of the charter law (Lei 4.937/2025): the Termo de Autorização, the selo de
 //! vistoria, the certidão and the auto de infração, each through the issuing pipeline.
 
+pub mod register;
+
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::json;
 use uuid::Uuid;
