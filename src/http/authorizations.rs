@@ -468,11 +468,22 @@ pub async fn revoke(
     body: web::Json<RevocationDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let mut f = Fields::default();
-    let reason = f.text("reason", &body.reason, 1000);
-    let reason = f.done(reason)?;
+    let Reason(reason) = Reason::try_from(body.into_inner())?;
     authorizations::revoke(&state, &official.actor, id, &reason).await?;
     Ok(HttpResponse::Ok().json(stored_json(&state, id).await?))
+}
+
+/// The reason of a revocation, parsed.
+pub struct Reason(String);
+
+impl TryFrom<RevocationDto> for Reason {
+    type Error = ApiError;
+
+    fn try_from(dto: RevocationDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let reason = f.text("reason", &dto.reason, 1000);
+        Ok(Self(f.done(reason)?))
+    }
 }
 
 /// The signed PDF of a ride-hailing authorization or sticker.
@@ -641,20 +652,36 @@ pub async fn certidao(
     body: web::Json<CertidaoDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let mut f = Fields::default();
-    let protocol = f.text("protocol", &body.protocol, 60);
-    let subject = match body.subject.as_str() {
-        "app_driver" => Some("app_driver"),
-        "app_vehicle" => Some("app_vehicle"),
-        _ => f.take(
-            "subject",
-            Err::<&'static str, ()>(()),
-            "Use app_driver ou app_vehicle.",
-        ),
-    };
-    let (protocol, subject) = f.done(parsed!(protocol, subject))?;
-    let doc = authorizations::certidao(&state, &official.actor, id, subject, &protocol).await?;
+    let req = CertidaoRequest::try_from(body.into_inner())?;
+    let doc =
+        authorizations::certidao(&state, &official.actor, id, req.subject, &req.protocol).await?;
     Ok(HttpResponse::Created().json(IssuedDocument::of(&state, &doc)))
+}
+
+/// A petition for the certidão of an authorization's driver or car, parsed.
+pub struct CertidaoRequest {
+    subject: &'static str,
+    protocol: String,
+}
+
+impl TryFrom<CertidaoDto> for CertidaoRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: CertidaoDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let protocol = f.text("protocol", &dto.protocol, 60);
+        let subject = match dto.subject.as_str() {
+            "app_driver" => Some("app_driver"),
+            "app_vehicle" => Some("app_vehicle"),
+            _ => f.take(
+                "subject",
+                Err::<&'static str, ()>(()),
+                "Use app_driver ou app_vehicle.",
+            ),
+        };
+        let (protocol, subject) = f.done(parsed!(protocol, subject))?;
+        Ok(Self { subject, protocol })
+    }
 }
 
 /// A document just issued: its number, where to verify it and where to fetch the PDF.

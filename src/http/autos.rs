@@ -37,24 +37,44 @@ pub async fn set_upf(
     year: web::Path<i32>,
     body: web::Json<UpfDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut f = Fields::default();
-    let year = f.range("year", *year, 2000, 2100);
-    let act = f.text("act", &body.act, 200);
-    if body.centavos <= 0 {
-        f.take::<(), ()>(
-            "centavos",
-            Err(()),
-            "Informe o valor da UPF em centavos, maior que zero.",
-        );
-    }
-    let (year, act) = f.done(parsed!(year, act))?;
-    autos::set_upf_value(&state, &official.actor, year, body.centavos, &act).await?;
+    let upf = UpfValue::try_from((body.into_inner(), *year))?;
+    autos::set_upf_value(&state, &official.actor, upf.year, upf.centavos, &upf.act).await?;
     Ok(HttpResponse::Created().json(UpfView {
-        year,
-        centavos: body.centavos,
-        value: format::money(body.centavos),
-        act,
+        year: upf.year,
+        centavos: upf.centavos,
+        value: format::money(upf.centavos),
+        act: upf.act,
     }))
+}
+
+/// A year's UPF value and the act that fixed it, parsed.
+pub struct UpfValue {
+    year: i32,
+    centavos: i64,
+    act: String,
+}
+
+impl TryFrom<(UpfDto, i32)> for UpfValue {
+    type Error = ApiError;
+
+    fn try_from((dto, year): (UpfDto, i32)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let year = f.range("year", year, 2000, 2100);
+        let act = f.text("act", &dto.act, 200);
+        if dto.centavos <= 0 {
+            f.take::<(), ()>(
+                "centavos",
+                Err(()),
+                "Informe o valor da UPF em centavos, maior que zero.",
+            );
+        }
+        let (year, act) = f.done(parsed!(year, act))?;
+        Ok(Self {
+            year,
+            centavos: dto.centavos,
+            act,
+        })
+    }
 }
 
 /// The UPF value of a year (W3), from the annual decree.

@@ -369,7 +369,10 @@ pub async fn apply_sanction(
     id: web::Path<String>,
     body: web::Json<CharterSanctionDto>,
 ) -> Reply {
-    let id = path_id(&id, "Empresa")?;
+    // The record is looked up before the body is parsed: a missing one is a 404 first.
+    let id = register::company(&state, path_id(&id, "Empresa")?)
+        .await?
+        .id;
     let sanction = CompanySanction::try_from(body.into_inner())?;
     register::apply_sanction(&state, &official.actor, id, &sanction).await?;
     let c = register::company(&state, id).await?;
@@ -435,7 +438,9 @@ pub async fn create_vehicle(
     id: web::Path<String>,
     body: web::Json<CharterNewVehicleDto>,
 ) -> Reply {
-    let company_id = path_id(&id, "Empresa")?;
+    let company_id = register::company(&state, path_id(&id, "Empresa")?)
+        .await?
+        .id;
     let new = NewVehicle::try_from(body.into_inner())?;
     let (vid, warning) = register::enrol_vehicle(&state, &official.actor, company_id, new).await?;
     let c = register::company(&state, company_id).await?;
@@ -599,7 +604,9 @@ pub async fn file_itv(
     id: web::Path<String>,
     body: web::Json<ItvDto>,
 ) -> Reply {
-    let vid = path_id(&id, "Veículo")?;
+    let vid = register::vehicle(&state, path_id(&id, "Veículo")?)
+        .await?
+        .id;
     let today = local_date(state.clock.now());
     let report = ItvReport::try_from((body.into_inner(), today))?;
     register::file_itv(&state, &official.actor, vid, &report).await?;
@@ -659,7 +666,9 @@ pub async fn record_vistoria(
     id: web::Path<String>,
     body: web::Json<CharterVistoriaDto>,
 ) -> Reply {
-    let vid = path_id(&id, "Veículo")?;
+    let vid = register::vehicle(&state, path_id(&id, "Veículo")?)
+        .await?
+        .id;
     let today = local_date(state.clock.now());
     let vistoria = Vistoria::try_from((body.into_inner(), today))?;
     let selo = register::record_vistoria(&state, &official.actor, vid, &vistoria).await?;
@@ -729,7 +738,9 @@ pub async fn authorize_substitution(
     id: web::Path<String>,
     body: web::Json<CharterSubstitutionDto>,
 ) -> Reply {
-    let company_id = path_id(&id, "Empresa")?;
+    let company_id = register::company(&state, path_id(&id, "Empresa")?)
+        .await?
+        .id;
     let req = SubstitutionRequest::try_from(body.into_inner())?;
     let authorized =
         register::authorize_substitution(&state, &official.actor, company_id, req).await?;
@@ -781,7 +792,9 @@ pub async fn create_driver(
     id: web::Path<String>,
     body: web::Json<CharterNewDriverDto>,
 ) -> Reply {
-    let company_id = path_id(&id, "Empresa")?;
+    let company_id = register::company(&state, path_id(&id, "Empresa")?)
+        .await?
+        .id;
     let new = NewDriver::try_from(body.into_inner())?;
     let did = register::enrol_driver(&state, &official.actor, company_id, new).await?;
     driver_reply(&state, did, StatusCodeKind::Created).await
@@ -952,25 +965,43 @@ pub async fn end_contract(
     id: web::Path<String>,
     body: web::Json<ContractEndDto>,
 ) -> Reply {
-    let contract_id = path_id(&id, "Contrato")?;
-    let mut f = Fields::default();
-    let ended = f.date("ended_on", &body.ended_on);
-    let communicated = f.date("communicated_on", &body.communicated_on);
-    let (ended_on, communicated_on) = f.done(parsed!(ended, communicated))?;
+    let contract_id = register::contract_id(&state, path_id(&id, "Contrato")?).await?;
+    let end = ContractEnd::try_from(body.into_inner())?;
     let (due, late) = register::end_contract(
         &state,
         &official.actor,
         contract_id,
-        ended_on,
-        communicated_on,
+        end.ended_on,
+        end.communicated_on,
     )
     .await?;
     Ok(HttpResponse::Ok().json(ContractEndView {
         id: contract_id,
-        ended_on,
+        ended_on: end.ended_on,
         notice_due: due,
         warnings: late.into_iter().map(ProblemItem::from).collect(),
     }))
+}
+
+/// The end of a contract and when it was communicated, parsed.
+pub struct ContractEnd {
+    ended_on: NaiveDate,
+    communicated_on: NaiveDate,
+}
+
+impl TryFrom<ContractEndDto> for ContractEnd {
+    type Error = ApiError;
+
+    fn try_from(dto: ContractEndDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let ended = f.date("ended_on", &dto.ended_on);
+        let communicated = f.date("communicated_on", &dto.communicated_on);
+        let (ended_on, communicated_on) = f.done(parsed!(ended, communicated))?;
+        Ok(Self {
+            ended_on,
+            communicated_on,
+        })
+    }
 }
 
 /// The end of a contract, with the deadline to communicate it (art. 3º).
@@ -1003,7 +1034,7 @@ pub async fn file_trip(
     id: web::Path<String>,
     body: web::Json<TripDto>,
 ) -> Reply {
-    let contract_id = path_id(&id, "Contrato")?;
+    let contract_id = register::contract_id(&state, path_id(&id, "Contrato")?).await?;
     let trip = TripRequest::try_from(body.into_inner())?;
     let filed = register::file_trip(&state, &official.actor, contract_id, trip).await?;
     Ok(HttpResponse::Created().json(filed))
@@ -1114,42 +1145,49 @@ pub async fn create_auto(
     body: web::Json<NewAutoDto>,
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
-    let dto = body.into_inner();
-    let now = state.clock.now();
-    let today = local_date(now);
-    let mut f = Fields::default();
-    let infraction = f.take(
-        "infraction",
-        charter_infraction(dto.infraction.trim()).ok_or(()),
-        "Infração desconhecida: use FRET-ART19-I a FRET-ART19-VI.",
-    );
-    let committed_on = f.date("committed_on", &dto.committed_on);
-    let place = f.text("place", &dto.place, 300);
-    let facts = f.text("facts", &dto.facts, 4000);
-    let inspector = f.text("inspector", &dto.inspector, 200);
-    if committed_on.is_some_and(|d| d > today) {
-        f.take::<(), ()>(
-            "committed_on",
-            Err(()),
-            "A infração não pode ter data futura.",
-        );
-    }
-    let vehicle_plate = dto
-        .vehicle_plate
-        .as_deref()
-        .map(|p| f.take("vehicle_plate", Plate::parse(p), "Placa inválida."));
-    let (infraction, committed_on, place, facts, inspector) =
-        f.done(parsed!(infraction, committed_on, place, facts, inspector))?;
-    let auto = NewAuto {
-        infraction: infraction.id,
-        committed_on,
-        place,
-        facts,
-        inspector,
-        vehicle_plate: vehicle_plate.flatten(),
-    };
+    let today = local_date(state.clock.now());
+    let auto = NewAuto::try_from((body.into_inner(), today))?;
     let aid = issue::draw_up_auto(&state, c.id, auto, &official.actor).await?;
     auto_reply(&state, c.id, aid, true).await
+}
+
+impl TryFrom<(NewAutoDto, NaiveDate)> for NewAuto {
+    type Error = ApiError;
+
+    /// `today`: an infraction cannot be future.
+    fn try_from((dto, today): (NewAutoDto, NaiveDate)) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let infraction = f.take(
+            "infraction",
+            charter_infraction(dto.infraction.trim()).ok_or(()),
+            "Infração desconhecida: use FRET-ART19-I a FRET-ART19-VI.",
+        );
+        let committed_on = f.date("committed_on", &dto.committed_on);
+        let place = f.text("place", &dto.place, 300);
+        let facts = f.text("facts", &dto.facts, 4000);
+        let inspector = f.text("inspector", &dto.inspector, 200);
+        if committed_on.is_some_and(|d| d > today) {
+            f.take::<(), ()>(
+                "committed_on",
+                Err(()),
+                "A infração não pode ter data futura.",
+            );
+        }
+        let vehicle_plate = dto
+            .vehicle_plate
+            .as_deref()
+            .map(|p| f.take("vehicle_plate", Plate::parse(p), "Placa inválida."));
+        let (infraction, committed_on, place, facts, inspector) =
+            f.done(parsed!(infraction, committed_on, place, facts, inspector))?;
+        Ok(Self {
+            infraction: infraction.id,
+            committed_on,
+            place,
+            facts,
+            inspector,
+            vehicle_plate: vehicle_plate.flatten(),
+        })
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/charter/autos/{id}", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
@@ -1206,19 +1244,45 @@ pub async fn issue_certidao(
     official: Official,
     body: web::Json<CharterCertidaoDto>,
 ) -> Reply {
-    let dto = body.into_inner();
-    let mut f = Fields::default();
-    let id = f.uuid("id", &dto.id);
-    let protocol = f.text("protocol", &dto.protocol, 60);
-    if !matches!(dto.subject.as_str(), "vehicle" | "driver") {
-        f.take::<(), ()>("subject", Err(()), "Use \"vehicle\" ou \"driver\".");
-    }
-    let (id, protocol) = f.done(parsed!(id, protocol))?;
-    let doc = register::certidao(&state, &official.actor, &dto.subject, id, &protocol).await?;
+    let req = CertidaoRequest::try_from(body.into_inner())?;
+    let doc =
+        register::certidao(&state, &official.actor, req.subject, req.id, &req.protocol).await?;
     Ok(HttpResponse::Created().json(CertidaoView {
         document: document_view(&state, &doc),
         facts: doc.facts.clone().unwrap_or_default(),
     }))
+}
+
+/// A petition for a certidão (FRET-ART25), parsed.
+pub struct CertidaoRequest {
+    subject: &'static str,
+    id: Uuid,
+    protocol: String,
+}
+
+impl TryFrom<CharterCertidaoDto> for CertidaoRequest {
+    type Error = ApiError;
+
+    fn try_from(dto: CharterCertidaoDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let id = f.uuid("id", &dto.id);
+        let protocol = f.text("protocol", &dto.protocol, 60);
+        let subject = match dto.subject.as_str() {
+            "vehicle" => Some("vehicle"),
+            "driver" => Some("driver"),
+            _ => f.take(
+                "subject",
+                Err::<&'static str, ()>(()),
+                "Use \"vehicle\" ou \"driver\".",
+            ),
+        };
+        let (id, protocol, subject) = f.done(parsed!(id, protocol, subject))?;
+        Ok(Self {
+            subject,
+            id,
+            protocol,
+        })
+    }
 }
 
 /// A certidão just issued, with the facts it certifies.

@@ -224,7 +224,8 @@ pub async fn create_data_request(
     id: web::Path<String>,
     body: web::Json<DataRequestDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let platform_id = canonical_id(&id, NO_PLATFORM)?;
+    // The record is looked up before the body is parsed: a missing one is a 404 first.
+    let platform_id = platforms::platform_id(&state, &canonical_id(&id, NO_PLATFORM)?).await?;
     let new = NewDataRequest::try_from(body.into_inner())?;
     let r = platforms::request_data(&state, &official.actor, &platform_id, new).await?;
     Ok(HttpResponse::Created().json(request_view(&r)))
@@ -266,7 +267,8 @@ pub async fn record_delivery(
     id: web::Path<String>,
     body: web::Json<DeliveryDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let request_id = canonical_id(&id, "Solicitação não encontrada.")?;
+    let request_id =
+        platforms::request_id(&state, &canonical_id(&id, "Solicitação não encontrada.")?).await?;
     let delivery = Delivery::try_from(body.into_inner())?;
     let r = platforms::record_delivery(&state, &official.actor, &request_id, delivery).await?;
     Ok(HttpResponse::Created().json(request_view(&r)))
@@ -361,6 +363,7 @@ pub async fn create_notice(
     body: web::Json<NoticeDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = platform_uuid(&id)?;
+    platforms::platform_id(&state, &id.to_string()).await?;
     let new = NewNotice::try_from(body.into_inner())?;
     let notice = platforms::notify_regularization(&state, &official.actor, id, new).await?;
     let today = local_date(state.clock.now());
@@ -403,11 +406,23 @@ pub async fn cure_notice(
 ) -> Result<HttpResponse, ApiError> {
     let (raw_id, notice_id) = path.into_inner();
     let id = platform_uuid(&raw_id)?;
-    let mut f = Fields::default();
-    let cured_on = f.date("cured_on", &body.cured_on);
-    let cured_on = f.done(cured_on)?;
+    platforms::platform_id(&state, &id.to_string()).await?;
+    let Cured(cured_on) = Cured::try_from(body.into_inner())?;
     let notice =
         platforms::record_regularization(&state, &official.actor, id, &notice_id, cured_on).await?;
     let today = local_date(state.clock.now());
     Ok(HttpResponse::Ok().json(notice_view(&notice, today)))
+}
+
+/// The day a platform regularized what a notice asked, parsed.
+pub struct Cured(NaiveDate);
+
+impl TryFrom<CureDto> for Cured {
+    type Error = ApiError;
+
+    fn try_from(dto: CureDto) -> Result<Self, ApiError> {
+        let mut f = Fields::default();
+        let cured_on = f.date("cured_on", &dto.cured_on);
+        Ok(Self(f.done(cured_on)?))
+    }
 }

@@ -370,7 +370,8 @@ pub async fn file_record(
     id: web::Path<String>,
     body: web::Json<RecordDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path_id(&id, "Condutor não encontrado.")?;
+    // The record is looked up before the body is parsed: a missing one is a 404 first.
+    let id = register::driver_id(&state, path_id(&id, "Condutor não encontrado.")?).await?;
     let filed = DriverRecord::try_from(body.into_inner())?;
     let driver = register::file_driver_record(&state, &official.actor, id, filed).await?;
     Ok(HttpResponse::Created().json(DriverView::from(&driver)))
@@ -394,7 +395,7 @@ pub async fn data_change(
     id: web::Path<String>,
     body: web::Json<DataChangeDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path_id(&id, "Condutor não encontrado.")?;
+    let id = register::driver_id(&state, path_id(&id, "Condutor não encontrado.")?).await?;
     let today = crate::domain::dates::local_date(state.clock.now());
     let change = DataChange::try_from((body.into_inner(), today))?;
     let (due, late) = register::report_data_change(&state, &official.actor, id, &change).await?;

@@ -280,3 +280,37 @@ async fn the_verification_page_cannot_be_framed() {
     let csp = res.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
 }
+
+/// A request that names a record that does not exist is a 404, even when its body is invalid
+/// too: the record is looked up before the body is parsed (the order every handler kept
+/// through the restructuring).
+#[tokio::test]
+async fn a_missing_record_is_reported_before_an_invalid_body() {
+    let app = spawn_app().await;
+    let nobody = "00000000-0000-4000-8000-000000000000";
+    let bad_vistoria = json!({"performed_on": "ontem", "approved": true, "inspector": ""});
+    for (path, body) in [
+        (
+            format!("/api/v1/charter/vehicles/{nobody}/vistorias"),
+            bad_vistoria.clone(),
+        ),
+        (
+            format!("/api/v1/charter/companies/{nobody}/drivers"),
+            json!({"name": "", "cpf": "1", "cnh_number": "2", "birth_date": "1980-01-01",
+                   "cnh_category": "D", "cnh_ear": true, "cnh_expires_on": "2030-01-01"}),
+        ),
+        (
+            format!("/api/v1/platforms/{nobody}/data-requests"),
+            json!({"justification": "", "scope": "", "notified_at": "x"}),
+        ),
+        (
+            format!("/api/v1/drivers/{nobody}/data-changes"),
+            json!({"what": "", "changed_on": "x", "reported_on": "y"}),
+        ),
+    ] {
+        let res = app.post(&path, &body).await;
+        let status = res.status();
+        let text = res.text().await.unwrap();
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {text}");
+    }
+}

@@ -9,6 +9,7 @@
 
 mod contract;
 mod helpers;
+mod layers;
 mod pdf;
 
 mod authorizations;

@@ -767,6 +767,11 @@ pub async fn register_contract(
     })
 }
 
+/// The contract `id`, if registered.
+pub async fn contract_id(state: &AppState, id: Uuid) -> Result<Uuid, UseCaseError> {
+    Ok(contract(state, id).await?.0.id)
+}
+
 async fn contract(state: &AppState, id: Uuid) -> Result<(CharterRow, ContractFacts), UseCaseError> {
     let row = state
         .store

@@ -19,6 +19,26 @@ use crate::storage::{DataRequest, PlatformRecord, Repository, StorageError};
 const NO_PLATFORM: &str = "Plataforma não encontrada.";
 const NO_REQUEST: &str = "Solicitação não encontrada.";
 
+/// The platform `id`, if registered.
+pub async fn platform_id(state: &AppState, id: &str) -> Result<String, UseCaseError> {
+    state
+        .store
+        .get_platform(id)
+        .await?
+        .map(|p| p.id)
+        .ok_or(UseCaseError::NotFound(NO_PLATFORM))
+}
+
+/// The data request `id`, if recorded.
+pub async fn request_id(state: &AppState, id: &str) -> Result<String, UseCaseError> {
+    state
+        .store
+        .get_data_request(id)
+        .await?
+        .map(|r| r.id)
+        .ok_or(UseCaseError::NotFound(NO_REQUEST))
+}
+
 /// A platform to register (arts. 3º and 5º, X), parsed.
 pub struct NewPlatform {
     pub name: String,

@@ -22,6 +22,16 @@ use crate::storage::{Repository, StorageError};
 const NO_DRIVER: &str = "Condutor não encontrado.";
 const NO_VEHICLE: &str = "Veículo não encontrado.";
 
+/// The driver `id`, if registered.
+pub async fn driver_id(state: &AppState, id: Uuid) -> Result<Uuid, UseCaseError> {
+    state
+        .store
+        .get_driver(id)
+        .await?
+        .map(|d| d.id)
+        .ok_or(UseCaseError::NotFound(NO_DRIVER))
+}
+
 /// A driver to enter in the register (art. 12), parsed.
 pub struct NewDriver {
     pub name: String,
