@@ -57,6 +57,32 @@ fn event<'a>(
     )
 }
 
+/// A new row of `table`, created by `actor` now: the registered entity's own data.
+#[allow(clippy::too_many_arguments)] // one row: its table, keys and data, who and when
+fn new_row(
+    state: &AppState,
+    actor: &str,
+    table: CharterTable,
+    id: Uuid,
+    company_id: Option<Uuid>,
+    key: String,
+    alt_key: Option<String>,
+    data: &impl Serialize,
+) -> Result<Option<(CharterTable, CharterRow)>, UseCaseError> {
+    Ok(Some((
+        table,
+        CharterRow {
+            id,
+            company_id,
+            key,
+            alt_key,
+            data: to_json(data)?,
+            created_at: state.clock.now(),
+            created_by: actor.to_owned(),
+        },
+    )))
+}
+
 async fn append(state: &AppState, e: NewEvent<'_>) -> Result<(), UseCaseError> {
     state
         .store
@@ -116,18 +142,16 @@ pub async fn register_company(
         "protocol": data.protocol,
     });
     let commit = CharterCommit {
-        row: Some((
+        row: new_row(
+            state,
+            actor,
             CharterTable::Companies,
-            CharterRow {
-                id,
-                company_id: None,
-                key: cnpj.as_str().to_owned(),
-                alt_key: None,
-                data: to_json(&data)?,
-                created_at: state.clock.now(),
-                created_by: actor.to_owned(),
-            },
-        )),
+            id,
+            None,
+            cnpj.as_str().to_owned(),
+            None,
+            &data,
+        )?,
         events: vec![event(
             state,
             actor,
@@ -290,18 +314,16 @@ pub async fn enrol_vehicle(
         json!({ "vehicle_id": vid, "plate": new.plate.as_str() }),
     ));
     let commit = CharterCommit {
-        row: Some((
+        row: new_row(
+            state,
+            actor,
             CharterTable::Vehicles,
-            CharterRow {
-                id: vid,
-                company_id: Some(c.id),
-                key: new.plate.as_str().to_owned(),
-                alt_key: Some(new.renavam.as_str().to_owned()),
-                data: to_json(&data)?,
-                created_at: now,
-                created_by: actor.to_owned(),
-            },
-        )),
+            vid,
+            Some(c.id),
+            new.plate.as_str().to_owned(),
+            Some(new.renavam.as_str().to_owned()),
+            &data,
+        )?,
         events,
         ..CharterCommit::default()
     };
@@ -573,18 +595,16 @@ pub async fn enrol_driver(
         facts: new.facts,
     };
     let commit = CharterCommit {
-        row: Some((
+        row: new_row(
+            state,
+            actor,
             CharterTable::Drivers,
-            CharterRow {
-                id: did,
-                company_id: Some(c.id),
-                key: new.cpf.as_str().to_owned(),
-                alt_key: None,
-                data: to_json(&data)?,
-                created_at: now,
-                created_by: actor.to_owned(),
-            },
-        )),
+            did,
+            Some(c.id),
+            new.cpf.as_str().to_owned(),
+            None,
+            &data,
+        )?,
         events: vec![
             event(
                 state,
@@ -736,18 +756,16 @@ pub async fn register_contract(
     );
     let cid = Uuid::new_v4();
     let commit = CharterCommit {
-        row: Some((
+        row: new_row(
+            state,
+            actor,
             CharterTable::Contracts,
-            CharterRow {
-                id: cid,
-                company_id: Some(c.id),
-                key: cid.to_string(),
-                alt_key: None,
-                data: to_json(contract)?,
-                created_at: now,
-                created_by: actor.to_owned(),
-            },
-        )),
+            cid,
+            Some(c.id),
+            cid.to_string(),
+            None,
+            contract,
+        )?,
         events: vec![event(
             state,
             actor,
