@@ -3,17 +3,19 @@
 # Starts selo on a fresh SQLite database, grants one authorization, then runs wrk with
 # keep-alive for a bounded time. Needs wrk (Debian package `wrk`).
 #   usage: benches/load.sh [seconds=10] [connections=64]
+#   SELO_BIN=path/to/selo benches/load.sh …  measures another build (e.g. an older commit's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 conns=${2:-64}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-cargo build --release --quiet
+bin=${SELO_BIN:-./target/release/selo}
+[ -n "${SELO_BIN:-}" ] || cargo build --release --quiet
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 export SELO_LISTEN=127.0.0.1:$port SELO_PUBLIC_URL=http://127.0.0.1:$port SELO_ADMIN_TOKEN=bench-token \
   SELO_KEYS_DIR=$work/keys DATABASE_URL=sqlite://$work/selo.db SELO_OUVIDORIA_PHONE="(66) 3401-9999" RUST_LOG=warn
-./target/release/selo serve >"$work/log" 2>&1 &
+"$bin" serve >"$work/log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
