@@ -9,6 +9,7 @@
 
 pub mod calendar;
 pub mod charter;
+pub mod numbering;
 pub mod pipeline;
 pub mod ride_hailing;
 

@@ -29,6 +29,33 @@ pub struct Settings {
     pub render_threads: usize,
     /// `SELO_WORKERS`, default: the number of CPUs.
     pub workers: usize,
+    /// What one client may hold of the service (uploads).
+    pub limits: Limits,
+}
+
+/// Bounds on what anonymous clients may hold (issue 14).
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// `SELO_PDF_VERIFY_SLOTS`, default 8: PDF verifications received or checked at once; a
+    /// further upload is refused at once with 429 and `Retry-After`, before its body is read.
+    pub pdf_verify_slots: usize,
+    /// `SELO_UPLOAD_DEADLINE_SECS`, default 30: the whole upload must arrive within it (408
+    /// otherwise), so a client that declares 5 MB and stalls frees its slot.
+    pub upload_deadline: std::time::Duration,
+    /// `SELO_RESERVATION_TIMEOUT_SECS`, default 300: a number reserved longer ago than this and
+    /// still not issued belongs to an issuance that never committed (a crash); it is voided
+    /// with the reason "emissão interrompida" at start and every minute.
+    pub reservation_timeout: std::time::Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            pdf_verify_slots: 8,
+            upload_deadline: std::time::Duration::from_secs(30),
+            reservation_timeout: std::time::Duration::from_mins(5),
+        }
+    }
 }
 
 impl std::fmt::Debug for Settings {
@@ -86,6 +113,25 @@ impl Settings {
             workers: var("SELO_WORKERS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(cpus),
+            limits: Limits {
+                pdf_verify_slots: var("SELO_PDF_VERIFY_SLOTS")
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .unwrap_or(Limits::default().pdf_verify_slots),
+                upload_deadline: var("SELO_UPLOAD_DEADLINE_SECS")
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .map_or(
+                        Limits::default().upload_deadline,
+                        std::time::Duration::from_secs,
+                    ),
+                reservation_timeout: var("SELO_RESERVATION_TIMEOUT_SECS")
+                    .and_then(|v| v.parse().ok())
+                    .map_or(
+                        Limits::default().reservation_timeout,
+                        std::time::Duration::from_secs,
+                    ),
+            },
         }
     }
 

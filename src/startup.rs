@@ -88,12 +88,26 @@ impl Application {
             calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
             deadline_rules: Arc::new(crate::domain::calendar::DeadlineRules::default()),
             decreed_days: Arc::default(),
+            pdf_slots: Arc::new(tokio::sync::Semaphore::new(
+                settings.limits.pdf_verify_slots,
+            )),
         };
+        // Issue 14: reservations left open by a crash are voided now and every minute.
+        crate::issuance::numbering::spawn_sweeper(state.clone());
         let data = web::Data::new(state);
+        let https = settings.public_url.starts_with("https://");
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
                 .wrap_fn(http::request_id_middleware)
+                // Issue 14: once served over https, browsers must never fall back to http.
+                .wrap(actix_web::middleware::Condition::new(
+                    https,
+                    actix_web::middleware::DefaultHeaders::new().add((
+                        "Strict-Transport-Security",
+                        "max-age=31536000; includeSubDomains",
+                    )),
+                ))
                 .configure(http::configure)
         })
         .workers(settings.workers.max(1))

@@ -25,6 +25,8 @@ pub struct AppState {
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,
     pub decreed_days: Arc<DecreedDaysCache>,
+    /// Slots for PDF verifications: a body is read only while holding one (issue 14).
+    pub pdf_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// How long this instance trusts the decreed days it read: another instance may add some

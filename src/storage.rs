@@ -464,6 +464,15 @@ pub trait Repository: Send + Sync {
         year: i32,
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<ReservedNumber, StorageError>> + Send;
+    /// Voids, with `reason`, every number still reserved that was reserved before
+    /// `reserved_before`: an issuance that never committed (a crash, `kill -9`). A commit that
+    /// comes after finds its number voided and fails. Answers the numbers voided.
+    fn void_stale_reservations(
+        &self,
+        reserved_before: DateTime<Utc>,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<String>, StorageError>> + Send;
     /// Closes a reserved number that will not be issued.
     fn void_number(
         &self,
@@ -671,6 +680,8 @@ pub(crate) mod sql {
         VALUES ($1, $2, $3, $4, 'reserved', $5)";
     pub const VOID_NUMBER: &str = "UPDATE document_numbers SET state = 'voided', closed_at = $2, void_reason = $3 \
         WHERE number = $1 AND state = 'reserved'";
+    pub const STALE_RESERVATIONS: &str = "SELECT number FROM document_numbers \
+        WHERE state = 'reserved' AND reserved_at < $1 ORDER BY number";
     pub const ISSUE_NUMBER: &str = "UPDATE document_numbers SET state = 'issued', closed_at = $2 \
         WHERE number = $1 AND state = 'reserved'";
     pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \

@@ -437,14 +437,25 @@ pub async fn verify_pdf_upload(
             return outcome(Verdict::UnknownKey, Some(r), None);
         }
     };
+    let doc = store.document_by_sha256(&verified.sha256).await;
+    let (verdict, document) = lookup(state, doc, now, |_| true).await;
+    // Issue 14: say what was checked. A genuine signature over bytes selo never issued (a bit
+    // flipped in the unsigned padding, say) must not read as if the document were fine.
+    let detail = match verdict {
+        Verdict::UnknownDocument => {
+            "Assinatura íntegra, mas o documento não consta do registro: este arquivo não é, byte a byte, nenhum documento emitido."
+        }
+        Verdict::StatusUnavailable => {
+            "Assinatura íntegra; a situação do documento não pôde ser consultada agora."
+        }
+        _ => "Assinatura íntegra, feita com a chave publicada da Prefeitura.",
+    };
     let signature = Some(PdfSignatureReport {
         intact: true,
         trusted: true,
         kid: Some(verified.kid.clone()),
         signed_at: verified.signed_at.clone(),
-        detail: "Assinatura íntegra, feita com a chave publicada da Prefeitura.",
+        detail,
     });
-    let doc = store.document_by_sha256(&verified.sha256).await;
-    let (verdict, document) = lookup(state, doc, now, |_| true).await;
     outcome(verdict, signature, document)
 }

@@ -73,6 +73,13 @@ pub enum ApiError {
     UnsupportedMediaType(String),
     #[error("service unavailable")]
     Unavailable(String),
+    /// Too many requests of this kind at once or from this client; retry after the seconds
+    /// given (`Retry-After`).
+    #[error("too many requests")]
+    TooManyRequests { detail: String, retry_after: u64 },
+    /// The request body did not arrive in time.
+    #[error("request timeout")]
+    RequestTimeout(String),
     #[error("internal error")]
     Internal,
 }
@@ -95,6 +102,11 @@ pub struct Problem<'a> {
 }
 
 impl ApiError {
+    /// The pt-BR sentence of this error, for a page that shows it.
+    pub fn detail(&self) -> String {
+        self.parts().2
+    }
+
     fn parts(&self) -> (&'static str, &'static str, String, &[ProblemItem]) {
         match self {
             Self::Invalid(items) => (
@@ -143,6 +155,18 @@ impl ApiError {
                 d.clone(),
                 &[],
             ),
+            Self::TooManyRequests { detail, .. } => (
+                "/problems/too-many-requests",
+                "Muitas requisições",
+                detail.clone(),
+                &[],
+            ),
+            Self::RequestTimeout(d) => (
+                "/problems/request-timeout",
+                "Tempo esgotado",
+                d.clone(),
+                &[],
+            ),
             Self::Internal => (
                 "/problems/internal",
                 "Erro interno",
@@ -165,6 +189,8 @@ impl ResponseError for ApiError {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -186,6 +212,13 @@ impl ResponseError for ApiError {
         ));
         if matches!(self, Self::Unauthorized(_)) {
             res.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        if let Self::TooManyRequests { retry_after, .. } = self {
+            res.insert_header(("Retry-After", retry_after.to_string()));
+        }
+        if matches!(self, Self::RequestTimeout(_)) {
+            // The rest of the body may still be arriving: do not keep reading it.
+            res.insert_header(("Connection", "close"));
         }
         res.body(serde_json::to_vec(&body).unwrap_or_default())
     }

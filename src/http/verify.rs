@@ -62,6 +62,36 @@ pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> Ht
 /// Largest PDF accepted for verification.
 pub const MAX_PDF_BYTES: usize = 5 * 1024 * 1024;
 
+/// A slot to receive and check one PDF (issue 14: at most `SELO_PDF_VERIFY_SLOTS` bodies are
+/// held at once); none free is a 429 with `Retry-After`, answered before the body is read.
+fn pdf_slot(state: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    state
+        .pdf_slots
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::TooManyRequests {
+            detail: "Muitas verificações de PDF em andamento; tente de novo em instantes.".into(),
+            retry_after: 2,
+        })
+}
+
+/// Reads an uploaded PDF within the upload deadline (408 otherwise).
+async fn receive_upload(
+    state: &AppState,
+    req: &HttpRequest,
+    payload: web::Payload,
+) -> Result<Vec<u8>, ApiError> {
+    let deadline = state.settings.limits.upload_deadline;
+    tokio::time::timeout(deadline, read_upload(req, payload))
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::RequestTimeout(format!(
+                "O arquivo não chegou por inteiro em {} s; envie-o de novo.",
+                deadline.as_secs()
+            )))
+        })
+}
+
 /// Reads an uploaded PDF: a multipart form (first file part, e.g. field `pdf`) or the raw
 /// body. Refuses more than [`MAX_PDF_BYTES`].
 async fn read_upload(req: &HttpRequest, payload: web::Payload) -> Result<Vec<u8>, ApiError> {
@@ -147,7 +177,8 @@ pub async fn api_pdf(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let pdf = read_upload(&req, payload).await?;
+    let _slot = pdf_slot(&state)?;
+    let pdf = receive_upload(&state, &req, payload).await?;
     let v = check_pdf(&state, &pdf).await;
     Ok(HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
@@ -165,8 +196,14 @@ pub async fn page_pdf(
     req: HttpRequest,
     payload: web::Payload,
 ) -> HttpResponse {
-    match read_upload(&req, payload).await {
-        Ok(pdf) => {
+    let upload = match pdf_slot(&state) {
+        Ok(slot) => receive_upload(&state, &req, payload)
+            .await
+            .map(|pdf| (slot, pdf)),
+        Err(e) => Err(e),
+    };
+    match upload {
+        Ok((_slot, pdf)) => {
             let v = check_pdf(&state, &pdf).await;
             let as_token = Verification {
                 verdict: v.verdict,
@@ -183,14 +220,17 @@ pub async fn page_pdf(
                 checked_at: state.clock.now(),
                 document: None,
             };
-            html(
-                status,
-                &page(
-                    &state,
-                    Some(&v),
-                    Some("Não foi possível ler o arquivo enviado (máximo de 5 MB)."),
-                ),
-            )
+            let note = match &e {
+                ApiError::TooManyRequests { .. } | ApiError::RequestTimeout(_) => e.detail(),
+                _ => "Não foi possível ler o arquivo enviado (máximo de 5 MB).".to_owned(),
+            };
+            let mut res = html(status, &page(&state, Some(&v), Some(&note)));
+            if let ApiError::TooManyRequests { retry_after, .. } = e
+                && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())
+            {
+                res.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            res
         }
     }
 }

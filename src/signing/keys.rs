@@ -246,22 +246,23 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if !name.starts_with("ed25519-") {
-            continue;
-        }
         let extension = path
             .extension()
             .and_then(|e| e.to_str())
             .unwrap_or_default();
         let is_private = extension == "key";
-        if !is_private && extension != "pub" {
-            continue;
-        }
-        if is_private {
+        // Every private key of the folder, signing keys and the root CA's alike (issue 14).
+        if is_private && strict {
             let mode = mode_of(&path)?;
-            if strict && mode & 0o077 != 0 {
+            if mode & 0o077 != 0 {
                 return Err(KeyError::Permissions { path, mode });
             }
+        }
+        if !name.starts_with("ed25519-") {
+            continue;
+        }
+        if !is_private && extension != "pub" {
+            continue;
         }
         let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
         let bytes = parse_hex32(&text, &path)?;
@@ -363,6 +364,28 @@ mod tests {
             load(dir.path(), true),
             Err(KeyError::Permissions { .. })
         ));
+        assert!(load(dir.path(), false).is_ok());
+    }
+
+    /// Issue 14: production refused a readable signing key but started with `root-ca.key`
+    /// readable by others.
+    #[cfg(unix)]
+    #[test]
+    fn strict_load_refuses_a_readable_root_ca_key() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        generate(dir.path()).unwrap();
+        let root = dir.path().join(super::super::pki::ROOT_KEY_FILE);
+        assert!(root.exists());
+        assert!(load(dir.path(), true).is_ok());
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o644)).unwrap();
+        match load(dir.path(), true) {
+            Err(KeyError::Permissions { path, .. }) => assert_eq!(path, root),
+            other => panic!(
+                "expected the root CA key refused, got {:?}",
+                other.map(|_| ())
+            ),
+        }
         assert!(load(dir.path(), false).is_ok());
     }
 }

@@ -239,6 +239,45 @@ impl Repository for Store {
         })
     }
 
+    async fn void_stale_reservations(
+        &self,
+        reserved_before: DateTime<Utc>,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let stale: Vec<String> = sqlx::query_scalar(sql::STALE_RESERVATIONS)
+                .bind(reserved_before)
+                .fetch_all(&mut *tx)
+                .await?;
+            for number in &stale {
+                sqlx::query(sql::VOID_NUMBER)
+                    .bind(number)
+                    .bind(now)
+                    .bind(reason)
+                    .execute(&mut *tx)
+                    .await?;
+                insert_event!(
+                    tx,
+                    NewEvent {
+                        entity_type: "document_number",
+                        entity_id: number.clone(),
+                        kind: RideHailingAct::Voided.as_str(),
+                        actor: "system",
+                        reason,
+                        legal_basis_version: None::<String>,
+                        at: now,
+                        data: "{}".to_owned(),
+                    },
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(stale)
+        })
+    }
+
     async fn void_number(
         &self,
         number: &str,

@@ -84,6 +84,37 @@ pub async fn spawn_app_on(
     keys_dir: tempfile::TempDir,
     data_dir: tempfile::TempDir,
 ) -> TestApp {
+    spawn_configured(
+        database_url,
+        backend,
+        keys_dir,
+        data_dir,
+        selo::settings::Limits::default(),
+    )
+    .await
+}
+
+/// `spawn_app` with other limits on what clients may hold.
+pub async fn spawn_app_with_limits(limits: selo::settings::Limits) -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let (database_url, backend) = fresh_database(data_dir.path()).await;
+    spawn_configured(
+        database_url,
+        backend,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+        limits,
+    )
+    .await
+}
+
+async fn spawn_configured(
+    database_url: String,
+    backend: &'static str,
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+    limits: selo::settings::Limits,
+) -> TestApp {
     let settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),
@@ -94,6 +125,7 @@ pub async fn spawn_app_on(
         ouvidoria_phone: Some(OUVIDORIA.into()),
         render_threads: 2,
         workers: 1,
+        limits,
     };
     let clock = Arc::new(FixedClock::new(t0()));
     let app = Application::build(settings, clock.clone())

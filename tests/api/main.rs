@@ -10,6 +10,7 @@
 mod contract;
 mod helpers;
 mod layers;
+mod limits;
 mod pdf;
 
 mod authorizations;

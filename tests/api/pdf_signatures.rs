@@ -126,3 +126,37 @@ async fn the_page_form_accepts_a_multipart_upload() {
             .contains("Verificar um PDF")
     );
 }
+
+/// Issue 14: a bit flipped in the unsigned padding of a genuine signature leaves the signature
+/// intact but the file is no issued document; the answer says both, not just "intact".
+#[tokio::test]
+async fn a_genuine_signature_over_bytes_never_issued_says_the_document_is_not_registered() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let mut pdf = app.document_bytes(&grant, "app_sticker").await;
+    // The last `/Contents <hex>` (not a `/Contents <<` dictionary) is the signature's.
+    let open = (0..pdf.len())
+        .rev()
+        .filter(|&i| pdf[i..].starts_with(b"/Contents"))
+        .find_map(|i| {
+            let j = i + b"/Contents".len();
+            let j = j + pdf[j..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            (pdf[j] == b'<' && pdf[j + 1] != b'<').then_some(j)
+        })
+        .unwrap();
+    let close = open + pdf[open..].iter().position(|&b| b == b'>').unwrap();
+    assert_eq!(pdf[close - 1], b'0', "the signature ends in padding");
+    pdf[close - 1] = b'1';
+    let (status, body) = upload_raw(&app, pdf).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["verdict"], "unknown_document");
+    assert_eq!(body["signature"]["intact"], true);
+    let detail = body["signature"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("não consta do registro"),
+        "the answer must say the file is not a registered document: {detail}"
+    );
+}

@@ -17,6 +17,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         ouvidoria_phone: Some("(66) 3401-9999".into()),
         render_threads: 1,
         workers: 1,
+        limits: selo::settings::Limits::default(),
     }
 }
 

@@ -1,0 +1,151 @@
+//! Issue 14: what one anonymous client may hold of the service.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::helpers::spawn_app_with_limits;
+
+/// A client that declares a 5 MB PDF and stalls holds its verification slot only until the
+/// upload deadline (then 408); while the slots are taken, another upload is refused at once
+/// with 429, `Retry-After` and a problem body, and a token still verifies.
+#[tokio::test]
+async fn a_stalled_upload_holds_its_slot_only_until_the_deadline_and_others_get_429() {
+    let app = spawn_app_with_limits(selo::settings::Limits {
+        pdf_verify_slots: 1,
+        upload_deadline: Duration::from_secs(1),
+        ..selo::settings::Limits::default()
+    })
+    .await;
+    let addr = app.address.trim_start_matches("http://").to_owned();
+    let mut stalled = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    stalled
+        .write_all(
+            b"POST /api/v1/verify/pdf HTTP/1.1\r\nHost: selo\r\nContent-Type: application/pdf\r\n\
+              Content-Length: 5000000\r\n\r\n%PDF-1.7\n",
+        )
+        .await
+        .unwrap();
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let url = app.url("/api/v1/verify/pdf");
+    let res = app
+        .client
+        .post(&url)
+        .header("Content-Type", "application/pdf")
+        .body(b"%PDF-1.7\nnot really".to_vec())
+        .send()
+        .await
+        .unwrap();
+    let res = crate::contract::checked("post", "/api/v1/verify/pdf", res).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().get("retry-after").is_some());
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["type"], "/problems/too-many-requests");
+
+    // The token endpoint is not held up by uploads.
+    let t = Instant::now();
+    let (status, _) = app.verify("not-a-token").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(t.elapsed() < Duration::from_millis(500));
+
+    // The stalled upload is answered 408 once the deadline passes, and its slot is free.
+    let mut answer = vec![0u8; 64];
+    let n = tokio::time::timeout(Duration::from_secs(5), stalled.read(&mut answer))
+        .await
+        .expect("the stalled upload is answered")
+        .unwrap();
+    let head = String::from_utf8_lossy(&answer[..n]);
+    assert!(head.starts_with("HTTP/1.1 408"), "{head}");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    let res = app
+        .client
+        .post(&url)
+        .header("Content-Type", "application/pdf")
+        .body(b"%PDF-1.7\nnot really".to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// The state and void reason of a number, read from the database itself.
+async fn number_state(url: &str, number: &str) -> (String, Option<String>) {
+    const Q: &str = "SELECT state, void_reason FROM document_numbers WHERE number = $1";
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query_as(Q)
+            .bind(number)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        sqlx::query_as(Q)
+            .bind(number)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    }
+}
+
+/// Issue 14: a number reserved by an issuance that never committed (the process killed
+/// between reservation and commit) does not stay `reserved` for ever: the sweep at start (and
+/// every minute) voids it as "emissão interrompida"; a reservation in flight is left alone.
+#[tokio::test]
+async fn a_number_left_reserved_by_a_crash_is_voided_as_interrupted() {
+    use selo::storage::Repository;
+    let app = crate::helpers::spawn_app().await;
+    let store = selo::storage::Store::connect(&app.database_url)
+        .await
+        .unwrap();
+    let t0 = crate::helpers::t0();
+    let crashed = store
+        .reserve_number("AIF", 2026, t0 - chrono::Duration::hours(1))
+        .await
+        .unwrap();
+    let in_flight = store.reserve_number("AIF", 2026, t0).await.unwrap();
+    assert_eq!(
+        number_state(&app.database_url, &crashed.number).await.0,
+        "reserved"
+    );
+    // Another node starting on the same database (or this one restarting) sweeps at once.
+    let _restarted = crate::helpers::spawn_app_on(
+        app.database_url.clone(),
+        app.backend,
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let mut state = number_state(&app.database_url, &crashed.number).await;
+    for _ in 0..50 {
+        if state.0 != "reserved" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        state = number_state(&app.database_url, &crashed.number).await;
+    }
+    assert_eq!(state.0, "voided");
+    assert_eq!(state.1.as_deref(), Some("emissão interrompida"));
+    assert_eq!(
+        number_state(&app.database_url, &in_flight.number).await.0,
+        "reserved"
+    );
+}
+
+/// Issue 14: served under an https public URL, every answer tells browsers to keep to https.
+#[tokio::test]
+async fn an_https_public_url_sends_hsts() {
+    let app = crate::helpers::spawn_app().await; // PUBLIC_URL is https
+    let res = app.get("/health").await;
+    let hsts = res
+        .headers()
+        .get("strict-transport-security")
+        .expect("HSTS header")
+        .to_str()
+        .unwrap();
+    assert!(hsts.starts_with("max-age="), "{hsts}");
+}
