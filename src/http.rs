@@ -7,6 +7,7 @@ pub mod calendar;
 pub mod charter;
 pub mod fields;
 pub mod history;
+pub mod limits;
 pub mod meta;
 pub mod openapi;
 pub mod platforms;

@@ -46,6 +46,46 @@ pub struct Limits {
     /// still not issued belongs to an issuance that never committed (a crash); it is voided
     /// with the reason "emissão interrompida" at start and every minute.
     pub reservation_timeout: std::time::Duration,
+    /// Requests per minute and client address (0: unlimited), bursts of the same size.
+    pub rates: Rates,
+    /// `SELO_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` is
+    /// believed (comma-separated); from anyone else the header is ignored.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// Requests per minute and client address; 0 turns a limit off.
+#[derive(Debug, Clone, Copy)]
+pub struct Rates {
+    /// `SELO_RATE_VERIFY_PER_MINUTE`, default 600: token verification, API and page.
+    pub verify: u32,
+    /// `SELO_RATE_CODE_PER_MINUTE`, default 20: printed-code look-ups (40-bit codes).
+    pub code: u32,
+    /// `SELO_RATE_UPLOAD_PER_MINUTE`, default 10: PDF uploads.
+    pub upload: u32,
+    /// `SELO_RATE_AUTH_FAILURES_PER_MINUTE`, default 10: wrong or missing bearer tokens;
+    /// past it, the address is refused for the rest of the minute, even with a good token.
+    pub auth_failures: u32,
+}
+
+impl Rates {
+    /// No limit at all (tests that do not test limits; load benchmarks from one address).
+    pub const UNLIMITED: Self = Self {
+        verify: 0,
+        code: 0,
+        upload: 0,
+        auth_failures: 0,
+    };
+}
+
+impl Default for Rates {
+    fn default() -> Self {
+        Self {
+            verify: 600,
+            code: 20,
+            upload: 10,
+            auth_failures: 10,
+        }
+    }
 }
 
 impl Default for Limits {
@@ -54,6 +94,8 @@ impl Default for Limits {
             pdf_verify_slots: 8,
             upload_deadline: std::time::Duration::from_secs(30),
             reservation_timeout: std::time::Duration::from_mins(5),
+            rates: Rates::default(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -131,6 +173,23 @@ impl Settings {
                         Limits::default().reservation_timeout,
                         std::time::Duration::from_secs,
                     ),
+                rates: {
+                    let d = Rates::default();
+                    let rate = |k: &str, default: u32| {
+                        var(k)
+                            .and_then(|v| v.trim().parse().ok())
+                            .unwrap_or(default)
+                    };
+                    Rates {
+                        verify: rate("SELO_RATE_VERIFY_PER_MINUTE", d.verify),
+                        code: rate("SELO_RATE_CODE_PER_MINUTE", d.code),
+                        upload: rate("SELO_RATE_UPLOAD_PER_MINUTE", d.upload),
+                        auth_failures: rate("SELO_RATE_AUTH_FAILURES_PER_MINUTE", d.auth_failures),
+                    }
+                },
+                trusted_proxies: var("SELO_TRUSTED_PROXIES")
+                    .map(|v| v.split(',').filter_map(|a| a.trim().parse().ok()).collect())
+                    .unwrap_or_default(),
             },
         }
     }

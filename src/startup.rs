@@ -91,7 +91,16 @@ impl Application {
             pdf_slots: Arc::new(tokio::sync::Semaphore::new(
                 settings.limits.pdf_verify_slots,
             )),
+            rate_limits: Arc::new(crate::state::limits::RateLimits::new(&settings.limits)),
         };
+        let limits = state.rate_limits.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_mins(1));
+            loop {
+                tick.tick().await;
+                limits.forget_idle();
+            }
+        });
         // Issue 14: reservations left open by a crash are voided now and every minute.
         crate::issuance::numbering::spawn_sweeper(state.clone());
         let data = web::Data::new(state);
@@ -99,6 +108,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
+                .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)
                 // Issue 14: once served over https, browsers must never fall back to http.
                 .wrap(actix_web::middleware::Condition::new(

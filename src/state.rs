@@ -1,5 +1,7 @@
 //! What every request handler shares.
 
+pub mod limits;
+
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -27,6 +29,8 @@ pub struct AppState {
     pub decreed_days: Arc<DecreedDaysCache>,
     /// Slots for PDF verifications: a body is read only while holding one (issue 14).
     pub pdf_slots: Arc<tokio::sync::Semaphore>,
+    /// Requests per client address (issue 14).
+    pub rate_limits: Arc<limits::RateLimits>,
 }
 
 /// How long this instance trusts the decreed days it read: another instance may add some

@@ -21,6 +21,22 @@ fn check(req: &HttpRequest) -> Result<Official, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or(ApiError::Internal)?;
+    // Issue 14: an address past its failed tokens is refused before its token is compared.
+    let client = state
+        .rate_limits
+        .client(req.peer_addr().map(|a| a.ip()), req.headers());
+    state
+        .rate_limits
+        .before_auth(client)
+        .map_err(super::limits::too_many)?;
+    let outcome = compare(state, req);
+    if outcome.is_err() {
+        state.rate_limits.auth_failed(client);
+    }
+    outcome
+}
+
+fn compare(state: &AppState, req: &HttpRequest) -> Result<Official, ApiError> {
     let Some(expected) = state.settings.admin_token.as_deref() else {
         return Err(ApiError::Unauthorized(
             "Nenhum token de emissão está configurado neste servidor (SELO_ADMIN_TOKEN).".into(),

@@ -267,6 +267,25 @@ pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> 
     }
 }
 
+/// A verification page refused before it was served (a rate limit): the reason, as a page.
+pub(crate) fn refused_page(state: &AppState, e: &ApiError) -> HttpResponse {
+    let v = Verification {
+        verdict: Verdict::Malformed,
+        checked_at: state.clock.now(),
+        document: None,
+    };
+    let mut res = html(
+        actix_web::ResponseError::status_code(e),
+        &page(state, Some(&v), Some(&e.detail())),
+    );
+    if let ApiError::TooManyRequests { retry_after, .. } = e
+        && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    res
+}
+
 fn html(status: StatusCode, body: &str) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")

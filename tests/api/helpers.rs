@@ -84,12 +84,17 @@ pub async fn spawn_app_on(
     keys_dir: tempfile::TempDir,
     data_dir: tempfile::TempDir,
 ) -> TestApp {
+    // Rate limits off: the suite makes many requests from one address; tests/api/limits.rs
+    // turns them on where it tests them.
     spawn_configured(
         database_url,
         backend,
         keys_dir,
         data_dir,
-        selo::settings::Limits::default(),
+        selo::settings::Limits {
+            rates: selo::settings::Rates::UNLIMITED,
+            ..selo::settings::Limits::default()
+        },
     )
     .await
 }

@@ -149,3 +149,142 @@ async fn an_https_public_url_sends_hsts() {
         .unwrap();
     assert!(hsts.starts_with("max-age="), "{hsts}");
 }
+
+fn rates(f: impl FnOnce(&mut selo::settings::Rates)) -> selo::settings::Limits {
+    let mut rates = selo::settings::Rates::UNLIMITED;
+    f(&mut rates);
+    selo::settings::Limits {
+        rates,
+        ..selo::settings::Limits::default()
+    }
+}
+
+async fn get_from(
+    app: &crate::helpers::TestApp,
+    path: &str,
+    forwarded: Option<&str>,
+) -> reqwest::Response {
+    let mut req = app.client.get(app.url(path));
+    if let Some(f) = forwarded {
+        req = req.header("X-Forwarded-For", f);
+    }
+    crate::contract::checked("get", path, req.send().await.unwrap()).await
+}
+
+/// Issue 14: printed codes (40 bits) cannot be tried at thousands per second: past the limit
+/// an address is answered 429 with `Retry-After`, by the API and by the page alike.
+#[tokio::test]
+async fn printed_code_look_ups_are_limited_per_address() {
+    let app = spawn_app_with_limits(rates(|r| r.code = 3)).await;
+    for _ in 0..3 {
+        let res = get_from(&app, "/api/v1/verify/code/ABCD-EFGH", None).await;
+        assert_ne!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+    let res = get_from(&app, "/api/v1/verify/code/ABCD-EFGH", None).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["type"], "/problems/too-many-requests");
+    // The page's form counts against the same limit, and answers as a page.
+    let res = get_from(&app, "/v?codigo=ABCD-EFGH", None).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(res.text().await.unwrap().contains("tente de novo"));
+    // Other verifications are not limited by it.
+    assert_ne!(
+        get_from(&app, "/api/v1/verify/x", None).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+/// Issue 14: token verifications are limited per address too.
+#[tokio::test]
+async fn token_verifications_are_limited_per_address() {
+    let app = spawn_app_with_limits(rates(|r| r.verify = 2)).await;
+    for _ in 0..2 {
+        assert_eq!(
+            get_from(&app, "/api/v1/verify/x", None).await.status(),
+            StatusCode::BAD_REQUEST
+        );
+    }
+    assert_eq!(
+        get_from(&app, "/api/v1/verify/x", None).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+/// Issue 14: `X-Forwarded-For` names the client only when a configured proxy sends it;
+/// from anyone else it is ignored, so a client cannot dodge its limit by inventing addresses.
+#[tokio::test]
+async fn forwarded_addresses_are_believed_only_from_trusted_proxies() {
+    let mut limits = rates(|r| r.code = 2);
+    limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    let behind_proxy = spawn_app_with_limits(limits).await;
+    for _ in 0..2 {
+        let s = get_from(&behind_proxy, "/api/v1/verify/code/X", Some("203.0.113.5"))
+            .await
+            .status();
+        assert_ne!(s, StatusCode::TOO_MANY_REQUESTS);
+    }
+    let s = get_from(&behind_proxy, "/api/v1/verify/code/X", Some("203.0.113.5"))
+        .await
+        .status();
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    // Another client behind the same proxy has its own limit; a forged hop before it does not
+    // change who the proxy says the client is.
+    let s = get_from(
+        &behind_proxy,
+        "/api/v1/verify/code/X",
+        Some("198.51.100.7, 203.0.113.6"),
+    )
+    .await
+    .status();
+    assert_ne!(s, StatusCode::TOO_MANY_REQUESTS);
+
+    let direct = spawn_app_with_limits(rates(|r| r.code = 2)).await;
+    for forwarded in ["203.0.113.1", "203.0.113.2"] {
+        let s = get_from(&direct, "/api/v1/verify/code/X", Some(forwarded))
+            .await
+            .status();
+        assert_ne!(s, StatusCode::TOO_MANY_REQUESTS);
+    }
+    let s = get_from(&direct, "/api/v1/verify/code/X", Some("203.0.113.3"))
+        .await
+        .status();
+    assert_eq!(
+        s,
+        StatusCode::TOO_MANY_REQUESTS,
+        "an untrusted X-Forwarded-For must be ignored"
+    );
+}
+
+/// Issue 14: bearer tokens cannot be guessed at speed: past the failures allowed, the address
+/// is refused before its token is even compared, a good one included.
+#[tokio::test]
+async fn failed_bearer_tokens_lock_the_address_out_for_the_minute() {
+    let app = spawn_app_with_limits(rates(|r| r.auth_failures = 3)).await;
+    let path = "/api/v1/drivers/00000000-0000-4000-8000-000000000000/history";
+    for _ in 0..3 {
+        let res = app
+            .client
+            .get(app.url(path))
+            .bearer_auth("wrong")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    let res = app.get_authed(path).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().get("retry-after").is_some());
+}

@@ -1,0 +1,90 @@
+//! Rate limits per client address (issue 14): token verification, printed-code look-ups
+//! (strict: the codes are 40 bits), PDF uploads, and failed bearer tokens. A request over its
+//! limit is answered 429 with `Retry-After` before anything else is done; the pages under `/v`
+//! answer it as a page. The client address is the peer's, or, when the peer is a configured
+//! reverse proxy (`SELO_TRUSTED_PROXIES`), the nearest untrusted address of `X-Forwarded-For`.
+
+use std::net::IpAddr;
+
+use actix_web::HttpRequest;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
+use futures_util::FutureExt;
+use futures_util::future::Either;
+
+use super::problem::ApiError;
+use crate::state::limits::{Class, Refused};
+
+/// The 429 of a request over its limit.
+pub fn too_many(r: Refused) -> ApiError {
+    let secs = r.wait.as_secs() + u64::from(r.wait.subsec_nanos() > 0);
+    ApiError::TooManyRequests {
+        detail: format!(
+            "Muitas {} vindas deste endereço; tente de novo em {} s.",
+            r.what,
+            secs.max(1)
+        ),
+        retry_after: secs.max(1),
+    }
+}
+
+/// What a request counts against, from its method, path and query.
+fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option<Class> {
+    let post = method == actix_web::http::Method::POST;
+    if post && (path == "/api/v1/verify/pdf" || path == "/v/pdf") {
+        return Some(Class::Upload);
+    }
+    if path.starts_with("/api/v1/verify/code/") || (path == "/v" && query.contains("codigo=")) {
+        return Some(Class::Code);
+    }
+    if path.starts_with("/api/v1/verify/") || path.starts_with("/v/") {
+        return Some(Class::Verify);
+    }
+    None
+}
+
+/// The client address of a request, as the limits see it.
+pub fn client_of(req: &HttpRequest) -> Option<IpAddr> {
+    let limits = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()?
+        .rate_limits
+        .clone();
+    limits.client(req.peer_addr().map(|a| a.ip()), req.headers())
+}
+
+/// Middleware: counts each verification, code look-up and upload against its client's limit,
+/// and answers 429 when over it, before the handler runs.
+pub fn middleware<S, B>(
+    req: ServiceRequest,
+    srv: &S,
+) -> impl std::future::Future<Output = Result<ServiceResponse<EitherBody<B>>, actix_web::Error>>
++ use<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    S::Future: 'static,
+    B: MessageBody,
+{
+    let refused = class_of(req.method(), req.path(), req.query_string()).and_then(|class| {
+        let state = req.app_data::<actix_web::web::Data<crate::state::AppState>>()?;
+        let limits = &state.rate_limits;
+        let client = limits.client(req.peer_addr().map(|a| a.ip()), req.headers())?;
+        limits.check(class, client).err().map(too_many)
+    });
+    match refused {
+        None => Either::Left(
+            srv.call(req)
+                .map(|r| r.map(ServiceResponse::map_into_left_body)),
+        ),
+        Some(e) => Either::Right(async move {
+            let page = req.path() == "/v" || req.path().starts_with("/v/");
+            let state = req
+                .app_data::<actix_web::web::Data<crate::state::AppState>>()
+                .cloned();
+            let res = match (page, state) {
+                (true, Some(state)) => super::verify::refused_page(&state, &e),
+                _ => actix_web::ResponseError::error_response(&e),
+            };
+            Ok(req.into_response(res).map_into_right_body())
+        }),
+    }
+}
