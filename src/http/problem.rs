@@ -216,8 +216,8 @@ impl ResponseError for ApiError {
         if let Self::TooManyRequests { retry_after, .. } = self {
             res.insert_header(("Retry-After", retry_after.to_string()));
         }
-        if matches!(self, Self::RequestTimeout(_)) {
-            // The rest of the body may still be arriving: do not keep reading it.
+        if matches!(self, Self::RequestTimeout(_) | Self::TooManyRequests { .. }) {
+            // The rest of a refused body may still be arriving: do not keep reading it.
             res.insert_header(("Connection", "close"));
         }
         res.body(serde_json::to_vec(&body).unwrap_or_default())
