@@ -17,6 +17,18 @@ pub fn keys_generate(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `selo keys retire KID REASON [DIR]`: documents signed by `kid` verify as no longer trusted.
+/// The service reads the keys at start: restart it (every node) to apply.
+pub fn keys_retire(dir: &Path, kid: &str, reason: &str) -> anyhow::Result<()> {
+    let today = chrono::Utc::now().date_naive().to_string();
+    crate::signing::keys::retire(dir, kid, &today, reason)?;
+    println!(
+        "retired key {kid} in {} on {today}; restart selo to apply",
+        dir.display()
+    );
+    Ok(())
+}
+
 /// `selo samples DIR`: one signed example of every document kind, for looking at.
 pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     let keys = crate::startup::load_or_create_keys(settings)?;

@@ -12,6 +12,11 @@ const USAGE: &str = "selo — documentos assinados do transporte de passageiros 
 usage:
   selo [serve]               run the service (configuration: environment variables, see README)
   selo keys generate [DIR]   create a new Ed25519 signing key (default DIR: $SELO_KEYS_DIR or keys/)
+  selo keys rotate [DIR]     the same: a new active key; the old ones stay published, so the
+                             documents they signed keep verifying
+  selo keys retire KID REASON [DIR]
+                             retire a key that is not the active one: documents it signed
+                             verify as no longer trusted, with REASON; it leaves the JWK Set
   selo samples DIR           render and sign one example of every document kind into DIR
   selo help                  this text";
 
@@ -26,8 +31,14 @@ fn main() -> anyhow::Result<()> {
         .as_slice()
     {
         [] | ["serve"] => serve(settings),
-        ["keys", "generate"] => selo::cli::keys_generate(&settings.keys_dir),
-        ["keys", "generate", dir] => selo::cli::keys_generate(&PathBuf::from(dir)),
+        ["keys", "generate" | "rotate"] => selo::cli::keys_generate(&settings.keys_dir),
+        ["keys", "generate" | "rotate", dir] if !dir.starts_with('-') => {
+            selo::cli::keys_generate(&PathBuf::from(dir))
+        }
+        ["keys", "retire", kid, reason] => selo::cli::keys_retire(&settings.keys_dir, kid, reason),
+        ["keys", "retire", kid, reason, dir] => {
+            selo::cli::keys_retire(&PathBuf::from(dir), kid, reason)
+        }
         ["samples", dir] => selo::cli::samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

@@ -115,6 +115,10 @@ pub struct Verification {
     pub checked_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<PublicDocument>,
+    /// Why the document is not trusted, when the verdict alone does not say it (a retired
+    /// key: since when and why), in Portuguese.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Whether the register's view of a ride-hailing document is the one the token describes.
@@ -312,11 +316,21 @@ pub async fn verify_token(
         verdict,
         checked_at: now,
         document,
+        reason: None,
     };
     let payload = match token::verify(raw, keys) {
         Ok(p) => p,
         Err(TokenError::Malformed(_)) => return outcome(Verdict::Malformed, None),
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
+        Err(TokenError::RetiredKey(r)) => {
+            return Verification {
+                reason: Some(format!(
+                    "Assinado com uma chave da Prefeitura retirada de uso em {}: {}. O documento não é mais confiável; peça um novo.",
+                    r.on, r.reason
+                )),
+                ..outcome(Verdict::UnknownKey, None)
+            };
+        }
         Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
     };
     // The ride-hailing authorization and sticker are most of the scans: their status query
@@ -345,6 +359,7 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
         verdict,
         checked_at: now,
         document,
+        reason: None,
     };
     let Some(code) = crate::documents::normalise_verification_code(raw) else {
         return outcome(Verdict::Malformed, None);

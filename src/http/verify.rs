@@ -209,6 +209,7 @@ pub async fn page_pdf(
                 verdict: v.verdict,
                 checked_at: v.checked_at,
                 document: v.document.clone(),
+                reason: None,
             };
             let note = v.signature.as_ref().map(|s| s.detail);
             html(status_for(v.verdict), &page(&state, Some(&as_token), note))
@@ -219,6 +220,7 @@ pub async fn page_pdf(
                 verdict: Verdict::Malformed,
                 checked_at: state.clock.now(),
                 document: None,
+                reason: None,
             };
             let note = match &e {
                 ApiError::TooManyRequests { .. } | ApiError::RequestTimeout(_) => e.detail(),
@@ -243,7 +245,10 @@ pub async fn page_pdf(
         (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
     let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
-    html(status_for(v.verdict), &page(&state, Some(&v), None))
+    html(
+        status_for(v.verdict),
+        &page(&state, Some(&v), v.reason.as_deref()),
+    )
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -262,7 +267,10 @@ pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> 
         None => html(StatusCode::OK, &page(&state, None, None)),
         Some(code) => {
             let v = verify_code(code, &state, state.clock.now()).await;
-            html(status_for(v.verdict), &page(&state, Some(&v), None))
+            html(
+                status_for(v.verdict),
+                &page(&state, Some(&v), v.reason.as_deref()),
+            )
         }
     }
 }
@@ -273,6 +281,7 @@ pub(crate) fn refused_page(state: &AppState, e: &ApiError) -> HttpResponse {
         verdict: Verdict::Malformed,
         checked_at: state.clock.now(),
         document: None,
+        reason: None,
     };
     let mut res = html(
         actix_web::ResponseError::status_code(e),

@@ -47,6 +47,10 @@ pub enum KeyError {
     Random,
     #[error("certificate {path}: {reason}")]
     Certificate { path: PathBuf, reason: String },
+    #[error("{kid} is the active key: run `selo keys rotate` first, then retire it")]
+    RetireActive { kid: String },
+    #[error("no key {kid} in {dir}")]
+    UnknownKid { kid: String, dir: PathBuf },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {
@@ -100,15 +104,31 @@ impl fmt::Debug for ActiveKey {
     }
 }
 
-/// Every public key that verifies selo documents, by kid.
+/// Every public key that verifies selo documents, by kid; retired keys are not among them.
 #[derive(Debug, Clone, Default)]
 pub struct KeySet {
     keys: BTreeMap<String, VerifyingKey>,
+    retired: BTreeMap<String, Retirement>,
 }
+
+/// Why and since when a key no longer verifies documents (`selo keys retire`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retirement {
+    pub on: String,
+    pub reason: String,
+}
+
+/// The file of the keys folder that lists retired keys: one per line, `kid<TAB>date<TAB>reason`.
+pub const RETIRED_FILE: &str = "retired";
 
 impl KeySet {
     pub fn get(&self, kid: &str) -> Option<&VerifyingKey> {
         self.keys.get(kid)
+    }
+
+    /// Why key `kid` was retired, if it was.
+    pub fn retirement(&self, kid: &str) -> Option<&Retirement> {
+        self.retired.get(kid)
     }
 
     pub fn insert(&mut self, key: VerifyingKey) {
@@ -221,6 +241,61 @@ pub fn generate(dir: &Path) -> Result<String, KeyError> {
     Ok(kid)
 }
 
+fn read_retired(dir: &Path) -> Result<BTreeMap<String, Retirement>, KeyError> {
+    let path = dir.join(RETIRED_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(KeyError::Io { path, source: e }),
+    };
+    Ok(text
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, '\t');
+            let kid = parts.next()?.trim();
+            (!kid.is_empty()).then(|| {
+                (
+                    kid.to_owned(),
+                    Retirement {
+                        on: parts.next().unwrap_or_default().trim().to_owned(),
+                        reason: parts.next().unwrap_or_default().trim().to_owned(),
+                    },
+                )
+            })
+        })
+        .collect())
+}
+
+/// Retires key `kid` of `dir` on `on` (a date) for `reason`: documents it signed verify as
+/// no longer trusted, with the reason, and it leaves the JWK Set. The active key cannot be
+/// retired: rotate first (`selo keys rotate`).
+pub fn retire(dir: &Path, kid: &str, on: &str, reason: &str) -> Result<(), KeyError> {
+    let active = std::fs::read_to_string(dir.join("active")).unwrap_or_default();
+    if active.trim() == kid {
+        return Err(KeyError::RetireActive {
+            kid: kid.to_owned(),
+        });
+    }
+    if !dir.join(format!("ed25519-{kid}.key")).exists()
+        && !dir.join(format!("ed25519-{kid}.pub")).exists()
+    {
+        return Err(KeyError::UnknownKid {
+            kid: kid.to_owned(),
+            dir: dir.to_path_buf(),
+        });
+    }
+    let path = dir.join(RETIRED_FILE);
+    let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(io_err(&path))?;
+    file.write_all(format!("{kid}\t{}\t{}\n", clean(on), clean(reason)).as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&path))
+}
+
 /// Loads every key in `dir`. With `strict` (production), a key file readable by group or
 /// others is refused.
 pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
@@ -276,6 +351,12 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
             public.insert(key);
         }
     }
+    let retired = read_retired(dir)?;
+    for kid in retired.keys() {
+        public.keys.remove(kid);
+        private.remove(kid);
+    }
+    public.retired = retired;
     let active_file = dir.join("active");
     let active_kid = match std::fs::read_to_string(&active_file) {
         Ok(s) => Some(s.trim().to_owned()),
@@ -387,5 +468,27 @@ mod tests {
             ),
         }
         assert!(load(dir.path(), false).is_ok());
+    }
+
+    #[test]
+    fn a_retired_key_leaves_the_key_set_with_its_reason_and_the_active_one_cannot_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = generate(dir.path()).unwrap();
+        let new = generate(dir.path()).unwrap();
+        assert!(matches!(
+            retire(dir.path(), &new, "2026-11-30", "x"),
+            Err(KeyError::RetireActive { .. })
+        ));
+        assert!(matches!(
+            retire(dir.path(), "nokey", "2026-11-30", "x"),
+            Err(KeyError::UnknownKid { .. })
+        ));
+        retire(dir.path(), &old, "2026-11-30", "vazou\tno log").unwrap();
+        let keys = load(dir.path(), true).unwrap();
+        assert!(keys.public.get(&old).is_none());
+        assert!(keys.public.get(&new).is_some());
+        let r = keys.public.retirement(&old).unwrap();
+        assert_eq!((r.on.as_str(), r.reason.as_str()), ("2026-11-30", "vazou no log"));
+        assert!(!keys.public.to_jwks().to_string().contains(&old));
     }
 }

@@ -49,6 +49,9 @@ pub enum TokenError {
     Malformed(&'static str),
     #[error("signed by an unknown key")]
     UnknownKey,
+    /// Signed by a key selo retired (`selo keys retire`): no longer trusted, for this reason.
+    #[error("signed by a retired key")]
+    RetiredKey(super::keys::Retirement),
     #[error("signature does not verify")]
     InvalidSignature,
 }
@@ -167,7 +170,11 @@ pub fn verify(token: &str, keys: &KeySet) -> Result<TokenPayload, TokenError> {
         return Err(TokenError::Malformed("unknown critical header"));
     }
     let kid = std::str::from_utf8(&header.key_id).map_err(|_| TokenError::UnknownKey)?;
-    let key = keys.get(kid).ok_or(TokenError::UnknownKey)?;
+    let key = match (keys.get(kid), keys.retirement(kid)) {
+        (Some(key), _) => key,
+        (None, Some(r)) => return Err(TokenError::RetiredKey(r.clone())),
+        (None, None) => return Err(TokenError::UnknownKey),
+    };
     sign1.verify_signature(b"", |sig, tbs| {
         let sig = Signature::from_slice(sig).map_err(|_| TokenError::InvalidSignature)?;
         key.verify_strict(tbs, &sig)

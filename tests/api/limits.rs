@@ -288,3 +288,88 @@ async fn failed_bearer_tokens_lock_the_address_out_for_the_minute() {
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(res.headers().get("retry-after").is_some());
 }
+
+/// Issue 14: `selo keys rotate` keeps the old key published (its documents keep verifying);
+/// `selo keys retire KID` makes the documents it signed verify as no longer trusted, with the
+/// reason, and takes it out of the JWK Set.
+#[tokio::test]
+async fn a_retired_key_no_longer_verifies_and_says_why() {
+    let app = crate::helpers::spawn_app().await;
+    let grant = app.granted().await;
+    let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
+    let old_kid = {
+        let jwks: Value = app
+            .get("/.well-known/selo-keys.json")
+            .await
+            .json()
+            .await
+            .unwrap();
+        jwks["keys"][0]["kid"].as_str().unwrap().to_owned()
+    };
+    // Rotate: a new active key beside the old one; then retire the old one.
+    let keys = app.keys_dir.path();
+    let new_kid = selo::signing::keys::generate(keys).unwrap();
+    assert!(matches!(
+        selo::signing::keys::retire(keys, &new_kid, "2026-11-30", "x"),
+        Err(selo::signing::keys::KeyError::RetireActive { .. })
+    ));
+    let copy_keys = |to: &std::path::Path| {
+        for e in std::fs::read_dir(keys).unwrap() {
+            let p = e.unwrap().path();
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    };
+    // After rotation alone, the old documents still verify on a restarted node.
+    let rotated_keys = tempfile::tempdir().unwrap();
+    copy_keys(rotated_keys.path());
+    let rotated = crate::helpers::spawn_app_on(
+        app.database_url.clone(),
+        app.backend,
+        rotated_keys,
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let (_, body) = rotated.verify(&token).await;
+    assert_eq!(body["verdict"], "valid", "{body}");
+
+    selo::signing::keys::retire(keys, &old_kid, "2026-11-30", "chave exposta em incidente")
+        .unwrap();
+    let retired_keys = tempfile::tempdir().unwrap();
+    copy_keys(retired_keys.path());
+    let restarted = crate::helpers::spawn_app_on(
+        app.database_url.clone(),
+        app.backend,
+        retired_keys,
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let (status, body) = restarted.verify(&token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["verdict"], "unknown_key", "{body}");
+    let reason = body["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("chave exposta em incidente") && reason.contains("2026-11-30"),
+        "{reason}"
+    );
+    let jwks: Value = restarted
+        .get("/.well-known/selo-keys.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kids: Vec<&str> = jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kid"].as_str().unwrap())
+        .collect();
+    assert_eq!(kids, vec![new_kid.as_str()]);
+    // The page a passenger opens says it too.
+    let page = restarted
+        .get(&format!("/v/{token}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("chave exposta em incidente"));
+}
