@@ -488,7 +488,10 @@ mod tests {
         assert!(keys.public.get(&old).is_none());
         assert!(keys.public.get(&new).is_some());
         let r = keys.public.retirement(&old).unwrap();
-        assert_eq!((r.on.as_str(), r.reason.as_str()), ("2026-11-30", "vazou no log"));
+        assert_eq!(
+            (r.on.as_str(), r.reason.as_str()),
+            ("2026-11-30", "vazou no log")
+        );
         assert!(!keys.public.to_jwks().to_string().contains(&old));
     }
 }
