@@ -46,6 +46,10 @@ pub struct Limits {
     /// still not issued belongs to an issuance that never committed (a crash); it is voided
     /// with the reason "emissão interrompida" at start and every minute.
     pub reservation_timeout: std::time::Duration,
+    /// `SELO_REQUEST_DEADLINE_SECS`, default 15: a request (uploads aside, which have their
+    /// own deadline) not answered within it is answered 503: a database that stopped answering
+    /// never holds a request for minutes.
+    pub request_deadline: std::time::Duration,
     /// Requests per minute and client address (0: unlimited), bursts of the same size.
     pub rates: Rates,
     /// `SELO_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` is
@@ -94,6 +98,7 @@ impl Default for Limits {
             pdf_verify_slots: 8,
             upload_deadline: std::time::Duration::from_secs(30),
             reservation_timeout: std::time::Duration::from_mins(5),
+            request_deadline: std::time::Duration::from_secs(15),
             rates: Rates::default(),
             trusted_proxies: Vec::new(),
         }
@@ -171,6 +176,13 @@ impl Settings {
                     .and_then(|v| v.parse().ok())
                     .map_or(
                         Limits::default().reservation_timeout,
+                        std::time::Duration::from_secs,
+                    ),
+                request_deadline: var("SELO_REQUEST_DEADLINE_SECS")
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .map_or(
+                        Limits::default().request_deadline,
                         std::time::Duration::from_secs,
                     ),
                 rates: {

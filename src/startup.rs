@@ -108,6 +108,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
+                .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)
                 // Issue 14: once served over https, browsers must never fall back to http.

@@ -339,17 +339,49 @@ pub async fn verify_token(
         DocumentKind::parse(&payload.kind),
         Some(DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker)
     );
-    let (verdict, document) = if ride_hailing {
-        let live = ride_hailing_verdict(state, payload.document_id, now, |s| {
-            token_matches_status(&payload, s)
-        })
-        .await;
-        outcome_of(live)
-    } else {
-        let doc = store.document(payload.document_id).await;
-        lookup(state, doc, now, |d| token_matches(&payload, d)).await
+    let status = async {
+        if ride_hailing {
+            let live = ride_hailing_verdict(state, payload.document_id, now, |s| {
+                token_matches_status(&payload, s)
+            })
+            .await;
+            outcome_of(live)
+        } else {
+            let doc = store.document(payload.document_id).await;
+            lookup(state, doc, now, |d| token_matches(&payload, d)).await
+        }
     };
-    outcome(verdict, document)
+    within_status_deadline(now, status).await
+}
+
+/// How long a verification waits for the register (issue 14): past it, the signature's result
+/// stands and the status is `status_unavailable`, so a scan on the road never hangs on a
+/// database that does not answer.
+pub const STATUS_DEADLINE: std::time::Duration = std::time::Duration::from_millis(250);
+
+async fn within_status_deadline(
+    now: DateTime<Utc>,
+    status: impl std::future::Future<Output = (Verdict, Option<PublicDocument>)>,
+) -> Verification {
+    if let Ok((verdict, document)) = tokio::time::timeout(STATUS_DEADLINE, status).await {
+        Verification {
+            verdict,
+            checked_at: now,
+            document,
+            reason: None,
+        }
+    } else {
+        tracing::error!("verification: the register did not answer in time");
+        Verification {
+            verdict: Verdict::StatusUnavailable,
+            checked_at: now,
+            document: None,
+            reason: Some(
+                "Assinatura conferida; a situação do documento está indisponível no momento. Tente de novo em instantes."
+                    .into(),
+            ),
+        }
+    }
 }
 
 /// Looks up the short code printed under the QR (`K7Q2-9XHM`, typed in any case).
@@ -364,9 +396,10 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     let Some(code) = crate::documents::normalise_verification_code(raw) else {
         return outcome(Verdict::Malformed, None);
     };
-    let (verdict, document) =
-        lookup(state, store.document_by_code(&code).await, now, |_| true).await;
-    outcome(verdict, document)
+    within_status_deadline(now, async {
+        lookup(state, store.document_by_code(&code).await, now, |_| true).await
+    })
+    .await
 }
 
 fn log_storage_error(e: &StorageError) {

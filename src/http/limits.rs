@@ -88,3 +88,40 @@ where
         }),
     }
 }
+
+/// Middleware: a request (uploads aside: they have their own deadline) not answered within
+/// `SELO_REQUEST_DEADLINE_SECS` is answered 503; the handler is dropped, and with it any
+/// transaction it had open (issue 14: a database that stopped answering held requests 75 s).
+pub fn deadline<S, B>(
+    req: ServiceRequest,
+    srv: &S,
+) -> impl std::future::Future<Output = Result<ServiceResponse<B>, actix_web::Error>> + use<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    S::Future: 'static,
+    B: MessageBody,
+{
+    let upload = class_of(req.method(), req.path(), req.query_string()) == Some(Class::Upload);
+    let limit = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .map(|s| s.settings.limits.request_deadline)
+        .filter(|_| !upload);
+    let fut = srv.call(req);
+    async move {
+        let Some(limit) = limit else {
+            return fut.await;
+        };
+        if let Ok(res) = tokio::time::timeout(limit, fut).await {
+            res
+        } else {
+            tracing::error!("request deadline passed; answered 503");
+            // Returned as the service's error: actix renders it (problem+json) without the
+            // request, which the router still holds.
+            Err(ApiError::Unavailable(
+                "O serviço não concluiu a tempo (banco de dados sem resposta). Se a operação emitia um documento, confira o histórico antes de repetir."
+                    .into(),
+            )
+            .into())
+        }
+    }
+}

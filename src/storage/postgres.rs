@@ -3,9 +3,10 @@
 //! its check-then-insert writes lock the rows they check (`SELECT … FOR UPDATE`) so
 //! concurrent nodes cannot both pass the check.
 
+use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::StorageError;
 
@@ -19,10 +20,13 @@ pub struct PgRepository {
 impl PgRepository {
     /// Opens (creating file and folder if needed) and migrates the database at `url`.
     pub async fn connect(url: &str) -> Result<Self, StorageError> {
+        // Issue 14: fail fast. A statement the server runs longer than 10 s is cancelled by the
+        // server; a connection not free within 2 s is a 503, not a queue.
+        let options = PgConnectOptions::from_str(url)?.options([("statement_timeout", "10s")]);
         let pool = PgPoolOptions::new()
             .max_connections(16)
-            .acquire_timeout(Duration::from_secs(5))
-            .connect(url)
+            .acquire_timeout(Duration::from_secs(2))
+            .connect_with(options)
             .await?;
         MIGRATOR
             .run(&pool)

@@ -37,7 +37,7 @@ impl SqliteRepository {
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(5))
+            .acquire_timeout(Duration::from_secs(2))
             .connect_with(options)
             .await?;
         MIGRATOR

@@ -113,7 +113,7 @@ pub async fn spawn_app_with_limits(limits: selo::settings::Limits) -> TestApp {
     .await
 }
 
-async fn spawn_configured(
+pub async fn spawn_configured(
     database_url: String,
     backend: &'static str,
     keys_dir: tempfile::TempDir,

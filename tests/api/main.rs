@@ -8,6 +8,7 @@
 //! (a fresh database per test). One binary, so it links once.
 
 mod contract;
+mod database_down;
 mod helpers;
 mod layers;
 mod limits;

@@ -1,0 +1,125 @@
+//! Issue 14: the database fails fast. PostgreSQL is reached through a proxy the test can
+//! freeze (bytes held, connections open: a server that stopped answering, not one that
+//! refused), so the service's own deadlines are what answer.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+use crate::helpers::{CNHS, CPFS, driver_body};
+
+/// Copies `r` to `w`, holding the bytes while frozen.
+async fn pump(mut r: OwnedReadHalf, mut w: OwnedWriteHalf, mut frozen: watch::Receiver<bool>) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match r.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        while *frozen.borrow() {
+            if frozen.changed().await.is_err() {
+                return;
+            }
+        }
+        if w.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A TCP proxy to `target` on a free loopback port; `true` on the sender freezes it.
+async fn freezable_proxy(target: String) -> (String, watch::Sender<bool>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let (tx, rx) = watch::channel(false);
+    tokio::spawn(async move {
+        while let Ok((inbound, _)) = listener.accept().await {
+            let rx = rx.clone();
+            let target = target.clone();
+            tokio::spawn(async move {
+                let Ok(outbound) = TcpStream::connect(&target).await else {
+                    return;
+                };
+                let (ri, wi) = inbound.into_split();
+                let (ro, wo) = outbound.into_split();
+                tokio::join!(pump(ri, wo, rx.clone()), pump(ro, wi, rx));
+            });
+        }
+    });
+    (addr, tx)
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
+async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart() {
+    assert!(
+        std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")),
+        "this test needs TEST_DATABASE_URL=postgres://…"
+    );
+    let data_dir = tempfile::tempdir().unwrap();
+    let (url, backend) = crate::helpers::another_database(data_dir.path()).await;
+    let (head, db) = url.rsplit_once('/').unwrap();
+    let (scheme_user, host) = head.rsplit_once('@').unwrap();
+    let (proxy, freeze) = freezable_proxy(host.to_owned()).await;
+    let proxied = format!("{scheme_user}@{proxy}/{db}");
+    let app = crate::helpers::spawn_configured(
+        proxied,
+        backend,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+        selo::settings::Limits {
+            request_deadline: Duration::from_secs(1),
+            rates: selo::settings::Rates::UNLIMITED,
+            ..selo::settings::Limits::default()
+        },
+    )
+    .await;
+    let grant = app.granted().await;
+    let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
+    assert_eq!(app.get("/health").await.status(), StatusCode::OK);
+
+    freeze.send(true).unwrap();
+    let t = Instant::now();
+    let res = app.get("/health").await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+
+    let t = Instant::now();
+    let (status, body) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["verdict"], "status_unavailable");
+    assert!(body["reason"].as_str().unwrap().contains("indisponível"));
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        t.elapsed()
+    );
+
+    let t = Instant::now();
+    let res = app
+        .post("/api/v1/drivers", &driver_body(CPFS[1], CNHS[1]))
+        .await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let problem: Value = res.json().await.unwrap();
+    assert_eq!(problem["type"], "/problems/unavailable");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+
+    // The database answers again: so does selo, without a restart.
+    freeze.send(false).unwrap();
+    let t = Instant::now();
+    loop {
+        if app.get("/health").await.status() == StatusCode::OK {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "no recovery");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (status, body) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["verdict"], "valid");
+}
