@@ -45,6 +45,35 @@ macro_rules! insert_event {
     };
 }
 
+/// Voids reserved `number` inside transaction `tx`, with its `voided` event (`system`).
+macro_rules! void_in {
+    ($tx:expr, $number:expr, $reason:expr, $now:expr) => {
+        async {
+            let number: &str = $number;
+            sqlx::query(sql::VOID_NUMBER)
+                .bind(number)
+                .bind($now)
+                .bind($reason)
+                .execute(&mut *$tx)
+                .await?;
+            insert_event!(
+                $tx,
+                NewEvent {
+                    entity_type: "document_number",
+                    entity_id: number.to_owned(),
+                    kind: RideHailingAct::Voided.as_str(),
+                    actor: "system",
+                    reason: $reason,
+                    legal_basis_version: None::<String>,
+                    at: $now,
+                    data: "{}".to_owned(),
+                },
+            )
+            .await
+        }
+    };
+}
+
 impl Repository for Store {
     async fn ping(&self) -> Result<(), StorageError> {
         on_backend!(self, |pool, _begin| {
@@ -252,26 +281,7 @@ impl Repository for Store {
                 .fetch_all(&mut *tx)
                 .await?;
             for number in &stale {
-                sqlx::query(sql::VOID_NUMBER)
-                    .bind(number)
-                    .bind(now)
-                    .bind(reason)
-                    .execute(&mut *tx)
-                    .await?;
-                insert_event!(
-                    tx,
-                    NewEvent {
-                        entity_type: "document_number",
-                        entity_id: number.clone(),
-                        kind: RideHailingAct::Voided.as_str(),
-                        actor: "system",
-                        reason,
-                        legal_basis_version: None::<String>,
-                        at: now,
-                        data: "{}".to_owned(),
-                    },
-                )
-                .await?;
+                void_in!(tx, number, reason, now).await?;
             }
             tx.commit().await?;
             Ok(stale)
@@ -286,26 +296,7 @@ impl Repository for Store {
     ) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
-            sqlx::query(sql::VOID_NUMBER)
-                .bind(number)
-                .bind(now)
-                .bind(reason)
-                .execute(&mut *tx)
-                .await?;
-            insert_event!(
-                tx,
-                NewEvent {
-                    entity_type: "document_number",
-                    entity_id: number.to_string(),
-                    kind: RideHailingAct::Voided.as_str(),
-                    actor: "system",
-                    reason,
-                    legal_basis_version: None::<String>,
-                    at: now,
-                    data: "{}".to_owned(),
-                },
-            )
-            .await?;
+            void_in!(tx, number, reason, now).await?;
             tx.commit().await?;
             Ok(())
         })

@@ -313,36 +313,29 @@ async fn a_retired_key_no_longer_verifies_and_says_why() {
         selo::signing::keys::retire(keys, &new_kid, "2026-11-30", "x"),
         Err(selo::signing::keys::KeyError::RetireActive { .. })
     ));
-    let copy_keys = |to: &std::path::Path| {
+    // A node restarted on the same database with the keys folder as it is now.
+    let restart = || async {
+        let copy = tempfile::tempdir().unwrap();
         for e in std::fs::read_dir(keys).unwrap() {
             let p = e.unwrap().path();
-            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+            std::fs::copy(&p, copy.path().join(p.file_name().unwrap())).unwrap();
         }
+        crate::helpers::spawn_app_on(
+            app.database_url.clone(),
+            app.backend,
+            copy,
+            tempfile::tempdir().unwrap(),
+        )
+        .await
     };
     // After rotation alone, the old documents still verify on a restarted node.
-    let rotated_keys = tempfile::tempdir().unwrap();
-    copy_keys(rotated_keys.path());
-    let rotated = crate::helpers::spawn_app_on(
-        app.database_url.clone(),
-        app.backend,
-        rotated_keys,
-        tempfile::tempdir().unwrap(),
-    )
-    .await;
+    let rotated = restart().await;
     let (_, body) = rotated.verify(&token).await;
     assert_eq!(body["verdict"], "valid", "{body}");
 
     selo::signing::keys::retire(keys, &old_kid, "2026-11-30", "chave exposta em incidente")
         .unwrap();
-    let retired_keys = tempfile::tempdir().unwrap();
-    copy_keys(retired_keys.path());
-    let restarted = crate::helpers::spawn_app_on(
-        app.database_url.clone(),
-        app.backend,
-        retired_keys,
-        tempfile::tempdir().unwrap(),
-    )
-    .await;
+    let restarted = restart().await;
     let (status, body) = restarted.verify(&token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["verdict"], "unknown_key", "{body}");
