@@ -4,6 +4,8 @@
 //! concurrent nodes cannot both pass the check.
 
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -15,6 +17,8 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres
 #[derive(Debug, Clone)]
 pub struct PgRepository {
     pool: PgPool,
+    /// False while the migrations wait for a database that did not answer at start.
+    migrated: Arc<AtomicBool>,
 }
 
 impl PgRepository {
@@ -26,16 +30,55 @@ impl PgRepository {
         let pool = PgPoolOptions::new()
             .max_connections(16)
             .acquire_timeout(Duration::from_secs(2))
-            .connect_with(options)
-            .await?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|e| StorageError::Database(sqlx::Error::Migrate(Box::new(e))))?;
-        Ok(Self { pool })
+            .connect_lazy_with(options);
+        let migrated = Arc::new(AtomicBool::new(true));
+        match MIGRATOR.run(&pool).await {
+            Ok(()) => {}
+            // Issue 14: a database that does not answer at start does not keep selo down: it
+            // serves (health 503, register operations 503, verification `status_unavailable`)
+            // and migrates as soon as the database answers, without a restart.
+            Err(sqlx::migrate::MigrateError::Execute(e)) if unreachable(&e) => {
+                tracing::warn!(error = %e, "PostgreSQL does not answer at start; serving as unhealthy until it does");
+                migrated.store(false, Ordering::Release);
+                let (pool, migrated) = (pool.clone(), migrated.clone());
+                tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        match MIGRATOR.run(&pool).await {
+                            Ok(()) => {
+                                migrated.store(true, Ordering::Release);
+                                tracing::info!("PostgreSQL answers again; migrations applied");
+                                break;
+                            }
+                            Err(sqlx::migrate::MigrateError::Execute(e)) if unreachable(&e) => {}
+                            Err(e) => {
+                                tracing::error!(error = %e, "migrations failed once PostgreSQL answered");
+                                break;
+                            }
+                        }
+                    }
+                });
+            }
+            Err(e) => return Err(StorageError::Database(sqlx::Error::Migrate(Box::new(e)))),
+        }
+        Ok(Self { pool, migrated })
+    }
+
+    /// Whether the schema is in place (false only while a database that did not answer at
+    /// start is still awaited).
+    pub fn migrated(&self) -> bool {
+        self.migrated.load(Ordering::Acquire)
     }
 
     pub fn pool(&self) -> &PgPool {
         &self.pool
     }
+}
+
+/// Whether `e` says the server did not answer (as opposed to refusing what was asked).
+fn unreachable(e: &sqlx::Error) -> bool {
+    matches!(
+        e,
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed
+    )
 }

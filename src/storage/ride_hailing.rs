@@ -76,6 +76,11 @@ macro_rules! void_in {
 
 impl Repository for Store {
     async fn ping(&self) -> Result<(), StorageError> {
+        if let Store::Postgres(pg) = self
+            && !pg.migrated()
+        {
+            return Err(StorageError::Unavailable(sqlx::Error::PoolTimedOut));
+        }
         on_backend!(self, |pool, _begin| {
             sqlx::query("SELECT 1").execute(pool).await?;
             Ok(())

@@ -123,3 +123,52 @@ async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart()
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["verdict"], "valid");
 }
+
+/// Issue 14: selo starts while PostgreSQL does not answer, reports unhealthy, and serves as
+/// soon as the database answers (migrations applied then), without a restart.
+#[tokio::test]
+#[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
+async fn selo_starts_while_the_database_is_down_and_serves_once_it_answers() {
+    assert!(
+        std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")),
+        "this test needs TEST_DATABASE_URL=postgres://…"
+    );
+    let data_dir = tempfile::tempdir().unwrap();
+    let (url, backend) = crate::helpers::another_database(data_dir.path()).await;
+    let (head, db) = url.rsplit_once('/').unwrap();
+    let (scheme_user, host) = head.rsplit_once('@').unwrap();
+    let (proxy, freeze) = freezable_proxy(host.to_owned()).await;
+    freeze.send(true).unwrap();
+    let t = Instant::now();
+    let app = crate::helpers::spawn_configured(
+        format!("{scheme_user}@{proxy}/{db}"),
+        backend,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+        selo::settings::Limits {
+            request_deadline: Duration::from_secs(1),
+            rates: selo::settings::Rates::UNLIMITED,
+            ..selo::settings::Limits::default()
+        },
+    )
+    .await;
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert_eq!(
+        app.get("/health").await.status(),
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    freeze.send(false).unwrap();
+    let t = Instant::now();
+    loop {
+        if app.get("/health").await.status() == StatusCode::OK {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(15), "no recovery");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Migrated and serving: a whole grant goes through.
+    let grant = app.granted().await;
+    let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
+    let (status, body) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
