@@ -81,7 +81,7 @@ where
                 .app_data::<actix_web::web::Data<crate::state::AppState>>()
                 .cloned();
             let res = match (page, state) {
-                (true, Some(state)) => super::verify::refused_page(&state, &e),
+                (true, Some(state)) => super::verify::refused_page(&state, &e, &e.detail()),
                 _ => actix_web::ResponseError::error_response(&e),
             };
             Ok(req.into_response(res).map_into_right_body())

@@ -215,24 +215,11 @@ pub async fn page_pdf(
             html(status_for(v.verdict), &page(&state, Some(&as_token), note))
         }
         Err(e) => {
-            let status = actix_web::ResponseError::status_code(&e);
-            let v = Verification {
-                verdict: Verdict::Malformed,
-                checked_at: state.clock.now(),
-                document: None,
-                reason: None,
-            };
             let note = match &e {
                 ApiError::TooManyRequests { .. } | ApiError::RequestTimeout(_) => e.detail(),
                 _ => "Não foi possível ler o arquivo enviado (máximo de 5 MB).".to_owned(),
             };
-            let mut res = html(status, &page(&state, Some(&v), Some(&note)));
-            if let ApiError::TooManyRequests { retry_after, .. } = e
-                && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())
-            {
-                res.headers_mut().insert(header::RETRY_AFTER, value);
-            }
-            res
+            refused_page(&state, &e, &note)
         }
     }
 }
@@ -275,8 +262,9 @@ pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> 
     }
 }
 
-/// A verification page refused before it was served (a rate limit): the reason, as a page.
-pub(crate) fn refused_page(state: &AppState, e: &ApiError) -> HttpResponse {
+/// A verification page refused (a rate limit, an upload not read): `note` says why, with the
+/// error's status and, for a 429, its `Retry-After`.
+pub(crate) fn refused_page(state: &AppState, e: &ApiError, note: &str) -> HttpResponse {
     let v = Verification {
         verdict: Verdict::Malformed,
         checked_at: state.clock.now(),
@@ -285,7 +273,7 @@ pub(crate) fn refused_page(state: &AppState, e: &ApiError) -> HttpResponse {
     };
     let mut res = html(
         actix_web::ResponseError::status_code(e),
-        &page(state, Some(&v), Some(&e.detail())),
+        &page(state, Some(&v), Some(note)),
     );
     if let ApiError::TooManyRequests { retry_after, .. } = e
         && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())

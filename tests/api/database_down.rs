@@ -54,9 +54,9 @@ async fn freezable_proxy(target: String) -> (String, watch::Sender<bool>) {
     (addr, tx)
 }
 
-#[tokio::test]
-#[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
-async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart() {
+/// An application on a fresh PostgreSQL database reached through a freezable proxy (frozen
+/// from the start if `frozen`), with a 1 s request deadline; and the proxy's switch.
+async fn proxied_app(frozen: bool) -> (crate::helpers::TestApp, watch::Sender<bool>) {
     assert!(
         std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")),
         "this test needs TEST_DATABASE_URL=postgres://…"
@@ -66,9 +66,9 @@ async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart()
     let (head, db) = url.rsplit_once('/').unwrap();
     let (scheme_user, host) = head.rsplit_once('@').unwrap();
     let (proxy, freeze) = freezable_proxy(host.to_owned()).await;
-    let proxied = format!("{scheme_user}@{proxy}/{db}");
+    freeze.send(frozen).unwrap();
     let app = crate::helpers::spawn_configured(
-        proxied,
+        format!("{scheme_user}@{proxy}/{db}"),
         backend,
         tempfile::tempdir().unwrap(),
         data_dir,
@@ -79,6 +79,13 @@ async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart()
         },
     )
     .await;
+    (app, freeze)
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
+async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart() {
+    let (app, freeze) = proxied_app(false).await;
     let grant = app.granted().await;
     let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
     assert_eq!(app.get("/health").await.status(), StatusCode::OK);
@@ -129,29 +136,8 @@ async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart()
 #[tokio::test]
 #[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
 async fn selo_starts_while_the_database_is_down_and_serves_once_it_answers() {
-    assert!(
-        std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")),
-        "this test needs TEST_DATABASE_URL=postgres://…"
-    );
-    let data_dir = tempfile::tempdir().unwrap();
-    let (url, backend) = crate::helpers::another_database(data_dir.path()).await;
-    let (head, db) = url.rsplit_once('/').unwrap();
-    let (scheme_user, host) = head.rsplit_once('@').unwrap();
-    let (proxy, freeze) = freezable_proxy(host.to_owned()).await;
-    freeze.send(true).unwrap();
     let t = Instant::now();
-    let app = crate::helpers::spawn_configured(
-        format!("{scheme_user}@{proxy}/{db}"),
-        backend,
-        tempfile::tempdir().unwrap(),
-        data_dir,
-        selo::settings::Limits {
-            request_deadline: Duration::from_secs(1),
-            rates: selo::settings::Rates::UNLIMITED,
-            ..selo::settings::Limits::default()
-        },
-    )
-    .await;
+    let (app, freeze) = proxied_app(true).await;
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     assert_eq!(
         app.get("/health").await.status(),
