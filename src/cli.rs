@@ -42,3 +42,144 @@ pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `selo officials …`: accounts from the server's command line (issue 10). Acts are recorded
+/// as made by the pseudo-official "linha de comando do servidor".
+pub mod officials {
+    use std::io::BufRead;
+
+    use anyhow::Context;
+
+    use crate::issuance::officials as accounts;
+    use crate::settings::Settings;
+    use crate::storage::Store;
+    use crate::storage::officials::CLI_OFFICIAL;
+
+    async fn store(settings: &Settings) -> anyhow::Result<Store> {
+        Store::connect(&settings.database_url)
+            .await
+            .with_context(|| {
+                format!(
+                    "opening the database {}",
+                    crate::settings::redact_url(&settings.database_url)
+                )
+            })
+    }
+
+    /// One line of standard input, without its line ending: the password.
+    fn read_password() -> anyhow::Result<String> {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("reading the password from standard input")?;
+        Ok(line.trim_end_matches(['\n', '\r']).to_owned())
+    }
+
+    fn run<T>(f: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+        actix_web::rt::System::new().block_on(f)
+    }
+
+    /// What `selo officials …` understands; `Err` with the usage on anything else.
+    pub fn dispatch(settings: &Settings, args: &[&str]) -> anyhow::Result<()> {
+        let actor = CLI_OFFICIAL.to_string();
+        let now = chrono::Utc::now();
+        match args {
+            ["add", login, rest @ ..] => {
+                let (mut name, mut roles) = (None, None);
+                let mut it = rest.iter();
+                while let Some(flag) = it.next() {
+                    match (*flag, it.next()) {
+                        ("--name", Some(v)) => name = Some(*v),
+                        ("--role" | "--roles", Some(v)) => roles = Some(*v),
+                        _ => anyhow::bail!(
+                            "usage: selo officials add LOGIN --name \"FULL NAME\" --role ROLE[,ROLE…]"
+                        ),
+                    }
+                }
+                let (Some(name), Some(roles)) = (name, roles) else {
+                    anyhow::bail!(
+                        "usage: selo officials add LOGIN --name \"FULL NAME\" --role ROLE[,ROLE…]"
+                    );
+                };
+                eprintln!("senha (uma linha, ao menos 12 caracteres):");
+                let password = read_password()?;
+                run(async {
+                    let store = store(settings).await?;
+                    let o =
+                        accounts::add(&store, &actor, login, name, roles, &password, now).await?;
+                    println!("criado(a): {} — {} ({})", o.login, o.name, o.roles);
+                    Ok(())
+                })
+            }
+            ["token", login] => run(async {
+                let store = store(settings).await?;
+                let token = accounts::issue_token(&store, login, &actor, now).await?;
+                eprintln!(
+                    "token pessoal de {login} (mostrado só agora; guarde-o em local seguro; \
+                     envie como Authorization: Bearer …):"
+                );
+                println!("{token}");
+                Ok(())
+            }),
+            ["revoke-tokens", login] => run(async {
+                let store = store(settings).await?;
+                accounts::revoke_tokens(&store, login, &actor, now).await?;
+                println!("tokens de {login} revogados");
+                Ok(())
+            }),
+            ["disable", login] => run(async {
+                let store = store(settings).await?;
+                accounts::disable(&store, login, &actor, now).await?;
+                println!("{login} desativado(a): sessões encerradas, tokens recusados");
+                Ok(())
+            }),
+            ["enable", login] => run(async {
+                let store = store(settings).await?;
+                accounts::enable(&store, login, &actor, now).await?;
+                println!("{login} reativado(a)");
+                Ok(())
+            }),
+            ["roles", login, roles] => run(async {
+                let store = store(settings).await?;
+                let o = accounts::set_roles(&store, login, roles, &actor, now).await?;
+                println!("{}: {}", o.login, o.roles);
+                Ok(())
+            }),
+            ["reset-password", login] => {
+                eprintln!("nova senha (uma linha, ao menos 12 caracteres):");
+                let password = read_password()?;
+                run(async {
+                    let store = store(settings).await?;
+                    accounts::reset_password(&store, login, &password, &actor, now).await?;
+                    println!("senha de {login} redefinida; as sessões dele(a) foram encerradas");
+                    Ok(())
+                })
+            }
+            ["list"] => run(async {
+                let store = store(settings).await?;
+                for o in store.officials().await? {
+                    println!(
+                        "{}\t{}\t{}\t{}",
+                        o.login,
+                        if o.active { "ativo" } else { "desativado" },
+                        o.roles,
+                        o.name
+                    );
+                }
+                Ok(())
+            }),
+            _ => anyhow::bail!("{USAGE}"),
+        }
+    }
+
+    pub const USAGE: &str = "usage:
+  selo officials add LOGIN --name \"FULL NAME\" --role ROLE[,ROLE…]   (password on standard input)
+  selo officials token LOGIN           print a new personal API token, once
+  selo officials revoke-tokens LOGIN   revoke every token of LOGIN
+  selo officials list
+  selo officials disable LOGIN | enable LOGIN
+  selo officials roles LOGIN ROLE[,ROLE…]
+  selo officials reset-password LOGIN  (new password on standard input)
+roles: admin, ride_hailing_issuer, charter_issuer, inspector, auditor";
+}

@@ -7,5 +7,6 @@ pub mod dates;
 pub mod ids;
 pub mod legal_basis;
 pub mod money;
+pub mod officials;
 pub mod ride_hailing;
 pub mod rule;

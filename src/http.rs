@@ -21,6 +21,7 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpRequest, Route, web};
 use futures_util::FutureExt;
 
+use crate::domain::officials::Competence;
 use openapi::Contract;
 use problem::{ApiError, ProblemItem, REQUEST_ID};
 
@@ -59,12 +60,13 @@ fn query_error(_err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error 
     ApiError::BadRequest("Parâmetros de consulta inválidos.".into()).into()
 }
 
-fn resource(path: &str, routes: Vec<Route>) -> actix_web::Resource {
+fn resource(path: &str, routes: Vec<Route>) -> impl actix_web::dev::HttpServiceFactory + use<> {
     let mut r = web::resource(path);
     for route in routes {
         r = r.route(route);
     }
     r.default_service(web::to(meta::method_not_allowed))
+        .wrap(actix_web::middleware::from_fn(auth::guard))
 }
 
 /// Registers the extractor configuration and every route.
@@ -80,13 +82,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.default_service(web::to(meta::not_found));
 }
 
-/// The route table, written once: it registers every route, lists every operation as data
-/// (`ROUTES`) and names every handler in the OpenAPI document generated from their types
+/// The route table, written once: it registers every route, lists every operation and the
+/// competence it needs as data (`ROUTES`, `ACCESS`) and names every handler in the OpenAPI document generated from their types
 /// (`ApiDoc`), so a test checks the document against the table both ways.
 macro_rules! route_table {
-    ($($path:literal => [$($method:ident $module:ident :: $handler:ident),+ $(,)?]),+ $(,)?) => {
+    ($($path:literal => [$($method:ident $module:ident :: $handler:ident : $access:ident),+ $(,)?]),+ $(,)?) => {
         /// Every operation served: (HTTP method in lower case, path pattern).
         pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path)),+),+];
+
+        /// What every operation needs (issue 10): the role matrix, as data. `auth::guard`
+        /// enforces it before any extractor runs.
+        pub const ACCESS: &[(&str, &str, Competence)] =
+            &[$($((stringify!($method), $path, Competence::$access)),+),+];
 
         /// Every operation's id in the OpenAPI document: `module.handler`, unique.
         const OPERATION_IDS: &[(&str, &str, &str)] = &[$($((
@@ -108,83 +115,84 @@ macro_rules! route_table {
 }
 
 route_table! {
-    "/health" => [get meta::health],
-    "/.well-known/selo-keys.json" => [get meta::jwks],
-    "/api/v1/drivers" => [post registry::create_driver],
-    "/api/v1/vehicles" => [post registry::create_vehicle],
-    "/api/v1/app-authorizations" => [post authorizations::grant],
-    "/api/v1/app-authorizations/{id}" => [get authorizations::get],
-    "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke],
-    "/api/v1/documents/{id}" => [get authorizations::document],
-    "/api/v1/openapi.json" => [get meta::openapi],
-    "/api/v1/upf-values/{year}" => [put autos::set_upf],
-    "/api/v1/app-infraction-autos" => [post autos::create],
-    "/api/v1/app-infraction-autos/{id}" => [get autos::get],
-    "/api/v1/app-infraction-autos/{id}/history" => [get history::auto],
-    "/api/v1/app-infraction-autos/{id}/acts" => [post autos::act],
-    "/api/v1/app-infraction-autos/{id}/notice" => [post autos::notice],
-    "/api/v1/app-infraction-autos/{id}/notification" => [post autos::notify],
-    "/api/v1/drivers/{id}/data-changes" => [post registry::data_change],
-    "/api/v1/drivers/{id}/register-acts" => [post registry::driver_register_act],
-    "/api/v1/vehicles/{id}/owner" => [post registry::declare_owner],
-    "/api/v1/vehicles/{id}/register-acts" => [post registry::vehicle_register_act],
-    "/api/v1/drivers/{id}/record" => [post registry::file_record],
-    "/api/v1/platforms" => [post platforms::create],
-    "/api/v1/platforms/{id}" => [get platforms::get],
-    "/api/v1/platforms/{id}/regularization-notices" => [post platforms::create_notice],
-    "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization" => [post platforms::cure_notice],
-    "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request],
-    "/api/v1/data-requests/{id}" => [get platforms::get_data_request],
-    "/api/v1/data-requests/{id}/delivery" => [post platforms::record_delivery],
-    "/api/v1/drivers/{id}/history" => [get history::driver],
-    "/api/v1/vehicles/{id}/history" => [get history::vehicle],
-    "/api/v1/app-authorizations/{id}/history" => [get history::authorization],
-    "/api/v1/app-authorizations/{id}/certidoes" => [post authorizations::certidao],
-    "/api/v1/app-authorizations/{id}/vehicle-substitutions" => [post authorizations::substitute_vehicle],
-    "/api/v1/app-authorizations/{id}/vistoria-summons" => [post authorizations::vistoria_summons],
-    "/api/v1/app-authorizations/{id}/vistorias" => [post authorizations::vistoria],
-    "/api/v1/app-authorizations/{id}/sanctions" => [post authorizations::sanction],
-    "/api/v1/app-infractions" => [get authorizations::infractions],
-    "/api/v1/calendar/closed-days" => [post calendar::add_closed_days],
-    "/api/v1/calendar/{year}" => [get calendar::year],
-    "/api/v1/deadlines" => [get calendar::deadline],
-    "/api/v1/charter/companies" => [post charter::create_company],
-    "/api/v1/charter/companies/{id}" => [get charter::get_company],
-    "/api/v1/charter/companies/{id}/checklist" => [post charter::file_checklist],
-    "/api/v1/charter/companies/{id}/termos" => [post charter::grant_termo],
-    "/api/v1/charter/companies/{id}/sanctions" => [post charter::apply_sanction],
-    "/api/v1/charter/companies/{id}/vehicles" => [post charter::create_vehicle],
-    "/api/v1/charter/companies/{id}/drivers" => [post charter::create_driver],
-    "/api/v1/charter/companies/{id}/contracts" => [post charter::create_contract],
-    "/api/v1/charter/companies/{id}/substitutions" => [post charter::authorize_substitution],
-    "/api/v1/charter/companies/{id}/autos" => [post charter::create_auto],
-    "/api/v1/charter/vehicles/by-plate/{plate}" => [get charter::vehicle_by_plate],
-    "/api/v1/charter/vehicles/{id}" => [get charter::get_vehicle],
-    "/api/v1/charter/vehicles/{id}/itv" => [post charter::file_itv],
-    "/api/v1/charter/vehicles/{id}/documents" => [post charter::file_vehicle_documents],
-    "/api/v1/charter/vehicles/{id}/vistorias" => [post charter::record_vistoria],
-    "/api/v1/charter/vehicles/{id}/baixa" => [post charter::baixa_vehicle],
-    "/api/v1/charter/drivers/{id}" => [get charter::get_driver],
-    "/api/v1/charter/drivers/{id}/documents" => [post charter::file_driver_documents],
-    "/api/v1/charter/drivers/{id}/baixa" => [post charter::baixa_driver],
-    "/api/v1/charter/contracts/{id}/end" => [post charter::end_contract],
-    "/api/v1/charter/contracts/{id}/trips" => [post charter::file_trip],
-    "/api/v1/charter/autos" => [get charter::list_autos],
-    "/api/v1/charter/autos/{id}" => [get charter::get_auto],
-    "/api/v1/charter/autos/{id}/acts" => [post charter::procedure_act],
-    "/api/v1/charter/autos/{id}/notice" => [post charter::issue_notice],
-    "/api/v1/charter/certidoes" => [post charter::issue_certidao],
-    "/api/v1/charter/infractions" => [get charter::infractions],
-    "/api/v1/charter/transition" => [get charter::transition],
-    "/api/v1/charter/documents/{id}" => [get charter::document_pdf],
-    "/api/v1/charter/{entity}/{id}/history" => [get charter::history],
+    "/health" => [get meta::health: Public],
+    "/.well-known/selo-keys.json" => [get meta::jwks: Public],
+    "/api/v1/drivers" => [post registry::create_driver: IssueRideHailing],
+    "/api/v1/vehicles" => [post registry::create_vehicle: IssueRideHailing],
+    "/api/v1/app-authorizations" => [post authorizations::grant: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],
+    "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],
+    "/api/v1/documents/{id}" => [get authorizations::document: ReadRideHailing],
+    "/api/v1/openapi.json" => [get meta::openapi: Public],
+    "/api/v1/me" => [get meta::me: SignedIn],
+    "/api/v1/upf-values/{year}" => [put autos::set_upf: Calendar],
+    "/api/v1/app-infraction-autos" => [post autos::create: InspectRideHailing],
+    "/api/v1/app-infraction-autos/{id}" => [get autos::get: ReadRideHailing],
+    "/api/v1/app-infraction-autos/{id}/history" => [get history::auto: ReadRideHailing],
+    "/api/v1/app-infraction-autos/{id}/acts" => [post autos::act: IssueRideHailing],
+    "/api/v1/app-infraction-autos/{id}/notice" => [post autos::notice: InspectRideHailing],
+    "/api/v1/app-infraction-autos/{id}/notification" => [post autos::notify: IssueRideHailing],
+    "/api/v1/drivers/{id}/data-changes" => [post registry::data_change: IssueRideHailing],
+    "/api/v1/drivers/{id}/register-acts" => [post registry::driver_register_act: IssueRideHailing],
+    "/api/v1/vehicles/{id}/owner" => [post registry::declare_owner: IssueRideHailing],
+    "/api/v1/vehicles/{id}/register-acts" => [post registry::vehicle_register_act: IssueRideHailing],
+    "/api/v1/drivers/{id}/record" => [post registry::file_record: IssueRideHailing],
+    "/api/v1/platforms" => [post platforms::create: IssueRideHailing],
+    "/api/v1/platforms/{id}" => [get platforms::get: ReadRideHailing],
+    "/api/v1/platforms/{id}/regularization-notices" => [post platforms::create_notice: IssueRideHailing],
+    "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization" => [post platforms::cure_notice: IssueRideHailing],
+    "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request: IssueRideHailing],
+    "/api/v1/data-requests/{id}" => [get platforms::get_data_request: ReadRideHailing],
+    "/api/v1/data-requests/{id}/delivery" => [post platforms::record_delivery: IssueRideHailing],
+    "/api/v1/drivers/{id}/history" => [get history::driver: ReadRideHailing],
+    "/api/v1/vehicles/{id}/history" => [get history::vehicle: ReadRideHailing],
+    "/api/v1/app-authorizations/{id}/history" => [get history::authorization: ReadRideHailing],
+    "/api/v1/app-authorizations/{id}/certidoes" => [post authorizations::certidao: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}/vehicle-substitutions" => [post authorizations::substitute_vehicle: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}/vistoria-summons" => [post authorizations::vistoria_summons: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}/vistorias" => [post authorizations::vistoria: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}/sanctions" => [post authorizations::sanction: IssueRideHailing],
+    "/api/v1/app-infractions" => [get authorizations::infractions: Public],
+    "/api/v1/calendar/closed-days" => [post calendar::add_closed_days: Calendar],
+    "/api/v1/calendar/{year}" => [get calendar::year: Public],
+    "/api/v1/deadlines" => [get calendar::deadline: Public],
+    "/api/v1/charter/companies" => [post charter::create_company: IssueCharter],
+    "/api/v1/charter/companies/{id}" => [get charter::get_company: ReadCharter],
+    "/api/v1/charter/companies/{id}/checklist" => [post charter::file_checklist: IssueCharter],
+    "/api/v1/charter/companies/{id}/termos" => [post charter::grant_termo: IssueCharter],
+    "/api/v1/charter/companies/{id}/sanctions" => [post charter::apply_sanction: IssueCharter],
+    "/api/v1/charter/companies/{id}/vehicles" => [post charter::create_vehicle: IssueCharter],
+    "/api/v1/charter/companies/{id}/drivers" => [post charter::create_driver: IssueCharter],
+    "/api/v1/charter/companies/{id}/contracts" => [post charter::create_contract: IssueCharter],
+    "/api/v1/charter/companies/{id}/substitutions" => [post charter::authorize_substitution: IssueCharter],
+    "/api/v1/charter/companies/{id}/autos" => [post charter::create_auto: InspectCharter],
+    "/api/v1/charter/vehicles/by-plate/{plate}" => [get charter::vehicle_by_plate: ReadCharter],
+    "/api/v1/charter/vehicles/{id}" => [get charter::get_vehicle: ReadCharter],
+    "/api/v1/charter/vehicles/{id}/itv" => [post charter::file_itv: IssueCharter],
+    "/api/v1/charter/vehicles/{id}/documents" => [post charter::file_vehicle_documents: IssueCharter],
+    "/api/v1/charter/vehicles/{id}/vistorias" => [post charter::record_vistoria: IssueCharter],
+    "/api/v1/charter/vehicles/{id}/baixa" => [post charter::baixa_vehicle: IssueCharter],
+    "/api/v1/charter/drivers/{id}" => [get charter::get_driver: ReadCharter],
+    "/api/v1/charter/drivers/{id}/documents" => [post charter::file_driver_documents: IssueCharter],
+    "/api/v1/charter/drivers/{id}/baixa" => [post charter::baixa_driver: IssueCharter],
+    "/api/v1/charter/contracts/{id}/end" => [post charter::end_contract: IssueCharter],
+    "/api/v1/charter/contracts/{id}/trips" => [post charter::file_trip: IssueCharter],
+    "/api/v1/charter/autos" => [get charter::list_autos: ReadCharter],
+    "/api/v1/charter/autos/{id}" => [get charter::get_auto: ReadCharter],
+    "/api/v1/charter/autos/{id}/acts" => [post charter::procedure_act: IssueCharter],
+    "/api/v1/charter/autos/{id}/notice" => [post charter::issue_notice: InspectCharter],
+    "/api/v1/charter/certidoes" => [post charter::issue_certidao: IssueCharter],
+    "/api/v1/charter/infractions" => [get charter::infractions: Public],
+    "/api/v1/charter/transition" => [get charter::transition: Public],
+    "/api/v1/charter/documents/{id}" => [get charter::document_pdf: SignedIn],
+    "/api/v1/charter/{entity}/{id}/history" => [get charter::history: ReadCharter],
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
-    "/api/v1/verify/pdf" => [post verify::api_pdf],
-    "/api/v1/verify/code/{code}" => [get verify::api_code],
-    "/api/v1/verify/{token}" => [get verify::api_token],
-    "/v" => [get verify::page_code],
-    "/v/pdf" => [post verify::page_pdf],
-    "/v/{token}" => [get verify::page_token],
+    "/api/v1/verify/pdf" => [post verify::api_pdf: Public],
+    "/api/v1/verify/code/{code}" => [get verify::api_code: Public],
+    "/api/v1/verify/{token}" => [get verify::api_token: Public],
+    "/v" => [get verify::page_code: Public],
+    "/v/pdf" => [post verify::page_pdf: Public],
+    "/v/{token}" => [get verify::page_token: Public],
 }
 
 /// Gives each request an id (the caller's `X-Request-Id` if sane, else a new UUID), makes it

@@ -10,6 +10,7 @@
 pub mod calendar;
 pub mod charter;
 pub mod numbering;
+pub mod officials;
 pub mod pipeline;
 pub mod ride_hailing;
 

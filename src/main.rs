@@ -18,6 +18,7 @@ usage:
                              retire a key that is not the active one: documents it signed
                              verify as no longer trusted, with REASON; it leaves the JWK Set
   selo samples DIR           render and sign one example of every document kind into DIR
+  selo officials …           officials' accounts and tokens (selo officials help)
   selo help                  this text";
 
 fn main() -> anyhow::Result<()> {
@@ -39,6 +40,7 @@ fn main() -> anyhow::Result<()> {
         ["keys", "retire", kid, reason, dir] => {
             selo::cli::keys_retire(&PathBuf::from(dir), kid, reason)
         }
+        ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["samples", dir] => selo::cli::samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

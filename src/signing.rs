@@ -3,6 +3,7 @@
 pub mod keys;
 pub mod pades;
 pub mod pki;
+pub mod secrets;
 pub mod token;
 
 /// Lower-case hexadecimal of `bytes` (key files, digests, PDF hex strings).

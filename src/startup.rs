@@ -57,8 +57,19 @@ impl Application {
                 "SELO_OUVIDORIA_PHONE is not set: stickers show a placeholder phone number"
             );
         }
-        if settings.admin_token.is_none() {
-            tracing::warn!("SELO_ADMIN_TOKEN is not set: every issuing endpoint answers 401");
+        // Issue 10: the shared token is a development convenience only; officials use their
+        // personal tokens and sessions.
+        if production && settings.admin_token.is_some() {
+            anyhow::bail!(
+                "SELO_ENV=production refuses to start while SELO_ADMIN_TOKEN is set: officials use \
+                 personal accounts (selo officials add / token); unset SELO_ADMIN_TOKEN"
+            );
+        }
+        if settings.admin_token.is_some() {
+            tracing::warn!(
+                "SELO_ADMIN_TOKEN is set: it acts with every role as the pseudo-official \
+                 \"token de desenvolvimento\". Development only; production refuses it"
+            );
         }
         let keys = load_or_create_keys(&settings)?;
         tracing::info!(kid = %keys.active.kid(), published = keys.public.to_jwks()["keys"].as_array().map_or(0, Vec::len), "signing keys loaded");

@@ -73,6 +73,7 @@ macro_rules! insert_document {
             .bind(&$d.legal_basis_version)
             .bind($d.issued_at)
             .bind($d.facts.as_ref().map(ToString::to_string))
+            .bind(&$d.issued_by)
             .execute(&mut *$tx)
             .await?;
     };
@@ -121,12 +122,13 @@ macro_rules! document_columns {
     () => {
         "d.id, d.kind, d.subject_type, d.subject_id, d.company_id, d.authorization_id, \
         d.substitution_seq, d.number, d.verification_code, d.token, d.key_id, d.sha256, d.subject_key, \
-        d.valid_until, d.legal_basis_version, d.issued_at, d.facts"
+        d.valid_until, d.legal_basis_version, d.issued_at, d.facts, d.issued_by"
     };
 }
 
 pub mod charter;
 pub mod documents;
+pub mod officials;
 pub mod postgres;
 pub mod ride_hailing;
 pub mod sqlite;
@@ -280,6 +282,17 @@ impl DocumentKind {
         }
     }
 
+    /// Whether the ride-hailing law governs it (else Lei 4.937/2025, charter).
+    pub fn is_ride_hailing(self) -> bool {
+        matches!(
+            self,
+            Self::RideHailingAuthorization
+                | Self::RideHailingSticker
+                | Self::RideHailingAuto
+                | Self::RideHailingCertidao
+        )
+    }
+
     /// The name a citizen reads.
     pub fn label_pt(self) -> &'static str {
         match self {
@@ -320,7 +333,10 @@ pub struct DocumentStatus {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Event {
     pub kind: String,
+    /// Who did it: the official's id (`admin` and `system` on events older than accounts).
     pub actor: String,
+    /// The official's full name, as histories show it (the id itself when no official has it).
+    pub actor_name: String,
     pub reason: Option<String>,
     pub legal_basis_version: Option<String>,
     pub occurred_at: DateTime<Utc>,
@@ -457,12 +473,14 @@ pub trait Repository: Send + Sync {
         vehicle_id: Uuid,
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<(bool, bool), StorageError>> + Send;
-    /// Reserves the next number of a series and year, committed at once (never reused).
+    /// Reserves the next number of a series and year, committed at once (never reused),
+    /// recording the official who reserved it (`actor`).
     fn reserve_number(
         &self,
         series: &str,
         year: i32,
         now: DateTime<Utc>,
+        actor: &str,
     ) -> impl Future<Output = Result<ReservedNumber, StorageError>> + Send;
     /// Voids, with `reason`, every number still reserved that was reserved before
     /// `reserved_before`: an issuance that never committed (a crash, `kill -9`). A commit that
@@ -676,8 +694,8 @@ pub(crate) mod sql {
     );
     pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
         ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
-    pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at) \
-        VALUES ($1, $2, $3, $4, 'reserved', $5)";
+    pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at, reserved_by) \
+        VALUES ($1, $2, $3, $4, 'reserved', $5, $6)";
     pub const VOID_NUMBER: &str = "UPDATE document_numbers SET state = 'voided', closed_at = $2, void_reason = $3 \
         WHERE number = $1 AND state = 'reserved'";
     pub const STALE_RESERVATIONS: &str = "SELECT number FROM document_numbers \
@@ -716,14 +734,16 @@ pub(crate) mod sql {
         effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
         FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
-    pub const SELECT_EVENTS: &str = "SELECT kind, actor, reason, legal_basis_version, occurred_at, data \
-        FROM events WHERE entity_type = $1 AND entity_id = $2 ORDER BY id";
+    pub const SELECT_EVENTS: &str = "SELECT e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
+        e.reason, e.legal_basis_version, e.occurred_at, e.data \
+        FROM events e LEFT JOIN officials o ON o.id = e.actor \
+        WHERE e.entity_type = $1 AND e.entity_id = $2 ORDER BY e.id";
     pub const INSERT_UPF: &str = "INSERT INTO upf_values (year, centavos, act, created_at, created_by) \
         VALUES ($1, $2, $3, $4, $5)";
     pub const SELECT_UPF: &str = "SELECT centavos FROM upf_values WHERE year = $1";
     pub const SELECT_PRIOR_AUTOS: &str = "SELECT infraction_id, committed_on FROM app_infraction_autos WHERE driver_id = $1 ORDER BY committed_on";
     pub const INSERT_ISSUED_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, \
-        reserved_at, closed_at) VALUES ($1, $2, $3, $4, 'issued', $5, $5)";
+        reserved_at, closed_at, reserved_by) VALUES ($1, $2, $3, $4, 'issued', $5, $5, $6)";
     pub const INSERT_AUTO: &str = "INSERT INTO app_infraction_autos (id, number, infraction_id, driver_id, \
         authorization_id, committed_at, committed_on, place, facts, inspector, drawn_up_at, fine_upf, fine_centavos, \
         consequences, legal_basis_version, created_by) \

@@ -1,23 +1,116 @@
-//! Who may issue: officials presenting a bearer token. For now the one configured
-//! `SELO_ADMIN_TOKEN`, compared in constant time.
+//! Who may do what (issue 10). Every route of the JSON API names the competence it needs in
+//! the route table (`http::ACCESS`); [`guard`] runs on every resource before any extractor:
+//! a public operation passes, any other needs `Authorization: Bearer` with a personal token
+//! (or, outside production, the development token) whose official holds a role that grants
+//! it — 401 without one, 403 naming the roles otherwise. The handler reads the official with
+//! the [`Official`] extractor.
 
 use std::future::{Ready, ready};
 
-use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest, web};
-use subtle::ConstantTimeEq;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
 
 use super::problem::ApiError;
+use crate::domain::officials::{Competence, Roles};
+use crate::issuance::officials::{BearerRefusal, authenticate_bearer};
 use crate::state::AppState;
 
-/// An authenticated official; the extractor answers 401 otherwise.
+/// The official a request acts as; the extractor answers 401 when the route's guard let no
+/// one in (a public route's handler asking for one).
 #[derive(Debug, Clone)]
 pub struct Official {
-    /// Recorded on events as the actor.
+    /// Recorded on events, documents and number reservations as the actor: the official's id.
     pub actor: String,
+    pub name: String,
+    pub roles: Roles,
+    /// The stored account.
+    pub account: crate::storage::officials::Official,
 }
 
-fn check(req: &HttpRequest) -> Result<Official, ApiError> {
+impl Official {
+    pub fn from_account(account: crate::storage::officials::Official) -> Self {
+        Self {
+            actor: account.id.to_string(),
+            name: account.name.clone(),
+            roles: account.roles.clone(),
+            account,
+        }
+    }
+}
+
+impl Official {
+    /// A check inside a handler whose route admits several laws (a document served by id):
+    /// 403 naming the roles when the record's law is outside this official's competence.
+    pub fn require(&self, competence: Competence) -> Result<(), ApiError> {
+        if competence.allows(Some(&self.roles)) {
+            Ok(())
+        } else {
+            Err(forbidden(competence))
+        }
+    }
+}
+
+fn forbidden(competence: Competence) -> ApiError {
+    ApiError::Forbidden {
+        detail: competence.refusal_pt(),
+        roles: competence.roles(),
+    }
+}
+
+impl FromRequest for Official {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(req.extensions().get::<Official>().cloned().ok_or_else(|| {
+            ApiError::Unauthorized(
+                "É preciso apresentar um token de acesso (Authorization: Bearer …).".into(),
+            )
+        }))
+    }
+}
+
+/// The competence the matched route needs; `None` for a method the resource does not serve
+/// (its default service answers 405).
+fn competence_of(req: &ServiceRequest) -> Option<Competence> {
+    let pattern = req.match_pattern()?;
+    let method = req.method().as_str().to_ascii_lowercase();
+    super::ACCESS
+        .iter()
+        .find(|(m, p, _)| *m == method && *p == pattern)
+        .map(|(_, _, c)| *c)
+}
+
+/// Middleware on every resource of the route table: authenticates and checks the competence
+/// before any extractor or handler runs.
+pub async fn guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let competence = competence_of(&req);
+    let Some(competence) = competence.filter(|c| *c != Competence::Public) else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    match authorize(&req, competence).await {
+        Ok(official) => {
+            req.extensions_mut().insert(official);
+            next.call(req)
+                .await
+                .map(ServiceResponse::map_into_left_body)
+        }
+        Err(e) => {
+            let (http, _) = req.into_parts();
+            Ok(ServiceResponse::new(http, e.error_response()).map_into_right_body())
+        }
+    }
+}
+
+async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Official, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or(ApiError::Internal)?;
@@ -29,45 +122,32 @@ fn check(req: &HttpRequest) -> Result<Official, ApiError> {
         .rate_limits
         .before_auth(client)
         .map_err(super::limits::too_many)?;
-    let outcome = compare(state, req);
-    if outcome.is_err() {
-        state.rate_limits.auth_failed(client);
-    }
-    outcome
-}
-
-fn compare(state: &AppState, req: &HttpRequest) -> Result<Official, ApiError> {
-    let Some(expected) = state.settings.admin_token.as_deref() else {
-        return Err(ApiError::Unauthorized(
-            "Nenhum token de emissão está configurado neste servidor (SELO_ADMIN_TOKEN).".into(),
-        ));
-    };
     let presented = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
     let Some(presented) = presented else {
         return Err(ApiError::Unauthorized(
             "É preciso apresentar um token de acesso (Authorization: Bearer …).".into(),
         ));
     };
-    // Constant time over the bytes; a length mismatch is itself not secret.
-    if bool::from(presented.as_bytes().ct_eq(expected.as_bytes())) {
-        Ok(Official {
-            actor: "admin".into(),
-        })
-    } else {
-        Err(ApiError::Unauthorized("Token de acesso inválido.".into()))
+    let official = match authenticate_bearer(state, presented).await? {
+        Ok(o) => o,
+        Err(refusal) => {
+            state.rate_limits.auth_failed(client);
+            return Err(ApiError::Unauthorized(match refusal {
+                BearerRefusal::Invalid => "Token de acesso inválido ou revogado.".into(),
+                BearerRefusal::Disabled => {
+                    "A conta deste token está desativada; procure o(a) administrador(a).".into()
+                }
+            }));
+        }
+    };
+    if !competence.allows(Some(&official.roles)) {
+        return Err(forbidden(competence));
     }
-}
-
-impl FromRequest for Official {
-    type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(check(req))
-    }
+    Ok(Official::from_account(official))
 }

@@ -22,6 +22,7 @@ use crate::domain::charter::{
 };
 use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
+use crate::domain::officials::Competence;
 use crate::issuance::charter as issue;
 use crate::issuance::charter::NewAuto;
 use crate::issuance::charter::register::{
@@ -1366,13 +1367,13 @@ pub async fn transition(state: web::Data<AppState>) -> Reply {
     responses((status = 200, description = "O PDF assinado (PAdES)", content_type = "application/pdf", body = super::openapi::PdfFile)))]
 pub async fn document_pdf(
     state: web::Data<AppState>,
-    _o: Official,
+    official: Official,
     id: web::Path<String>,
 ) -> Reply {
     let id = path_id(&id, "Documento")?;
     // Every document of the register but the ride-hailing authorization and sticker, which
     // are served under `/api/v1/documents/{id}`.
-    state
+    let doc = state
         .store
         .document(id)
         .await?
@@ -1383,6 +1384,12 @@ pub async fn document_pdf(
             )
         })
         .ok_or_else(|| not_found("Documento"))?;
+    // Issue 10: each law's documents are read by that law's officials.
+    official.require(if doc.kind.is_ride_hailing() {
+        Competence::ReadRideHailing
+    } else {
+        Competence::ReadCharter
+    })?;
     let pdf = state
         .store
         .document_pdf(id)

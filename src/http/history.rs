@@ -26,6 +26,7 @@ pub(crate) async fn history(
         .map(|e| EventView {
             kind: e.kind.clone(),
             actor: e.actor.clone(),
+            actor_name: e.actor_name.clone(),
             reason: e.reason.clone(),
             legal_basis_version: e.legal_basis_version.clone(),
             occurred_at: e.occurred_at,
@@ -51,7 +52,10 @@ pub struct HistoryView {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct EventView {
     kind: String,
+    /// Who did it: the official's id (`admin` or `system` on acts older than accounts).
     actor: String,
+    /// The official's full name (issue 10).
+    actor_name: String,
     reason: Option<String>,
     legal_basis_version: Option<String>,
     occurred_at: chrono::DateTime<chrono::Utc>,

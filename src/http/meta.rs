@@ -4,6 +4,7 @@ use actix_web::{HttpResponse, web};
 use serde::Serialize;
 
 use super::problem::ApiError;
+use crate::domain::officials::Role;
 use crate::state::AppState;
 use crate::storage::Repository;
 
@@ -77,4 +78,26 @@ pub async fn openapi() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
         .body(super::openapi::document())
+}
+
+/// The official a token stands for.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Me {
+    id: String,
+    login: String,
+    name: String,
+    /// Role names: `admin`, `ride_hailing_issuer`, `charter_issuer`, `inspector`, `auditor`.
+    roles: Vec<&'static str>,
+}
+
+/// Who the presented token signs in as, and with which roles.
+#[utoipa::path(get, path = "/api/v1/me", tag = "officials", security(("bearer" = [])),
+    responses((status = 200, description = "O(a) servidor(a) do token", body = Me)))]
+pub async fn me(official: super::auth::Official) -> HttpResponse {
+    HttpResponse::Ok().json(Me {
+        id: official.actor,
+        login: official.account.login.to_string(),
+        name: official.name,
+        roles: official.roles.iter().map(Role::as_str).collect(),
+    })
 }

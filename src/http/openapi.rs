@@ -52,6 +52,19 @@ impl Modify for Contract {
                     .iter()
                     .find(|(m, p, _)| *m == method && p == path)
                     .map(|(.., id)| (*id).to_owned());
+                // Issue 10: who may call it, from the route table's competence.
+                if let Some((.., c)) = super::ACCESS
+                    .iter()
+                    .find(|(m, p, _)| *m == method && p == path)
+                    .filter(|(.., c)| !c.roles().is_empty())
+                {
+                    let roles: Vec<&str> = c.roles().iter().map(|r| r.as_str()).collect();
+                    let line = format!("Papéis que podem chamar: {}.", roles.join(", "));
+                    op.description = Some(match op.description.take() {
+                        Some(d) if !d.is_empty() => format!("{d}\n\n{line}"),
+                        _ => line,
+                    });
+                }
                 for (range, description) in [
                     (
                         "4XX",

@@ -67,6 +67,12 @@ pub enum ApiError {
     Conflict(String, Vec<ProblemItem>),
     #[error("unauthorized")]
     Unauthorized(String),
+    /// Signed in, but outside the official's roles: the sentence names the roles needed.
+    #[error("forbidden")]
+    Forbidden {
+        detail: String,
+        roles: &'static [crate::domain::officials::Role],
+    },
     #[error("payload too large")]
     PayloadTooLarge,
     #[error("unsupported media type")]
@@ -99,6 +105,9 @@ pub struct Problem<'a> {
     errors: &'a [ProblemItem],
     #[serde(skip_serializing_if = "Option::is_none")]
     request_id: Option<String>,
+    /// On 403: the roles any one of which the operation needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    required_roles: Option<Vec<&'static str>>,
 }
 
 impl ApiError {
@@ -137,6 +146,12 @@ impl ApiError {
             ),
             Self::Conflict(d, items) => ("/problems/conflict", "Conflito", d.clone(), items),
             Self::Unauthorized(d) => ("/problems/unauthorized", "Não autorizado", d.clone(), &[]),
+            Self::Forbidden { detail, .. } => (
+                "/problems/forbidden",
+                "Fora da competência",
+                detail.clone(),
+                &[],
+            ),
             Self::PayloadTooLarge => (
                 "/problems/payload-too-large",
                 "Conteúdo grande demais",
@@ -186,6 +201,7 @@ impl ResponseError for ApiError {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(..) => StatusCode::CONFLICT,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -205,6 +221,10 @@ impl ResponseError for ApiError {
             detail: &detail,
             errors,
             request_id: current_request_id(),
+            required_roles: match self {
+                Self::Forbidden { roles, .. } => Some(roles.iter().map(|r| r.as_str()).collect()),
+                _ => None,
+            },
         };
         let mut res = HttpResponse::build(status);
         res.content_type(ContentType(

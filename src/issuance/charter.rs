@@ -663,7 +663,7 @@ pub async fn draw_up_auto(
     };
     let number = state
         .store
-        .reserve_number(AUTO_SERIES, local_date(now).year(), now)
+        .reserve_number(AUTO_SERIES, local_date(now).year(), now, actor)
         .await?
         .number;
     let aid = Uuid::new_v4();

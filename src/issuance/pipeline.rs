@@ -90,7 +90,7 @@ pub async fn issue_document<'a>(
         Numbering::Reserve(series) => {
             let r = state
                 .store
-                .reserve_number(series, today.year(), now)
+                .reserve_number(series, today.year(), now, actor)
                 .await?;
             (r.number, true)
         }
@@ -110,6 +110,7 @@ pub async fn issue_document<'a>(
             issuer: spec.issuer,
             legal_basis_version: spec.legal_basis_version.to_owned(),
             facts: spec.facts,
+            issued_by: actor.to_owned(),
         };
         let signed = sign_document(state, identity, spec.template, spec.reason, now, |marks| {
             inputs(&number, &marks.code, marks.qr.printed_width_mm(spec.qr_mm))
@@ -196,6 +197,8 @@ pub(crate) struct Identity {
     pub issuer: &'static str,
     pub legal_basis_version: String,
     pub facts: Option<serde_json::Value>,
+    /// The official who issues it (issue 10: every act is signed by a person).
+    pub issued_by: String,
 }
 
 /// The one signing step of every document kind: token ▶ QR and printed code ▶ render
@@ -241,6 +244,7 @@ pub(crate) async fn sign_document(
             legal_basis_version: identity.legal_basis_version,
             issued_at: now,
             facts: identity.facts,
+            issued_by: Some(identity.issued_by),
         },
         pdf,
     })
@@ -254,6 +258,7 @@ pub(crate) async fn issue_ride_hailing_document(
     kind: DocumentKind,
     substitution_seq: Option<i32>,
     now: DateTime<Utc>,
+    actor: &str,
 ) -> Result<SignedDocument, UseCaseError> {
     let a = ctx.authorization;
     let template = match kind {
@@ -284,6 +289,7 @@ pub(crate) async fn issue_ride_hailing_document(
         issuer: RIDE_HAILING_ISSUER,
         legal_basis_version: a.legal_basis_version.clone(),
         facts: None,
+        issued_by: actor.to_owned(),
     };
     sign_document(state, identity, template, kind.label_pt(), now, |marks| {
         if kind == DocumentKind::RideHailingSticker {

@@ -35,6 +35,8 @@ pub struct Document {
     pub issued_at: DateTime<Utc>,
     /// What the document certified at issue (certidões), JSON.
     pub facts: Option<serde_json::Value>,
+    /// The official who issued it (`None` on documents older than accounts).
+    pub issued_by: Option<String>,
 }
 
 /// A document rendered and signed, with its bytes, ready to be stored with the act that
@@ -64,6 +66,7 @@ pub(crate) struct DocumentRow {
     legal_basis_version: String,
     issued_at: DateTime<Utc>,
     facts: Option<String>,
+    issued_by: Option<String>,
 }
 
 impl TryFrom<DocumentRow> for Document {
@@ -93,19 +96,20 @@ impl TryFrom<DocumentRow> for Document {
             valid_until: r.valid_until,
             legal_basis_version: r.legal_basis_version,
             issued_at: r.issued_at,
+            issued_by: r.issued_by,
         })
     }
 }
 
 const COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, authorization_id, \
     substitution_seq, number, verification_code, token, key_id, sha256, subject_key, valid_until, \
-    legal_basis_version, issued_at, facts";
+    legal_basis_version, issued_at, facts, issued_by";
 
 /// Every column, in the order `insert_document!` binds them.
 pub(crate) const INSERT: &str = "INSERT INTO documents (id, kind, subject_type, subject_id, \
     company_id, authorization_id, substitution_seq, number, verification_code, token, key_id, pdf, \
-    sha256, subject_key, valid_until, legal_basis_version, issued_at, facts) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
+    sha256, subject_key, valid_until, legal_basis_version, issued_at, facts, issued_by) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
 
 impl Store {
     async fn documents_where(

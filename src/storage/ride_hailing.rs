@@ -251,6 +251,7 @@ impl Repository for Store {
         series: &str,
         year: i32,
         now: DateTime<Utc>,
+        actor: &str,
     ) -> Result<ReservedNumber, StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
@@ -266,6 +267,7 @@ impl Repository for Store {
                 .bind(year)
                 .bind(seq)
                 .bind(now)
+                .bind(actor)
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
@@ -557,6 +559,7 @@ impl Repository for Store {
                 .bind(year)
                 .bind(seq)
                 .bind(auto.drawn_up_at)
+                .bind(actor)
                 .execute(&mut *tx)
                 .await?;
             sqlx::query(sql::INSERT_AUTO)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use reqwest::StatusCode;
-use selo::clock::FixedClock;
+use selo::clock::{Clock, FixedClock};
 use selo::settings::{Environment, Settings};
 use selo::startup::Application;
 use serde_json::{Value, json};
@@ -345,3 +345,57 @@ pub fn token_of(url: &str) -> String {
 }
 
 pub use crate::pdf::{pdf_info, pdf_text, qr_codes};
+
+/// A password every test official uses.
+pub const OFFICIAL_PASSWORD: &str = "cavalo-bateria-grampo";
+
+impl TestApp {
+    /// The register, opened beside the running application.
+    pub async fn store(&self) -> selo::storage::Store {
+        selo::storage::Store::connect(&self.database_url)
+            .await
+            .unwrap()
+    }
+
+    /// Creates an official with `roles` (as `selo officials add` does) and returns a new
+    /// personal API token of theirs.
+    pub async fn official(&self, login: &str, name: &str, roles: &str) -> String {
+        let store = self.store().await;
+        let actor = selo::storage::officials::CLI_OFFICIAL.to_string();
+        selo::issuance::officials::add(
+            &store,
+            &actor,
+            login,
+            name,
+            roles,
+            OFFICIAL_PASSWORD,
+            self.clock.now(),
+        )
+        .await
+        .unwrap();
+        selo::issuance::officials::issue_token(&store, login, &actor, self.clock.now())
+            .await
+            .unwrap()
+    }
+
+    /// A request with a personal token (or none); JSON answers are checked against the
+    /// OpenAPI document.
+    pub async fn send_as(
+        &self,
+        token: Option<&str>,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> reqwest::Response {
+        let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
+        let mut req = self.client.request(m, self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let res = req.send().await.unwrap();
+        crate::contract::checked(method, path, res).await
+    }
+}

@@ -104,10 +104,10 @@ async fn a_number_left_reserved_by_a_crash_is_voided_as_interrupted() {
         .unwrap();
     let t0 = crate::helpers::t0();
     let crashed = store
-        .reserve_number("AIF", 2026, t0 - chrono::Duration::hours(1))
+        .reserve_number("AIF", 2026, t0 - chrono::Duration::hours(1), "test")
         .await
         .unwrap();
-    let in_flight = store.reserve_number("AIF", 2026, t0).await.unwrap();
+    let in_flight = store.reserve_number("AIF", 2026, t0, "test").await.unwrap();
     assert_eq!(
         number_state(&app.database_url, &crashed.number).await.0,
         "reserved"

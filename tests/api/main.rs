@@ -21,6 +21,7 @@ mod charter;
 mod documents;
 mod errors;
 mod migrations;
+mod officials;
 mod pdf_signatures;
 mod platforms;
 mod register_acts;

@@ -49,6 +49,11 @@ async fn production_refuses_to_start_without_a_key_or_with_a_readable_one() {
         assert!(err.contains("chmod 600"), "{err}");
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
+    // Issue 10: the shared token is for development only.
+    let mut s = settings(keys.path(), data.path(), Environment::Production);
+    s.admin_token = Some("um-token-compartilhado".into());
+    let err = build_error(s).await;
+    assert!(err.contains("SELO_ADMIN_TOKEN"), "{err}");
     let mut s = settings(keys.path(), data.path(), Environment::Production);
     s.ouvidoria_phone = None;
     let err = build_error(s).await;

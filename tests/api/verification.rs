@@ -283,6 +283,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
         legal_basis_version: "v".into(),
         issued_at: app.clock.now(),
         facts: None,
+        issued_by: None,
     };
     let commit = |code: &str| CharterCommit {
         documents: vec![SignedDocument {

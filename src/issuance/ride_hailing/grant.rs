@@ -66,7 +66,9 @@ pub async fn grant_app_authorization(
     };
     let decision = decide_grant(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
 
-    let reserved = store.reserve_number(APP_SERIES, today.year(), now).await?;
+    let reserved = store
+        .reserve_number(APP_SERIES, today.year(), now, actor)
+        .await?;
     let authorization = RideHailingAuthorization {
         id: Uuid::new_v4(),
         number: reserved.number.clone(),
@@ -95,7 +97,7 @@ pub async fn grant_app_authorization(
             DocumentKind::RideHailingAuthorization,
             DocumentKind::RideHailingSticker,
         ] {
-            docs.push(issue_ride_hailing_document(state, &ctx, kind, None, now).await?);
+            docs.push(issue_ride_hailing_document(state, &ctx, kind, None, now, actor).await?);
         }
         let grant = NewGrant {
             authorization: authorization.clone(),

@@ -163,7 +163,7 @@ pub async fn substitute_vehicle(
         DocumentKind::RideHailingAuthorization,
         DocumentKind::RideHailingSticker,
     ] {
-        documents.push(issue_document(state, &ctx, kind, Some(issued_for), now).await?);
+        documents.push(issue_document(state, &ctx, kind, Some(issued_for), now, actor).await?);
     }
     let vistoria = RideHailingVistoria {
         performed_on: req.vistoria_on,
