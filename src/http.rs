@@ -10,6 +10,7 @@ pub mod history;
 pub mod limits;
 pub mod meta;
 pub mod openapi;
+pub mod panel;
 pub mod platforms;
 pub mod problem;
 pub mod registry;
@@ -79,6 +80,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .app_data(web::PathConfig::default().error_handler(path_error))
     .app_data(web::QueryConfig::default().error_handler(query_error));
     register_routes(cfg);
+    panel::configure(cfg);
     cfg.default_service(web::to(meta::not_found));
 }
 
@@ -96,7 +98,7 @@ macro_rules! route_table {
             &[$($((stringify!($method), $path, Competence::$access)),+),+];
 
         /// Every operation's id in the OpenAPI document: `module.handler`, unique.
-        const OPERATION_IDS: &[(&str, &str, &str)] = &[$($((
+        pub const OPERATION_IDS: &[(&str, &str, &str)] = &[$($((
             stringify!($method),
             $path,
             concat!(stringify!($module), ".", stringify!($handler)),

@@ -103,6 +103,7 @@ impl Application {
                 settings.limits.pdf_verify_slots,
             )),
             rate_limits: Arc::new(crate::state::limits::RateLimits::new(&settings.limits)),
+            login_throttle: Arc::default(),
         };
         let limits = state.rate_limits.clone();
         tokio::spawn(async move {

@@ -1,6 +1,7 @@
 //! What every request handler shares.
 
 pub mod limits;
+pub mod throttle;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -31,6 +32,8 @@ pub struct AppState {
     pub pdf_slots: Arc<tokio::sync::Semaphore>,
     /// Requests per client address (issue 14).
     pub rate_limits: Arc<limits::RateLimits>,
+    /// Failed sign-ins per login and address (issue 10).
+    pub login_throttle: Arc<throttle::LoginThrottle>,
 }
 
 /// How long this instance trusts the decreed days it read: another instance may add some

@@ -131,6 +131,7 @@ pub mod documents;
 pub mod officials;
 pub mod postgres;
 pub mod ride_hailing;
+pub mod search;
 pub mod sqlite;
 
 use std::future::Future;

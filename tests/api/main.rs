@@ -22,6 +22,7 @@ mod documents;
 mod errors;
 mod migrations;
 mod officials;
+mod panel;
 mod pdf_signatures;
 mod platforms;
 mod register_acts;

@@ -1,0 +1,111 @@
+//! The back office's way to act: it calls the JSON API's own routes in process, as the signed-in
+//! official, so every act goes through the same guard (roles), the same parsing and the same
+//! use case as an API client's — nothing of a handler is written twice (issue 10).
+
+use std::cell::RefCell;
+
+use actix_http::Request;
+use actix_service::boxed::RcService;
+use actix_service::{IntoServiceFactory, Service, ServiceFactory};
+use actix_web::dev::{AppConfig, ServiceResponse};
+use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::web::{Bytes, Data};
+use actix_web::{App, HttpMessage};
+
+use crate::http::auth::Official;
+use crate::state::AppState;
+
+/// The official an in-process call acts as. Only this module creates it; a request from the
+/// network never carries it, so the API's guard trusts it.
+#[derive(Clone)]
+pub struct InProcess(pub Official);
+
+type Api = RcService<Request, ServiceResponse, actix_web::Error>;
+
+thread_local! {
+    /// The API's routes, built once per worker thread (services are not `Send`), for the
+    /// application state they were built with.
+    static API: RefCell<Option<(usize, Api)>> = const { RefCell::new(None) };
+}
+
+async fn api(state: &Data<AppState>) -> Result<Api, actix_web::Error> {
+    let key = std::sync::Arc::as_ptr(&state.settings) as usize;
+    if let Some(api) = API.with(|a| {
+        a.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, s)| s.clone())
+    }) {
+        return Ok(api);
+    }
+    let app = App::new()
+        .app_data(state.clone())
+        .configure(crate::http::configure);
+    let service = app
+        .into_factory()
+        .new_service(AppConfig::default())
+        .await
+        .map_err(|()| actix_web::error::ErrorInternalServerError("api routes"))?;
+    let service = actix_service::boxed::rc_service(service);
+    API.with(|a| *a.borrow_mut() = Some((key, service.clone())));
+    Ok(service)
+}
+
+/// What the API answered.
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: Bytes,
+}
+
+impl Answer {
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+
+    pub fn is_pdf(&self) -> bool {
+        self.content_type.starts_with("application/pdf")
+    }
+}
+
+/// Calls `method path` of the JSON API as `official`, with `body` as its JSON.
+pub async fn call(
+    state: &Data<AppState>,
+    official: &Official,
+    method: Method,
+    path: &str,
+    body: Option<&serde_json::Value>,
+) -> Result<Answer, actix_web::Error> {
+    let api = api(state).await?;
+    let bytes = body.map_or_else(Vec::new, |b| b.to_string().into_bytes());
+    let len = bytes.len();
+    let mut req = Request::with_payload(actix_http::Payload::from(Bytes::from(bytes)));
+    {
+        let head = req.head_mut();
+        head.method = method;
+        head.uri = path
+            .parse()
+            .map_err(|_| actix_web::error::ErrorNotFound("path"))?;
+        head.headers
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        head.headers.insert(CONTENT_LENGTH, HeaderValue::from(len));
+    }
+    req.extensions_mut().insert(InProcess(official.clone()));
+    let res = api.call(req).await?;
+    let status = res.status();
+    let content_type = res
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let body = actix_web::body::to_bytes(res.into_body())
+        .await
+        .map_err(|_| actix_web::error::ErrorInternalServerError("api body"))?;
+    Ok(Answer {
+        status,
+        content_type,
+        body,
+    })
+}

@@ -1,0 +1,218 @@
+//! What the back office's search box and lists read (issue 10): records of both laws found by
+//! plate, CPF, CNPJ, name, document number or printed code, and the registers listed newest
+//! first, a page at a time. The caller filters by the official's roles.
+
+use super::{StorageError, Store};
+
+/// What a hit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitKind {
+    Driver,
+    Vehicle,
+    Authorization,
+    Platform,
+    RideHailingAuto,
+    CharterCompany,
+    CharterVehicle,
+    CharterDriver,
+    CharterTermo,
+    CharterAuto,
+    Document,
+}
+
+impl HitKind {
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "driver" => Self::Driver,
+            "vehicle" => Self::Vehicle,
+            "authorization" => Self::Authorization,
+            "platform" => Self::Platform,
+            "app_auto" => Self::RideHailingAuto,
+            "company" => Self::CharterCompany,
+            "charter_vehicle" => Self::CharterVehicle,
+            "charter_driver" => Self::CharterDriver,
+            "termo" => Self::CharterTermo,
+            "charter_auto" => Self::CharterAuto,
+            "document" => Self::Document,
+            _ => return None,
+        })
+    }
+
+    /// Whether the ride-hailing law governs it (documents: both, decided per document).
+    pub fn is_ride_hailing(self) -> bool {
+        matches!(
+            self,
+            Self::Driver
+                | Self::Vehicle
+                | Self::Authorization
+                | Self::Platform
+                | Self::RideHailingAuto
+        )
+    }
+}
+
+/// One record found.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Hit {
+    pub kind: String,
+    pub id: String,
+    pub title: String,
+    pub detail: String,
+    /// For documents: the document's kind (`app_sticker`, `charter_termo`…).
+    pub sub: String,
+}
+
+/// Each register: its kind, and the SQL of its rows as hits (`$1` the filter clause applies).
+const SOURCES: &[(&str, &str)] = &[
+    (
+        "driver",
+        "SELECT 'driver' AS kind, id, name AS title, cpf AS detail, '' AS sub, created_at FROM drivers",
+    ),
+    (
+        "vehicle",
+        "SELECT 'vehicle' AS kind, id, plate AS title, make || ' ' || model || ' ' || color AS detail, \
+         '' AS sub, created_at FROM vehicles",
+    ),
+    (
+        "authorization",
+        "SELECT 'authorization' AS kind, a.id, a.number AS title, d.name || ' · ' || v.plate AS detail, \
+         '' AS sub, a.granted_at AS created_at FROM app_authorizations a \
+         JOIN drivers d ON d.id = a.driver_id JOIN vehicles v ON v.id = a.vehicle_id",
+    ),
+    (
+        "platform",
+        "SELECT 'platform' AS kind, id, name AS title, cnpj AS detail, '' AS sub, created_at FROM platforms",
+    ),
+    (
+        "app_auto",
+        "SELECT 'app_auto' AS kind, x.id, x.number AS title, d.name || ' · ' || x.infraction_id AS detail, \
+         '' AS sub, x.drawn_up_at AS created_at FROM app_infraction_autos x JOIN drivers d ON d.id = x.driver_id",
+    ),
+    (
+        "company",
+        "SELECT 'company' AS kind, id, cnpj AS title, data AS detail, '' AS sub, created_at FROM charter_companies",
+    ),
+    (
+        "charter_vehicle",
+        "SELECT 'charter_vehicle' AS kind, id, plate AS title, company_id AS detail, '' AS sub, created_at \
+         FROM charter_vehicles",
+    ),
+    (
+        "charter_driver",
+        "SELECT 'charter_driver' AS kind, id, cpf AS title, data AS detail, '' AS sub, created_at FROM charter_drivers",
+    ),
+    (
+        "termo",
+        "SELECT 'termo' AS kind, id, number AS title, company_id AS detail, '' AS sub, created_at FROM charter_termos",
+    ),
+    (
+        "charter_auto",
+        "SELECT 'charter_auto' AS kind, id, number AS title, company_id AS detail, '' AS sub, created_at \
+         FROM charter_autos",
+    ),
+    (
+        "document",
+        "SELECT 'document' AS kind, id, number AS title, verification_code AS detail, kind AS sub, \
+         issued_at AS created_at FROM documents",
+    ),
+];
+
+/// The columns each register is searched on, by what the query looks like.
+fn filters(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "driver" => &["cpf = $1", "LOWER(name) LIKE $2"],
+        "vehicle" => &["plate = $1", "plate_mercosul = $3"],
+        "authorization" => &[
+            "a.number = $4",
+            "d.cpf = $1",
+            "v.plate = $1",
+            "v.plate_mercosul = $3",
+        ],
+        "platform" => &["cnpj = $1", "LOWER(name) LIKE $2"],
+        "app_auto" => &["x.number = $4"],
+        "company" => &["cnpj = $1", "LOWER(data) LIKE $2"],
+        "charter_vehicle" => &["plate = $1"],
+        "charter_driver" => &["cpf = $1", "LOWER(data) LIKE $2"],
+        "termo" | "charter_auto" => &["number = $4"],
+        "document" => &["number = $4", "verification_code = $5"],
+        _ => &[],
+    }
+}
+
+impl Store {
+    /// Records of both laws matching `query`: exact identifiers (CPF, CNPJ, plate, number,
+    /// printed code) or a part of a name (at least 3 characters). At most 50, newest first.
+    pub async fn search(&self, query: &str) -> Result<Vec<Hit>, StorageError> {
+        let q = query.trim();
+        if q.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Identifiers as stored: upper case without punctuation.
+        let ident: String = q
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        let mercosul = crate::domain::ids::Plate::parse(&ident)
+            .map(|p| p.mercosul_form())
+            .unwrap_or_default();
+        let like = if q.chars().count() >= 3 {
+            format!("%{}%", q.to_lowercase().replace(['%', '_'], ""))
+        } else {
+            "\u{0}".to_owned()
+        };
+        let number = q.to_uppercase();
+        let code = ident.clone();
+        let code = if code.len() == 8 {
+            format!("{}-{}", &code[..4], &code[4..])
+        } else {
+            code
+        };
+        let mut union = Vec::new();
+        for (kind, select) in SOURCES {
+            let clause = filters(kind).join(" OR ");
+            union.push(format!("SELECT kind, id, title, detail, sub, created_at FROM ({select} WHERE {clause}) s_{kind}"));
+        }
+        let sql = format!(
+            "SELECT kind, id, title, detail, sub FROM ({}) hits ORDER BY created_at DESC LIMIT 50",
+            union.join(" UNION ALL ")
+        );
+        on_backend!(self, |pool, _begin| {
+            let hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(&ident)
+                .bind(&like)
+                .bind(&mercosul)
+                .bind(&number)
+                .bind(&code)
+                .fetch_all(pool)
+                .await?;
+            Ok(hits)
+        })
+    }
+
+    /// One register (`kind` of [`HitKind::parse`]) newest first: `limit` rows from `offset`,
+    /// and whether more follow.
+    pub async fn list(
+        &self,
+        kind: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Hit>, bool), StorageError> {
+        let Some((_, select)) = SOURCES.iter().find(|(k, _)| *k == kind) else {
+            return Ok((Vec::new(), false));
+        };
+        let sql = format!(
+            "SELECT kind, id, title, detail, sub FROM ({select}) s ORDER BY created_at DESC, id LIMIT $1 OFFSET $2"
+        );
+        on_backend!(self, |pool, _begin| {
+            let mut hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(limit + 1)
+                .bind(offset)
+                .fetch_all(pool)
+                .await?;
+            let more = hits.len() > usize::try_from(limit).unwrap_or(0);
+            hits.truncate(usize::try_from(limit).unwrap_or(0));
+            Ok((hits, more))
+        })
+    }
+}

@@ -1,0 +1,519 @@
+//! Issue 10: the back office at `/painel` over HTTP — sign-in, sessions, CSRF, throttling,
+//! roles, and acts done through forms that reach the same use cases as the JSON API.
+
+use std::collections::HashMap;
+
+use reqwest::StatusCode;
+use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
+
+use crate::helpers::{OFFICIAL_PASSWORD, TestApp, spawn_app};
+
+/// A browser without JavaScript: a client that does not follow redirects, and its cookies.
+struct Browser<'a> {
+    app: &'a TestApp,
+    client: reqwest::Client,
+    cookies: HashMap<String, String>,
+}
+
+fn field(html: &str, name: &str) -> Option<String> {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = html.find(&marker)? + marker.len();
+    Some(html[start..].split('"').next()?.to_owned())
+}
+
+impl<'a> Browser<'a> {
+    fn new(app: &'a TestApp) -> Self {
+        Self {
+            app,
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            cookies: HashMap::new(),
+        }
+    }
+
+    fn keep(&mut self, res: &reqwest::Response) {
+        for c in res.headers().get_all(SET_COOKIE) {
+            let c = c.to_str().unwrap();
+            let (pair, _) = c.split_once(';').unwrap_or((c, ""));
+            let (k, v) = pair.split_once('=').unwrap();
+            if v.is_empty() {
+                self.cookies.remove(k);
+            } else {
+                self.cookies.insert(k.to_owned(), v.to_owned());
+            }
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    async fn get(&mut self, path: &str) -> (StatusCode, String, Option<String>) {
+        let res = self
+            .client
+            .get(self.app.url(path))
+            .header(COOKIE, self.cookie_header())
+            .send()
+            .await
+            .unwrap();
+        self.keep(&res);
+        let status = res.status();
+        let location = res
+            .headers()
+            .get(LOCATION)
+            .map(|l| l.to_str().unwrap().to_owned());
+        (status, res.text().await.unwrap(), location)
+    }
+
+    async fn post(
+        &mut self,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> (StatusCode, String, Option<String>) {
+        let res = self
+            .client
+            .post(self.app.url(path))
+            .header(COOKIE, self.cookie_header())
+            .form(form)
+            .send()
+            .await
+            .unwrap();
+        self.keep(&res);
+        let status = res.status();
+        let location = res
+            .headers()
+            .get(LOCATION)
+            .map(|l| l.to_str().unwrap().to_owned());
+        (status, res.text().await.unwrap(), location)
+    }
+
+    /// Signs in through the form; the page's CSRF token of the session.
+    async fn sign_in(
+        &mut self,
+        login: &str,
+        password: &str,
+    ) -> (StatusCode, String, Option<String>) {
+        let (_, page, _) = self.get("/painel/entrar").await;
+        let csrf = field(&page, "_csrf").unwrap();
+        self.post(
+            "/painel/entrar",
+            &[
+                ("_csrf", &csrf),
+                ("login", login),
+                ("password", password),
+                ("volta", "/painel"),
+            ],
+        )
+        .await
+    }
+
+    /// The CSRF token of the signed-in session, read from a page.
+    async fn csrf(&mut self) -> String {
+        let (_, page, _) = self.get("/painel").await;
+        field(&page, "_csrf").unwrap()
+    }
+}
+
+#[tokio::test]
+async fn an_official_signs_in_and_out_and_a_wrong_password_changes_nothing() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut b = Browser::new(&app);
+    let (status, _, location) = b.get("/painel").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location.as_deref(), Some("/painel/entrar?volta=/painel"));
+
+    // Wrong password and unknown login: the same answer, the login kept in the form.
+    for (login, password) in [
+        ("ana.smf", "senha-errada-123"),
+        ("ninguem", OFFICIAL_PASSWORD),
+    ] {
+        let (status, page, _) = b.sign_in(login, password).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert!(page.contains("Login ou senha incorretos"), "{page}");
+        assert!(page.contains(&format!("value=\"{login}\"")), "{page}");
+        assert!(!b.cookies.contains_key("selo_sessao"));
+    }
+
+    let res = {
+        let (_, page, _) = b.get("/painel/entrar").await;
+        let csrf = field(&page, "_csrf").unwrap();
+        b.client
+            .post(app.url("/painel/entrar"))
+            .header(COOKIE, b.cookie_header())
+            .form(&[
+                ("_csrf", csrf.as_str()),
+                ("login", "ana.smf"),
+                ("password", OFFICIAL_PASSWORD),
+            ])
+            .send()
+            .await
+            .unwrap()
+    };
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let set: Vec<String> = res
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .map(|c| c.to_str().unwrap().to_owned())
+        .collect();
+    let session = set.iter().find(|c| c.starts_with("selo_sessao=")).unwrap();
+    for attr in ["HttpOnly", "SameSite=Strict", "Secure", "Path=/painel"] {
+        assert!(session.contains(attr), "{session}");
+    }
+    b.keep(&res);
+    let (status, page, _) = b.get("/painel").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Ana Finanças"), "{page}");
+
+    let csrf = b.csrf().await;
+    let (status, _, location) = b.post("/painel/sair", &[("_csrf", &csrf)]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location.as_deref(), Some("/painel/entrar"));
+    // The old cookie no longer opens anything, even if a browser kept it.
+    let old = session.split(';').next().unwrap().to_owned();
+    let res = b
+        .client
+        .get(app.url("/painel"))
+        .header(COOKIE, old)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert!(
+        res.headers()[LOCATION]
+            .to_str()
+            .unwrap()
+            .contains("expirou=1"),
+        "{:?}",
+        res.headers()
+    );
+}
+
+#[tokio::test]
+async fn a_form_without_its_csrf_token_is_refused_and_records_nothing() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut b = Browser::new(&app);
+    // The sign-in form itself needs its token.
+    let (status, _, _) = b
+        .post(
+            "/painel/entrar",
+            &[("login", "ana.smf"), ("password", OFFICIAL_PASSWORD)],
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let driver = [
+        ("name", "José da Silva"),
+        ("cpf", "529.982.247-25"),
+        ("cnh.number", "58316794534"),
+        ("cnh.category", "B"),
+        ("cnh.ear", "true"),
+        ("cnh.expires_on", "2030-01-01"),
+        ("cnh.first_license_date", "2010-01-01"),
+    ];
+    for csrf in [None, Some("um-token-de-outra-sessao")] {
+        let mut form = driver.to_vec();
+        if let Some(c) = csrf {
+            form.push(("_csrf", c));
+        }
+        let (status, page, _) = b.post("/painel/acao/registry.create_driver", &form).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert!(page.contains("Nada foi gravado"), "{page}");
+    }
+    let hits = app.store().await.search("52998224725").await.unwrap();
+    assert!(hits.is_empty(), "{hits:?}");
+
+    // With its token the same form registers the driver, named in the history.
+    let csrf = b.csrf().await;
+    let mut form = driver.to_vec();
+    form.push(("_csrf", &csrf));
+    let (status, _, location) = b.post("/painel/acao/registry.create_driver", &form).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = location.unwrap();
+    assert!(location.starts_with("/painel/ver/drivers/"), "{location}");
+    let (status, page, _) = b.get(&location).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("Ana Finanças"),
+        "the history names the official: {page}"
+    );
+    assert!(page.contains("registrado"), "{page}");
+}
+
+#[tokio::test]
+async fn failed_sign_ins_are_throttled_per_login() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "auditor").await;
+    let mut b = Browser::new(&app);
+    for _ in 0..5 {
+        assert_eq!(
+            b.sign_in("ana.smf", "senha-errada-123").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    // Now even the right password waits.
+    let (_, page, _) = b.get("/painel/entrar").await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let res = b
+        .client
+        .post(app.url("/painel/entrar"))
+        .header(COOKIE, b.cookie_header())
+        .form(&[
+            ("_csrf", csrf.as_str()),
+            ("login", "ana.smf"),
+            ("password", OFFICIAL_PASSWORD),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=2).contains(&wait), "{wait}");
+    assert!(res.text().await.unwrap().contains("Aguarde"));
+}
+
+#[tokio::test]
+async fn a_session_ends_when_idle_and_when_its_official_is_disabled() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "auditor").await;
+    let mut b = Browser::new(&app);
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    app.clock.advance(chrono::Duration::minutes(29));
+    assert_eq!(b.get("/painel").await.0, StatusCode::OK);
+    // Used 29 minutes later: the idle expiry counts again from there.
+    app.clock.advance(chrono::Duration::minutes(29));
+    assert_eq!(b.get("/painel").await.0, StatusCode::OK);
+    app.clock.advance(chrono::Duration::minutes(31));
+    let (status, _, location) = b.get("/painel").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(location.unwrap().contains("expirou=1"));
+
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(b.get("/painel").await.0, StatusCode::OK);
+    let store = app.store().await;
+    selo::issuance::officials::disable(
+        &store,
+        "ana.smf",
+        &selo::storage::officials::CLI_OFFICIAL.to_string(),
+        selo::clock::Clock::now(app.clock.as_ref()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(b.get("/painel").await.0, StatusCode::SEE_OTHER);
+    // A disabled official cannot sign in again either.
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn the_back_office_refuses_acts_outside_the_officials_roles_in_portuguese() {
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let mut b = Browser::new(&app);
+    assert_eq!(
+        b.sign_in("carla.sis", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let (status, page, _) = b.get("/painel/acao/authorizations.grant").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(page.contains("Fora da sua competência"), "{page}");
+    assert!(page.contains("ride_hailing_issuer"), "{page}");
+    let csrf = b.csrf().await;
+    let (status, _, _) = b
+        .post(
+            "/painel/acao/authorizations.grant",
+            &[
+                ("_csrf", &csrf),
+                ("driver_id", "x"),
+                ("vehicle_id", "y"),
+                ("fee_paid_on", "2026-11-20"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Her own law's forms open, and the start page offers only them.
+    let (status, page, _) = b.get("/painel").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("/painel/acao/charter.create_company"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("/painel/acao/authorizations.grant"),
+        "{page}"
+    );
+    assert_eq!(
+        b.get("/painel/acao/charter.create_company").await.0,
+        StatusCode::OK
+    );
+    // Only an admin manages accounts.
+    assert_eq!(b.get("/painel/servidores").await.0, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn a_refused_grant_shows_each_requirement_beside_its_field_and_keeps_what_was_typed() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    // A driver without the criminal certificates of art. 12, III, and a car.
+    let res = app
+        .post(
+            "/api/v1/drivers",
+            &serde_json::json!({
+                "name": "José da Silva", "cpf": "529.982.247-25",
+                "cnh": {"number": "58316794534", "category": "B", "ear": true,
+                        "expires_on": "2030-01-01", "first_license_date": "2010-01-01"}
+            }),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    app.create_vehicle(&crate::helpers::vehicle_body("BRA2E19", "13824652268"))
+        .await;
+    let mut b = Browser::new(&app);
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let csrf = b.csrf().await;
+    // The driver by CPF and the car by plate, as an official types them.
+    let (status, page, _) = b
+        .post(
+            "/painel/acao/authorizations.grant",
+            &[
+                ("_csrf", &csrf),
+                ("driver_id", "529.982.247-25"),
+                ("vehicle_id", "BRA-2E19"),
+                ("fee_paid_on", "2026-11-20"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("Requisitos legais não atendidos"), "{page}");
+    // Beside the driver field: the failed requirement with its article and rule.
+    let beside = page
+        .split("id=\"e-driver_id\">")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .unwrap_or_default();
+    assert!(beside.contains("art. 12"), "{beside} / {page}");
+    assert!(beside.contains("APP-ART12"), "{beside}");
+    assert!(
+        page.contains("value=\"529.982.247-25\""),
+        "typed value kept: {page}"
+    );
+    assert!(page.contains("value=\"2026-11-20\""), "{page}");
+    // Nothing was granted.
+    let hits = app
+        .store()
+        .await
+        .list("authorization", 10, 0)
+        .await
+        .unwrap();
+    assert!(hits.0.is_empty());
+}
+
+#[tokio::test]
+async fn the_search_box_finds_records_of_the_officials_own_law_only() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let grant = app.granted().await;
+    let number = grant["number"].as_str().unwrap().to_owned();
+    let mut ana = Browser::new(&app);
+    assert_eq!(
+        ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    for q in ["529.982.247-25", "bra2e19", &number] {
+        let (status, page, _) = ana.get(&format!("/painel?q={}", urlencode(q))).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("/painel/ver/"), "{q}: {page}");
+    }
+    // The authorization's page: its data, documents to download and the acts it allows.
+    let (_, page, _) = ana.get(&format!("/painel?q={}", urlencode(&number))).await;
+    let href = page
+        .split("href=\"/painel/ver/app-authorizations/")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap();
+    let (status, page, _) = ana
+        .get(&format!("/painel/ver/app-authorizations/{href}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&number), "{page}");
+    assert!(
+        page.contains("/painel/acao/authorizations.revoke"),
+        "{page}"
+    );
+    assert!(page.contains("Baixar PDF"), "{page}");
+    let pdf = page
+        .split("href=\"/painel/ver/documents/")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap();
+    let res = ana
+        .client
+        .get(app.url(&format!("/painel/ver/documents/{pdf}")))
+        .header(COOKIE, ana.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    assert!(res.bytes().await.unwrap().starts_with(b"%PDF"));
+
+    let mut carla = Browser::new(&app);
+    assert_eq!(
+        carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let (_, page, _) = carla.get("/painel?q=52998224725").await;
+    assert!(
+        page.contains("Nada encontrado que seus papéis permitam ver"),
+        "{page}"
+    );
+    let (status, _, _) = carla
+        .get(&format!("/painel/ver/app-authorizations/{href}"))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
