@@ -148,7 +148,7 @@ pub fn build(schema: &Value, chosen: Option<&str>, rows: usize) -> (Option<Varia
             .find(|(t, _)| *t == chosen)
             .map_or(&Value::Null, |(_, s)| *s);
         let mut items = Vec::new();
-        object(body, "", &[key.as_str()], rows, &mut items);
+        object(body, "", &[key.as_str()], rows, true, &mut items);
         let options = vs.iter().map(|(t, _)| (t.clone(), enum_label(t))).collect();
         return (
             Some(Variants {
@@ -160,7 +160,7 @@ pub fn build(schema: &Value, chosen: Option<&str>, rows: usize) -> (Option<Varia
         );
     }
     let mut items = Vec::new();
-    object(schema, "", &[], rows, &mut items);
+    object(schema, "", &[], rows, true, &mut items);
     (None, items)
 }
 
@@ -170,6 +170,14 @@ fn properties(schema: &Value) -> (Vec<(String, Value)>, Vec<String>) {
     let mut props = Vec::new();
     let mut required = Vec::new();
     if let Some(parts) = s.get("allOf").and_then(Value::as_array) {
+        // The part with required fields (name, CPF…) first, the optional record after.
+        let mut parts: Vec<&Value> = parts.iter().collect();
+        parts.sort_by_key(|p| {
+            resolve(p)
+                .get("required")
+                .and_then(Value::as_array)
+                .is_none_or(Vec::is_empty)
+        });
         for p in parts {
             let (pp, rr) = properties(p);
             props.extend(pp);
@@ -214,7 +222,16 @@ fn join(prefix: &str, name: &str) -> String {
     }
 }
 
-fn object(schema: &Value, prefix: &str, skip: &[&str], rows: usize, out: &mut Vec<Item>) {
+/// `within_required`: whether the object itself must be filled (a row of a list or an optional
+/// group is not, so its fields are not marked required in the browser).
+fn object(
+    schema: &Value,
+    prefix: &str,
+    skip: &[&str],
+    rows: usize,
+    within_required: bool,
+    out: &mut Vec<Item>,
+) {
     let (props, required) = properties(schema);
     for (name, prop) in props {
         if skip.contains(&name.as_str()) {
@@ -222,7 +239,7 @@ fn object(schema: &Value, prefix: &str, skip: &[&str], rows: usize, out: &mut Ve
         }
         let path = join(prefix, &name);
         let (inner, nullable) = unwrap_nullable(&prop);
-        let required = required.contains(&name) && !nullable;
+        let required = within_required && required.contains(&name) && !nullable;
         field(&name, &path, &inner, required, rows, out);
     }
 }
@@ -234,7 +251,7 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
         out.push(Item::Open {
             legend: label(name),
         });
-        object(s, path, &[], rows, out);
+        object(s, path, &[], rows, required, out);
         out.push(Item::Close);
         return;
     }
@@ -246,7 +263,7 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
                 out.push(Item::Open {
                     legend: format!("{} — linha {}", label(name), i + 1),
                 });
-                object(&items, &format!("{path}.{i}"), &[], rows, out);
+                object(&items, &format!("{path}.{i}"), &[], rows, false, out);
                 out.push(Item::Close);
             }
         } else {

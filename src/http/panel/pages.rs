@@ -832,16 +832,18 @@ async fn op_submit(
     form: web::Form<Vec<(String, String)>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    let mut values: HashMap<String, String> = query.into_inner();
+    // What the form sent wins over the query of its action (the path parameters are both).
+    let mut sent: HashMap<String, String> = HashMap::new();
     for (k, v) in form.into_inner() {
-        values
-            .entry(k)
+        sent.entry(k)
             .and_modify(|old| {
                 old.push('\n');
                 old.push_str(&v);
             })
             .or_insert(v);
     }
+    let mut values: HashMap<String, String> = query.into_inner();
+    values.extend(sent);
     s.check_csrf(&values)?;
     let (method, pattern) = operation(&op).ok_or(PanelError::NotFound)?;
     if method == "get" {
@@ -958,9 +960,20 @@ fn done(
     let json = answer.json().unwrap_or(Value::Null);
     // A new record with its own page: open it.
     if let Some(id) = json.get("id").and_then(Value::as_str) {
+        // The record's own page: under the collection, its history, or the same kind of
+        // record at the top of its law's paths (`companies/{id}/vehicles` → `vehicles/{id}`).
         let own = format!("{pattern}/{{id}}");
         let history = format!("{pattern}/{{id}}/history");
-        let get = [own, history].into_iter().find(|g| {
+        let base = if pattern.starts_with("/api/v1/charter/") {
+            "/api/v1/charter"
+        } else {
+            "/api/v1"
+        };
+        let top = format!(
+            "{base}/{}/{{id}}",
+            pattern.rsplit('/').next().unwrap_or_default()
+        );
+        let get = [own, history, top].into_iter().find(|g| {
             crate::http::ROUTES
                 .iter()
                 .any(|(m, p)| *m == "get" && p == g)
@@ -1051,7 +1064,12 @@ fn show(key: &str, v: &Value) -> (String, Option<String>) {
                 return (text.into(), Some(format!("/painel/ver/{tail}")));
             }
             if s.starts_with("http://") || s.starts_with("https://") {
-                return (s.clone(), Some(s.clone()));
+                let text = if key.contains("verification") {
+                    "Abrir a página de verificação".to_owned()
+                } else {
+                    s.clone()
+                };
+                return (text, Some(s.clone()));
             }
             if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
                 return (format::date(d), None);
@@ -1097,6 +1115,10 @@ fn id_link(key: &str, id: &str) -> Option<String> {
 }
 
 fn compact(v: &Value) -> String {
+    // A deadline: its day and why.
+    if let (Some(due), Some(why)) = (v.get("due"), v.get("explanation").and_then(Value::as_str)) {
+        return format!("{} — {why}", show("due", due).0);
+    }
     match v {
         Value::Object(o) => o
             .iter()
@@ -1107,6 +1129,18 @@ fn compact(v: &Value) -> String {
         other => show("", other).0,
     }
 }
+
+/// A field's label on a record page (the forms' hints on what to type dropped).
+fn record_label(key: &str) -> String {
+    let l = label(key);
+    match l.split_once(" (") {
+        Some((head, hint)) if hint.ends_with("id)") => head.to_owned(),
+        _ => l,
+    }
+}
+
+/// Fields no person reads on a page.
+const HIDDEN: &[&str] = &["id", "sha256", "token"];
 
 /// A JSON record as sections: its fields, its lists as tables, its events as a timeline.
 #[allow(clippy::too_many_lines)] // one walk over the record's JSON
@@ -1131,7 +1165,7 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                         _ => show(ik, iv),
                     };
                     main.rows.push(Row {
-                        label: format!("{} · {}", label(k), label(ik)),
+                        label: format!("{} · {}", record_label(k), record_label(ik)),
                         value,
                         link,
                     });
@@ -1167,7 +1201,8 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                 let mut headers: Vec<String> = Vec::new();
                 for it in items {
                     for key in it.as_object().into_iter().flat_map(|o| o.keys()) {
-                        if !headers.contains(key) {
+                        // Ids and digests are for machines; the row links to what it is.
+                        if !headers.contains(key) && !HIDDEN.contains(&key.as_str()) {
                             headers.push(key.clone());
                         }
                     }
@@ -1194,15 +1229,15 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                     })
                     .collect();
                 more.push(Section {
-                    heading: label(k),
+                    heading: record_label(k),
                     rows: Vec::new(),
                     timeline: Vec::new(),
-                    headers: headers.iter().map(|h| label(h)).collect(),
+                    headers: headers.iter().map(|h| record_label(h)).collect(),
                     table,
                 });
             }
             Value::Array(items) => main.rows.push(Row {
-                label: label(k),
+                label: record_label(k),
                 value: if items.is_empty() {
                     "—".into()
                 } else {
@@ -1210,10 +1245,11 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                 },
                 link: None,
             }),
+            _ if HIDDEN.contains(&k.as_str()) && k != "id" => {}
             _ => {
                 let (value, link) = show(k, v);
                 main.rows.push(Row {
-                    label: label(k),
+                    label: record_label(k),
                     value,
                     link,
                 });
