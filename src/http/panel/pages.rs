@@ -1334,6 +1334,21 @@ async fn view(state: web::Data<AppState>, req: HttpRequest, tail: web::Path<Stri
     }
     let json = answer.json().unwrap_or(Value::Null);
     let title = title_of(pattern, &json);
+    let mut sections = record_sections(&json, "Dados");
+    // The record's history on its own page, as a timeline.
+    let history = format!("{pattern}/history");
+    if crate::http::ROUTES
+        .iter()
+        .any(|(m, p)| *m == "get" && *p == history)
+        && let Some(h) = fill_pattern(&history, &params)
+    {
+        let events = call(&state, &s, Method::GET, &h, None).await?;
+        if events.status.is_success()
+            && let Some(events) = events.json()
+        {
+            sections.extend(record_sections(&events, "Histórico").into_iter().skip(1));
+        }
+    }
     let notice = req
         .uri()
         .query()
@@ -1342,7 +1357,7 @@ async fn view(state: web::Data<AppState>, req: HttpRequest, tail: web::Path<Stri
     let body = render(&RecordPage {
         chrome: Some(chrome_of(&s)),
         actions: record_actions(&s, pattern, &params),
-        sections: record_sections(&json, "Dados"),
+        sections,
         title,
         notice,
     })?;
