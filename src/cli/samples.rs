@@ -324,6 +324,7 @@ impl SampleWriter<'_> {
             protocol: "PG-2026/5532",
             valid_until: today + chrono::Duration::days(30),
             validity_days: 30,
+            issued_by: "Maria Exemplo (amostra)",
         };
         let kind = DocumentKind::RideHailingCertidao;
         let number = "CERT-APP-2026/000003";

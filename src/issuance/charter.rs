@@ -265,6 +265,8 @@ pub struct CertidaoPrint<'a> {
     pub facts: &'a CertifiedFacts,
     pub protocol: &'a str,
     pub valid_until: NaiveDate,
+    /// The official who issues it, by name (issue 10: the certidão's audit line).
+    pub issued_by: &'a str,
 }
 
 /// The identifying fields of the subject, as printed (CPF masked).
@@ -379,6 +381,7 @@ pub fn certidao_inputs(
             "valid_until": format::date(p.valid_until),
             "validity_days": basis.certidao_validity_days.to_string(),
             "signatory": "Secretário(a) Municipal de Infraestrutura e Serviços",
+            "issued_by": p.issued_by,
         }),
     )
 }
@@ -396,6 +399,7 @@ pub async fn issue_certidao(
     let basis = &state.charter_basis;
     let termos = termos_of(&state.store, company.id).await?;
     let facts = certified_facts(subject, company, &termos, today, basis);
+    let issued_by = crate::issuance::officials::name_of(&state.store, actor).await?;
     let (subject_type, table, key) = match subject {
         CertidaoSubject::Vehicle(v) => (
             "vehicle",
@@ -412,6 +416,7 @@ pub async fn issue_certidao(
         facts: &facts,
         protocol,
         valid_until: today + chrono::Duration::days(i64::from(basis.certidao_validity_days)),
+        issued_by: &issued_by,
     };
     let spec = DocSpec {
         legal_basis_version: state.charter_basis.version,

@@ -110,6 +110,18 @@ async fn change(
     find(store, login).await
 }
 
+/// The full name of the official whose id is `actor` (the id itself for acts older than
+/// accounts), as documents print it.
+pub async fn name_of(store: &Store, actor: &str) -> Result<String, StorageError> {
+    Ok(match Uuid::parse_str(actor) {
+        Ok(id) => store
+            .official_by_id(id)
+            .await?
+            .map_or_else(|| actor.to_owned(), |o| o.name),
+        Err(_) => actor.to_owned(),
+    })
+}
+
 /// `selo officials token LOGIN`: a new personal API token, returned once; the official's
 /// other tokens keep working.
 pub async fn issue_token(

@@ -547,3 +547,32 @@ fn the_officials_command_line_creates_lists_and_disables_accounts() {
     assert!(!ok);
     assert!(err.contains("ninguem"), "{err}");
 }
+
+/// Issue 10, item 3: the certidão's audit line names the official who issued it.
+#[tokio::test]
+async fn a_certidao_names_the_official_who_issued_it() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let token = app
+        .official("ana.smf", "Ana Beatriz Finanças", "ride_hailing_issuer")
+        .await;
+    let res = app
+        .send_as(
+            Some(&token),
+            "post",
+            &format!("/api/v1/app-authorizations/{id}/certidoes"),
+            Some(&json!({"subject": "app_vehicle", "protocol": "PG-2026/9"})),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let cert: Value = res.json().await.unwrap();
+    let pdf = app
+        .send_as(Some(&token), "get", cert["pdf"].as_str().unwrap(), None)
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let text = crate::helpers::pdf_text(&pdf);
+    assert!(text.contains("Emitida por Ana Beatriz Finanças"), "{text}");
+}

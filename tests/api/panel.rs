@@ -55,20 +55,8 @@ impl<'a> Browser<'a> {
     }
 
     async fn get(&mut self, path: &str) -> (StatusCode, String, Option<String>) {
-        let res = self
-            .client
-            .get(self.app.url(path))
-            .header(COOKIE, self.cookie_header())
-            .send()
-            .await
-            .unwrap();
-        self.keep(&res);
-        let status = res.status();
-        let location = res
-            .headers()
-            .get(LOCATION)
-            .map(|l| l.to_str().unwrap().to_owned());
-        (status, res.text().await.unwrap(), location)
+        let req = self.client.get(self.app.url(path));
+        self.send(req).await
     }
 
     async fn post(
@@ -76,11 +64,14 @@ impl<'a> Browser<'a> {
         path: &str,
         form: &[(&str, &str)],
     ) -> (StatusCode, String, Option<String>) {
-        let res = self
-            .client
-            .post(self.app.url(path))
+        let req = self.client.post(self.app.url(path)).form(form);
+        self.send(req).await
+    }
+
+    /// Sends with the cookies kept; answers the status, the page and where it redirects.
+    async fn send(&mut self, req: reqwest::RequestBuilder) -> (StatusCode, String, Option<String>) {
+        let res = req
             .header(COOKIE, self.cookie_header())
-            .form(form)
             .send()
             .await
             .unwrap();

@@ -27,6 +27,12 @@ use serde_json::{Value, json};
 
 const PASSWORD: &str = "cavalo-bateria-grampo";
 
+fn at(instant: &str) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339(instant)
+        .unwrap()
+        .to_utc()
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -115,11 +121,7 @@ async fn spawn_app() -> App {
             ..selo::settings::Limits::default()
         },
     };
-    let clock = Arc::new(FixedClock::new(
-        chrono::DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
-            .unwrap()
-            .to_utc(),
-    ));
+    let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();
     tokio::spawn(app.run_until_stopped());
     let store = selo::storage::Store::connect(&database_url).await.unwrap();
@@ -217,6 +219,17 @@ async fn click_and_wait(c: &Client, selector: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("no page loaded after clicking {selector}");
+}
+
+/// The `href` of the element `xpath` finds.
+async fn href(c: &Client, xpath: &str) -> String {
+    c.find(Locator::XPath(xpath))
+        .await
+        .unwrap_or_else(|_| panic!("nothing at {xpath}"))
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap()
 }
 
 /// Opens the link with this text, as a click would.
@@ -433,16 +446,11 @@ async fn officials_work_both_laws_in_a_real_browser() {
         "{page}"
     );
     shot(&c, "authorization-1280").await;
-    let sticker = c
-        .find(Locator::XPath(
-            "//tr[td[contains(., 'Adesivo do para-brisa')]]//a[contains(., 'Baixar PDF')]",
-        ))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
+    let sticker = href(
+        &c,
+        "//tr[td[contains(., 'Adesivo do para-brisa')]]//a[contains(., 'Baixar PDF')]",
+    )
+    .await;
     let pdf = download(&c, &app, &sticker).await;
     let codes = pdf::qr_codes(&pdf);
     let url = codes
@@ -505,11 +513,7 @@ async fn officials_work_both_laws_in_a_real_browser() {
     assert!(path(&c).await.starts_with("/painel/entrar"));
 
     // Charter: a company, its Termo, a minibus and the vistoria that issues its selo.
-    app.clock.set(
-        chrono::DateTime::parse_from_rfc3339("2025-06-02T16:00:00Z")
-            .unwrap()
-            .to_utc(),
-    );
+    app.clock.set(at("2025-06-02T16:00:00Z"));
     sign_in(&c, &app, "carla.sis").await;
     open_form(&c, &app, "charter.create_company").await;
     for (k, v) in [
@@ -567,14 +571,7 @@ async fn officials_work_both_laws_in_a_real_browser() {
     follow(&c, &app, "Emitir o Termo de Autorização").await;
     submit(&c).await;
     assert!(text(&c).await.contains("Registrado"), "{}", text(&c).await);
-    let termo_pdf = c
-        .find(Locator::XPath("//a[contains(., 'Baixar PDF')]"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
+    let termo_pdf = href(&c, "//a[contains(., 'Baixar PDF')]").await;
     assert!(download(&c, &app, &termo_pdf).await.starts_with(b"%PDF"));
     c.goto(&format!(
         "{}/painel/acao/charter.create_vehicle?id={company_id}",
@@ -619,14 +616,7 @@ async fn officials_work_both_laws_in_a_real_browser() {
     submit(&c).await;
     let page = text(&c).await;
     assert!(page.contains("Registrado"), "{page}");
-    let selo = c
-        .find(Locator::XPath("//a[contains(., 'Baixar PDF')]"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
+    let selo = href(&c, "//a[contains(., 'Baixar PDF')]").await;
     let selo_pdf = download(&c, &app, &selo).await;
     assert!(
         !pdf::qr_codes(&selo_pdf).is_empty(),
@@ -660,11 +650,7 @@ async fn officials_work_both_laws_in_a_real_browser() {
 
     // The same pages on a phone, 390 px wide: nothing overflows sideways.
     let phone = browser(&driver, 390).await;
-    app.clock.set(
-        chrono::DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
-            .unwrap()
-            .to_utc(),
-    );
+    app.clock.set(at("2026-11-30T16:00:00Z"));
     sign_in(&phone, &app, "ana.smf").await;
     shot(&phone, "home-390").await;
     for (name, url) in [

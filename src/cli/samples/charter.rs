@@ -175,6 +175,7 @@ impl CharterSamples {
             protocol: "PG-2026/5531",
             valid_until: self.today
                 + chrono::Duration::days(i64::from(self.basis.certidao_validity_days)),
+            issued_by: "Maria Exemplo (amostra)",
         }
     }
 }

@@ -94,6 +94,8 @@ pub struct RideHailingCertidaoPrint<'a> {
     pub protocol: &'a str,
     pub valid_until: NaiveDate,
     pub validity_days: u32,
+    /// The official who issues it, by name (issue 10: the certidão's audit line).
+    pub issued_by: &'a str,
 }
 
 /// Inputs of `templates/certidao.typ` for a ride-hailing driver or vehicle.
@@ -137,6 +139,7 @@ pub fn inputs(
         "valid_until": format::date(p.valid_until),
         "validity_days": p.validity_days.to_string(),
         "signatory": "Secretário(a) Municipal de Finanças",
+        "issued_by": p.issued_by,
         }),
     )
 }
@@ -153,6 +156,7 @@ pub async fn issue(
     let now = state.clock.now();
     let today = local_date(now);
     let facts = ride_hailing_certified_facts(state, r, subject, now).await?;
+    let issued_by = crate::issuance::officials::name_of(&state.store, actor).await?;
     let valid_until =
         today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
     let (_, _, entity, entity_id, key) = ride_hailing_subject_fields(r, subject);
@@ -185,6 +189,7 @@ pub async fn issue(
                 protocol,
                 valid_until,
                 validity_days: state.charter_basis.certidao_validity_days,
+                issued_by: &issued_by,
             };
             inputs(&print, number, public_url, basis, code, qr, now)
         },
