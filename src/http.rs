@@ -121,6 +121,8 @@ route_table! {
     "/.well-known/selo-keys.json" => [get meta::jwks: Public],
     "/api/v1/drivers" => [post registry::create_driver: IssueRideHailing],
     "/api/v1/vehicles" => [post registry::create_vehicle: IssueRideHailing],
+    "/api/v1/drivers/{id}" => [get registry::get_driver: ReadRideHailing],
+    "/api/v1/vehicles/{id}" => [get registry::get_vehicle: ReadRideHailing],
     "/api/v1/app-authorizations" => [post authorizations::grant: IssueRideHailing],
     "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],
     "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],

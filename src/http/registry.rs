@@ -542,3 +542,35 @@ pub struct RegisterActsView {
     deregistered_since: Option<NaiveDate>,
     acts: Vec<RegisterAct>,
 }
+
+/// A registered driver: CPF, CNH and the record in force (certificates, infractions, CTB 306).
+#[utoipa::path(get, path = "/api/v1/drivers/{id}", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O condutor")),
+    responses((status = 200, description = "O condutor e o registro em vigor", body = DriverView)))]
+pub async fn get_driver(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path_id(&id, "Condutor não encontrado.")?;
+    let driver = crate::storage::Repository::get_driver(&state.store, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Condutor não encontrado.".into()))?;
+    Ok(HttpResponse::Ok().json(DriverView::from(&driver)))
+}
+
+/// A registered car, with how its driver holds it (art. 15).
+#[utoipa::path(get, path = "/api/v1/vehicles/{id}", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "O veículo", body = VehicleView)))]
+pub async fn get_vehicle(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path_id(&id, "Veículo não encontrado.")?;
+    let vehicle = crate::storage::Repository::get_vehicle(&state.store, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("Veículo não encontrado.".into()))?;
+    Ok(HttpResponse::Ok().json(VehicleView::from(&vehicle)))
+}

@@ -27,6 +27,8 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/me", "arciu"),
     ("post", "/api/v1/drivers", "r"),
     ("post", "/api/v1/vehicles", "r"),
+    ("get", "/api/v1/drivers/{id}", "ariu"),
+    ("get", "/api/v1/vehicles/{id}", "ariu"),
     ("post", "/api/v1/app-authorizations", "r"),
     ("get", "/api/v1/app-authorizations/{id}", "ariu"),
     ("post", "/api/v1/app-authorizations/{id}/revocation", "r"),
@@ -340,6 +342,21 @@ async fn every_act_names_the_official_who_made_it() {
     };
     let driver = post("/api/v1/drivers", driver_body(CPFS[0], CNHS[0])).await;
     let vehicle = post("/api/v1/vehicles", vehicle_body(PLATES[0], RENAVAMS[0])).await;
+    // Both read back as registered, for the back office's pages.
+    for (path, created) in [("drivers", &driver), ("vehicles", &vehicle)] {
+        let read: Value = app
+            .send_as(
+                Some(&token),
+                "get",
+                &format!("/api/v1/{path}/{}", created["id"].as_str().unwrap()),
+                None,
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(&read, created);
+    }
     let grant = post(
         "/api/v1/app-authorizations",
         json!({

@@ -360,8 +360,8 @@ fn kind_label(kind: &str, sub: &str) -> String {
 /// Where a record of the register opens in the back office.
 fn href_of(kind: &str, id: &str, sub: &str) -> String {
     match kind {
-        "driver" => format!("/painel/ver/drivers/{id}/history"),
-        "vehicle" => format!("/painel/ver/vehicles/{id}/history"),
+        "driver" => format!("/painel/ver/drivers/{id}"),
+        "vehicle" => format!("/painel/ver/vehicles/{id}"),
         "authorization" => format!("/painel/ver/app-authorizations/{id}"),
         "platform" => format!("/painel/ver/platforms/{id}"),
         "app_auto" => format!("/painel/ver/app-infraction-autos/{id}"),
@@ -1103,8 +1103,8 @@ fn show(key: &str, v: &Value) -> (String, Option<String>) {
 /// Where an id named by `key` opens.
 fn id_link(key: &str, id: &str) -> Option<String> {
     let path = match key {
-        "driver_id" => format!("drivers/{id}/history"),
-        "vehicle_id" | "new_vehicle_id" => format!("vehicles/{id}/history"),
+        "driver_id" => format!("drivers/{id}"),
+        "vehicle_id" | "new_vehicle_id" => format!("vehicles/{id}"),
         "authorization_id" => format!("app-authorizations/{id}"),
         "platform_id" => format!("platforms/{id}"),
         "company_id" => format!("charter/companies/{id}"),
@@ -1372,6 +1372,8 @@ fn title_of(pattern: &str, json: &Value) -> String {
             format!("Auto de infração {}", s("number"))
         }
         "/api/v1/platforms/{id}" => format!("Plataforma {}", s("name")),
+        "/api/v1/drivers/{id}" => format!("Condutor {}", s("name")),
+        "/api/v1/vehicles/{id}" => format!("Veículo {}", s("plate")),
         "/api/v1/charter/companies/{id}" => format!("Empresa {}", s("name")),
         "/api/v1/charter/vehicles/{id}" | "/api/v1/charter/vehicles/by-plate/{plate}" => {
             format!("Veículo de fretamento {}", s("plate"))
