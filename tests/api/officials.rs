@@ -322,6 +322,7 @@ async fn bad_account_input_is_refused_and_changes_nothing() {
 /// Issue 10, item 3: the grant, its documents and its number name the official who made them,
 /// and the history shows their name.
 #[tokio::test]
+#[allow(clippy::too_many_lines)] // one story: register, grant, read back, then the dev token
 async fn every_act_names_the_official_who_made_it() {
     let app = spawn_app().await;
     let token = app

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 
+use selo::storage::Repository;
+
 use crate::helpers::{OFFICIAL_PASSWORD, TestApp, spawn_app};
 
 /// A browser without JavaScript: a client that does not follow redirects, and its cookies.
@@ -443,13 +445,20 @@ async fn the_search_box_finds_records_of_the_officials_own_law_only() {
         ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
         StatusCode::SEE_OTHER
     );
+    let csrf = ana.csrf().await;
     for q in ["529.982.247-25", "bra2e19", &number] {
-        let (status, page, _) = ana.get(&format!("/painel?q={}", urlencode(q))).await;
+        let (status, page, _) = ana.post("/painel", &[("_csrf", &csrf), ("q", q)]).await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("/painel/ver/"), "{q}: {page}");
     }
+    // A search never goes in the address (a CPF would land in logs and history): a query
+    // string is not searched.
+    let (_, page, _) = ana.get("/painel?q=52998224725").await;
+    assert!(!page.contains("/painel/ver/"), "{page}");
     // The authorization's page: its data, documents to download and the acts it allows.
-    let (_, page, _) = ana.get(&format!("/painel?q={}", urlencode(&number))).await;
+    let (_, page, _) = ana
+        .post("/painel", &[("_csrf", &csrf), ("q", &number)])
+        .await;
     let href = page
         .split("href=\"/painel/ver/app-authorizations/")
         .nth(1)
@@ -486,7 +495,10 @@ async fn the_search_box_finds_records_of_the_officials_own_law_only() {
         carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await.0,
         StatusCode::SEE_OTHER
     );
-    let (_, page, _) = carla.get("/painel?q=52998224725").await;
+    let csrf = carla.csrf().await;
+    let (_, page, _) = carla
+        .post("/painel", &[("_csrf", &csrf), ("q", "52998224725")])
+        .await;
     assert!(
         page.contains("Nada encontrado que seus papéis permitam ver"),
         "{page}"
@@ -497,14 +509,159 @@ async fn the_search_box_finds_records_of_the_officials_own_law_only() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
+#[tokio::test]
+#[allow(clippy::too_many_lines)] // one story: create, sign in, change, reset, roles, history
+async fn an_admin_manages_accounts_and_an_official_changes_their_own_password() {
+    let app = spawn_app().await;
+    app.official("helena.admin", "Helena Prado", "admin").await;
+    let mut admin = Browser::new(&app);
+    assert_eq!(
+        admin.sign_in("helena.admin", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let csrf = admin.csrf().await;
+    // A weak password is refused with a clear message, what was typed kept.
+    let (status, page, _) = admin
+        .post(
+            "/painel/servidores",
+            &[
+                ("_csrf", &csrf),
+                ("login", "bruno.fiscal"),
+                ("nome", "Bruno Fiscal"),
+                ("papel", "inspector"),
+                ("senha", "curta"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("12 caracteres"), "{page}");
+    assert!(page.contains("value=\"bruno.fiscal\""), "{page}");
+    assert!(page.contains("value=\"inspector\" checked"), "{page}");
+    assert!(app.store().await.officials().await.unwrap().len() == 1);
+    let (status, page, _) = admin
+        .post(
+            "/painel/servidores",
+            &[
+                ("_csrf", &csrf),
+                ("login", "bruno.fiscal"),
+                ("nome", "Bruno Fiscal"),
+                ("papel", "inspector"),
+                ("papel", "auditor"),
+                ("senha", OFFICIAL_PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("bruno.fiscal cadastrado"), "{page}");
+
+    // The new official signs in and changes their own password.
+    let mut bruno = Browser::new(&app);
+    assert_eq!(
+        bruno.sign_in("bruno.fiscal", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    let csrf_b = bruno.csrf().await;
+    let (status, page, _) = bruno
+        .post(
+            "/painel/senha",
+            &[
+                ("_csrf", &csrf_b),
+                ("atual", "nao-e-a-senha"),
+                ("nova", "outra-senha-bem-longa"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("A senha atual não confere"), "{page}");
+    let (status, page, _) = bruno
+        .post(
+            "/painel/senha",
+            &[
+                ("_csrf", &csrf_b),
+                ("atual", OFFICIAL_PASSWORD),
+                ("nova", "outra-senha-bem-longa"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    // Still signed in; the old password no longer opens a session.
+    assert_eq!(bruno.get("/painel").await.0, StatusCode::OK);
+    let mut again = Browser::new(&app);
+    assert_eq!(
+        again.sign_in("bruno.fiscal", OFFICIAL_PASSWORD).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        again
+            .sign_in("bruno.fiscal", "outra-senha-bem-longa")
+            .await
+            .0,
+        StatusCode::SEE_OTHER
+    );
+
+    // An admin's reset ends every session of the official at once.
+    let (status, page, _) = admin
+        .post(
+            "/painel/servidores/bruno.fiscal",
+            &[
+                ("_csrf", &csrf),
+                ("acao", "senha"),
+                ("senha", "senha-redefinida-pelo-admin"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(bruno.get("/painel").await.0, StatusCode::SEE_OTHER);
+    assert_eq!(again.get("/painel").await.0, StatusCode::SEE_OTHER);
+    // Roles change; the history of the account names who did each act.
+    let (status, _, _) = admin
+        .post(
+            "/painel/servidores/bruno.fiscal",
+            &[("_csrf", &csrf), ("acao", "papeis"), ("papel", "auditor")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let store = app.store().await;
+    let bruno_account = store
+        .official_by_login(&selo::domain::officials::Login::parse("bruno.fiscal").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(bruno_account.official.roles.to_string(), "auditor");
+    let events = store
+        .events_of("official", &bruno_account.official.id.to_string())
+        .await
+        .unwrap();
+    let kinds: Vec<(&str, &str)> = events
+        .iter()
+        .map(|e| (e.kind.as_str(), e.actor_name.as_str()))
+        .collect();
+    for expected in [
+        ("official_created", "Helena Prado"),
+        ("official_signed_in", "Bruno Fiscal"),
+        ("official_password_changed", "Bruno Fiscal"),
+        ("official_password_reset", "Helena Prado"),
+        ("official_roles_changed", "Helena Prado"),
+    ] {
+        assert!(kinds.contains(&expected), "{expected:?} in {kinds:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_session_ends_ten_hours_after_sign_in_however_used() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "auditor").await;
+    let mut b = Browser::new(&app);
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    // Used every 25 minutes: never idle, but 10 h is the most a session lives.
+    for _ in 0..24 {
+        app.clock.advance(chrono::Duration::minutes(25));
+        assert_eq!(b.get("/painel").await.0, StatusCode::OK);
+    }
+    app.clock.advance(chrono::Duration::minutes(25));
+    let (status, _, location) = b.get("/painel").await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{location:?}");
 }

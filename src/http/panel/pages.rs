@@ -25,31 +25,35 @@ type Page = Result<HttpResponse, PanelError>;
 
 /// Registers the back office's routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/painel").route(web::get().to(home)))
-        .service(
-            web::resource("/painel/entrar")
-                .route(web::get().to(login_page))
-                .route(web::post().to(login)),
-        )
-        .service(web::resource("/painel/sair").route(web::post().to(logout)))
-        .service(
-            web::resource("/painel/acao/{op}")
-                .route(web::get().to(op_form))
-                .route(web::post().to(op_submit)),
-        )
-        .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
-        .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
-        .service(
-            web::resource("/painel/servidores")
-                .route(web::get().to(officials_page))
-                .route(web::post().to(officials_add)),
-        )
-        .service(web::resource("/painel/servidores/{login}").route(web::post().to(official_change)))
-        .service(
-            web::resource("/painel/senha")
-                .route(web::get().to(password_page))
-                .route(web::post().to(password_change)),
-        );
+    cfg.service(
+        web::resource("/painel")
+            .route(web::get().to(home))
+            .route(web::post().to(search)),
+    )
+    .service(
+        web::resource("/painel/entrar")
+            .route(web::get().to(login_page))
+            .route(web::post().to(login)),
+    )
+    .service(web::resource("/painel/sair").route(web::post().to(logout)))
+    .service(
+        web::resource("/painel/acao/{op}")
+            .route(web::get().to(op_form))
+            .route(web::post().to(op_submit)),
+    )
+    .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
+    .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
+    .service(
+        web::resource("/painel/servidores")
+            .route(web::get().to(officials_page))
+            .route(web::post().to(officials_add)),
+    )
+    .service(web::resource("/painel/servidores/{login}").route(web::post().to(official_change)))
+    .service(
+        web::resource("/painel/senha")
+            .route(web::get().to(password_page))
+            .route(web::post().to(password_change)),
+    );
 }
 
 /// What every signed-in page shows around its content.
@@ -411,6 +415,7 @@ fn allowed_hit(s: &Signed, kind: &str, sub: &str) -> bool {
 #[template(path = "pages/panel/home.html")]
 struct HomePage {
     chrome: Option<Chrome>,
+    csrf: String,
     q: String,
     hits: Vec<HitView>,
     hidden: usize,
@@ -418,16 +423,28 @@ struct HomePage {
     lists: Vec<(String, String)>,
 }
 
-async fn home(
+async fn home(state: web::Data<AppState>, req: HttpRequest) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    start_page(&state, &s, String::new()).await
+}
+
+/// The search is posted, never put in the address: a CPF typed in it stays out of URLs,
+/// browser history and proxy logs.
+async fn search(
     state: web::Data<AppState>,
     req: HttpRequest,
-    query: web::Query<HashMap<String, String>>,
+    form: web::Form<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    let q = query
+    s.check_csrf(&form)?;
+    let q = form
         .get("q")
         .map(|q| q.trim().to_owned())
         .unwrap_or_default();
+    start_page(&state, &s, q).await
+}
+
+async fn start_page(state: &AppState, s: &Signed, q: String) -> Page {
     let found = if q.is_empty() {
         Vec::new()
     } else {
@@ -436,7 +453,7 @@ async fn home(
     let total = found.len();
     let hits: Vec<HitView> = found
         .into_iter()
-        .filter(|h| allowed_hit(&s, &h.kind, &h.sub))
+        .filter(|h| allowed_hit(s, &h.kind, &h.sub))
         .map(|h| HitView {
             kind: kind_label(&h.kind, &h.sub),
             href: href_of(&h.kind, &h.id, &h.sub),
@@ -460,7 +477,8 @@ async fn home(
         .map(|(k, t, _)| (format!("/painel/lista/{k}"), (*t).to_owned()))
         .collect();
     let body = render(&HomePage {
-        chrome: Some(chrome_of(&s)),
+        chrome: Some(chrome_of(s)),
+        csrf: s.session.csrf_token.clone(),
         q,
         hidden: total - hits.len(),
         hits,
@@ -1036,6 +1054,9 @@ pub struct Section {
     timeline: Vec<Moment>,
     headers: Vec<String>,
     table: Vec<Vec<Cell>>,
+    /// For a list: its JSON key and each row's id, to offer the acts on a row.
+    key: String,
+    ids: Vec<Option<String>>,
 }
 
 #[derive(Template)]
@@ -1146,6 +1167,8 @@ const HIDDEN: &[&str] = &["id", "sha256", "token"];
 #[allow(clippy::too_many_lines)] // one walk over the record's JSON
 fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
     let mut main = Section {
+        key: String::new(),
+        ids: Vec::new(),
         heading: heading.to_owned(),
         rows: Vec::new(),
         timeline: Vec::new(),
@@ -1173,6 +1196,8 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
             }
             Value::Array(items) if k == "events" => {
                 more.push(Section {
+                    key: String::new(),
+                    ids: Vec::new(),
                     heading: "Histórico".into(),
                     rows: Vec::new(),
                     timeline: items
@@ -1234,6 +1259,11 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                     timeline: Vec::new(),
                     headers: headers.iter().map(|h| record_label(h)).collect(),
                     table,
+                    key: k.clone(),
+                    ids: items
+                        .iter()
+                        .map(|it| it.get("id").and_then(Value::as_str).map(str::to_owned))
+                        .collect(),
                 });
             }
             Value::Array(items) => main.rows.push(Row {
@@ -1259,6 +1289,85 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
     let mut out = vec![main];
     out.extend(more);
     out
+}
+
+/// The acts on one row of a record's list (`/platforms/{id}/regularization-notices/{notice}/…`
+/// on each notice of the platform), as a last column of links.
+fn row_actions(
+    s: &Signed,
+    get_pattern: &str,
+    params: &HashMap<String, String>,
+    sections: &mut [Section],
+) {
+    let base = if get_pattern.starts_with("/api/v1/charter/") {
+        "/api/v1/charter"
+    } else {
+        "/api/v1"
+    };
+    for section in sections.iter_mut().filter(|x| !x.key.is_empty()) {
+        let segment = section.key.replace('_', "-");
+        // Each row's own page, when its kind has one (`data_requests` → `data-requests/{id}`).
+        let own = format!("{base}/{segment}/{{id}}");
+        if section.key != "documents"
+            && crate::http::ROUTES
+                .iter()
+                .any(|(m, p)| *m == "get" && *p == own)
+            && s.official.roles.allow(competence("get", &own))
+        {
+            section.headers.push("Registro".to_owned());
+            for (row, id) in section.table.iter_mut().zip(&section.ids) {
+                row.push(Cell {
+                    text: if id.is_some() {
+                        "Abrir".into()
+                    } else {
+                        String::new()
+                    },
+                    link: id.as_ref().map(|id| {
+                        format!(
+                            "/painel/ver/{}",
+                            own.trim_start_matches("/api/v1/")
+                                .replace("{id}", &urlencode(id))
+                        )
+                    }),
+                });
+            }
+        }
+        let prefix = format!("{get_pattern}/{segment}/{{");
+        let ops: Vec<(&str, &str, String)> = crate::http::OPERATION_IDS
+            .iter()
+            .filter(|(m, p, _)| *m != "get" && p.starts_with(&prefix))
+            .filter(|(m, p, _)| s.official.roles.allow(competence(m, p)))
+            .filter_map(|(_, p, id)| {
+                let name = p[prefix.len()..].split('}').next()?.to_owned();
+                Some((*id, op_label(id), name))
+            })
+            .collect();
+        if ops.is_empty() {
+            continue;
+        }
+        section.headers.push("Atos".to_owned());
+        for (row, id) in section.table.iter_mut().zip(&section.ids) {
+            let Some(id) = id else {
+                row.push(Cell {
+                    text: String::new(),
+                    link: None,
+                });
+                continue;
+            };
+            // One cell, one link per act (the template shows one link a cell: the first act,
+            // the common case of one act per row).
+            let (op, text, name) = &ops[0];
+            let mut query: Vec<String> = params
+                .iter()
+                .map(|(k, v)| format!("{k}={}", urlencode(v)))
+                .collect();
+            query.push(format!("{name}={}", urlencode(id)));
+            row.push(Cell {
+                text: (*text).to_owned(),
+                link: Some(format!("/painel/acao/{op}?{}", query.join("&"))),
+            });
+        }
+    }
 }
 
 /// The acts and readings offered on a record's page: the API's operations under its path,
@@ -1354,6 +1463,7 @@ async fn view(state: web::Data<AppState>, req: HttpRequest, tail: web::Path<Stri
         .query()
         .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("feito=")))
         .map(|op| format!("{} — registrado.", op_label(&op.replace("%2E", "."))));
+    row_actions(&s, pattern, &params, &mut sections);
     let body = render(&RecordPage {
         chrome: Some(chrome_of(&s)),
         actions: record_actions(&s, pattern, &params),
