@@ -214,6 +214,13 @@ fn unwrap_nullable(schema: &Value) -> (Value, bool) {
     (s.clone(), false)
 }
 
+/// Whether a schema is an object whose fields become a group of the form.
+fn is_object(s: &Value) -> bool {
+    s.get("type").and_then(Value::as_str) == Some("object")
+        || s.get("properties").is_some()
+        || s.get("allOf").is_some()
+}
+
 fn join(prefix: &str, name: &str) -> String {
     if prefix.is_empty() {
         name.to_owned()
@@ -246,8 +253,7 @@ fn object(
 
 fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &mut Vec<Item>) {
     let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
-    let is_object = ty == "object" || s.get("properties").is_some() || s.get("allOf").is_some();
-    if is_object {
+    if is_object(s) {
         out.push(Item::Open {
             legend: label(name),
         });
@@ -257,8 +263,7 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
     }
     if ty == "array" {
         let items = resolve(s.get("items").unwrap_or(&Value::Null)).clone();
-        let item_is_object = items.get("properties").is_some() || items.get("allOf").is_some();
-        if item_is_object {
+        if is_object(&items) {
             for i in 0..rows {
                 out.push(Item::Open {
                     legend: format!("{} — linha {}", label(name), i + 1),
@@ -432,9 +437,7 @@ fn object_json<S: std::hash::BuildHasher>(
         let (inner, nullable) = unwrap_nullable(&prop);
         let required = required.contains(&name) && !nullable;
         let ty = inner.get("type").and_then(Value::as_str).unwrap_or("");
-        let is_object =
-            ty == "object" || inner.get("properties").is_some() || inner.get("allOf").is_some();
-        if is_object {
+        if is_object(&inner) {
             if required || any_value(&path, values) {
                 obj.insert(
                     name,
@@ -445,7 +448,7 @@ fn object_json<S: std::hash::BuildHasher>(
         }
         if ty == "array" {
             let items = resolve(inner.get("items").unwrap_or(&Value::Null)).clone();
-            if items.get("properties").is_some() || items.get("allOf").is_some() {
+            if is_object(&items) {
                 let list: Vec<Value> = (0..rows)
                     .filter(|i| any_value(&format!("{path}.{i}"), values))
                     .map(|i| {

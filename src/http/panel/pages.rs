@@ -343,6 +343,17 @@ pub struct HitView {
     href: String,
 }
 
+impl HitView {
+    fn of(h: crate::storage::search::Hit) -> Self {
+        Self {
+            kind: kind_label(&h.kind, &h.sub),
+            href: href_of(&h.kind, &h.id, &h.sub),
+            title: h.title,
+            detail: detail_of(&h.detail),
+        }
+    }
+}
+
 fn kind_label(kind: &str, sub: &str) -> String {
     match kind {
         "driver" => "Condutor (aplicativo)".into(),
@@ -454,12 +465,7 @@ async fn start_page(state: &AppState, s: &Signed, q: String) -> Page {
     let hits: Vec<HitView> = found
         .into_iter()
         .filter(|h| allowed_hit(s, &h.kind, &h.sub))
-        .map(|h| HitView {
-            kind: kind_label(&h.kind, &h.sub),
-            href: href_of(&h.kind, &h.id, &h.sub),
-            title: h.title,
-            detail: detail_of(&h.detail),
-        })
+        .map(HitView::of)
         .collect();
     let new = NEW
         .iter()
@@ -521,15 +527,7 @@ async fn list(
         .store
         .list(kind, PAGE_SIZE, (page - 1) * PAGE_SIZE)
         .await?;
-    let hits = rows
-        .into_iter()
-        .map(|h| HitView {
-            kind: kind_label(&h.kind, &h.sub),
-            href: href_of(&h.kind, &h.id, &h.sub),
-            title: h.title,
-            detail: detail_of(&h.detail),
-        })
-        .collect();
+    let hits = rows.into_iter().map(HitView::of).collect();
     let body = render(&ListPage {
         chrome: Some(chrome_of(&s)),
         title: (*title).to_owned(),
@@ -545,6 +543,16 @@ async fn list(
 /// Rows each list of a form shows at first (the four criminal certificates of art. 12, III
 /// fit); "Mais linhas" adds more.
 const DEFAULT_ROWS: usize = 4;
+
+/// How many rows each list of a form shows: the form's own field, else the link's query.
+fn rows_of(values: &HashMap<String, String>) -> usize {
+    values
+        .get("_linhas")
+        .or_else(|| values.get("linhas"))
+        .and_then(|r| r.parse::<usize>().ok())
+        .filter(|r| (1..=50).contains(r))
+        .unwrap_or(DEFAULT_ROWS)
+}
 
 /// Operations of the JSON API and their pt-BR names.
 const OPERATIONS: &[(&str, &str)] = &[
@@ -715,12 +723,7 @@ fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusCode) -> Pag
     }
     s.require(competence(method, pattern))?;
     let values = &state_.values;
-    let rows = values
-        .get("_linhas")
-        .or_else(|| values.get("linhas"))
-        .and_then(|r| r.parse::<usize>().ok())
-        .filter(|r| (1..=50).contains(r))
-        .unwrap_or(DEFAULT_ROWS);
+    let rows = rows_of(values);
     let chosen = values
         .get("_variante")
         .or_else(|| values.get("variante"))
@@ -871,11 +874,7 @@ async fn op_submit(
     let shown = values.clone();
     let mut errors = Vec::new();
     resolve_references(&state, &mut values, &mut errors).await?;
-    let rows = values
-        .get("_linhas")
-        .and_then(|r| r.parse::<usize>().ok())
-        .filter(|r| (1..=50).contains(r))
-        .unwrap_or(DEFAULT_ROWS);
+    let rows = rows_of(&values);
     let body = match forms::body_schema(method, pattern) {
         Some(schema) => match forms::to_json(
             schema,
