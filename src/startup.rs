@@ -81,6 +81,7 @@ impl Application {
                     crate::settings::redact_url(&settings.database_url)
                 )
             })?;
+        store.listen_for_other_nodes();
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
@@ -116,10 +117,13 @@ impl Application {
         // Issue 14: reservations left open by a crash are voided now and every minute.
         crate::issuance::numbering::spawn_sweeper(state.clone());
         let data = web::Data::new(state);
+        // Issue 14: verifications of tokens served from memory while the register is unchanged.
+        let verdicts = web::Data::new(crate::verification::cache::VerdictCache::default());
         let https = settings.public_url.starts_with("https://");
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
+                .app_data(verdicts.clone())
                 .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)

@@ -4,7 +4,6 @@ pub mod limits;
 pub mod throttle;
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
 
 use crate::clock::Clock;
 use crate::documents::Letterhead;
@@ -36,32 +35,23 @@ pub struct AppState {
     pub login_throttle: Arc<throttle::LoginThrottle>,
 }
 
-/// How long this instance trusts the decreed days it read: another instance may add some
-/// (PostgreSQL deployments); the ones this instance adds are seen at once.
-const DECREED_DAYS_TTL: Duration = Duration::from_secs(30);
-
-/// The decreed days (pontos facultativos, recesses), read from the register at most every
-/// [`DECREED_DAYS_TTL`]: every deadline and vistoria status needs them, and they change by
-/// decree a few times a year.
+/// The decreed days (pontos facultativos, recesses), read from the register again only after
+/// it changed (`storage::changes`: a commit of this node, or a notification from another):
+/// every deadline and vistoria status needs them, and they change by decree a few times a year.
 #[derive(Debug, Default)]
-pub struct DecreedDaysCache(Mutex<Option<(Instant, Arc<Vec<ClosedDay>>)>>);
+pub struct DecreedDaysCache(Mutex<Option<(u64, Arc<Vec<ClosedDay>>)>>);
 
 impl DecreedDaysCache {
-    fn fresh(&self) -> Option<Arc<Vec<ClosedDay>>> {
+    fn fresh(&self, generation: u64) -> Option<Arc<Vec<ClosedDay>>> {
         let guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         guard
             .as_ref()
-            .filter(|(at, _)| at.elapsed() < DECREED_DAYS_TTL)
+            .filter(|(read_at, _)| *read_at == generation)
             .map(|(_, days)| days.clone())
     }
 
-    fn put(&self, days: Arc<Vec<ClosedDay>>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), days));
-    }
-
-    /// Forgets what was read, after this instance added decreed days.
-    pub fn invalidate(&self) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    fn put(&self, generation: u64, days: Arc<Vec<ClosedDay>>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((generation, days));
     }
 }
 
@@ -71,11 +61,12 @@ impl AppState {
         &self,
     ) -> Result<crate::domain::calendar::Calendar, crate::storage::StorageError> {
         use crate::storage::Repository;
-        let days = if let Some(days) = self.decreed_days.fresh() {
+        let generation = self.store.changes().generation();
+        let days = if let Some(days) = self.decreed_days.fresh(generation) {
             days
         } else {
             let days = Arc::new(self.store.decreed_days().await?);
-            self.decreed_days.put(days.clone());
+            self.decreed_days.put(generation, days.clone());
             days
         };
         Ok(crate::domain::calendar::Calendar::new(

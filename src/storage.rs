@@ -7,7 +7,8 @@
 //! domain type, so a bad row is `StorageError::Corrupt`, never a wrong document.
 
 /// Runs `$body` with `$pool` bound to the backend's pool and `$begin()` opening a write
-/// transaction (`BEGIN IMMEDIATE` on SQLite, so check-then-write never deadlocks).
+/// transaction (`BEGIN IMMEDIATE` on SQLite, so check-then-write never deadlocks) whose
+/// commit tells the node's caches (`changes::Tx`).
 /// With a third name, `$pg` is `true` on PostgreSQL (for `FOR UPDATE`, which SQLite lacks
 /// and does not need under `BEGIN IMMEDIATE`).
 macro_rules! on_backend {
@@ -15,13 +16,19 @@ macro_rules! on_backend {
         match $store {
             Store::Sqlite(r) => {
                 let $pool = r.pool();
-                let $begin = || $pool.begin_with("BEGIN IMMEDIATE");
+                let $begin = || {
+                    $crate::storage::changes::Tx::open(
+                        r.changes().clone(),
+                        $pool.begin_with("BEGIN IMMEDIATE"),
+                    )
+                };
                 let $pg = false;
                 $body
             }
             Store::Postgres(r) => {
                 let $pool = r.pool();
-                let $begin = || $pool.begin();
+                let $begin =
+                    || $crate::storage::changes::Tx::open(r.changes().clone(), $pool.begin());
                 let $pg = true;
                 $body
             }
@@ -126,6 +133,7 @@ macro_rules! document_columns {
     };
 }
 
+pub mod changes;
 pub mod charter;
 pub mod documents;
 pub mod officials;
@@ -643,6 +651,23 @@ impl Store {
         match self {
             Self::Sqlite(_) => "sqlite",
             Self::Postgres(_) => "postgres",
+        }
+    }
+
+    /// The generation of the register this node knows (see [`changes`]).
+    pub fn changes(&self) -> &std::sync::Arc<changes::Changes> {
+        match self {
+            Self::Sqlite(r) => r.changes(),
+            Self::Postgres(r) => r.changes(),
+        }
+    }
+
+    /// On PostgreSQL, starts listening for the commits of every node (the scale-out path:
+    /// a revocation or decree made on one node is seen by the others at once). SQLite has
+    /// one node.
+    pub fn listen_for_other_nodes(&self) {
+        if let Self::Postgres(r) = self {
+            tokio::spawn(changes::listen(r.pool().clone(), r.changes().clone()));
         }
     }
 

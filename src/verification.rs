@@ -1,6 +1,7 @@
 //! Verification: the signature (offline, never needs the database) and then the live status
 //! (needs the database). When the database is unreachable the answer says so plainly.
 
+pub mod cache;
 pub mod documents;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -116,9 +117,62 @@ pub struct Verification {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<PublicDocument>,
     /// Why the document is not trusted, when the verdict alone does not say it (a retired
-    /// key: since when and why), in Portuguese.
+    /// key: since when and why), or that its status is unavailable now, in Portuguese.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// With `status_unavailable` only: the last status this node read of the document, no
+    /// act having changed the register since (then `document` is that status too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_known: Option<LastKnown>,
+}
+
+/// The last status read of a document, shown while the register cannot be reached.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct LastKnown {
+    /// The verdict the register gave then.
+    pub verdict: Verdict,
+    /// When it was read.
+    pub as_of: DateTime<Utc>,
+    /// How many seconds before this answer.
+    pub age_seconds: i64,
+}
+
+impl Verification {
+    fn unavailable(now: DateTime<Utc>) -> Self {
+        Self {
+            verdict: Verdict::StatusUnavailable,
+            checked_at: now,
+            document: None,
+            reason: Some(
+                "Assinatura conferida; a situação do documento está indisponível no momento. Tente de novo em instantes."
+                    .into(),
+            ),
+            last_known: None,
+        }
+    }
+
+    /// This unavailable answer with the last known status beside it.
+    fn with_last_known(self, last: LastKnown, document: PublicDocument) -> Self {
+        let minutes = last.age_seconds / 60;
+        let age = match minutes {
+            0 => "há menos de um minuto".to_owned(),
+            1 => "há 1 minuto".to_owned(),
+            m => format!("há {m} minutos"),
+        };
+        let reason = format!(
+            "Assinatura conferida; a situação do documento está indisponível no momento. Última situação conhecida, consultada {age} (às {}, horário de Cuiabá): {}. Tente de novo em instantes.",
+            last.as_of
+                .with_timezone(&chrono_tz::America::Cuiaba)
+                .format("%H:%M"),
+            document.status.label_pt()
+        );
+        Self {
+            reason: Some(reason),
+            document: Some(document),
+            last_known: Some(last),
+            ..self
+        }
+    }
 }
 
 /// Whether the register's view of a ride-hailing document is the one the token describes.
@@ -309,14 +363,21 @@ pub async fn verify_token(
     raw: &str,
     keys: &KeySet,
     state: &AppState,
+    cache: &cache::VerdictCache,
     now: DateTime<Utc>,
 ) -> Verification {
     let store = &state.store;
+    // Read before anything else: a commit from now on makes what is computed here stale.
+    let generation = store.changes().generation();
+    if let Some(hit) = cache.fresh(raw, generation, now) {
+        return hit;
+    }
     let outcome = |verdict, document| Verification {
         verdict,
         checked_at: now,
         document,
         reason: None,
+        last_known: None,
     };
     let payload = match token::verify(raw, keys) {
         Ok(p) => p,
@@ -351,7 +412,16 @@ pub async fn verify_token(
             lookup(state, doc, now, |d| token_matches(&payload, d)).await
         }
     };
-    within_status_deadline(now, status).await
+    let v = within_status_deadline(now, status).await;
+    if v.verdict == Verdict::StatusUnavailable {
+        match cache.last_known(raw, generation, now) {
+            Some((last, document)) => Verification::unavailable(now).with_last_known(last, document),
+            None => v,
+        }
+    } else {
+        cache.put(raw, generation, &v);
+        v
+    }
 }
 
 /// How long a verification waits for the register (issue 14): past it, the signature's result
@@ -363,23 +433,18 @@ async fn within_status_deadline(
     now: DateTime<Utc>,
     status: impl std::future::Future<Output = (Verdict, Option<PublicDocument>)>,
 ) -> Verification {
-    if let Ok((verdict, document)) = tokio::time::timeout(STATUS_DEADLINE, status).await {
-        Verification {
+    match tokio::time::timeout(STATUS_DEADLINE, status).await {
+        Ok((Verdict::StatusUnavailable, _)) => Verification::unavailable(now),
+        Ok((verdict, document)) => Verification {
             verdict,
             checked_at: now,
             document,
             reason: None,
-        }
-    } else {
-        tracing::error!("verification: the register did not answer in time");
-        Verification {
-            verdict: Verdict::StatusUnavailable,
-            checked_at: now,
-            document: None,
-            reason: Some(
-                "Assinatura conferida; a situação do documento está indisponível no momento. Tente de novo em instantes."
-                    .into(),
-            ),
+            last_known: None,
+        },
+        Err(_) => {
+            tracing::error!("verification: the register did not answer in time");
+            Verification::unavailable(now)
         }
     }
 }
@@ -392,6 +457,7 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
         checked_at: now,
         document,
         reason: None,
+        last_known: None,
     };
     let Some(code) = crate::documents::normalise_verification_code(raw) else {
         return outcome(Verdict::Malformed, None);

@@ -11,6 +11,7 @@ use super::problem::ApiError;
 use crate::documents::format;
 use crate::state::AppState;
 use crate::storage::DocumentKind;
+use crate::verification::cache::VerdictCache;
 use crate::verification::{
     PdfVerification, PublicDocument, Verdict, Verification, verify_code, verify_pdf_upload,
     verify_token,
@@ -32,8 +33,12 @@ fn status_for(v: Verdict) -> StatusCode {
         (status = 400, description = "Token ilegível (`malformed`)", body = Verification),
         (status = 503, description = "Assinatura verificada, situação indisponível (`status_unavailable`)", body = Verification),
     ))]
-pub async fn api_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
+pub async fn api_token(
+    state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
+    token: web::Path<String>,
+) -> HttpResponse {
+    let v = verify_token(&token, &state.keys.public, &state, &cache, state.clock.now()).await;
     HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
         .json(v)
@@ -210,6 +215,7 @@ pub async fn page_pdf(
                 checked_at: v.checked_at,
                 document: v.document.clone(),
                 reason: None,
+                last_known: None,
             };
             let note = v.signature.as_ref().map(|s| s.detail);
             html(status_for(v.verdict), &page(&state, Some(&as_token), note))
@@ -230,8 +236,12 @@ pub async fn page_pdf(
     responses((status = 200, description = "Página de resultado (pt-BR), sem dados pessoais", content_type = "text/html", body = String),
         (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
         (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
-pub async fn page_token(state: web::Data<AppState>, token: web::Path<String>) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state, state.clock.now()).await;
+pub async fn page_token(
+    state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
+    token: web::Path<String>,
+) -> HttpResponse {
+    let v = verify_token(&token, &state.keys.public, &state, &cache, state.clock.now()).await;
     html(
         status_for(v.verdict),
         &page(&state, Some(&v), v.reason.as_deref()),
@@ -270,6 +280,7 @@ pub(crate) fn refused_page(state: &AppState, e: &ApiError, note: &str) -> HttpRe
         checked_at: state.clock.now(),
         document: None,
         reason: None,
+        last_known: None,
     };
     let mut res = html(
         actix_web::ResponseError::status_code(e),

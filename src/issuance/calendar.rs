@@ -6,7 +6,7 @@ use crate::issuance::UseCaseError;
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};
 
-/// Records decreed days, none already recorded, and drops the cached calendar.
+/// Records decreed days, none already recorded, which every node's cached calendar then reads again.
 pub async fn add_closed_days(
     state: &AppState,
     actor: &str,
@@ -17,10 +17,8 @@ pub async fn add_closed_days(
         .add_decreed_days(&days, actor, state.clock.now())
         .await
     {
-        Ok(()) => {
-            state.decreed_days.invalidate();
-            Ok(days)
-        }
+        // The commit bumps the register's generation: every node reads the calendar again.
+        Ok(()) => Ok(days),
         Err(StorageError::Conflict(_)) => Err(UseCaseError::Conflict {
             detail: "Um dos dias já está registrado no calendário.".into(),
             field: Some(("from", "Dia já registrado.".into())),

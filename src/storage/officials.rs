@@ -167,7 +167,7 @@ impl Store {
                 })
                 .to_string(),
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -254,7 +254,7 @@ impl Store {
                 now,
                 data.to_string()
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -285,7 +285,7 @@ impl Store {
                 now,
                 "{}"
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -378,7 +378,7 @@ impl Store {
                 now,
                 "{}"
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -453,7 +453,7 @@ impl Store {
             if let (Some(official), Some(kind)) = (official, event) {
                 account_event!(tx, &official, kind, &official, now, "{}");
             }
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }

@@ -11,12 +11,14 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::StorageError;
+use super::changes::Changes;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 #[derive(Debug, Clone)]
 pub struct PgRepository {
     pool: PgPool,
+    changes: Arc<Changes>,
     /// False while the migrations wait for a database that did not answer at start.
     migrated: Arc<AtomicBool>,
 }
@@ -61,7 +63,11 @@ impl PgRepository {
             }
             Err(e) => return Err(StorageError::Database(sqlx::Error::Migrate(Box::new(e)))),
         }
-        Ok(Self { pool, migrated })
+        Ok(Self {
+            pool,
+            migrated,
+            changes: Arc::default(),
+        })
     }
 
     /// Whether the schema is in place (false only while a database that did not answer at
@@ -72,6 +78,10 @@ impl PgRepository {
 
     pub fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    pub fn changes(&self) -> &Arc<Changes> {
+        &self.changes
     }
 }
 

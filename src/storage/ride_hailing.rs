@@ -516,6 +516,7 @@ impl Repository for Store {
                 .bind(actor)
                 .execute(pool)
                 .await?;
+            self.changes().committed();
             Ok(())
         })
     }
@@ -673,6 +674,7 @@ impl Repository for Store {
                 .bind(actor)
                 .execute(pool)
                 .await?;
+            self.changes().committed();
             Ok(())
         })
     }
@@ -704,6 +706,7 @@ impl Repository for Store {
                 .bind(actor)
                 .execute(pool)
                 .await?;
+            self.changes().committed();
             Ok(())
         })
     }
@@ -736,6 +739,7 @@ impl Repository for Store {
                 .bind(actor)
                 .execute(pool)
                 .await?;
+            self.changes().committed();
             Ok(())
         })
     }

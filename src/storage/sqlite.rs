@@ -4,6 +4,7 @@
 //! front (`BEGIN IMMEDIATE`).
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{
@@ -11,12 +12,14 @@ use sqlx::sqlite::{
 };
 
 use super::StorageError;
+use super::changes::Changes;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 #[derive(Debug, Clone)]
 pub struct SqliteRepository {
     pool: SqlitePool,
+    changes: Arc<Changes>,
 }
 
 impl SqliteRepository {
@@ -44,10 +47,17 @@ impl SqliteRepository {
             .run(&pool)
             .await
             .map_err(|e| StorageError::Database(sqlx::Error::Migrate(Box::new(e))))?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            changes: Arc::default(),
+        })
     }
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    pub fn changes(&self) -> &Arc<Changes> {
+        &self.changes
     }
 }

@@ -277,9 +277,14 @@ impl TestApp {
 
     /// Registers driver 0 and vehicle 0 and grants; returns the 201 body.
     pub async fn granted(&self) -> Value {
-        let d = self.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+        self.granted_to(0).await
+    }
+
+    /// A grant to the `i`-th driver of `CPFS` with the `i`-th car of `PLATES`.
+    pub async fn granted_to(&self, i: usize) -> Value {
+        let d = self.create_driver(&driver_body(CPFS[i], CNHS[i])).await;
         let v = self
-            .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+            .create_vehicle(&vehicle_body(PLATES[i], RENAVAMS[i]))
             .await;
         let res = self.grant(&d, &v, "2026-11-20").await;
         assert_eq!(

@@ -12,6 +12,7 @@ mod database_down;
 mod helpers;
 mod layers;
 mod limits;
+mod nodes;
 mod pdf;
 
 mod authorizations;

@@ -295,3 +295,63 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
     assert!(store.charter_commit(commit("ZZZZ-9999")).await.is_ok());
     assert!(store.charter_commit(commit(&taken)).await.is_err());
 }
+
+/// Issue 14: a verification answered from memory never outlives an act. The second scan is
+/// served from memory; the revocation commits and the very next scan says `revoked`.
+#[tokio::test]
+async fn a_sticker_verified_from_memory_verifies_revoked_on_the_very_next_scan() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    for _ in 0..3 {
+        let (status, body) = app.verify(&token).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["verdict"], "valid", "{body}");
+    }
+    let path = format!(
+        "/api/v1/app-authorizations/{}/revocation",
+        grant["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        app.post(&path, &json!({"reason": "Cassação por fraude"}))
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "revoked", "{body}");
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(page.contains("REVOGADO"));
+}
+
+/// Issue 14: a suspension (an act on the authorization, not on the document) reaches a
+/// sticker already verified from memory, and the end of the suspension (a new legal day, no
+/// act) does too.
+#[tokio::test]
+async fn a_cached_sticker_follows_a_suspension_and_its_end() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let res = app.vistoria(&grant, "2026-11-30", true).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/app-authorizations/{}/sanctions",
+                grant["id"].as_str().unwrap()
+            ),
+            &json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 5,
+                    "reason": "Infração grave", "legal_basis": "art. 26, §1º"}),
+        )
+        .await;
+    let status = res.status();
+    assert!(status.is_success(), "{status} {}", res.text().await.unwrap());
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "suspended", "{body}");
+    // Days later, with no act in between, the suspension has ended (5 days from 30/11:
+    // reinstated on 05/12, DL-9).
+    app.clock.advance(chrono::Duration::days(6));
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "valid", "{body}");
+}

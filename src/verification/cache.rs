@@ -1,0 +1,198 @@
+//! Verification from memory (issue 14): the answer for a token, by its exact bytes, while the
+//! register is unchanged.
+//!
+//! A scan of a sticker already verified answers without the signature check (the same bytes
+//! verified under the same keys, which a process never changes) and without the database.
+//! An entry is served only while
+//! - the register's generation is the one read before the entry was computed: any commit of
+//!   this node, or (PostgreSQL) of another node, makes every entry stale, so a revoked
+//!   sticker verifies `revoked` on the very next scan;
+//! - the legal day (America/Cuiaba) is the same and the entry is under [`FRESH_FOR`] old:
+//!   a status also changes with the date (expiry, the end of a suspension, a vistoria due),
+//!   and the age bounds what a lost notification could leave stale.
+//!
+//! While the database is unreachable, an entry no commit has made stale and under
+//! [`LAST_KNOWN_FOR`] old is the last known status, given beside `status_unavailable` with
+//! its age; it is never given as the verdict.
+//!
+//! Only answers about authentic tokens are kept (a forged token costs its signature check
+//! every time), so the entries are bounded by the documents the register holds, and by
+//! [`MAX_ENTRIES`].
+
+use std::collections::HashMap;
+use std::sync::{PoisonError, RwLock};
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::{LastKnown, PublicDocument, Verdict, Verification};
+use crate::domain::dates::local_date;
+
+/// How long an answer is served from memory without reading the register again: the bound
+/// on staleness should a notification from another node be lost (a network partition).
+pub const FRESH_FOR: Duration = Duration::seconds(5);
+/// How old the last known status may be to be shown while the database is unreachable.
+pub const LAST_KNOWN_FOR: Duration = Duration::minutes(15);
+/// Past this many tokens, the entries of older generations are dropped, then all of them.
+pub const MAX_ENTRIES: usize = 50_000;
+
+#[derive(Debug)]
+struct Entry {
+    generation: u64,
+    at: DateTime<Utc>,
+    verdict: Verdict,
+    document: Option<PublicDocument>,
+    reason: Option<String>,
+}
+
+/// The answers for tokens, in process.
+#[derive(Debug, Default)]
+pub struct VerdictCache {
+    entries: RwLock<HashMap<Box<str>, Entry>>,
+}
+
+impl VerdictCache {
+    /// The answer for `token` computed under `generation` on the legal day of `now`, under
+    /// [`FRESH_FOR`] ago, as of `now`.
+    pub fn fresh(&self, token: &str, generation: u64, now: DateTime<Utc>) -> Option<Verification> {
+        let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
+        let e = entries.get(token)?;
+        let fresh = e.generation == generation
+            && e.at <= now
+            && now - e.at < FRESH_FOR
+            && local_date(e.at) == local_date(now);
+        fresh.then(|| Verification {
+            verdict: e.verdict,
+            checked_at: now,
+            document: e.document.clone(),
+            reason: e.reason.clone(),
+            last_known: None,
+        })
+    }
+
+    /// The last status read for `token`, if no commit made it stale and it is under
+    /// [`LAST_KNOWN_FOR`] old: what to say while the database does not answer.
+    pub fn last_known(
+        &self,
+        token: &str,
+        generation: u64,
+        now: DateTime<Utc>,
+    ) -> Option<(LastKnown, PublicDocument)> {
+        let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
+        let e = entries.get(token)?;
+        if e.generation != generation || e.at > now || now - e.at > LAST_KNOWN_FOR {
+            return None;
+        }
+        let document = e.document.clone()?;
+        Some((
+            LastKnown {
+                verdict: e.verdict,
+                as_of: e.at,
+                age_seconds: (now - e.at).num_seconds(),
+            },
+            document,
+        ))
+    }
+
+    /// Keeps `v`, the answer for the authentic `token` read under `generation`. An
+    /// unavailable status is not an answer to keep.
+    pub fn put(&self, token: &str, generation: u64, v: &Verification) {
+        if v.verdict == Verdict::StatusUnavailable {
+            return;
+        }
+        let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
+        if entries.len() >= MAX_ENTRIES && !entries.contains_key(token) {
+            entries.retain(|_, e| e.generation == generation);
+            if entries.len() >= MAX_ENTRIES {
+                entries.clear();
+            }
+        }
+        entries.insert(
+            token.into(),
+            Entry {
+                generation,
+                at: v.checked_at,
+                verdict: v.verdict,
+                document: v.document.clone(),
+                reason: v.reason.clone(),
+            },
+        );
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn answer(verdict: Verdict, at: DateTime<Utc>) -> Verification {
+        Verification {
+            verdict,
+            checked_at: at,
+            document: None,
+            reason: None,
+            last_known: None,
+        }
+    }
+
+    fn noon() -> DateTime<Utc> {
+        // 12:00 in Cuiabá (UTC−4).
+        Utc.with_ymd_and_hms(2026, 6, 10, 16, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn served_while_the_generation_and_the_day_hold_and_under_a_minute() {
+        let c = VerdictCache::default();
+        c.put("t", 7, &answer(Verdict::Valid, noon()));
+        let later = noon() + Duration::seconds(3);
+        let hit = c.fresh("t", 7, later).unwrap();
+        assert_eq!(hit.verdict, Verdict::Valid);
+        assert_eq!(hit.checked_at, later, "checked_at is the time of the scan");
+        assert!(c.fresh("t", 8, later).is_none(), "a commit made it stale");
+        assert!(c.fresh("u", 7, later).is_none());
+        assert!(c.fresh("t", 7, noon() + FRESH_FOR).is_none());
+        assert!(c.fresh("t", 7, noon() - Duration::seconds(1)).is_none());
+    }
+
+    #[test]
+    fn never_across_midnight_in_cuiaba() {
+        let c = VerdictCache::default();
+        // 23:59:50 in Cuiabá; ten seconds later is another legal day (DL-11).
+        let before = Utc.with_ymd_and_hms(2026, 6, 11, 3, 59, 50).unwrap();
+        c.put("t", 1, &answer(Verdict::Valid, before));
+        assert!(c.fresh("t", 1, before + Duration::seconds(3)).is_some());
+        assert!(c.fresh("t", 1, before + Duration::seconds(10)).is_none());
+    }
+
+    #[test]
+    fn unavailable_is_not_kept_and_last_known_needs_a_document() {
+        let c = VerdictCache::default();
+        c.put("t", 1, &answer(Verdict::StatusUnavailable, noon()));
+        assert!(c.is_empty());
+        c.put("t", 1, &answer(Verdict::Valid, noon()));
+        assert!(c.last_known("t", 1, noon()).is_none(), "no document, nothing to show");
+    }
+
+    #[test]
+    fn bounded() {
+        let c = VerdictCache::default();
+        for i in 0..MAX_ENTRIES {
+            c.put(&i.to_string(), 1, &answer(Verdict::Valid, noon()));
+        }
+        assert_eq!(c.len(), MAX_ENTRIES);
+        c.put("new", 2, &answer(Verdict::Valid, noon()));
+        assert_eq!(c.len(), 1, "entries of older generations dropped first");
+        assert!(c.fresh("new", 2, noon()).is_some());
+    }
+}
