@@ -372,6 +372,10 @@ pub async fn verify_token(
     if let Some(hit) = cache.fresh(raw, generation, now) {
         return hit;
     }
+    let _turn = cache.compute_turn(raw).await;
+    if let Some(hit) = cache.fresh(raw, generation, now) {
+        return hit;
+    }
     let outcome = |verdict, document| Verification {
         verdict,
         checked_at: now,
@@ -415,7 +419,9 @@ pub async fn verify_token(
     let v = within_status_deadline(now, status).await;
     if v.verdict == Verdict::StatusUnavailable {
         match cache.last_known(raw, generation, now) {
-            Some((last, document)) => Verification::unavailable(now).with_last_known(last, document),
+            Some((last, document)) => {
+                Verification::unavailable(now).with_last_known(last, document)
+            }
             None => v,
         }
     } else {

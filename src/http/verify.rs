@@ -25,6 +25,11 @@ fn status_for(v: Verdict) -> StatusCode {
     }
 }
 
+/// The verification of `token` now, from memory when it holds (`verification::cache`).
+async fn verified(state: &AppState, cache: &VerdictCache, token: &str) -> Verification {
+    verify_token(token, &state.keys.public, state, cache, state.clock.now()).await
+}
+
 /// Verifies a QR token (`COSE_Sign1`, base64url): signature, then the document's standing now.
 #[utoipa::path(get, path = "/api/v1/verify/{token}", tag = "verification",
     params(("token" = String, Path, description = "O token COSE do QR code (base64url)")),
@@ -38,7 +43,7 @@ pub async fn api_token(
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
 ) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state, &cache, state.clock.now()).await;
+    let v = verified(&state, &cache, &token).await;
     HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
         .json(v)
@@ -241,7 +246,7 @@ pub async fn page_token(
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
 ) -> HttpResponse {
-    let v = verify_token(&token, &state.keys.public, &state, &cache, state.clock.now()).await;
+    let v = verified(&state, &cache, &token).await;
     html(
         status_for(v.verdict),
         &page(&state, Some(&v), v.reason.as_deref()),

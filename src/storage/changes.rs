@@ -40,8 +40,9 @@ impl<DB: sqlx::Database> Tx<DB> {
         changes: Arc<Changes>,
         begin: impl Future<Output = Result<sqlx::Transaction<'static, DB>, sqlx::Error>>,
     ) -> Result<Self, sqlx::Error> {
+        // Boxed: the begin future is large, and every write's future would carry it twice.
         Ok(Self {
-            inner: begin.await?,
+            inner: Box::pin(begin).await?,
             changes,
         })
     }

@@ -44,13 +44,40 @@ struct Entry {
     reason: Option<String>,
 }
 
+/// How many locks share out the tokens being computed.
+const STRIPES: usize = 64;
+/// How long a scan waits for another scan of the same token to fill the entry before
+/// computing its own: short, so a database that hangs never queues scans behind each other.
+const WAIT_FOR_OTHER: std::time::Duration = std::time::Duration::from_millis(25);
+
 /// The answers for tokens, in process.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct VerdictCache {
     entries: RwLock<HashMap<Box<str>, Entry>>,
+    /// One computation per token at a time: when an entry expires under load, the scans
+    /// that miss together wait for the first one instead of all reading the register.
+    computing: [tokio::sync::Mutex<()>; STRIPES],
+}
+
+impl Default for VerdictCache {
+    fn default() -> Self {
+        Self {
+            entries: RwLock::default(),
+            computing: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
+        }
+    }
 }
 
 impl VerdictCache {
+    /// Waits (briefly) for the right to compute `token`'s answer; then check [`Self::fresh`]
+    /// again, another scan may have filled it. `None` when the wait ran out: compute anyway.
+    pub async fn compute_turn(&self, token: &str) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        let stripe = usize::try_from(stripe_hash(token) % STRIPES as u64).unwrap_or(0);
+        tokio::time::timeout(WAIT_FOR_OTHER, self.computing[stripe].lock())
+            .await
+            .ok()
+    }
+
     /// The answer for `token` computed under `generation` on the legal day of `now`, under
     /// [`FRESH_FOR`] ago, as of `now`.
     pub fn fresh(&self, token: &str, generation: u64, now: DateTime<Utc>) -> Option<Verification> {
@@ -130,6 +157,13 @@ impl VerdictCache {
     }
 }
 
+/// A stable hash of the token (FNV-1a) to pick its stripe.
+fn stripe_hash(token: &str) -> u64 {
+    token.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -181,7 +215,10 @@ mod tests {
         c.put("t", 1, &answer(Verdict::StatusUnavailable, noon()));
         assert!(c.is_empty());
         c.put("t", 1, &answer(Verdict::Valid, noon()));
-        assert!(c.last_known("t", 1, noon()).is_none(), "no document, nothing to show");
+        assert!(
+            c.last_known("t", 1, noon()).is_none(),
+            "no document, nothing to show"
+        );
     }
 
     #[test]

@@ -86,7 +86,9 @@ async fn a_revocation_on_one_node_is_seen_by_the_other_within_a_second() {
         "/api/v1/app-authorizations/{}/revocation",
         grant["id"].as_str().unwrap()
     );
-    let res = a.post(&path, &json!({"reason": "Cassação por fraude"})).await;
+    let res = a
+        .post(&path, &json!({"reason": "Cassação por fraude"}))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let took = within_a_second("the revocation", || async {
         b.verify(&token).await.1["verdict"] == "revoked"
@@ -127,7 +129,11 @@ async fn concurrent_issuance_on_two_nodes_gives_unique_gap_free_numbers() {
     let per_node = 12;
     let issue = |node: &TestApp, i: usize| {
         let url = node.url(&format!("/api/v1/charter/companies/{company}/autos"));
-        let req = node.client.post(url).bearer_auth(crate::helpers::ADMIN_TOKEN).json(&json!({
+        let req = node
+            .client
+            .post(url)
+            .bearer_auth(crate::helpers::ADMIN_TOKEN)
+            .json(&json!({
             "infraction": "FRET-ART19-I", "committed_on": "2026-11-30", "place": "Rodoviária",
             "facts": format!("Fiscalização {i}"), "inspector": "Fiscal SIS 12"}));
         async move {

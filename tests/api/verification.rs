@@ -346,7 +346,11 @@ async fn a_cached_sticker_follows_a_suspension_and_its_end() {
         )
         .await;
     let status = res.status();
-    assert!(status.is_success(), "{status} {}", res.text().await.unwrap());
+    assert!(
+        status.is_success(),
+        "{status} {}",
+        res.text().await.unwrap()
+    );
     let (_, body) = app.verify(&token).await;
     assert_eq!(body["verdict"], "suspended", "{body}");
     // Days later, with no act in between, the suspension has ended (5 days from 30/11:
