@@ -55,7 +55,7 @@ pub mod officials {
     use crate::storage::Store;
     use crate::storage::officials::CLI_OFFICIAL;
 
-    async fn store(settings: &Settings) -> anyhow::Result<Store> {
+    pub(super) async fn store(settings: &Settings) -> anyhow::Result<Store> {
         Store::connect(&settings.database_url)
             .await
             .with_context(|| {
@@ -182,4 +182,76 @@ pub mod officials {
   selo officials roles LOGIN ROLE[,ROLE…]
   selo officials reset-password LOGIN  (new password on standard input)
 roles: admin, ride_hailing_issuer, charter_issuer, inspector, auditor";
+}
+
+/// `selo audit …`: the audit chain from the server's command line (issue 14).
+pub mod audit {
+    use anyhow::Context;
+
+    use crate::issuance::audit::{self, Checkpoint};
+    use crate::settings::Settings;
+
+    /// What `selo audit …` understands; `Err` with the usage on anything else. `verify`
+    /// exits 1 when the chain is broken.
+    pub fn dispatch(settings: &Settings, args: &[&str]) -> anyhow::Result<()> {
+        match args {
+            ["verify"] => verify(settings, None),
+            ["verify", "--checkpoints", file] => verify(settings, Some(file)),
+            ["checkpoint"] => actix_web::rt::System::new().block_on(async {
+                let keys = crate::startup::load_or_create_keys(settings)?;
+                let store = super::officials::store(settings).await?;
+                let c = audit::checkpoint_now(&store, &keys.active, chrono::Utc::now()).await?;
+                println!("{}", serde_json::to_string_pretty(&c)?);
+                Ok(())
+            }),
+            _ => anyhow::bail!("{USAGE}"),
+        }
+    }
+
+    /// The checkpoints of a file: the JSON of `GET /api/v1/audit/checkpoints`, or a list of
+    /// them.
+    fn held(file: &str) -> anyhow::Result<Vec<Checkpoint>> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Held {
+            Page { checkpoints: Vec<Checkpoint> },
+            List(Vec<Checkpoint>),
+        }
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        Ok(
+            match serde_json::from_str(&text)
+                .with_context(|| format!("{file}: not a list of checkpoints"))?
+            {
+                Held::Page { checkpoints } | Held::List(checkpoints) => checkpoints,
+            },
+        )
+    }
+
+    fn verify(settings: &Settings, file: Option<&str>) -> anyhow::Result<()> {
+        let held = file.map(held).transpose()?.unwrap_or_default();
+        let keys = crate::signing::keys::load(&settings.keys_dir, false)
+            .with_context(|| format!("reading the keys in {}", settings.keys_dir.display()))?;
+        let report = actix_web::rt::System::new().block_on(async {
+            let store = super::officials::store(settings).await?;
+            anyhow::Ok(audit::verify_chain(&store, &keys.public, held).await?)
+        })?;
+        println!(
+            "cadeia de auditoria: {} linhas encadeadas; {} linhas anteriores à cadeia (sem hash); {} pontos de controle conferidos",
+            report.chained, report.unchained, report.checkpoints
+        );
+        if let Some((id, hash)) = &report.head {
+            println!("última linha: {id}, hash {hash}");
+        }
+        if let Some(b) = report.broken {
+            println!("ROMPIDA: {}", b.describe_pt());
+            std::process::exit(1);
+        }
+        println!("íntegra");
+        Ok(())
+    }
+
+    pub const USAGE: &str = "usage:
+  selo audit verify [--checkpoints FILE]   walk the audit chain; FILE: checkpoints kept outside the
+                                           database (the JSON of GET /api/v1/audit/checkpoints)
+  selo audit checkpoint                    sign the chain's head now (selo also does it daily)";
 }

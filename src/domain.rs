@@ -1,6 +1,7 @@
 //! The law as pure code: value types and the rules of both laws. No I/O, no clock: the date
 //! comes in as an argument (America/Cuiaba, DL-11).
 
+pub mod audit;
 pub mod calendar;
 pub mod charter;
 pub mod dates;

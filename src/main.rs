@@ -19,6 +19,10 @@ usage:
                              verify as no longer trusted, with REASON; it leaves the JWK Set
   selo samples DIR           render and sign one example of every document kind into DIR
   selo officials …           officials' accounts and tokens (selo officials help)
+  selo audit verify [--checkpoints FILE]
+                             walk the audit log's hash chain against its signed checkpoints
+                             (and those in FILE, kept elsewhere); exit 1 at the first broken link
+  selo audit checkpoint      sign the audit chain's head now (selo also does it daily)
   selo help                  this text";
 
 fn main() -> anyhow::Result<()> {
@@ -41,6 +45,7 @@ fn main() -> anyhow::Result<()> {
             selo::cli::keys_retire(&PathBuf::from(dir), kid, reason)
         }
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
+        ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),
         ["samples", dir] => selo::cli::samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

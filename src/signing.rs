@@ -1,5 +1,6 @@
 //! Keys, signed tokens (`COSE_Sign1` with Ed25519), the X.509 chain and the PDF signatures.
 
+pub mod checkpoint;
 pub mod keys;
 pub mod pades;
 pub mod pki;

@@ -114,6 +114,8 @@ impl Application {
                 limits.forget_idle();
             }
         });
+        // Issue 14: a signed checkpoint of the audit chain's head every legal day.
+        crate::issuance::audit::spawn_daily_checkpoints(state.clone());
         // Issue 14: reservations left open by a crash are voided now and every minute.
         crate::issuance::numbering::spawn_sweeper(state.clone());
         let data = web::Data::new(state);

@@ -27,8 +27,17 @@ macro_rules! on_backend {
             }
             Store::Postgres(r) => {
                 let $pool = r.pool();
-                let $begin =
-                    || $crate::storage::changes::Tx::open(r.changes().clone(), $pool.begin());
+                // Every write transaction takes the audit chain's lock first (issue 14): rows
+                // join the chain in commit order, and always first, so it never deadlocks.
+                let $begin = || async move {
+                    let mut tx =
+                        $crate::storage::changes::Tx::open(r.changes().clone(), $pool.begin())
+                            .await?;
+                    sqlx::query($crate::storage::sql::CHAIN_LOCK)
+                        .execute(&mut *tx)
+                        .await?;
+                    Ok::<_, sqlx::Error>(tx)
+                };
                 let $pg = true;
                 $body
             }
@@ -39,21 +48,63 @@ macro_rules! on_backend {
     };
 }
 
+/// Appends one event to the audit chain inside the open write transaction `$tx` (issue 14):
+/// reads the chain's head, hashes the row after it (`domain::audit`) and inserts it with both
+/// hashes. Writers are serialized (`BEGIN IMMEDIATE`; on PostgreSQL the lock every write
+/// transaction takes first), so the head read is the row this one follows. Text arguments
+/// are anything `AsRef<str>`; `$reason` and `$lbv` are `Option`s of such.
+macro_rules! append_event {
+    ($tx:expr, $entity_type:expr, $entity_id:expr, $kind:expr, $actor:expr, $reason:expr, $lbv:expr, $at:expr, $data:expr $(,)?) => {{
+        let head: Option<(Option<String>,)> = sqlx::query_as($crate::storage::sql::CHAIN_HEAD)
+            .fetch_optional(&mut *$tx)
+            .await?;
+        let prev = head
+            .and_then(|(h,)| h)
+            .unwrap_or_else(|| $crate::domain::audit::GENESIS.to_owned());
+        let (entity_type, entity_id, kind, actor) = ($entity_type, $entity_id, $kind, $actor);
+        let (reason, lbv, data) = ($reason, $lbv, $data);
+        let fields = $crate::domain::audit::EventFields {
+            entity_type: $crate::storage::text(&entity_type),
+            entity_id: $crate::storage::text(&entity_id),
+            kind: $crate::storage::text(&kind),
+            actor: $crate::storage::text(&actor),
+            reason: $crate::storage::opt_text(&reason),
+            legal_basis_version: $crate::storage::opt_text(&lbv),
+            occurred_at: $crate::domain::audit::to_micros($at),
+            data: $crate::storage::text(&data),
+        };
+        let hash = fields.link(&prev);
+        sqlx::query($crate::storage::sql::INSERT_EVENT)
+            .bind(fields.entity_type)
+            .bind(fields.entity_id)
+            .bind(fields.kind)
+            .bind(fields.actor)
+            .bind(fields.reason)
+            .bind(fields.legal_basis_version)
+            .bind(fields.occurred_at)
+            .bind(fields.data)
+            .bind(&prev)
+            .bind(&hash)
+            .execute(&mut *$tx)
+            .await?;
+    }};
+}
+
 /// Appends `charter::NewEvent`s to `events` inside the open transaction `$tx`.
 macro_rules! insert_events {
     ($tx:expr, $events:expr) => {
         for e in $events {
-            sqlx::query($crate::storage::sql::INSERT_EVENT)
-                .bind(e.entity_type)
-                .bind(e.entity_id.to_string())
-                .bind(e.kind)
-                .bind(e.actor)
-                .bind(e.reason)
-                .bind(e.legal_basis_version)
-                .bind(e.at)
-                .bind(e.data.to_string())
-                .execute(&mut *$tx)
-                .await?;
+            append_event!(
+                $tx,
+                e.entity_type,
+                e.entity_id.to_string(),
+                e.kind,
+                e.actor,
+                e.reason,
+                Some(e.legal_basis_version),
+                e.at,
+                e.data.to_string(),
+            );
         }
     };
 }
@@ -133,6 +184,7 @@ macro_rules! document_columns {
     };
 }
 
+pub mod audit;
 pub mod changes;
 pub mod charter;
 pub mod documents;
@@ -732,7 +784,12 @@ pub(crate) mod sql {
         fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
     pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
-        legal_basis_version, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+        legal_basis_version, occurred_at, data, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+    /// The hash of the audit chain's last row (`None` before the chain began).
+    pub const CHAIN_HEAD: &str = "SELECT hash FROM events ORDER BY id DESC LIMIT 1";
+    /// PostgreSQL: the lock every write transaction takes first (issue 14), so that rows join
+    /// the audit chain in commit order.
+    pub const CHAIN_LOCK: &str = "SELECT pg_advisory_xact_lock(5370014)";
     /// The authorization with the car it binds now (`vehicle_id`) and how many times the car
     /// was replaced (`substitutions`).
     pub const SELECT_AUTHORIZATION: &str = concat!(
@@ -1069,6 +1126,44 @@ pub(crate) struct NewEvent<'a, R, B> {
     pub legal_basis_version: B,
     pub at: DateTime<Utc>,
     pub data: String,
+}
+
+/// Any text argument of `append_event!`.
+pub(crate) fn text<T: AsRef<str> + ?Sized>(t: &T) -> &str {
+    t.as_ref()
+}
+
+/// A text argument of `append_event!` that may be absent (`reason`, `legal_basis_version`).
+pub(crate) trait MaybeText {
+    fn maybe_text(&self) -> Option<&str>;
+}
+
+impl MaybeText for str {
+    fn maybe_text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl MaybeText for String {
+    fn maybe_text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl<T: MaybeText + ?Sized> MaybeText for &T {
+    fn maybe_text(&self) -> Option<&str> {
+        (**self).maybe_text()
+    }
+}
+
+impl<T: AsRef<str>> MaybeText for Option<T> {
+    fn maybe_text(&self) -> Option<&str> {
+        self.as_ref().map(AsRef::as_ref)
+    }
+}
+
+pub(crate) fn opt_text<T: MaybeText + ?Sized>(t: &T) -> Option<&str> {
+    t.maybe_text()
 }
 
 /// The data column of an event, as JSON text.

@@ -389,10 +389,7 @@ pub async fn verify_token(
         Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
         Err(TokenError::RetiredKey(r)) => {
             return Verification {
-                reason: Some(format!(
-                    "Assinado com uma chave da Prefeitura retirada de uso em {}: {}. O documento não é mais confiável; peça um novo.",
-                    r.on, r.reason
-                )),
+                reason: Some(retired_key_pt(&r)),
                 ..outcome(Verdict::UnknownKey, None)
             };
         }
@@ -474,6 +471,14 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     .await
 }
 
+/// Why a document signed by a retired key is no longer trusted, in Portuguese.
+fn retired_key_pt(r: &crate::signing::keys::Retirement) -> String {
+    format!(
+        "Assinado com uma chave da Prefeitura retirada de uso em {}: {}. O documento não é mais confiável; peça um novo.",
+        r.on, r.reason
+    )
+}
+
 fn log_storage_error(e: &StorageError) {
     tracing::error!(error = %e, "status lookup failed during verification");
 }
@@ -490,7 +495,7 @@ pub struct PdfSignatureReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_at: Option<String>,
     /// In Brazilian Portuguese, for the person who uploaded the file.
-    pub detail: &'static str,
+    pub detail: String,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -520,12 +525,12 @@ pub async fn verify_pdf_upload(
         signature,
         document,
     };
-    let report = |intact, trusted, detail| PdfSignatureReport {
+    let report = |intact, trusted, detail: &str| PdfSignatureReport {
         intact,
         trusted,
         kid: None,
         signed_at: None,
-        detail,
+        detail: detail.to_owned(),
     };
     let verified = match verify_pdf(pdf, root, keys) {
         Ok(v) => v,
@@ -547,6 +552,10 @@ pub async fn verify_pdf_upload(
                 "O arquivo recebeu alterações depois de assinado.",
             );
             return outcome(Verdict::InvalidSignature, Some(r), None);
+        }
+        Err(E::RetiredKey(r)) => {
+            let r = report(true, false, &retired_key_pt(&r));
+            return outcome(Verdict::UnknownKey, Some(r), None);
         }
         Err(E::Untrusted | E::UnknownKey) => {
             let r = report(
@@ -575,7 +584,7 @@ pub async fn verify_pdf_upload(
         trusted: true,
         kid: Some(verified.kid.clone()),
         signed_at: verified.signed_at.clone(),
-        detail,
+        detail: detail.to_owned(),
     });
     outcome(verdict, signature, document)
 }

@@ -63,6 +63,30 @@ pub async fn jwks(state: web::Data<AppState>) -> HttpResponse {
         .body(state.keys.public.to_jwks().to_string())
 }
 
+/// The audit chain's signed checkpoints (issue 14).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AuditCheckpoints {
+    /// How a row's hash is made and how to check a checkpoint, in one sentence.
+    pub method: &'static str,
+    /// Newest first, at most 400.
+    pub checkpoints: Vec<crate::issuance::audit::Checkpoint>,
+}
+
+/// The signed checkpoints of the audit log's hash chain, newest first: keep a copy outside
+/// the municipality's database, and `selo audit verify --checkpoints FILE` detects any
+/// rewrite of the history before them.
+#[utoipa::path(get, path = "/api/v1/audit/checkpoints", tag = "verification",
+    responses((status = 200, description = "Pontos de controle assinados (COSE_Sign1) da cadeia de hashes do histórico", body = AuditCheckpoints)))]
+pub async fn audit_checkpoints(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let checkpoints = crate::issuance::audit::checkpoints(&state.store).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(AuditCheckpoints {
+            method: "hash = SHA-256 do JSON [\"selo-audit-v1\", hash anterior, entity_type, entity_id, kind, actor, reason, legal_basis_version, occurred_at (RFC 3339, microssegundos, Z), data]; token = COSE_Sign1 (EdDSA, chaves de /.well-known/selo-keys.json) sobre {v, t, day, e, n, h, at}",
+            checkpoints,
+        }))
+}
+
 pub async fn not_found() -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound("Endereço não encontrado.".into()))
 }

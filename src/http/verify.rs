@@ -222,7 +222,7 @@ pub async fn page_pdf(
                 reason: None,
                 last_known: None,
             };
-            let note = v.signature.as_ref().map(|s| s.detail);
+            let note = v.signature.as_ref().map(|s| s.detail.as_str());
             html(status_for(v.verdict), &page(&state, Some(&as_token), note))
         }
         Err(e) => {

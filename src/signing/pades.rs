@@ -383,6 +383,9 @@ pub enum PdfVerifyError {
     Untrusted,
     #[error("the signing key is not a published selo key")]
     UnknownKey,
+    /// Certified by the municipal root, but its key was retired (`selo keys retire`).
+    #[error("the signing key was retired on {}: {}", .0.on, .0.reason)]
+    RetiredKey(super::keys::Retirement),
 }
 
 /// A verified embedded signature.
@@ -454,7 +457,10 @@ fn check_certificate(
     }
     let kid = key_id(signer_key);
     if keys.get(&kid) != Some(signer_key) {
-        return Err(PdfVerifyError::UnknownKey);
+        return Err(match keys.retirement(&kid) {
+            Some(r) => PdfVerifyError::RetiredKey(r.clone()),
+            None => PdfVerifyError::UnknownKey,
+        });
     }
     Ok(kid)
 }

@@ -137,13 +137,19 @@ impl TokenPayload {
 
 /// Signs a payload and returns the token text (base64url, no padding).
 pub fn sign(payload: &TokenPayload, key: &ActiveKey) -> String {
+    sign_bytes(payload.to_cbor(), key)
+}
+
+/// `COSE_Sign1` (`EdDSA`, the key's id in the protected header) over `payload`, as base64url
+/// without padding: the one signing of every token selo issues (documents, audit checkpoints).
+pub fn sign_bytes(payload: Vec<u8>, key: &ActiveKey) -> String {
     let protected = HeaderBuilder::new()
         .algorithm(iana::Algorithm::EdDSA)
         .key_id(key.kid().as_bytes().to_vec())
         .build();
     let sign1 = CoseSign1Builder::new()
         .protected(protected)
-        .payload(payload.to_cbor())
+        .payload(payload)
         .create_signature(b"", |tbs| key.sign(tbs).to_bytes().to_vec())
         .build();
     // Serialising a well-formed structure we just built cannot fail.
@@ -153,6 +159,12 @@ pub fn sign(payload: &TokenPayload, key: &ActiveKey) -> String {
 
 /// Decodes and verifies a token against the key set: offline, no database.
 pub fn verify(token: &str, keys: &KeySet) -> Result<TokenPayload, TokenError> {
+    TokenPayload::from_cbor(&verify_bytes(token, keys)?)
+}
+
+/// The payload of a `COSE_Sign1` token made by [`sign_bytes`], once its signature is checked
+/// against the key set.
+pub fn verify_bytes(token: &str, keys: &KeySet) -> Result<Vec<u8>, TokenError> {
     if token.is_empty() || token.len() > MAX_TOKEN_CHARS {
         return Err(TokenError::Malformed("length"));
     }
@@ -180,11 +192,7 @@ pub fn verify(token: &str, keys: &KeySet) -> Result<TokenPayload, TokenError> {
         key.verify_strict(tbs, &sig)
             .map_err(|_| TokenError::InvalidSignature)
     })?;
-    let payload = sign1
-        .payload
-        .as_deref()
-        .ok_or(TokenError::Malformed("no payload"))?;
-    TokenPayload::from_cbor(payload)
+    sign1.payload.ok_or(TokenError::Malformed("no payload"))
 }
 
 #[cfg(test)]

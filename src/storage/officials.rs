@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{StorageError, Store, corrupt, parse_uuid, sql};
+use super::{StorageError, Store, corrupt, parse_uuid};
 use crate::domain::officials::{Login, Roles};
 
 /// The id of the development token's pseudo-official (migration 0015).
@@ -75,17 +75,17 @@ impl TryFrom<OfficialRow> for Credentials {
 /// Appends an event of the official `$id` (entity `official`, no legal basis) inside `$tx`.
 macro_rules! account_event {
     ($tx:expr, $id:expr, $kind:expr, $actor:expr, $at:expr, $data:expr $(,)?) => {
-        sqlx::query(sql::INSERT_EVENT)
-            .bind("official")
-            .bind($id)
-            .bind($kind)
-            .bind($actor)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind($at)
-            .bind($data)
-            .execute(&mut *$tx)
-            .await?
+        append_event!(
+            $tx,
+            "official",
+            $id,
+            $kind,
+            $actor,
+            None::<String>,
+            None::<String>,
+            $at,
+            $data,
+        )
     };
 }
 

@@ -29,17 +29,17 @@ macro_rules! insert_event {
     ($tx:expr, $e:expr $(,)?) => {
         async {
             let e = $e;
-            sqlx::query(sql::INSERT_EVENT)
-                .bind(e.entity_type)
-                .bind(e.entity_id)
-                .bind(e.kind)
-                .bind(e.actor)
-                .bind(e.reason)
-                .bind(e.legal_basis_version)
-                .bind(e.at)
-                .bind(e.data)
-                .execute(&mut *$tx)
-                .await?;
+            append_event!(
+                $tx,
+                e.entity_type,
+                e.entity_id,
+                e.kind,
+                e.actor,
+                e.reason,
+                e.legal_basis_version,
+                e.at,
+                e.data,
+            );
             Ok::<(), StorageError>(())
         }
     };

@@ -365,4 +365,23 @@ async fn a_retired_key_no_longer_verifies_and_says_why() {
         .await
         .unwrap();
     assert!(page.contains("chave exposta em incidente"));
+    // The sticker's PDF, uploaded, says it too: certified by the city, but by a retired key.
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+    let res = restarted
+        .client
+        .post(restarted.url("/api/v1/verify/pdf"))
+        .header("content-type", "application/pdf")
+        .body(pdf)
+        .send()
+        .await
+        .unwrap();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "unknown_key", "{body}");
+    assert_eq!(body["signature"]["intact"], true);
+    assert_eq!(body["signature"]["trusted"], false);
+    let detail = body["signature"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("retirada de uso em 2026-11-30: chave exposta em incidente"),
+        "{detail}"
+    );
 }

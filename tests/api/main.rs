@@ -15,6 +15,7 @@ mod limits;
 mod nodes;
 mod pdf;
 
+mod audit;
 mod authorizations;
 mod autos;
 mod calendar;
