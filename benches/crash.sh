@@ -8,12 +8,14 @@
 #   voided as "emissão interrompida". Exits non-zero unless the first three are all 0.
 #
 #   usage: benches/crash.sh [clients=12] [kills=5]
+#   SELO_BIN=path/to/selo benches/crash.sh …   measures another build
 #   DATABASE_URL=postgres://…/fresh_db benches/crash.sh   runs it on PostgreSQL (needs psql)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${1:-12}
 kills=${2:-5}
-cargo build --release --quiet
+bin=${SELO_BIN:-./target/release/selo}
+[ -n "${SELO_BIN:-}" ] || cargo build --release --quiet
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 base="http://127.0.0.1:$port"
@@ -23,7 +25,7 @@ export SELO_LISTEN=127.0.0.1:$port SELO_PUBLIC_URL=$base SELO_ADMIN_TOKEN=crash-
   SELO_RESERVATION_TIMEOUT_SECS=2
 pid=
 start() {
-  ./target/release/selo serve >>"$work/log" 2>&1 &
+  "$bin" serve >>"$work/log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do curl -fs "$base/health" >/dev/null && return; sleep 0.1; done
   echo "selo did not start" >&2; tail "$work/log" >&2; exit 1
@@ -100,4 +102,7 @@ echo "  voided as 'emissão interrompida':  $interrupted"
 echo "  duplicates:                        $dups"
 echo "  stuck reservations:                $stuck"
 echo "  unexplained gaps:                  $gaps"
+# The audit log's hash chain survived the kills too (issue 14).
+chain=$("$bin" audit verify) || { echo "$chain"; echo "the audit chain is broken" >&2; exit 1; }
+echo "  audit chain:                       $(echo "$chain" | head -1 | cut -d: -f2- | cut -d';' -f1 | xargs), $(echo "$chain" | tail -1)"
 [ "$dups" = 0 ] && [ "$stuck" = 0 ] && [ "$gaps" = 0 ]

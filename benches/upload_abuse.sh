@@ -7,18 +7,20 @@
 # Exits non-zero if RSS reaches 300 MB or a token verification takes 50 ms or more.
 #
 #   usage: benches/upload_abuse.sh [connections=200] [seconds=20]
+#   SELO_BIN=path/to/selo benches/upload_abuse.sh …   measures another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 conns=${1:-200}
 secs=${2:-20}
-cargo build --release --quiet
+bin=${SELO_BIN:-./target/release/selo}
+[ -n "${SELO_BIN:-}" ] || cargo build --release --quiet
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 base="http://127.0.0.1:$port"
 export SELO_LISTEN=127.0.0.1:$port SELO_PUBLIC_URL=$base SELO_ADMIN_TOKEN=abuse-token \
   SELO_KEYS_DIR=$work/keys DATABASE_URL=sqlite://$work/selo.db SELO_OUVIDORIA_PHONE="(66) 3401-9999" \
   RUST_LOG=warn SELO_RATE_UPLOAD_PER_MINUTE=0 SELO_RATE_VERIFY_PER_MINUTE=0
-./target/release/selo serve >"$work/log" 2>&1 &
+"$bin" serve >"$work/log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "$base/health" >/dev/null && break; sleep 0.1; done
