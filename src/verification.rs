@@ -161,9 +161,7 @@ impl Verification {
         };
         let reason = format!(
             "Assinatura conferida; a situação do documento está indisponível no momento. Última situação conhecida, consultada {age} (às {}, horário de Cuiabá): {}. Tente de novo em instantes.",
-            last.as_of
-                .with_timezone(&chrono_tz::America::Cuiaba)
-                .format("%H:%M"),
+            crate::documents::format::time_local(last.as_of),
             document.status.label_pt()
         );
         Self {

@@ -42,6 +42,11 @@ pub fn datetime_local(t: DateTime<Utc>) -> String {
         .to_string()
 }
 
+/// `14:05` in America/Cuiaba (DL-11).
+pub fn time_local(t: DateTime<Utc>) -> String {
+    t.with_timezone(&Cuiaba).format("%H:%M").to_string()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {

@@ -415,6 +415,10 @@ struct DocumentView {
     subject_check: &'static str,
     subject: String,
     valid_until: String,
+    /// "Situação", or "Última situação" while the register does not answer.
+    status_label: &'static str,
+    /// When the last known status was read (`HH:MM`), while the register does not answer.
+    status_as_of: Option<String>,
     status: &'static str,
     holds: &'static str,
     suspended_until: Option<String>,
@@ -431,6 +435,8 @@ impl DocumentView {
             subject_check,
             subject: doc.plate.clone(),
             valid_until: format::date(doc.valid_until),
+            status_label: "Situação",
+            status_as_of: None,
             status: doc.status.label_pt(),
             holds: match doc.facts_hold {
                 Some(true) => " · os fatos certificados continuam verdadeiros",
@@ -473,7 +479,15 @@ fn page(state: &AppState, v: Option<&Verification>, note: Option<&str>) -> Strin
             icon,
             headline,
             text,
-            document: v.document.as_ref().map(DocumentView::of),
+            document: v.document.as_ref().map(|d| {
+                let mut view = DocumentView::of(d);
+                // Issue 14: a status read earlier never reads as the status now.
+                if let Some(last) = &v.last_known {
+                    view.status_label = "Última situação";
+                    view.status_as_of = Some(format::time_local(last.as_of));
+                }
+                view
+            }),
             note,
             checked_at: format::datetime_local(v.checked_at),
         }
@@ -510,6 +524,8 @@ mod tests {
                     subject_check: "o CNPJ da empresa",
                     subject: "11.222.333/0001-81".into(),
                     valid_until: "20/11/2028".into(),
+                    status_label: "Situação",
+                    status_as_of: None,
                     status: "ativo",
                     holds: "",
                     suspended_until: None,

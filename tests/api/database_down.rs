@@ -196,6 +196,10 @@ async fn a_frozen_database_gives_the_last_known_status_saying_how_old() {
     assert!(reason.contains("há 3 minutos"), "{reason}");
     let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
     assert!(page.contains("Última situação conhecida"), "{page}");
+    assert!(
+        page.contains("<dt>Última situação</dt><dd>ativa, às 12:00"),
+        "the status row says it is the last known one: {page}"
+    );
 
     let (status, body) = app.verify(&other).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
