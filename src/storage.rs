@@ -52,7 +52,7 @@ macro_rules! on_backend {
 /// reads the chain's head, hashes the row after it (`domain::audit`) and inserts it with both
 /// hashes. Writers are serialized (`BEGIN IMMEDIATE`; on PostgreSQL the lock every write
 /// transaction takes first), so the head read is the row this one follows. Text arguments
-/// are anything `AsRef<str>`; `$reason` and `$lbv` are `Option`s of such.
+/// are anything `AsRef<str>`; `$reason` and `$lbv` are such text or `Option`s of it.
 macro_rules! append_event {
     ($tx:expr, $entity_type:expr, $entity_id:expr, $kind:expr, $actor:expr, $reason:expr, $lbv:expr, $at:expr, $data:expr $(,)?) => {{
         let head: Option<(Option<String>,)> = sqlx::query_as($crate::storage::sql::CHAIN_HEAD)
