@@ -120,6 +120,7 @@ route_table! {
     "/health" => [get meta::health: Public],
     "/.well-known/selo-keys.json" => [get meta::jwks: Public],
     "/api/v1/audit/checkpoints" => [get meta::audit_checkpoints: Public],
+    "/api/v1/status-list" => [get verify::status_list: Public],
     "/api/v1/drivers" => [post registry::create_driver: IssueRideHailing],
     "/api/v1/vehicles" => [post registry::create_vehicle: IssueRideHailing],
     "/api/v1/drivers/{id}" => [get registry::get_driver: ReadRideHailing],

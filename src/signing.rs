@@ -5,6 +5,7 @@ pub mod keys;
 pub mod pades;
 pub mod pki;
 pub mod secrets;
+pub mod status_list;
 pub mod token;
 
 /// Lower-case hexadecimal of `bytes` (key files, digests, PDF hex strings).

@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod documents;
+pub mod status_list;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;

@@ -122,21 +122,37 @@ pub fn document() -> &'static str {
     })
 }
 
-/// A PDF file, as the body of a request or an answer (`string`, `format: binary`).
+/// `string`, `format: binary`: a file as the body of a request or an answer.
+fn binary() -> RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+            utoipa::openapi::KnownFormat::Binary,
+        )))
+        .into()
+}
+
+/// A PDF file, as the body of a request or an answer.
 pub struct PdfFile;
 
 impl utoipa::PartialSchema for PdfFile {
     fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-                utoipa::openapi::KnownFormat::Binary,
-            )))
-            .into()
+        binary()
     }
 }
 
 impl ToSchema for PdfFile {}
+
+/// A tagged `COSE_Sign1` (CBOR), as an answer (`application/cose`).
+pub struct CoseFile;
+
+impl utoipa::PartialSchema for CoseFile {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        binary()
+    }
+}
+
+impl ToSchema for CoseFile {}
 
 /// The verification form's upload: one file part carrying the PDF (any field name; `pdf` by
 /// convention).

@@ -49,6 +49,51 @@ pub async fn api_token(
         .json(v)
 }
 
+/// The signed status list: every document that does not verify `valid` now, as a tagged
+/// `COSE_Sign1` over CBOR (README, "The status list"), for verifiers that work offline.
+#[utoipa::path(get, path = "/api/v1/status-list", tag = "verification",
+    responses(
+        (status = 200, description = "COSE_Sign1 (CBOR, tag 18) assinado com as chaves do JWK Set: {v, t, iat, exp, docs: [{d, s, u?}]}", content_type = "application/cose", body = super::openapi::CoseFile),
+        (status = 304, description = "A lista não mudou (`If-None-Match`)"),
+        (status = 503, description = "O cadastro não respondeu e não há lista válida", body = super::problem::Problem),
+    ))]
+pub async fn status_list(
+    state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let Some(list) =
+        crate::verification::status_list::current(&state, &cache, state.clock.now()).await
+    else {
+        return Err(ApiError::Unavailable(
+            "A lista de situações não pôde ser montada agora: o cadastro não respondeu. Tente de novo em instantes."
+                .into(),
+        ));
+    };
+    let unchanged = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim() == list.etag || t.trim() == "*")
+        });
+    let mut res = if unchanged {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, list.etag.clone()))
+        .insert_header(("Cache-Control", "public, max-age=60"))
+        .insert_header(("Access-Control-Allow-Origin", "*"));
+    Ok(if unchanged {
+        res.finish()
+    } else {
+        res.content_type("application/cose")
+            .body(list.bytes.to_vec())
+    })
+}
+
 /// Verifies the short code printed under the QR code.
 #[utoipa::path(get, path = "/api/v1/verify/code/{code}", tag = "verification",
     params(("code" = String, Path, description = "O código impresso no documento")),

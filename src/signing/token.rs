@@ -143,6 +143,12 @@ pub fn sign(payload: &TokenPayload, key: &ActiveKey) -> String {
 /// `COSE_Sign1` (`EdDSA`, the key's id in the protected header) over `payload`, as base64url
 /// without padding: the one signing of every token selo issues (documents, audit checkpoints).
 pub fn sign_bytes(payload: Vec<u8>, key: &ActiveKey) -> String {
+    URL_SAFE_NO_PAD.encode(sign_cose(payload, key))
+}
+
+/// The tagged `COSE_Sign1` bytes (CBOR tag 18) of [`sign_bytes`], for answers served as
+/// `application/cose` (the signed status list).
+pub fn sign_cose(payload: Vec<u8>, key: &ActiveKey) -> Vec<u8> {
     let protected = HeaderBuilder::new()
         .algorithm(iana::Algorithm::EdDSA)
         .key_id(key.kid().as_bytes().to_vec())
@@ -153,8 +159,7 @@ pub fn sign_bytes(payload: Vec<u8>, key: &ActiveKey) -> String {
         .create_signature(b"", |tbs| key.sign(tbs).to_bytes().to_vec())
         .build();
     // Serialising a well-formed structure we just built cannot fail.
-    let bytes = sign1.to_tagged_vec().unwrap_or_default();
-    URL_SAFE_NO_PAD.encode(bytes)
+    sign1.to_tagged_vec().unwrap_or_default()
 }
 
 /// Decodes and verifies a token against the key set: offline, no database.
@@ -171,8 +176,13 @@ pub fn verify_bytes(token: &str, keys: &KeySet) -> Result<Vec<u8>, TokenError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(token.trim_end_matches('='))
         .map_err(|_| TokenError::Malformed("not base64url"))?;
-    let sign1 = CoseSign1::from_tagged_slice(&bytes)
-        .or_else(|_| CoseSign1::from_slice(&bytes))
+    verify_cose(&bytes, keys)
+}
+
+/// The payload of tagged (or untagged) `COSE_Sign1` bytes, once the signature is checked.
+pub fn verify_cose(bytes: &[u8], keys: &KeySet) -> Result<Vec<u8>, TokenError> {
+    let sign1 = CoseSign1::from_tagged_slice(bytes)
+        .or_else(|_| CoseSign1::from_slice(bytes))
         .map_err(|_| TokenError::Malformed("not a `COSE_Sign1`"))?;
     let header = &sign1.protected.header;
     if header.alg != Some(coset::Algorithm::Assigned(iana::Algorithm::EdDSA)) {

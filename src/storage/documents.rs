@@ -157,6 +157,17 @@ impl Store {
             .await
     }
 
+    /// Every document of the register, oldest first (the signed status list reads them all).
+    pub async fn all_documents(&self) -> Result<Vec<Document>, StorageError> {
+        let q = format!("SELECT {COLUMNS} FROM documents ORDER BY issued_at, id");
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(Document::try_from).collect()
+        })
+    }
+
     /// The signed PDF of a document.
     pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {

@@ -57,6 +57,8 @@ pub struct VerdictCache {
     /// One computation per token at a time: when an entry expires under load, the scans
     /// that miss together wait for the first one instead of all reading the register.
     computing: [tokio::sync::Mutex<()>; STRIPES],
+    /// The signed status list last built (`status_list`), and the lock of its building.
+    pub(super) status_list: tokio::sync::Mutex<Option<super::status_list::Built>>,
 }
 
 impl Default for VerdictCache {
@@ -64,6 +66,7 @@ impl Default for VerdictCache {
         Self {
             entries: RwLock::default(),
             computing: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
+            status_list: tokio::sync::Mutex::new(None),
         }
     }
 }

@@ -118,16 +118,7 @@ async fn revoked_authorization_is_reported_as_revoked() {
     let app = spawn_app().await;
     let grant = app.granted().await;
     let token = token_of(grant["verification_url"].as_str().unwrap());
-    let path = format!(
-        "/api/v1/app-authorizations/{}/revocation",
-        grant["id"].as_str().unwrap()
-    );
-    assert_eq!(
-        app.post(&path, &json!({"reason": "Cassação por fraude"}))
-            .await
-            .status(),
-        StatusCode::OK
-    );
+    revoke(&app, &grant).await;
     let (status, body) = app.verify(&token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["verdict"], "revoked");
@@ -308,6 +299,15 @@ async fn a_sticker_verified_from_memory_verifies_revoked_on_the_very_next_scan()
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body["verdict"], "valid", "{body}");
     }
+    revoke(&app, &grant).await;
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "revoked", "{body}");
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(page.contains("REVOGADO"));
+}
+
+/// Revokes `grant`'s authorization (art. 26: cassação).
+async fn revoke(app: &crate::helpers::TestApp, grant: &Value) {
     let path = format!(
         "/api/v1/app-authorizations/{}/revocation",
         grant["id"].as_str().unwrap()
@@ -318,10 +318,20 @@ async fn a_sticker_verified_from_memory_verifies_revoked_on_the_very_next_scan()
             .status(),
         StatusCode::OK
     );
-    let (_, body) = app.verify(&token).await;
-    assert_eq!(body["verdict"], "revoked", "{body}");
-    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
-    assert!(page.contains("REVOGADO"));
+}
+
+/// Suspends `grant`'s authorization for 5 days from 30/11/2026 (art. 26, §1º): reinstated
+/// on 05/12 (DL-9).
+async fn suspend_for_five_days(app: &crate::helpers::TestApp, grant: &Value) -> reqwest::Response {
+    app.post(
+        &format!(
+            "/api/v1/app-authorizations/{}/sanctions",
+            grant["id"].as_str().unwrap()
+        ),
+        &json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 5,
+                "reason": "Infração grave", "legal_basis": "art. 26, §1º"}),
+    )
+    .await
 }
 
 /// Issue 14: a suspension (an act on the authorization, not on the document) reaches a
@@ -335,16 +345,7 @@ async fn a_cached_sticker_follows_a_suspension_and_its_end() {
     let res = app.vistoria(&grant, "2026-11-30", true).await;
     assert_eq!(res.status(), StatusCode::CREATED);
     assert_eq!(app.verify(&token).await.1["verdict"], "valid");
-    let res = app
-        .post(
-            &format!(
-                "/api/v1/app-authorizations/{}/sanctions",
-                grant["id"].as_str().unwrap()
-            ),
-            &json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 5,
-                    "reason": "Infração grave", "legal_basis": "art. 26, §1º"}),
-        )
-        .await;
+    let res = suspend_for_five_days(&app, &grant).await;
     let status = res.status();
     assert!(
         status.is_success(),
@@ -358,4 +359,82 @@ async fn a_cached_sticker_follows_a_suspension_and_its_end() {
     app.clock.advance(chrono::Duration::days(6));
     let (_, body) = app.verify(&token).await;
     assert_eq!(body["verdict"], "valid", "{body}");
+}
+
+/// Issue 11: the signed status list names every document not in force, verifies with the
+/// published keys, and changes with the register (`ETag`, `If-None-Match`).
+#[tokio::test]
+async fn the_signed_status_list_lists_what_is_not_in_force() {
+    let app = spawn_app().await;
+    let revoked = app.granted_to(0).await;
+    let active = app.granted_to(1).await;
+    let keys = selo::signing::keys::load(app.keys_dir.path(), false)
+        .unwrap()
+        .public;
+    let id_of = |grant: &Value| {
+        selo::signing::token::verify(
+            &token_of(grant["verification_url"].as_str().unwrap()),
+            &keys,
+        )
+        .unwrap()
+        .document_id
+    };
+    revoke(&app, &revoked).await;
+
+    let res = app.get("/api/v1/status-list").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/cose");
+    let etag = res.headers()["etag"].to_str().unwrap().to_owned();
+    let bytes = res.bytes().await.unwrap();
+    let list = selo::signing::status_list::verify(&bytes, &keys).unwrap();
+    assert_eq!(list.expires_at - list.issued_at, 24 * 3600);
+    let status_of = |id| {
+        list.entries
+            .iter()
+            .find(|e| e.document_id == id)
+            .map(|e| e.status.clone())
+    };
+    assert_eq!(status_of(id_of(&revoked)).as_deref(), Some("revoked"));
+    assert_eq!(
+        status_of(id_of(&active)),
+        None,
+        "a valid sticker is not listed"
+    );
+    assert!(
+        list.entries.iter().all(|e| e.status == "revoked"),
+        "{list:?}"
+    );
+
+    let list_if_none_match = |etag: &str| {
+        app.client
+            .get(app.url("/api/v1/status-list"))
+            .header("if-none-match", etag)
+            .send()
+    };
+    // Unchanged: 304 for the same ETag.
+    let res = list_if_none_match(&etag).await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
+
+    // A suspension is an act: a new list, with the day it ends.
+    let res = suspend_for_five_days(&app, &active).await;
+    assert!(res.status().is_success());
+    let res = list_if_none_match(&etag).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let list = selo::signing::status_list::verify(&res.bytes().await.unwrap(), &keys).unwrap();
+    let suspended = list
+        .entries
+        .iter()
+        .find(|e| e.document_id == id_of(&active))
+        .expect("the suspended sticker is listed");
+    assert_eq!(suspended.status, "suspended");
+    assert_eq!(
+        suspended.until,
+        chrono::NaiveDate::from_ymd_opt(2026, 12, 5)
+    );
+
+    // A byte changed: not a list selo signed.
+    let mut forged = bytes.to_vec();
+    let i = forged.len() - 10;
+    forged[i] ^= 0x40;
+    assert!(selo::signing::status_list::verify(&forged, &keys).is_err());
 }
