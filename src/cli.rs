@@ -29,6 +29,19 @@ pub fn keys_retire(dir: &Path, kid: &str, reason: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The register named by `DATABASE_URL`, for the commands that act on it.
+async fn store(settings: &Settings) -> anyhow::Result<crate::storage::Store> {
+    use anyhow::Context;
+    crate::storage::Store::connect(&settings.database_url)
+        .await
+        .with_context(|| {
+            format!(
+                "opening the database {}",
+                crate::settings::redact_url(&settings.database_url)
+            )
+        })
+}
+
 /// `selo samples DIR`: one signed example of every document kind, for looking at.
 pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     let keys = crate::startup::load_or_create_keys(settings)?;
@@ -52,19 +65,7 @@ pub mod officials {
 
     use crate::issuance::officials as accounts;
     use crate::settings::Settings;
-    use crate::storage::Store;
     use crate::storage::officials::CLI_OFFICIAL;
-
-    pub(super) async fn store(settings: &Settings) -> anyhow::Result<Store> {
-        Store::connect(&settings.database_url)
-            .await
-            .with_context(|| {
-                format!(
-                    "opening the database {}",
-                    crate::settings::redact_url(&settings.database_url)
-                )
-            })
-    }
 
     /// One line of standard input, without its line ending: the password.
     fn read_password() -> anyhow::Result<String> {
@@ -105,7 +106,7 @@ pub mod officials {
                 eprintln!("senha (uma linha, ao menos 12 caracteres):");
                 let password = read_password()?;
                 run(async {
-                    let store = store(settings).await?;
+                    let store = super::store(settings).await?;
                     let o =
                         accounts::add(&store, &actor, login, name, roles, &password, now).await?;
                     println!("criado(a): {} — {} ({})", o.login, o.name, o.roles);
@@ -113,7 +114,7 @@ pub mod officials {
                 })
             }
             ["token", login] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 let token = accounts::issue_token(&store, login, &actor, now).await?;
                 eprintln!(
                     "token pessoal de {login} (mostrado só agora; guarde-o em local seguro; \
@@ -123,25 +124,25 @@ pub mod officials {
                 Ok(())
             }),
             ["revoke-tokens", login] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 accounts::revoke_tokens(&store, login, &actor, now).await?;
                 println!("tokens de {login} revogados");
                 Ok(())
             }),
             ["disable", login] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 accounts::disable(&store, login, &actor, now).await?;
                 println!("{login} desativado(a): sessões encerradas, tokens recusados");
                 Ok(())
             }),
             ["enable", login] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 accounts::enable(&store, login, &actor, now).await?;
                 println!("{login} reativado(a)");
                 Ok(())
             }),
             ["roles", login, roles] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 let o = accounts::set_roles(&store, login, roles, &actor, now).await?;
                 println!("{}: {}", o.login, o.roles);
                 Ok(())
@@ -150,14 +151,14 @@ pub mod officials {
                 eprintln!("nova senha (uma linha, ao menos 12 caracteres):");
                 let password = read_password()?;
                 run(async {
-                    let store = store(settings).await?;
+                    let store = super::store(settings).await?;
                     accounts::reset_password(&store, login, &password, &actor, now).await?;
                     println!("senha de {login} redefinida; as sessões dele(a) foram encerradas");
                     Ok(())
                 })
             }
             ["list"] => run(async {
-                let store = store(settings).await?;
+                let store = super::store(settings).await?;
                 for o in store.officials().await? {
                     println!(
                         "{}\t{}\t{}\t{}",
@@ -199,7 +200,7 @@ pub mod audit {
             ["verify", "--checkpoints", file] => verify(settings, Some(file)),
             ["checkpoint"] => actix_web::rt::System::new().block_on(async {
                 let keys = crate::startup::load_or_create_keys(settings)?;
-                let store = super::officials::store(settings).await?;
+                let store = super::store(settings).await?;
                 let c = audit::checkpoint_now(&store, &keys.active, chrono::Utc::now()).await?;
                 println!("{}", serde_json::to_string_pretty(&c)?);
                 Ok(())
@@ -232,7 +233,7 @@ pub mod audit {
         let keys = crate::signing::keys::load(&settings.keys_dir, false)
             .with_context(|| format!("reading the keys in {}", settings.keys_dir.display()))?;
         let report = actix_web::rt::System::new().block_on(async {
-            let store = super::officials::store(settings).await?;
+            let store = super::store(settings).await?;
             anyhow::Ok(audit::verify_chain(&store, &keys.public, held).await?)
         })?;
         println!(

@@ -2,47 +2,14 @@
 //! demand from the command line), and walking it against every checkpoint known.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 use crate::domain::audit::{Break, ChainWalk, Claim};
 use crate::domain::dates::local_date;
 use crate::signing::checkpoint::{self, CheckpointPayload};
 use crate::signing::keys::{ActiveKey, KeySet};
-use crate::storage::audit::{CheckpointRow, Head, Signed};
+pub use crate::storage::audit::Checkpoint;
+use crate::storage::audit::{Head, Signed};
 use crate::storage::{StorageError, Store};
-
-/// A published checkpoint (`GET /api/v1/audit/checkpoints`), as a copy held elsewhere keeps it.
-#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Checkpoint {
-    /// The legal day (America/Cuiaba) it was made.
-    pub day: String,
-    /// The chain's last row then (0: empty chain).
-    pub event_id: i64,
-    /// How many rows the chain had then.
-    pub events: i64,
-    /// That row's hash (SHA-256, hex).
-    pub head_hash: String,
-    pub signed_at: DateTime<Utc>,
-    /// The key that signed it (the JWK Set's `kid`).
-    pub kid: String,
-    /// `COSE_Sign1` (base64url) over what the other fields say; the fields are a reading aid,
-    /// the token is the checkpoint.
-    pub token: String,
-}
-
-impl From<CheckpointRow> for Checkpoint {
-    fn from(r: CheckpointRow) -> Self {
-        Self {
-            day: r.day,
-            event_id: r.event_id,
-            events: r.events,
-            head_hash: r.head_hash,
-            signed_at: r.signed_at,
-            kid: r.kid,
-            token: r.token,
-        }
-    }
-}
 
 /// Signs the chain's head now.
 pub async fn checkpoint_now(
@@ -64,16 +31,7 @@ pub async fn checkpoint_now(
             key,
         ),
     };
-    let (head, signed) = store.checkpoint(&day, now, sign).await?;
-    Ok(Checkpoint {
-        day,
-        event_id: head.event_id,
-        events: i64::try_from(head.events).unwrap_or(i64::MAX),
-        head_hash: head.hash,
-        signed_at: now,
-        kid: signed.kid,
-        token: signed.token,
-    })
+    store.checkpoint(&day, now, sign).await
 }
 
 /// The daily checkpoint: made unless one was made on today's legal day.
@@ -114,12 +72,7 @@ pub fn spawn_daily_checkpoints(state: crate::state::AppState) {
 
 /// The published checkpoints, newest first (at most 400: more than a year of days).
 pub async fn checkpoints(store: &Store) -> Result<Vec<Checkpoint>, StorageError> {
-    Ok(store
-        .checkpoints(400)
-        .await?
-        .into_iter()
-        .map(Checkpoint::from)
-        .collect())
+    store.checkpoints(400).await
 }
 
 /// What the walk of the chain found.

@@ -38,16 +38,23 @@ impl ChainRow {
     }
 }
 
-/// A signed checkpoint as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct CheckpointRow {
-    pub id: i64,
+/// A signed checkpoint, as stored and as published (`GET /api/v1/audit/checkpoints`): what a
+/// copy held elsewhere keeps.
+#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Checkpoint {
+    /// The legal day (America/Cuiaba) it was made.
     pub day: String,
+    /// The chain's last row then (0: empty chain).
     pub event_id: i64,
+    /// How many rows the chain had then.
     pub events: i64,
+    /// That row's hash (SHA-256, hex).
     pub head_hash: String,
     pub signed_at: DateTime<Utc>,
+    /// The key that signed it (the JWK Set's `kid`).
     pub kid: String,
+    /// `COSE_Sign1` (base64url) over what the other fields say; the fields are a reading aid,
+    /// the token is the checkpoint.
     pub token: String,
 }
 
@@ -74,7 +81,7 @@ const HEAD: &str = "SELECT id, hash FROM events WHERE hash IS NOT NULL ORDER BY 
 const CHAINED: &str = "SELECT COUNT(*) FROM events WHERE hash IS NOT NULL";
 const INSERT_CHECKPOINT: &str = "INSERT INTO audit_checkpoints \
     (day, event_id, events, head_hash, signed_at, kid, token) VALUES ($1, $2, $3, $4, $5, $6, $7)";
-const CHECKPOINTS: &str = "SELECT id, day, event_id, events, head_hash, signed_at, kid, token \
+const CHECKPOINTS: &str = "SELECT day, event_id, events, head_hash, signed_at, kid, token \
     FROM audit_checkpoints ORDER BY id DESC LIMIT $1";
 const CHECKPOINT_ON: &str = "SELECT COUNT(*) FROM audit_checkpoints WHERE day = $1";
 
@@ -91,13 +98,13 @@ impl Store {
     }
 
     /// Signs the chain's head now and stores the checkpoint, in one write transaction (so the
-    /// head is not moving meanwhile). `sign` gets the head and the legal day.
+    /// head is not moving meanwhile). `sign` gets the head.
     pub async fn checkpoint(
         &self,
         day: &str,
         at: DateTime<Utc>,
         sign: impl FnOnce(&Head) -> Signed,
-    ) -> Result<(Head, Signed), StorageError> {
+    ) -> Result<Checkpoint, StorageError> {
         on_backend!(self, |_pool, begin| {
             let mut tx = begin().await?;
             let head: Option<(i64, String)> = sqlx::query_as(HEAD).fetch_optional(&mut *tx).await?;
@@ -122,12 +129,20 @@ impl Store {
                 .await?;
             // No verification reads checkpoints: the caches stay warm.
             tx.commit_unseen().await?;
-            Ok((head, signed))
+            Ok(Checkpoint {
+                day: day.to_owned(),
+                event_id: head.event_id,
+                events,
+                head_hash: head.hash,
+                signed_at: at,
+                kid: signed.kid,
+                token: signed.token,
+            })
         })
     }
 
     /// The latest `limit` checkpoints, newest first.
-    pub async fn checkpoints(&self, limit: i64) -> Result<Vec<CheckpointRow>, StorageError> {
+    pub async fn checkpoints(&self, limit: i64) -> Result<Vec<Checkpoint>, StorageError> {
         Ok(on_backend!(self, |pool, _begin| {
             sqlx::query_as(CHECKPOINTS)
                 .bind(limit)

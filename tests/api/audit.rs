@@ -31,6 +31,13 @@ fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
     (out.status.success(), stdout)
 }
 
+/// `selo audit checkpoint`: the checkpoint it signed.
+fn checkpoint(app: &TestApp) -> Value {
+    let (ok, out) = audit(app, &["checkpoint"]);
+    assert!(ok, "{out}");
+    serde_json::from_str(&out).unwrap()
+}
+
 /// Runs `statements` on the app's database, as its owner would, bypassing selo.
 async fn tamper(app: &TestApp, statements: &[&str]) {
     if app.backend == "postgres" {
@@ -189,9 +196,7 @@ async fn an_inserted_row_is_named_with_or_without_a_hash() {
 #[tokio::test]
 async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewhere() {
     let (app, ids) = app_with_history().await;
-    let (ok, out) = audit(&app, &["checkpoint"]);
-    assert!(ok, "{out}");
-    let signed: Value = serde_json::from_str(&out).unwrap();
+    let signed = checkpoint(&app);
     assert_eq!(signed["event_id"], *ids.last().unwrap());
     assert_eq!(signed["events"], ids.len());
 
@@ -249,9 +254,7 @@ async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewh
 #[tokio::test]
 async fn a_forged_checkpoint_is_refused() {
     let (app, _) = app_with_history().await;
-    let (ok, out) = audit(&app, &["checkpoint"]);
-    assert!(ok, "{out}");
-    let mut c: Value = serde_json::from_str(&out).unwrap();
+    let mut c = checkpoint(&app);
     let token = c["token"].as_str().unwrap().to_owned();
     let flipped = if token.ends_with('A') { "B" } else { "A" };
     c["token"] = Value::String(format!("{}{flipped}", &token[..token.len() - 1]));
