@@ -56,32 +56,74 @@ impl Qr {
 /// Crockford base32 without I, L, O, U: easy to read aloud and to type.
 const CODE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/// A random 8-character verification code shown as `XXXX-XXXX` (40 bits).
+/// A random verification code of 8 symbols (40 bits) and a check symbol, printed
+/// `XXX-XXX-XXX` (issue 11): a typo is told apart from a code the register never issued.
 pub fn new_verification_code() -> Option<String> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).ok()?;
-    let chars: String = bytes
+    let mut symbols: Vec<u8> = bytes
         .iter()
-        .map(|b| CODE_ALPHABET[usize::from(b % 32)] as char)
+        .map(|b| CODE_ALPHABET[usize::from(b % 32)])
         .collect();
-    Some(format!("{}-{}", &chars[..4], &chars[4..]))
+    symbols.push(check_symbol(&symbols)?);
+    Some(group_code(&symbols))
 }
 
-/// Normalises a typed code (`k7q2 9xhm`, `K7Q29XHM`) to `K7Q2-9XHM`; `None` if it cannot be one.
-pub fn normalise_verification_code(input: &str) -> Option<String> {
-    let chars: String = input
+/// `K7Q29XHM4` → `K7Q-29X-HM4`; the 8 symbols of a code issued before the check symbol
+/// keep their `K7Q2-9XHM` form.
+fn group_code(symbols: &[u8]) -> String {
+    let s = String::from_utf8_lossy(symbols);
+    if symbols.len() == 8 {
+        format!("{}-{}", &s[..4], &s[4..])
+    } else {
+        format!("{}-{}-{}", &s[..3], &s[3..6], &s[6..])
+    }
+}
+
+/// The check symbol of `payload` (Luhn mod 32 over the code alphabet): it catches every
+/// single mistyped symbol and every swap of two neighbours but that of `0` and `Z`.
+fn check_symbol(payload: &[u8]) -> Option<u8> {
+    let mut sum = 0usize;
+    for (i, b) in payload.iter().rev().enumerate() {
+        let value = CODE_ALPHABET.iter().position(|a| a == b)?;
+        let addend = if i % 2 == 0 { value * 2 } else { value };
+        sum += addend / 32 + addend % 32;
+    }
+    Some(CODE_ALPHABET[(32 - sum % 32) % 32])
+}
+
+/// Why a typed code is not a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeError {
+    /// Wrong length or a symbol outside the alphabet.
+    Malformed,
+    /// Nine symbols whose check symbol does not match: a typo (or a made-up code).
+    Mistyped,
+}
+
+/// Normalises a typed code (`k7q 29x hm4`, `K7Q29XHM4`) to `K7Q-29X-HM4`, reading `O` as `0`
+/// and `I`, `L` as `1`. Nine symbols must pass their check symbol; eight are a code issued
+/// before it existed (`K7Q2-9XHM`), looked up as they are.
+pub fn normalise_verification_code(input: &str) -> Result<String, CodeError> {
+    let symbols: Vec<u8> = input
         .chars()
-        .filter(|c| !matches!(c, '-' | ' '))
+        .filter(|c| !matches!(c, '-' | ' ' | '.'))
         .map(|c| match c.to_ascii_uppercase() {
             'O' => '0',
             'I' | 'L' => '1',
             other => other,
         })
+        .map(|c| u8::try_from(c).unwrap_or(0))
         .collect();
-    if chars.len() != 8 || !chars.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
-        return None;
+    if !symbols.iter().all(|b| CODE_ALPHABET.contains(b)) {
+        return Err(CodeError::Malformed);
     }
-    Some(format!("{}-{}", &chars[..4], &chars[4..]))
+    match symbols.len() {
+        8 => Ok(group_code(&symbols)),
+        9 if check_symbol(&symbols[..8]) == Some(symbols[8]) => Ok(group_code(&symbols)),
+        9 => Err(CodeError::Mistyped),
+        _ => Err(CodeError::Malformed),
+    }
 }
 
 /// Settings printed on documents.
@@ -212,21 +254,76 @@ mod tests {
     #[test]
     fn verification_codes_are_well_formed_and_normalise() {
         let code = new_verification_code().unwrap();
-        assert_eq!(code.len(), 9);
+        assert_eq!(code.len(), 11);
+        assert_eq!(code.matches('-').count(), 2);
         assert_eq!(
             normalise_verification_code(&code.to_lowercase().replace('-', " ")),
-            Some(code)
+            Ok(code)
         );
+        // Codes issued before the check symbol keep their form and are looked up as typed.
         assert_eq!(
             normalise_verification_code("k7q2-9xhm"),
-            Some("K7Q2-9XHM".into())
+            Ok("K7Q2-9XHM".into())
         );
         assert_eq!(
             normalise_verification_code("O0IL-9XHM"),
-            Some("0011-9XHM".into())
+            Ok("0011-9XHM".into())
         );
-        assert_eq!(normalise_verification_code("K7Q2-9XH"), None);
-        assert_eq!(normalise_verification_code("K7Q2-9XHU"), None);
+        assert_eq!(
+            normalise_verification_code("K7Q2-9XH"),
+            Err(CodeError::Malformed)
+        );
+        assert_eq!(
+            normalise_verification_code("K7Q2-9XHU"),
+            Err(CodeError::Malformed)
+        );
+    }
+
+    #[test]
+    fn the_check_symbol_catches_every_single_typo_and_neighbour_swap() {
+        for _ in 0..200 {
+            let code = new_verification_code().unwrap();
+            let symbols: Vec<u8> = code.bytes().filter(|b| *b != b'-').collect();
+            for i in 0..symbols.len() {
+                for &other in CODE_ALPHABET {
+                    if other == symbols[i] {
+                        continue;
+                    }
+                    let mut typo = symbols.clone();
+                    typo[i] = other;
+                    let typed = String::from_utf8(typo).unwrap();
+                    assert_eq!(
+                        normalise_verification_code(&typed),
+                        Err(CodeError::Mistyped),
+                        "{code} → {typed}"
+                    );
+                }
+            }
+            for i in 0..symbols.len() - 1 {
+                let (a, b) = (symbols[i], symbols[i + 1]);
+                let pos = |x| CODE_ALPHABET.iter().position(|c| *c == x).unwrap();
+                if a == b || pos(a).abs_diff(pos(b)) == 31 {
+                    continue;
+                }
+                let mut swapped = symbols.clone();
+                swapped.swap(i, i + 1);
+                let typed = String::from_utf8(swapped).unwrap();
+                assert_eq!(
+                    normalise_verification_code(&typed),
+                    Err(CodeError::Mistyped),
+                    "{code} → {typed}"
+                );
+            }
+        }
+        // The issue's example: 8 read as B.
+        let code = "8Y6-X2K-Q7";
+        let check = check_symbol(b"8Y6X2KQ7").unwrap() as char;
+        let good = format!("{code}{check}");
+        assert!(normalise_verification_code(&good).is_ok());
+        assert_eq!(
+            normalise_verification_code(&good.replacen('8', "B", 1)),
+            Err(CodeError::Mistyped)
+        );
     }
 
     #[test]

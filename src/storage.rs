@@ -388,6 +388,30 @@ pub struct DocumentStatus {
     /// The car the authorization binds now.
     pub vehicle_id: Uuid,
     pub sanctions: Vec<Sanction>,
+    /// The car the document names, as the passenger sees it (issue 11).
+    pub car: CarDescription,
+    /// The driver's full name (the public tier shows the first name only).
+    pub driver_name: String,
+    /// Whether a photo of the driver is on file.
+    pub driver_photo: bool,
+}
+
+/// Make, model and colour of a car, as its CRLV gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarDescription {
+    pub make: String,
+    pub model: String,
+    pub color: String,
+}
+
+/// A driver's photo ready to store: JPEG without metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverPhoto {
+    pub jpeg: Vec<u8>,
+    /// Lower-case hex.
+    pub sha256: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// One append-only event: who did what, when, why, under which legal basis.
@@ -517,6 +541,19 @@ pub trait Repository: Send + Sync {
         &self,
         id: Uuid,
     ) -> impl Future<Output = Result<Option<Driver>, StorageError>> + Send;
+    /// Sets (or replaces) a driver's photo, with its event; `false` if the driver does not exist.
+    fn set_driver_photo(
+        &self,
+        driver_id: Uuid,
+        photo: &DriverPhoto,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, StorageError>> + Send;
+    /// A driver's photo (JPEG), if one is on file.
+    fn driver_photo(
+        &self,
+        driver_id: Uuid,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, StorageError>> + Send;
     fn insert_vehicle(
         &self,
         vehicle: &Vehicle,
@@ -751,6 +788,11 @@ pub(crate) mod sql {
     pub const INSERT_DRIVER_RECORD: &str = "INSERT INTO driver_records (driver_id, record, recorded_at, recorded_by) \
         VALUES ($1, $2, $3, $4)";
     pub const DRIVER_EXISTS: &str = "SELECT COUNT(*) FROM drivers WHERE id = $1";
+    pub const UPSERT_DRIVER_PHOTO: &str = "INSERT INTO driver_photos (driver_id, jpeg, sha256, width, height, \
+        uploaded_at, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (driver_id) DO UPDATE SET \
+        jpeg = excluded.jpeg, sha256 = excluded.sha256, width = excluded.width, height = excluded.height, \
+        uploaded_at = excluded.uploaded_at, uploaded_by = excluded.uploaded_by";
+    pub const SELECT_DRIVER_PHOTO: &str = "SELECT jpeg FROM driver_photos WHERE driver_id = $1";
     pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
         model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
         in_service_since, owner_type, owner_document) \
@@ -861,10 +903,13 @@ pub(crate) mod sql {
         FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS latest_substitution, a.driver_id, ",
         current_vehicle!(),
         " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
-        sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis \
+        sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis, \
+        v.make AS vehicle_make, v.model AS vehicle_model, v.color AS vehicle_color, dr.name AS driver_name, \
+        (SELECT COUNT(*) FROM driver_photos ph WHERE ph.driver_id = a.driver_id) AS driver_photos \
         FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
         JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
         WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
+        JOIN drivers dr ON dr.id = a.driver_id \
         LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
         LEFT JOIN app_authorization_sanctions sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
     );
@@ -1057,6 +1102,11 @@ pub(crate) struct DocumentStatusRow {
     sanction_until: Option<NaiveDate>,
     sanction_reason: Option<String>,
     sanction_basis: Option<String>,
+    vehicle_make: String,
+    vehicle_model: String,
+    vehicle_color: String,
+    driver_name: String,
+    driver_photos: i64,
 }
 
 /// The status of a document from its rows (one per sanction of its authorization).
@@ -1112,6 +1162,13 @@ impl TryFrom<DocumentStatusRow> for DocumentStatus {
             driver_id: parse_uuid(&r.driver_id)?,
             vehicle_id: parse_uuid(&r.vehicle_id)?,
             sanctions: Vec::new(),
+            car: CarDescription {
+                make: r.vehicle_make,
+                model: r.vehicle_model,
+                color: r.vehicle_color,
+            },
+            driver_name: r.driver_name,
+            driver_photo: r.driver_photos > 0,
         })
     }
 }

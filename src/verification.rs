@@ -8,6 +8,7 @@ pub mod status_list;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
+use crate::documents::CodeError;
 use crate::domain::charter::CharterStatus;
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::sanctions::authorization_status;
@@ -109,6 +110,48 @@ pub struct PublicDocument {
     /// While suspended: the day the authorization is reinstated (DL-9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended_until: Option<NaiveDate>,
+    /// The vehicle, as a passenger sees it (issue 11): the car of a ride-hailing authorization
+    /// or sticker, the bus of a selo de vistoria.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<PublicVehicle>,
+    /// The driver of a ride-hailing authorization or sticker, as a passenger needs to
+    /// recognise them: the first name and, while the verdict is `valid`, the photo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver: Option<PublicDriver>,
+}
+
+/// What a passenger compares with the vehicle in front of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct PublicVehicle {
+    pub make: String,
+    pub model: String,
+    /// The colour on the CRLV (ride-hailing cars).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// `Ônibus` or `Micro-ônibus` (charter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// What a passenger needs to recognise the driver (LGPD art. 6º, III: the first name only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct PublicDriver {
+    pub first_name: String,
+    /// Where the photo is served, relative to the service (`/api/v1/verify/{token}/photo`):
+    /// only while the authorization is in force and a photo is on file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub photo_url: Option<String>,
+}
+
+/// The first name of a full name, capitalised as a name (`JOÃO DA SILVA` → `João`).
+pub fn first_name(full: &str) -> String {
+    let word = full.split_whitespace().next().unwrap_or_default();
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect()
+    })
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -232,6 +275,21 @@ pub fn live_verdict(
         company: None,
         facts_hold: None,
         suspended_until,
+        vehicle: Some(PublicVehicle {
+            make: status.car.make.clone(),
+            model: status.car.model.clone(),
+            color: Some(status.car.color.clone()),
+            body: None,
+        }),
+        // Issue 11: the driver only while the authorization is in force (a passenger told
+        // not to board needs no name); the photo's URL carries the document's own signed
+        // token, so no one reaches a photo without the sticker.
+        driver: (verdict == Verdict::Valid).then(|| PublicDriver {
+            first_name: first_name(&status.driver_name),
+            photo_url: status
+                .driver_photo
+                .then(|| format!("/api/v1/verify/{}/photo", status.meta.token)),
+        }),
     };
     (verdict, doc)
 }
@@ -266,6 +324,8 @@ pub fn charter_verdict(
             company: live.company_name,
             suspended_until: live.suspended_until,
             facts_hold: live.facts_hold,
+            vehicle: live.vehicle,
+            driver: None,
         },
     ))
 }
@@ -461,14 +521,25 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
         reason: None,
         last_known: None,
     };
-    let Some(code) = crate::documents::normalise_verification_code(raw) else {
-        return outcome(Verdict::Malformed, None);
+    let code = match crate::documents::normalise_verification_code(raw) {
+        Ok(code) => code,
+        Err(CodeError::Malformed) => return outcome(Verdict::Malformed, None),
+        // Issue 11: a typo is not a forgery; the verdict stays `malformed`, the reason says it.
+        Err(CodeError::Mistyped) => {
+            return Verification {
+                reason: Some(MISTYPED_CODE_PT.to_owned()),
+                ..outcome(Verdict::Malformed, None)
+            };
+        }
     };
     within_status_deadline(now, async {
         lookup(state, store.document_by_code(&code).await, now, |_| true).await
     })
     .await
 }
+
+/// The answer to a code whose check symbol does not match.
+pub const MISTYPED_CODE_PT: &str = "Código digitado incorretamente — confira: o último caractere do código impresso não corresponde aos demais. Digite de novo, caractere por caractere.";
 
 /// Why a document signed by a retired key is no longer trusted, in Portuguese.
 fn retired_key_pt(r: &crate::signing::keys::Retirement) -> String {
@@ -531,10 +602,33 @@ pub async fn verify_pdf_upload(
         signed_at: None,
         detail: detail.to_owned(),
     };
+    // Issue 11: each failure says its own reason.
+    let is_pdf = pdf.windows(5).take(1024).any(|w| w == b"%PDF-");
+    if !is_pdf {
+        let r = report(
+            false,
+            false,
+            "O arquivo enviado não é um PDF. Envie o arquivo PDF do documento recebido da Prefeitura.",
+        );
+        return outcome(Verdict::Malformed, Some(r), None);
+    }
     let verified = match verify_pdf(pdf, root, keys) {
         Ok(v) => v,
-        Err(E::NoSignature | E::Malformed(_)) => {
-            return outcome(Verdict::Malformed, None, None);
+        Err(E::NoSignature) => {
+            let r = report(
+                false,
+                false,
+                "Este PDF não tem assinatura digital: não é um documento emitido pelo selo, ou a assinatura foi removida (ao imprimir em PDF ou editar o arquivo, por exemplo).",
+            );
+            return outcome(Verdict::Malformed, Some(r), None);
+        }
+        Err(E::Malformed(_)) => {
+            let r = report(
+                false,
+                false,
+                "O PDF não pôde ser lido: o arquivo está incompleto ou corrompido.",
+            );
+            return outcome(Verdict::Malformed, Some(r), None);
         }
         Err(E::Altered) => {
             let r = report(

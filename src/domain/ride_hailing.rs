@@ -453,6 +453,8 @@ pub enum RideHailingAct {
     CertidaoIssued,
     /// APP-ART13-XIX: a change of registration data reported by the driver.
     DataChangeReported,
+    /// Issue 11: the driver's photo shown to passengers was set or replaced.
+    PhotoSet,
 }
 
 impl RideHailingAct {
@@ -478,6 +480,7 @@ impl RideHailingAct {
         Self::NoticeIssued,
         Self::CertidaoIssued,
         Self::DataChangeReported,
+        Self::PhotoSet,
     ];
 
     /// The kind as stored.
@@ -503,6 +506,7 @@ impl RideHailingAct {
             Self::NoticeIssued => "notice_issued",
             Self::CertidaoIssued => "certidao_issued",
             Self::DataChangeReported => "data_change_reported",
+            Self::PhotoSet => "photo_set",
         }
     }
 
@@ -529,6 +533,7 @@ impl RideHailingAct {
             "notice_issued" => Self::NoticeIssued,
             "certidao_issued" => Self::CertidaoIssued,
             "data_change_reported" => Self::DataChangeReported,
+            "photo_set" => Self::PhotoSet,
             _ => return None,
         })
     }

@@ -154,6 +154,17 @@ impl utoipa::PartialSchema for CoseFile {
 
 impl ToSchema for CoseFile {}
 
+/// An image file (a driver's photo), as the body of a request or an answer.
+pub struct JpegFile;
+
+impl utoipa::PartialSchema for JpegFile {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        binary()
+    }
+}
+
+impl ToSchema for JpegFile {}
+
 /// The verification form's upload: one file part carrying the PDF (any field name; `pdf` by
 /// convention).
 #[derive(utoipa::ToSchema)]

@@ -559,6 +559,58 @@ pub async fn get_driver(
     Ok(HttpResponse::Ok().json(DriverView::from(&driver)))
 }
 
+/// The photo stored for a driver (issue 11).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DriverPhotoView {
+    driver_id: Uuid,
+    /// Largura e altura da foto guardada (JPEG sem metadados), em pixels.
+    width: u32,
+    height: u32,
+    bytes: usize,
+    sha256: String,
+}
+
+/// Sets or replaces a driver's photo, shown to passengers beside a valid sticker (issue 11):
+/// a JPEG or PNG up to 2 MB, as the raw body or the file of a multipart form, re-encoded as a
+/// JPEG of at most 480 × 640 pixels without metadata.
+#[utoipa::path(put, path = "/api/v1/drivers/{id}/photo", tag = "ride-hailing register", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O condutor")),
+    request_body(description = "A foto (JPEG ou PNG, até 2 MB)", content((super::openapi::JpegFile = "image/jpeg"), (super::openapi::JpegFile = "image/png"))),
+    responses((status = 200, description = "A foto guardada", body = DriverPhotoView),
+        (status = 413, description = "Arquivo maior que 2 MB", content_type = "application/problem+json", body = super::problem::Problem),
+        (status = 415, description = "Não é uma imagem JPEG ou PNG utilizável", content_type = "application/problem+json", body = super::problem::Problem)))]
+pub async fn put_driver_photo(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    req: actix_web::HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    use crate::issuance::ride_hailing::photo::{self, PhotoError};
+    let id = path_id(&id, "Condutor não encontrado.")?;
+    let upload = super::verify::read_file(&req, payload, photo::MAX_UPLOAD_BYTES)
+        .await?
+        .ok_or_else(|| ApiError::BadRequest("Envie a foto (JPEG ou PNG) no corpo.".into()))?;
+    let stored =
+        photo::set_driver_photo(&state, &official.actor, id, &upload, state.clock.now()).await?;
+    match stored {
+        Ok(p) => Ok(HttpResponse::Ok().json(DriverPhotoView {
+            driver_id: id,
+            width: p.width,
+            height: p.height,
+            bytes: p.jpeg.len(),
+            sha256: p.sha256,
+        })),
+        Err(e @ (PhotoError::NotAnImage | PhotoError::Unreadable)) => {
+            Err(ApiError::UnsupportedMediaType(e.to_string()))
+        }
+        Err(e) => Err(ApiError::Invalid(vec![ProblemItem::field(
+            "photo",
+            e.to_string(),
+        )])),
+    }
+}
+
 /// A registered car, with how its driver holds it (art. 15).
 #[utoipa::path(get, path = "/api/v1/vehicles/{id}", tag = "ride-hailing register", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "O veículo")),

@@ -5,6 +5,7 @@ pub mod authorizations;
 pub mod autos;
 pub mod certidao;
 pub mod grant;
+pub mod photo;
 pub mod platforms;
 pub mod procedure;
 pub mod register;

@@ -12,9 +12,9 @@ use uuid::Uuid;
 
 use super::{
     AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentStatus,
-    DocumentStatusRow, DriverRow, Event, NewEvent, NewGrant, PlatformRecord, Repository,
-    ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow, StorageError,
-    Store, VehicleRow, day_kind_name, event_data, sql,
+    DocumentStatusRow, DriverPhoto, DriverRow, Event, NewEvent, NewGrant, PlatformRecord,
+    Repository, ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow,
+    StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
@@ -168,6 +168,65 @@ impl Repository for Store {
             .await?;
             tx.commit().await?;
             Ok(true)
+        })
+    }
+
+    async fn set_driver_photo(
+        &self,
+        driver_id: Uuid,
+        photo: &DriverPhoto,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let exists: i64 = sqlx::query_scalar(sql::DRIVER_EXISTS)
+                .bind(driver_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+            if exists == 0 {
+                return Ok(false);
+            }
+            sqlx::query(sql::UPSERT_DRIVER_PHOTO)
+                .bind(driver_id.to_string())
+                .bind(&photo.jpeg)
+                .bind(&photo.sha256)
+                .bind(i64::from(photo.width))
+                .bind(i64::from(photo.height))
+                .bind(now)
+                .bind(actor)
+                .execute(&mut *tx)
+                .await?;
+            insert_event!(
+                tx,
+                NewEvent {
+                    entity_type: "driver",
+                    entity_id: driver_id.to_string(),
+                    kind: RideHailingAct::PhotoSet.as_str(),
+                    actor,
+                    reason: None::<String>,
+                    legal_basis_version: None::<String>,
+                    at: now,
+                    data: serde_json::json!({
+                        "sha256": photo.sha256,
+                        "width": photo.width,
+                        "height": photo.height,
+                    })
+                    .to_string(),
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    async fn driver_photo(&self, driver_id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_scalar(sql::SELECT_DRIVER_PHOTO)
+                .bind(driver_id.to_string())
+                .fetch_optional(pool)
+                .await?)
         })
     }
 

@@ -17,7 +17,7 @@ use crate::state::AppState;
 use crate::storage::DocumentKind;
 use crate::storage::documents::Document;
 use crate::storage::{Repository, StorageError};
-use crate::verification::{LiveStatus, PublicDocument, Verdict};
+use crate::verification::{LiveStatus, PublicDocument, PublicVehicle, Verdict};
 
 /// The live state of a charter document, for verification.
 #[derive(Debug, Clone)]
@@ -30,6 +30,8 @@ pub struct CharterDocumentStatus {
     pub subject: String,
     /// Certidões: whether what was certified still holds.
     pub facts_hold: Option<bool>,
+    /// The bus of a selo de vistoria.
+    pub vehicle: Option<PublicVehicle>,
 }
 
 /// FRET-ART8-P1, FRET-ART13, FRET-ART18–20, FRET-ART25: what a charter document says now.
@@ -49,6 +51,7 @@ pub async fn document_status(
     let termos = termos_of(&state.store, company.id).await?;
     let expired = doc.valid_until.is_some_and(|u| today > u);
     let mut facts_hold = None;
+    let mut vehicle = None;
     let (status, suspended_until, subject) = match doc.kind {
         DocumentKind::CharterTermo => {
             let Some(t) = termos.iter().find(|t| t.id == doc.subject_id) else {
@@ -79,6 +82,7 @@ pub async fn document_status(
             let until = (status == CharterStatus::Suspenso)
                 .then(|| company_status(&company, &termos, today).1)
                 .flatten();
+            vehicle = Some(bus(&v));
             (status, until, v.plate.formatted())
         }
         DocumentKind::CharterAuto => {
@@ -129,7 +133,24 @@ pub async fn document_status(
         company_name: Some(company.data.name),
         subject,
         facts_hold,
+        vehicle,
     }))
+}
+
+/// The bus of a selo de vistoria, as a passenger sees it.
+fn bus(v: &crate::standing::charter::CharterVehicle) -> PublicVehicle {
+    PublicVehicle {
+        make: v.make.clone(),
+        model: v.model.clone(),
+        color: None,
+        body: Some(
+            match v.record.facts.kind.as_str() {
+                "micro_onibus" => "Micro-ônibus",
+                _ => "Ônibus",
+            }
+            .to_owned(),
+        ),
+    }
 }
 
 /// The verdict on a ride-hailing certidão now: expired after its 30 days, `outdated` when
@@ -175,6 +196,8 @@ pub async fn ride_hailing_certidao_verdict(
             company: None,
             facts_hold: Some(holds),
             suspended_until: None,
+            vehicle: None,
+            driver: None,
         },
     )))
 }
@@ -212,5 +235,6 @@ pub async fn auto_document_status(
         subject: crate::domain::ids::Plate::parse(&doc.subject_key)
             .map_or_else(|_| doc.subject_key.clone(), |p| p.formatted()),
         facts_hold: None,
+        vehicle: None,
     }))
 }

@@ -8,7 +8,6 @@ use std::process::Command;
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use sqlx::Connection;
 
 use crate::helpers::{TestApp, spawn_app};
 
@@ -40,27 +39,7 @@ fn checkpoint(app: &TestApp) -> Value {
 
 /// Runs `statements` on the app's database, as its owner would, bypassing selo.
 async fn tamper(app: &TestApp, statements: &[&str]) {
-    if app.backend == "postgres" {
-        let mut c = sqlx::PgConnection::connect(&app.database_url)
-            .await
-            .unwrap();
-        for s in statements {
-            sqlx::query(sqlx::AssertSqlSafe(*s))
-                .execute(&mut c)
-                .await
-                .unwrap();
-        }
-    } else {
-        let mut c = sqlx::SqliteConnection::connect(&app.database_url)
-            .await
-            .unwrap();
-        for s in statements {
-            sqlx::query(sqlx::AssertSqlSafe(*s))
-                .execute(&mut c)
-                .await
-                .unwrap();
-        }
-    }
+    app.exec_sql(statements).await;
 }
 
 /// Drops the append-only triggers of `events` and `audit_checkpoints`.

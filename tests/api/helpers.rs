@@ -362,6 +362,32 @@ impl TestApp {
             .unwrap()
     }
 
+    /// Runs `statements` on the app's database directly, bypassing selo (data as an older
+    /// version left it, or tampering).
+    pub async fn exec_sql(&self, statements: &[&str]) {
+        if self.backend == "postgres" {
+            let mut c = sqlx::PgConnection::connect(&self.database_url)
+                .await
+                .unwrap();
+            for s in statements {
+                sqlx::query(sqlx::AssertSqlSafe(*s))
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+            }
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&self.database_url)
+                .await
+                .unwrap();
+            for s in statements {
+                sqlx::query(sqlx::AssertSqlSafe(*s))
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+            }
+        }
+    }
+
     /// Creates an official with `roles` (as `selo officials add` does) and returns a new
     /// personal API token of theirs.
     pub async fn official(&self, login: &str, name: &str, roles: &str) -> String {

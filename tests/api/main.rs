@@ -28,6 +28,7 @@ mod panel;
 mod pdf_signatures;
 mod platforms;
 mod register_acts;
+mod road;
 mod samples;
 mod sanctions;
 mod startup;

@@ -29,10 +29,11 @@ async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
     assert_eq!(body["document"]["number"], "APP-2026/000001");
     assert_eq!(body["document"]["plate"], "BRA2E19");
     assert_eq!(body["document"]["valid_until"], "2027-11-20");
-    // Public tier: nothing personal.
+    // Public tier: the driver's first name only (issue 11), nothing else personal.
+    assert_eq!(body["document"]["driver"]["first_name"], "Maria");
     let text = body.to_string();
     assert!(
-        !text.contains("Maria") && !text.contains("52998224725") && !text.contains("982.247"),
+        !text.contains("Souza") && !text.contains("52998224725") && !text.contains("982.247"),
         "{text}"
     );
 
@@ -167,9 +168,11 @@ async fn verification_page_is_portuguese_and_shows_the_verdict() {
     assert!(html.contains("AUTORIZADO"));
     assert!(html.contains("BRA2E19"));
     assert!(html.contains("20/11/2027"));
+    // Issue 11: the passenger sees the driver's first name, never the full name or the CPF.
+    assert!(html.contains("Maria"));
     assert!(
-        !html.contains("Maria"),
-        "no personal data on the public page"
+        !html.contains("Souza") && !html.contains("529.982") && !html.contains("52998224725"),
+        "no more personal data than a passenger needs"
     );
 }
 
@@ -307,7 +310,7 @@ async fn a_sticker_verified_from_memory_verifies_revoked_on_the_very_next_scan()
 }
 
 /// Revokes `grant`'s authorization (art. 26: cassação).
-async fn revoke(app: &crate::helpers::TestApp, grant: &Value) {
+pub(crate) async fn revoke(app: &crate::helpers::TestApp, grant: &Value) {
     let path = format!(
         "/api/v1/app-authorizations/{}/revocation",
         grant["id"].as_str().unwrap()

@@ -1,0 +1,12 @@
+-- Issue 11: the driver's photo a passenger sees beside a valid sticker (LGPD art. 7º, passenger
+-- safety). One photo per driver, re-encoded as JPEG without metadata; replaced, never versioned
+-- (the events table records each upload with the photo's SHA-256).
+CREATE TABLE driver_photos (
+    driver_id TEXT PRIMARY KEY NOT NULL REFERENCES drivers (id),
+    jpeg BLOB NOT NULL,
+    sha256 TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    uploaded_at TEXT NOT NULL,
+    uploaded_by TEXT NOT NULL
+);

@@ -1,0 +1,345 @@
+//! Issue 11, verification on the road: what a passenger can match (car, driver's first name and
+//! photo), the printed code's check symbol, and each failure of the pages saying its reason.
+
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::helpers::{TestApp, spawn_app, token_of};
+
+/// A photo as a phone takes it: a JPEG with EXIF (orientation 6: rotate 90°) and a comment.
+fn phone_jpeg(w: u32, h: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        image::Rgb([
+            u8::try_from(x % 251).unwrap(),
+            u8::try_from(y % 241).unwrap(),
+            90,
+        ])
+    });
+    let mut plain = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut plain, 90)
+        .encode_image(&img)
+        .unwrap();
+    // TIFF, little endian, one IFD entry: Orientation (0x0112) SHORT = 6.
+    let tiff: &[u8] = &[
+        b'I', b'I', 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    let mut exif = b"Exif\0\0".to_vec();
+    exif.extend_from_slice(tiff);
+    let comment = b"GPS -15.8900 -52.2567 casa da motorista";
+    let mut out = plain[..2].to_vec(); // SOI
+    out.extend_from_slice(&[0xFF, 0xE1]);
+    out.extend_from_slice(&u16::try_from(exif.len() + 2).unwrap().to_be_bytes());
+    out.extend_from_slice(&exif);
+    out.extend_from_slice(&[0xFF, 0xFE]);
+    out.extend_from_slice(&u16::try_from(comment.len() + 2).unwrap().to_be_bytes());
+    out.extend_from_slice(comment);
+    out.extend_from_slice(&plain[2..]);
+    out
+}
+
+async fn put_photo(
+    app: &TestApp,
+    token: Option<&str>,
+    driver: &str,
+    body: Vec<u8>,
+    ct: &str,
+) -> reqwest::Response {
+    let mut req = app
+        .client
+        .put(app.url(&format!("/api/v1/drivers/{driver}/photo")))
+        .header("content-type", ct)
+        .body(body);
+    req = req.bearer_auth(token.unwrap_or(crate::helpers::ADMIN_TOKEN));
+    let res = req.send().await.unwrap();
+    crate::contract::checked("put", &format!("/api/v1/drivers/{driver}/photo"), res).await
+}
+
+fn windows(bytes: &[u8], needle: &[u8]) -> bool {
+    bytes.windows(needle.len()).any(|w| w == needle)
+}
+
+#[tokio::test]
+async fn a_passenger_matches_the_car_and_the_driver_and_sees_the_photo_only_while_valid() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "valid");
+    let doc = &body["document"];
+    assert_eq!(doc["vehicle"]["make"], "Chevrolet");
+    assert_eq!(doc["vehicle"]["model"], "Onix Plus");
+    assert_eq!(doc["vehicle"]["color"], "Prata");
+    assert_eq!(doc["driver"]["first_name"], "Maria");
+    assert!(doc["driver"].get("photo_url").is_none(), "{doc}");
+    let text = body.to_string();
+    assert!(!text.contains("Souza") && !text.contains("529"), "{text}");
+
+    // The photo: a 1200 × 1600 phone JPEG with EXIF turned sideways.
+    let driver = grant["driver_id"].as_str().unwrap();
+    let res = put_photo(&app, None, driver, phone_jpeg(1600, 1200), "image/jpeg").await;
+    assert_eq!(
+        res.status(),
+        StatusCode::OK,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let stored: Value = res.json().await.unwrap();
+    // Orientation 6 turned the 1600 × 1200 landscape upright: 480 × 640.
+    assert_eq!(
+        (stored["width"].as_u64(), stored["height"].as_u64()),
+        (Some(480), Some(640))
+    );
+
+    let (_, body) = app.verify(&token).await;
+    let url = body["document"]["driver"]["photo_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(url, format!("/api/v1/verify/{token}/photo"));
+    let res = app.get(&url).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "image/jpeg");
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let jpeg = res.bytes().await.unwrap();
+    assert!(
+        !windows(&jpeg, b"Exif") && !windows(&jpeg, b"GPS"),
+        "metadata kept"
+    );
+    let decoded = image::load_from_memory(&jpeg).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (480, 640));
+
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(page.contains(&format!("src=\"{url}\"")), "{page}");
+    assert!(page.contains("Maria") && page.contains("Onix Plus") && page.contains("Prata"));
+    assert!(page.contains("LGPD"), "the page says why the data is shown");
+    assert!(!page.contains("Souza"));
+
+    // A forged token never reaches a photo.
+    let mut forged = token.clone().into_bytes();
+    let last = forged.len() - 3;
+    forged[last] = if forged[last] == b'A' { b'B' } else { b'A' };
+    let forged = String::from_utf8(forged).unwrap();
+    let res = app.get(&format!("/api/v1/verify/{forged}/photo")).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+
+    // Once revoked, no name and no photo.
+    crate::verification::revoke(&app, &grant).await;
+    let (_, body) = app.verify(&token).await;
+    assert_eq!(body["verdict"], "revoked");
+    assert!(body["document"].get("driver").is_none(), "{body}");
+    assert_eq!(body["document"]["vehicle"]["model"], "Onix Plus");
+    assert_eq!(app.get(&url).await.status(), StatusCode::NOT_FOUND);
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(!page.contains("Maria") && !page.contains("/photo"));
+    assert!(
+        page.contains("Não embarque") && page.contains("href=\"tel:+55"),
+        "{page}"
+    );
+}
+
+#[tokio::test]
+async fn a_photo_upload_refuses_what_is_not_a_usable_photo() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let res = put_photo(&app, None, driver, b"hello".to_vec(), "image/jpeg").await;
+    assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let p: Value = res.json().await.unwrap();
+    assert!(p["detail"].as_str().unwrap().contains("JPEG ou PNG"), "{p}");
+    let res = put_photo(&app, None, driver, phone_jpeg(100, 100), "image/jpeg").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = put_photo(
+        &app,
+        None,
+        driver,
+        vec![0xFF; 2 * 1024 * 1024 + 1],
+        "image/jpeg",
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let unknown = "00000000-0000-4000-8000-000000000000";
+    let res = put_photo(&app, None, unknown, phone_jpeg(300, 400), "image/jpeg").await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    // Only the ride-hailing issuers set photos.
+    let inspector = app.official("fiscal.ana", "Ana Fiscal", "inspector").await;
+    let res = put_photo(
+        &app,
+        Some(&inspector),
+        driver,
+        phone_jpeg(300, 400),
+        "image/jpeg",
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    // Nothing was stored by any of them.
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let (_, body) = app.verify(&token).await;
+    assert!(body["document"]["driver"].get("photo_url").is_none());
+    // The upload is in the driver's history.
+    let ok = put_photo(&app, None, driver, phone_jpeg(300, 400), "image/jpeg").await;
+    assert_eq!(ok.status(), StatusCode::OK);
+    let kinds = app
+        .event_kinds(&format!("/api/v1/drivers/{driver}/history"))
+        .await;
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "photo_set").count(),
+        1,
+        "{kinds:?}"
+    );
+}
+
+/// A code with one symbol changed to another of the alphabet.
+fn typo_of(code: &str) -> String {
+    let mut chars: Vec<char> = code.chars().collect();
+    chars[1] = if chars[1] == '7' { '8' } else { '7' };
+    chars.into_iter().collect()
+}
+
+#[tokio::test]
+async fn a_typo_in_the_printed_code_is_told_apart_from_an_unknown_code() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let code = grant["documents"][1]["verification_code"].as_str().unwrap();
+    assert_eq!(code.len(), 11, "{code}");
+    assert_eq!(code.matches('-').count(), 2, "{code}");
+
+    let res = app
+        .get(&format!("/api/v1/verify/code/{}", typo_of(code)))
+        .await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "malformed");
+    assert!(
+        body["reason"]
+            .as_str()
+            .unwrap()
+            .contains("digitado incorretamente"),
+        "{body}"
+    );
+
+    let typed = typo_of(code).to_lowercase();
+    let res = app.get(&format!("/v?codigo={typed}")).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("CÓDIGO DIGITADO INCORRETAMENTE"), "{page}");
+    assert!(!page.contains("NÃO ENCONTRADO") && !page.contains("não confie"));
+    // Shown back and kept in the box.
+    assert!(page.contains(&format!("value=\"{typed}\"")), "{page}");
+    assert!(page.contains(&format!("<span class=\"typed\">{typed}</span>")));
+    for attr in [
+        "inputmode=\"text\"",
+        "autocapitalize=\"characters\"",
+        "autocomplete=\"off\"",
+        "spellcheck=\"false\"",
+    ] {
+        assert!(page.contains(attr), "{attr}");
+    }
+
+    // A well-formed code with a good check symbol that no document has: not found.
+    let unknown = app.get("/v?codigo=000-000-000").await;
+    assert_eq!(unknown.status(), StatusCode::OK);
+    let page = unknown.text().await.unwrap();
+    assert!(page.contains("NÃO ENCONTRADO"), "{page}");
+    // Codes printed before the check symbol (eight symbols) are still looked up.
+    assert_eq!(
+        app.get("/api/v1/verify/code/ZZZZ-ZZZZ").await.status(),
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn a_code_printed_before_the_check_symbol_keeps_verifying() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let code = grant["documents"][1]["verification_code"].as_str().unwrap();
+    // As a document issued before the check symbol: eight symbols (the register is
+    // append-only, so its guard is lifted for this one change).
+    let update = format!(
+        "UPDATE documents SET verification_code = 'K7Q2-9XHM' WHERE verification_code = '{code}'"
+    );
+    if app.backend == "postgres" {
+        app.exec_sql(&[
+            "ALTER TABLE documents DISABLE TRIGGER documents_append_only",
+            &update,
+        ])
+        .await;
+    } else {
+        app.exec_sql(&["DROP TRIGGER documents_append_only_u", &update])
+            .await;
+    }
+    let res = app.get("/api/v1/verify/code/k7q2 9xhm").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "valid");
+}
+
+async fn upload_page(app: &TestApp, bytes: Option<Vec<u8>>) -> (StatusCode, String) {
+    let mut form = reqwest::multipart::Form::new();
+    form = match bytes {
+        Some(b) => form.part(
+            "pdf",
+            reqwest::multipart::Part::bytes(b).file_name("documento.pdf"),
+        ),
+        None => form.text("pdf", ""),
+    };
+    let res = app
+        .client
+        .post(app.url("/v/pdf"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    (res.status(), res.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn every_pdf_upload_failure_says_its_own_reason() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+
+    let (status, page) = upload_page(&app, Some(b"just some text".to_vec())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(page.contains("não é um PDF"), "{page}");
+    assert!(
+        !page.contains("QR code inteiro"),
+        "no talk of QR codes for a file"
+    );
+
+    let unsigned =
+        b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".to_vec();
+    let (status, page) = upload_page(&app, Some(unsigned)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(page.contains("não tem assinatura digital"), "{page}");
+
+    let mut altered = pdf.clone();
+    altered[1000] ^= 0x01;
+    let (_, page) = upload_page(&app, Some(altered)).await;
+    assert!(
+        page.contains("FALSO OU ALTERADO") && page.contains("foi alterado"),
+        "{page}"
+    );
+
+    let (status, page) = upload_page(&app, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(page.contains("Nenhum arquivo foi enviado"), "{page}");
+
+    let (status, page) = upload_page(&app, Some(vec![b'%'; 6 * 1024 * 1024])).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(page.contains("mais de 5 MB"), "{page}");
+
+    let (status, page) = upload_page(&app, Some(pdf)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("AUTORIZADO") && page.contains("Assinatura íntegra"));
+}
+
+#[tokio::test]
+async fn the_form_page_has_a_heading_and_the_ouvidoria_dials() {
+    let app = spawn_app().await;
+    let page = app.get("/v").await.text().await.unwrap();
+    assert!(page.contains("<h1>Verificar documento</h1>"), "{page}");
+    assert!(page.contains("QR code"));
+    assert!(page.contains("Sugestões e denúncias"));
+    assert!(page.contains("href=\"tel:"));
+    assert!(page.contains("prefers-color-scheme:dark"));
+}
