@@ -125,6 +125,7 @@ route_table! {
     "/api/v1/vehicles" => [post registry::create_vehicle: IssueRideHailing],
     "/api/v1/drivers/{id}" => [get registry::get_driver: ReadRideHailing],
     "/api/v1/drivers/{id}/photo" => [put registry::put_driver_photo: IssueRideHailing],
+    "/api/v1/vehicles/by-plate/{plate}" => [get verify::by_plate: ReadRideHailing],
     "/api/v1/vehicles/{id}" => [get registry::get_vehicle: ReadRideHailing],
     "/api/v1/app-authorizations" => [post authorizations::grant: IssueRideHailing],
     "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],

@@ -663,6 +663,11 @@ pub trait Repository: Send + Sync {
         &self,
         id: Uuid,
     ) -> impl Future<Output = Result<Option<RideHailingAuto>, StorageError>> + Send;
+    /// Every auto of a driver, the latest first (issue 11: the inspector's record).
+    fn autos_of_driver(
+        &self,
+        driver_id: Uuid,
+    ) -> impl Future<Output = Result<Vec<RideHailingAuto>, StorageError>> + Send;
     /// `Ok(false)` if the auto does not exist; `Conflict` if already notified.
     fn record_notification(
         &self,
@@ -877,6 +882,11 @@ pub(crate) mod sql {
         a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, a.fine_centavos, \
         a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on FROM app_infraction_autos a \
         LEFT JOIN app_auto_notifications n ON n.auto_id = a.id WHERE a.id = $1";
+    pub const SELECT_AUTOS_OF_DRIVER: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, \
+        a.authorization_id, a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, \
+        a.fine_centavos, a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on \
+        FROM app_infraction_autos a LEFT JOIN app_auto_notifications n ON n.auto_id = a.id WHERE a.driver_id = $1 \
+        ORDER BY a.committed_at DESC, a.number DESC";
     pub const AUTO_EXISTS: &str = "SELECT COUNT(*) FROM app_infraction_autos WHERE id = $1";
     pub const INSERT_NOTIFICATION: &str = "INSERT INTO app_auto_notifications (auto_id, method, notified_on, \
         juntada_on, recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";

@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod documents;
+pub mod inspector;
 pub mod status_list;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -168,6 +169,10 @@ pub struct Verification {
     /// act having changed the register since (then `document` is that status too).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_known: Option<LastKnown>,
+    /// The inspector tier (issue 11): the full record, only for an official who may read the
+    /// document's register (`Authorization: Bearer` or a back-office session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<inspector::InspectorRecord>,
 }
 
 /// The last status read of a document, shown while the register cannot be reached.
@@ -192,6 +197,7 @@ impl Verification {
                     .into(),
             ),
             last_known: None,
+            record: None,
         }
     }
 
@@ -441,6 +447,7 @@ pub async fn verify_token(
         document,
         reason: None,
         last_known: None,
+        record: None,
     };
     let payload = match token::verify(raw, keys) {
         Ok(p) => p,
@@ -503,6 +510,7 @@ async fn within_status_deadline(
             document,
             reason: None,
             last_known: None,
+            record: None,
         },
         Err(_) => {
             tracing::error!("verification: the register did not answer in time");
@@ -520,6 +528,7 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
         document,
         reason: None,
         last_known: None,
+        record: None,
     };
     let code = match crate::documents::normalise_verification_code(raw) {
         Ok(code) => code,
@@ -537,6 +546,55 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     })
     .await
 }
+
+/// What an official scanned: the token of a QR code or a typed code.
+#[derive(Debug, Clone, Copy)]
+pub enum Scanned<'a> {
+    Token(&'a str),
+    Code(&'a str),
+}
+
+/// Adds the inspector's record to `v` when the official with `roles` may read the register
+/// of the document (issue 11). A forgery, an unknown code or an unreachable register gets no
+/// record: only the verdict.
+pub async fn with_record(
+    state: &AppState,
+    mut v: Verification,
+    scanned: Scanned<'_>,
+    roles: &crate::domain::officials::Roles,
+    now: DateTime<Utc>,
+) -> Verification {
+    if v.document.is_none() || v.verdict == Verdict::StatusUnavailable {
+        return v;
+    }
+    let doc = match scanned {
+        Scanned::Token(raw) => match token::verify(raw, &state.keys.public) {
+            Ok(p) => state.store.document(p.document_id).await,
+            Err(_) => return v,
+        },
+        Scanned::Code(raw) => match crate::documents::normalise_verification_code(raw) {
+            Ok(code) => state.store.document_by_code(&code).await,
+            Err(_) => return v,
+        },
+    };
+    let doc = match doc {
+        Ok(Some(d)) if inspector::may_read(roles, d.kind) => d,
+        Ok(_) => return v,
+        Err(e) => {
+            log_storage_error(&e);
+            return v;
+        }
+    };
+    match tokio::time::timeout(RECORD_DEADLINE, inspector::record(state, &doc, now)).await {
+        Ok(Ok(record)) => v.record = record,
+        Ok(Err(e)) => log_storage_error(&e),
+        Err(_) => tracing::error!("verification: the inspector's record did not load in time"),
+    }
+    v
+}
+
+/// How long the inspector's record may take: past it, the verdict is shown alone.
+const RECORD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The answer to a code whose check symbol does not match.
 pub const MISTYPED_CODE_PT: &str = "Código digitado incorretamente — confira: o último caractere do código impresso não corresponde aos demais. Digite de novo, caractere por caractere.";

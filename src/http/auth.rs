@@ -125,7 +125,7 @@ async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Offic
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or(ApiError::Internal)?;
-    // Issue 14: an address past its failed tokens is refused before its token is compared.
+    // Issue 14: an address past its failed tokens is refused, token or not.
     let client = state
         .rate_limits
         .client(req.peer_addr().map(|a| a.ip()), req.headers());
@@ -133,32 +133,59 @@ async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Offic
         .rate_limits
         .before_auth(client)
         .map_err(super::limits::too_many)?;
-    let presented = req
-        .headers()
+    let official = bearer_official(state, req.peer_addr().map(|a| a.ip()), req.headers())
+        .await?
+        .ok_or_else(|| {
+            ApiError::Unauthorized(
+                "É preciso apresentar um token de acesso (Authorization: Bearer …).".into(),
+            )
+        })?;
+    if !competence.allows(Some(&official.roles)) {
+        return Err(forbidden(competence));
+    }
+    Ok(official)
+}
+
+/// The official of a public route's request, when it presents a token (issue 11: the
+/// inspector tier of verification): `None` without `Authorization`, 401 for a token that is
+/// not valid, so a client never mistakes a refused token for the public answer.
+pub async fn optional_official(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Result<Option<Official>, ApiError> {
+    bearer_official(state, req.peer_addr().map(|a| a.ip()), req.headers()).await
+}
+
+async fn bearer_official(
+    state: &AppState,
+    peer: Option<std::net::IpAddr>,
+    headers: &actix_web::http::header::HeaderMap,
+) -> Result<Option<Official>, ApiError> {
+    let presented = headers
         .get(actix_web::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim)
         .filter(|v| !v.is_empty());
     let Some(presented) = presented else {
-        return Err(ApiError::Unauthorized(
-            "É preciso apresentar um token de acesso (Authorization: Bearer …).".into(),
-        ));
+        return Ok(None);
     };
-    let official = match authenticate_bearer(state, presented).await? {
-        Ok(o) => o,
+    // Issue 14: an address past its failed tokens is refused before its token is compared.
+    let client = state.rate_limits.client(peer, headers);
+    state
+        .rate_limits
+        .before_auth(client)
+        .map_err(super::limits::too_many)?;
+    match authenticate_bearer(state, presented).await? {
+        Ok(o) => Ok(Some(Official::from_account(o))),
         Err(refusal) => {
             state.rate_limits.auth_failed(client);
-            return Err(ApiError::Unauthorized(match refusal {
+            Err(ApiError::Unauthorized(match refusal {
                 BearerRefusal::Invalid => "Token de acesso inválido ou revogado.".into(),
                 BearerRefusal::Disabled => {
                     "A conta deste token está desativada; procure o(a) administrador(a).".into()
                 }
-            }));
+            }))
         }
-    };
-    if !competence.allows(Some(&official.roles)) {
-        return Err(forbidden(competence));
     }
-    Ok(Official::from_account(official))
 }

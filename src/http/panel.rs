@@ -161,10 +161,11 @@ pub fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
         .map(|(_, v)| v.to_owned())
 }
 
-/// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict`, path `/painel`, `Secure` over https;
+/// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict`, path `/`, `Secure` over https;
 /// `max_age` 0 deletes it.
 pub fn set_cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
-    let mut c = format!("{name}={value}; Path=/painel; HttpOnly; SameSite=Strict");
+    // Path `/`: the verification pages (`/v`) show a signed-in official the inspector tier.
+    let mut c = format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict");
     if state.settings.public_url.starts_with("https://") {
         c.push_str("; Secure");
     }

@@ -14,7 +14,8 @@ use crate::state::AppState;
 use crate::storage::Repository as _;
 use crate::verification::cache::VerdictCache;
 use crate::verification::{
-    PdfVerification, Verdict, Verification, verify_code, verify_pdf_upload, verify_token,
+    PdfVerification, Scanned, Verdict, Verification, verify_code, verify_pdf_upload, verify_token,
+    with_record,
 };
 use page::{Source, html};
 
@@ -43,11 +44,23 @@ pub async fn api_token(
     state: web::Data<AppState>,
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
-) -> HttpResponse {
-    let v = verified(&state, &cache, &token).await;
-    HttpResponse::build(status_for(v.verdict))
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let official = super::auth::optional_official(&state, &req).await?;
+    let mut v = verified(&state, &cache, &token).await;
+    if let Some(o) = official {
+        v = with_record(
+            &state,
+            v,
+            Scanned::Token(&token),
+            &o.roles,
+            state.clock.now(),
+        )
+        .await;
+    }
+    Ok(HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
-        .json(v)
+        .json(v))
 }
 
 /// The driver's photo of a valid ride-hailing authorization or sticker (issue 11): served only
@@ -154,15 +167,80 @@ pub async fn status_list(
         (status = 404, description = "Nenhum documento com este código (`unknown_document`)", body = Verification),
         (status = 503, description = "Situação indisponível (`status_unavailable`)", body = Verification),
     ))]
-pub async fn api_code(state: web::Data<AppState>, code: web::Path<String>) -> HttpResponse {
-    let v = verify_code(&code, &state, state.clock.now()).await;
+pub async fn api_code(
+    state: web::Data<AppState>,
+    code: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let official = super::auth::optional_official(&state, &req).await?;
+    let mut v = verify_code(&code, &state, state.clock.now()).await;
+    if let Some(o) = official {
+        v = with_record(&state, v, Scanned::Code(&code), &o.roles, state.clock.now()).await;
+    }
     let status = match v.verdict {
         Verdict::UnknownDocument => StatusCode::NOT_FOUND,
         other => status_for(other),
     };
-    HttpResponse::build(status)
+    Ok(HttpResponse::build(status)
         .insert_header(("Cache-Control", "no-store"))
-        .json(v)
+        .json(v))
+}
+
+/// `GET /api/v1/vehicles/by-plate/{plate}` (issue 11): the ride-hailing look-up by plate on
+/// the road — the verdict of the latest sticker issued for the car, with the full record,
+/// exactly as if the inspector had scanned it.
+#[utoipa::path(get, path = "/api/v1/vehicles/by-plate/{plate}", tag = "verification", security(("bearer" = [])),
+    params(("plate" = String, Path, description = "A placa (ABC1234, ABC-1234 ou Mercosul)")),
+    responses(
+        (status = 200, description = "Veredito do adesivo mais recente do carro, com o registro completo", body = Verification),
+        (status = 503, description = "Situação indisponível (`status_unavailable`)", body = Verification),
+    ))]
+pub async fn by_plate(
+    state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
+    official: super::auth::Official,
+    plate: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let plate = crate::domain::ids::Plate::parse(&plate).map_err(|_| {
+        ApiError::Invalid(vec![super::problem::ProblemItem::field(
+            "plate",
+            "Placa inválida: use o formato ABC1234, ABC-1234 ou Mercosul (ABC1D23).",
+        )])
+    })?;
+    let doc = state
+        .store
+        .latest_sticker_for_plate(&plate)
+        .await?
+        .ok_or_else(|| {
+            ApiError::NotFound(
+                "Nenhum adesivo de transporte por aplicativo foi emitido para esta placa: o carro não é autorizado."
+                    .into(),
+            )
+        })?;
+    let v = verified(&state, &cache, &doc.token).await;
+    let v = with_record(
+        &state,
+        v,
+        Scanned::Token(&doc.token),
+        &official.roles,
+        state.clock.now(),
+    )
+    .await;
+    Ok(HttpResponse::build(status_for(v.verdict))
+        .insert_header(("Cache-Control", "no-store"))
+        .json(v))
+}
+
+/// The signed-in official of a verification page (the back office's session cookie), if any.
+async fn page_official(state: &AppState, req: &HttpRequest) -> Option<super::auth::Official> {
+    let cookie = super::panel::cookie(req, super::panel::SESSION_COOKIE)?;
+    match crate::issuance::officials::session(state, &cookie).await {
+        Ok(s) => s.map(|s| super::auth::Official::from_account(s.official)),
+        Err(e) => {
+            tracing::error!(error = %e, "verification page: the session could not be read");
+            None
+        }
+    }
 }
 
 /// Largest PDF accepted for verification.
@@ -330,11 +408,12 @@ pub async fn page_pdf(
                 document: v.document.clone(),
                 reason: None,
                 last_known: None,
+                record: None,
             };
             let note = v.signature.as_ref().map(|s| s.detail.as_str());
             html(
                 status_for(v.verdict),
-                &page::render(&state, Some(&as_token), note, Source::Pdf),
+                &page::render(&state, Some(&as_token), note, Source::Pdf, None),
             )
         }
         Err(e) => {
@@ -359,11 +438,24 @@ pub async fn page_token(
     state: web::Data<AppState>,
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
+    req: HttpRequest,
 ) -> HttpResponse {
-    let v = verified(&state, &cache, &token).await;
+    let official = page_official(&state, &req).await;
+    let mut v = verified(&state, &cache, &token).await;
+    if let Some(o) = &official {
+        v = with_record(
+            &state,
+            v,
+            Scanned::Token(&token),
+            &o.roles,
+            state.clock.now(),
+        )
+        .await;
+    }
+    let viewer = official.as_ref().map(|o| o.name.as_str());
     html(
         status_for(v.verdict),
-        &page::render(&state, Some(&v), v.reason.as_deref(), Source::Token),
+        &page::render(&state, Some(&v), v.reason.as_deref(), Source::Token, viewer),
     )
 }
 
@@ -378,25 +470,34 @@ pub struct CodeQuery {
     responses((status = 200, description = "Formulário ou resultado (pt-BR)", content_type = "text/html", body = String),
         (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
         (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
-pub async fn page_code(state: web::Data<AppState>, q: web::Query<CodeQuery>) -> HttpResponse {
+pub async fn page_code(
+    state: web::Data<AppState>,
+    q: web::Query<CodeQuery>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let official = page_official(&state, &req).await;
+    let viewer = official.as_ref().map(|o| o.name.as_str());
     match q.codigo.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         None => html(
             StatusCode::OK,
-            &page::render(&state, None, None, Source::Form),
+            &page::render(&state, None, None, Source::Form, viewer),
         ),
         Some(code) => {
             // Shown back as typed, at most as long as the field takes.
             let typed: String = code.chars().take(16).collect();
             let mistyped = crate::documents::normalise_verification_code(code)
                 == Err(crate::documents::CodeError::Mistyped);
-            let v = verify_code(code, &state, state.clock.now()).await;
+            let mut v = verify_code(code, &state, state.clock.now()).await;
+            if let Some(o) = &official {
+                v = with_record(&state, v, Scanned::Code(code), &o.roles, state.clock.now()).await;
+            }
             let source = Source::Code {
                 typed: &typed,
                 mistyped,
             };
             html(
                 status_for(v.verdict),
-                &page::render(&state, Some(&v), v.reason.as_deref(), source),
+                &page::render(&state, Some(&v), v.reason.as_deref(), source, viewer),
             )
         }
     }
@@ -411,10 +512,11 @@ pub(crate) fn refused_page(state: &AppState, e: &ApiError, note: &str) -> HttpRe
         document: None,
         reason: None,
         last_known: None,
+        record: None,
     };
     let mut res = html(
         actix_web::ResponseError::status_code(e),
-        &page::render(state, Some(&v), Some(note), Source::Refused),
+        &page::render(state, Some(&v), Some(note), Source::Refused, None),
     );
     if let ApiError::TooManyRequests { retry_after, .. } = e
         && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())

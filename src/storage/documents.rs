@@ -143,6 +143,32 @@ impl Store {
             .pop())
     }
 
+    /// The latest ride-hailing sticker issued for a car with this plate, in either of its
+    /// forms (`ABC1234` and its Mercosul `ABC1C34`): what a plate look-up on the road checks.
+    pub async fn latest_sticker_for_plate(
+        &self,
+        plate: &crate::domain::ids::Plate,
+    ) -> Result<Option<Document>, StorageError> {
+        let q = format!(
+            "SELECT {COLUMNS} FROM documents WHERE kind = 'app_sticker' AND subject_key IN ($1, $2) \
+             ORDER BY issued_at DESC, id DESC LIMIT 1"
+        );
+        let mercosul = plate.mercosul_form();
+        let mut old = mercosul.clone().into_bytes();
+        if let Some(c) = old.get_mut(4).filter(|c| c.is_ascii_uppercase()) {
+            *c = b'0' + (*c - b'A') % 10;
+        }
+        let old = String::from_utf8_lossy(&old).into_owned();
+        on_backend!(self, |pool, _begin| {
+            let row: Option<DocumentRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(&mercosul)
+                .bind(&old)
+                .fetch_optional(pool)
+                .await?;
+            row.map(Document::try_from).transpose()
+        })
+    }
+
     /// The document whose signed PDF has this SHA-256.
     pub async fn document_by_sha256(&self, sha256: &str) -> Result<Option<Document>, StorageError> {
         Ok(self.documents_where("sha256 = $1", sha256).await?.pop())

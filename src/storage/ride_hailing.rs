@@ -671,6 +671,16 @@ impl Repository for Store {
         })
     }
 
+    async fn autos_of_driver(&self, driver_id: Uuid) -> Result<Vec<RideHailingAuto>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<AutoRow> = sqlx::query_as(sql::SELECT_AUTOS_OF_DRIVER)
+                .bind(driver_id.to_string())
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(RideHailingAuto::try_from).collect()
+        })
+    }
+
     async fn record_notification(
         &self,
         auto_id: Uuid,

@@ -96,6 +96,7 @@ impl VerdictCache {
             document: e.document.clone(),
             reason: e.reason.clone(),
             last_known: None,
+            record: None,
         })
     }
 
@@ -180,6 +181,7 @@ mod tests {
             document: None,
             reason: None,
             last_known: None,
+            record: None,
         }
     }
 

@@ -12,7 +12,7 @@ use crate::helpers::{
 const CNPJ: &str = "11.222.333/0001-81";
 
 /// Noon in Barra do Garças on `date` (YYYY-MM-DD).
-fn noon(date: &str) -> DateTime<Utc> {
+pub(crate) fn noon(date: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(&format!("{date}T16:00:00Z"))
         .unwrap()
         .to_utc()
@@ -64,7 +64,7 @@ fn company_body(cnpj: &str, certificates_until: &str) -> Value {
     })
 }
 
-fn bus_body(plate: &str, renavam: &str, kind: &str, first_registration: &str) -> Value {
+pub(crate) fn bus_body(plate: &str, renavam: &str, kind: &str, first_registration: &str) -> Value {
     json!({
         "plate": plate,
         "renavam": renavam,
@@ -85,7 +85,7 @@ fn bus_body(plate: &str, renavam: &str, kind: &str, first_registration: &str) ->
     })
 }
 
-async fn created(res: reqwest::Response) -> Value {
+pub(crate) async fn created(res: reqwest::Response) -> Value {
     let status = res.status();
     let body: Value = res.json().await.unwrap();
     assert_eq!(status, StatusCode::CREATED, "{body}");

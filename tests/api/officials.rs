@@ -31,6 +31,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("post", "/api/v1/vehicles", "r"),
     ("get", "/api/v1/drivers/{id}", "ariu"),
     ("put", "/api/v1/drivers/{id}/photo", "r"),
+    ("get", "/api/v1/vehicles/by-plate/{plate}", "ariu"),
     ("get", "/api/v1/vehicles/{id}", "ariu"),
     ("post", "/api/v1/app-authorizations", "r"),
     ("get", "/api/v1/app-authorizations/{id}", "ariu"),

@@ -11,7 +11,7 @@ use selo::storage::Repository;
 use crate::helpers::{OFFICIAL_PASSWORD, TestApp, spawn_app};
 
 /// A browser without JavaScript: a client that does not follow redirects, and its cookies.
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     app: &'a TestApp,
     client: reqwest::Client,
     cookies: HashMap<String, String>,
@@ -24,7 +24,7 @@ fn field(html: &str, name: &str) -> Option<String> {
 }
 
 impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
+    pub(crate) fn new(app: &'a TestApp) -> Self {
         Self {
             app,
             client: reqwest::Client::builder()
@@ -56,7 +56,7 @@ impl<'a> Browser<'a> {
             .join("; ")
     }
 
-    async fn get(&mut self, path: &str) -> (StatusCode, String, Option<String>) {
+    pub(crate) async fn get(&mut self, path: &str) -> (StatusCode, String, Option<String>) {
         let req = self.client.get(self.app.url(path));
         self.send(req).await
     }
@@ -87,7 +87,7 @@ impl<'a> Browser<'a> {
     }
 
     /// Signs in through the form; the page's CSRF token of the session.
-    async fn sign_in(
+    pub(crate) async fn sign_in(
         &mut self,
         login: &str,
         password: &str,
@@ -158,7 +158,7 @@ async fn an_official_signs_in_and_out_and_a_wrong_password_changes_nothing() {
         .map(|c| c.to_str().unwrap().to_owned())
         .collect();
     let session = set.iter().find(|c| c.starts_with("selo_sessao=")).unwrap();
-    for attr in ["HttpOnly", "SameSite=Strict", "Secure", "Path=/painel"] {
+    for attr in ["HttpOnly", "SameSite=Strict", "Secure", "Path=/;"] {
         assert!(session.contains(attr), "{session}");
     }
     b.keep(&res);

@@ -343,3 +343,270 @@ async fn the_form_page_has_a_heading_and_the_ouvidoria_dials() {
     assert!(page.contains("href=\"tel:"));
     assert!(page.contains("prefers-color-scheme:dark"));
 }
+
+/// An auto drawn up against the driver of `grant` (APP-ART26-IV).
+async fn draw_up_auto(app: &TestApp, grant: &Value) -> Value {
+    let res = app
+        .post(
+            "/api/v1/app-infraction-autos",
+            &serde_json::json!({"infraction_id": "APP-ART26-IV", "driver_id": grant["driver_id"],
+                "authorization_id": grant["id"], "committed_at": "2026-11-30T09:00:00-04:00",
+                "place": "Av. Ministro João Alberto", "facts": "Embarque fora da plataforma.",
+                "inspector": "Fiscal de Posturas"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    res.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn an_inspector_sees_the_full_record_where_a_passenger_sees_the_verdict() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let auto = draw_up_auto(&app, &grant).await;
+    let suspended = app
+        .post(
+            &format!(
+                "/api/v1/app-authorizations/{}/sanctions",
+                grant["id"].as_str().unwrap()
+            ),
+            &serde_json::json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 5,
+                "reason": "Infração grave reiterada", "legal_basis": "art. 26, §1º"}),
+        )
+        .await;
+    assert_eq!(suspended.status(), StatusCode::CREATED);
+
+    let inspector = app.official("fiscal.ana", "Ana Fiscal", "inspector").await;
+    let path = format!("/api/v1/verify/{token}");
+    let res = app.send_as(Some(&inspector), "get", &path, None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "suspended");
+    let r = &body["record"];
+    assert_eq!(r["law"], "ride_hailing");
+    assert_eq!(r["holder"]["name"], "Maria da Silva Souza");
+    assert_eq!(r["holder"]["cpf"], "***.982.247-**");
+    assert_eq!(r["holder"]["cnh_category"], "B");
+    assert_eq!(r["holder"]["cnh_expires_on"], "2030-01-01");
+    assert_eq!(r["vehicle"]["plate"], "BRA2E19");
+    assert_eq!(r["vehicle"]["model_year"], 2022);
+    assert_eq!(r["authorization"]["number"], "APP-2026/000001");
+    assert!(r["inspection"]["last_vistoria_on"].is_null());
+    assert_eq!(r["sanctions"][0]["kind"], "suspension");
+    assert_eq!(r["sanctions"][0]["reason"], "Infração grave reiterada");
+    assert_eq!(r["open_autos"][0]["number"], auto["number"]);
+    assert_eq!(
+        r["history_url"],
+        format!(
+            "/painel/ver/app-authorizations/{}",
+            grant["id"].as_str().unwrap()
+        )
+    );
+    assert!(
+        r["new_auto_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("/painel/acao/autos.create?")
+    );
+    // The full CPF never, even for an inspector.
+    assert!(!body.to_string().contains("529.982.247-25"));
+
+    // The same scan without a token: the verdict, no record.
+    let (_, public) = app.verify(&token).await;
+    assert_eq!(public["verdict"], "suspended");
+    assert!(public.get("record").is_none());
+    // A token that is not valid is refused, never mistaken for the public answer.
+    let res = app.send_as(Some("not-a-token"), "get", &path, None).await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    // An official of the other law gets the verdict alone.
+    let charter = app
+        .official("sis.bruno", "Bruno SIS", "charter_issuer")
+        .await;
+    let res = app.send_as(Some(&charter), "get", &path, None).await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "suspended");
+    assert!(body.get("record").is_none());
+    // The printed code, with a token, has the record too.
+    let code = grant["documents"][1]["verification_code"].as_str().unwrap();
+    let res = app
+        .send_as(
+            Some(&inspector),
+            "get",
+            &format!("/api/v1/verify/code/{code}"),
+            None,
+        )
+        .await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["record"]["holder"]["name"], "Maria da Silva Souza");
+}
+
+#[tokio::test]
+async fn a_signed_in_inspector_sees_the_record_on_the_verification_page() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    app.official("fiscal.ana", "Ana Fiscal", "inspector").await;
+    let mut b = crate::panel::Browser::new(&app);
+    let (status, _, _) = b
+        .sign_in("fiscal.ana", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let (status, page, _) = b.get(&format!("/v/{token}")).await;
+    assert_eq!(status, StatusCode::OK);
+    for needle in [
+        "Conectado(a) como Ana Fiscal",
+        "Registro completo",
+        "Maria da Silva Souza",
+        "***.982.247-**",
+        "categoria B",
+        "Lavrar auto de infração",
+        "/painel/acao/autos.create?",
+        "Ver histórico",
+    ] {
+        assert!(page.contains(needle), "{needle} missing:\n{page}");
+    }
+    // The passenger's page, same address, no session: no record.
+    let page = app.get(&format!("/v/{token}")).await.text().await.unwrap();
+    assert!(!page.contains("Registro completo") && !page.contains("Souza"));
+    // The link to draw up an auto opens the form for this driver.
+    let (_, page, _) = b.get(&format!("/v/{token}")).await;
+    let start = page.find("/painel/acao/autos.create?").unwrap();
+    let link = page[start..]
+        .split('"')
+        .next()
+        .unwrap()
+        .replace("&amp;", "&");
+    let (status, form, _) = b.get(&link).await;
+    assert_eq!(status, StatusCode::OK, "{form}");
+    assert!(
+        form.contains(grant["driver_id"].as_str().unwrap()),
+        "{form}"
+    );
+}
+
+#[tokio::test]
+async fn an_inspector_looks_up_a_ride_hailing_car_by_plate() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let inspector = app.official("fiscal.ana", "Ana Fiscal", "inspector").await;
+    for typed in ["BRA2E19", "bra-2e19"] {
+        let res = app
+            .send_as(
+                Some(&inspector),
+                "get",
+                &format!("/api/v1/vehicles/by-plate/{typed}"),
+                None,
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["verdict"], "valid");
+        assert_eq!(body["document"]["kind"], "app_sticker");
+        assert_eq!(body["record"]["authorization"]["number"], grant["number"]);
+    }
+    let res = app
+        .send_as(
+            Some(&inspector),
+            "get",
+            "/api/v1/vehicles/by-plate/ABC1D23",
+            None,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = app
+        .send_as(
+            Some(&inspector),
+            "get",
+            "/api/v1/vehicles/by-plate/12345",
+            None,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app
+        .send_as(None, "get", "/api/v1/vehicles/by-plate/BRA2E19", None)
+        .await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    // Revoked: the look-up says so, with the reason.
+    crate::verification::revoke(&app, &grant).await;
+    let res = app
+        .send_as(
+            Some(&inspector),
+            "get",
+            "/api/v1/vehicles/by-plate/BRA2E19",
+            None,
+        )
+        .await;
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["verdict"], "revoked");
+    assert!(body["record"]["authorization"]["revocation_reason"].is_string());
+}
+
+#[tokio::test]
+async fn an_inspector_scanning_a_selo_sees_the_company_the_bus_and_its_inspections() {
+    use crate::charter::{bus_body, company, created, noon, termo};
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-10"));
+    let c = company(&app, "2026-12-31").await;
+    let t = created(termo(&app, &c).await).await;
+    let mut body = bus_body(
+        "QBA1C23",
+        crate::helpers::RENAVAMS[0],
+        "onibus",
+        "2020-03-15",
+    );
+    body["itv_report_date"] = serde_json::json!("2025-03-01");
+    let v = created(
+        app.post(&format!("/api/v1/charter/companies/{c}/vehicles"), &body)
+            .await,
+    )
+    .await;
+    let vid = v["id"].as_str().unwrap();
+    let selo = created(
+        app.post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &serde_json::json!({"performed_on": "2025-03-10", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    let token = token_of(selo["selo"]["verification_url"].as_str().unwrap());
+    // The passenger: company and bus, no record.
+    let (_, public) = app.verify(&token).await;
+    assert_eq!(public["verdict"], "valid");
+    assert_eq!(public["document"]["vehicle"]["body"], "Ônibus");
+    assert!(public.get("record").is_none());
+    // The inspector: the record.
+    let inspector = app.official("fiscal.ana", "Ana Fiscal", "inspector").await;
+    let res = app
+        .send_as(
+            Some(&inspector),
+            "get",
+            &format!("/api/v1/verify/{token}"),
+            None,
+        )
+        .await;
+    let body: Value = res.json().await.unwrap();
+    let r = &body["record"];
+    assert_eq!(r["law"], "charter");
+    assert_eq!(r["holder"]["name"], public["document"]["company"]);
+    assert!(r["holder"]["cnpj"].is_string());
+    assert_eq!(r["vehicle"]["plate"], "QBA1C23");
+    assert_eq!(r["inspection"]["last_vistoria_on"], "2025-03-10");
+    assert_eq!(r["inspection"]["last_vistoria_approved"], true);
+    assert!(r["inspection"]["itv_valid_until"].is_string(), "{r}");
+    assert_eq!(r["authorization"]["number"], t["number"]);
+    assert_eq!(
+        r["new_auto_url"],
+        format!("/painel/acao/charter.create_auto?id={c}&vehicle_plate=QBA1C23")
+    );
+    // A ride-hailing issuer has no competence over charter records.
+    let rh = app
+        .official("smf.carla", "Carla SMF", "ride_hailing_issuer")
+        .await;
+    let res = app
+        .send_as(Some(&rh), "get", &format!("/api/v1/verify/{token}"), None)
+        .await;
+    let body: Value = res.json().await.unwrap();
+    assert!(body.get("record").is_none());
+}

@@ -10,6 +10,7 @@ use askama::Template;
 use crate::documents::format;
 use crate::state::AppState;
 use crate::storage::DocumentKind;
+use crate::verification::inspector::InspectorRecord;
 use crate::verification::{PublicDocument, Verdict, Verification};
 
 /// How the verification reached the page.
@@ -305,10 +306,160 @@ impl DocumentView {
     }
 }
 
+/// One line of the inspector's record.
+struct Row {
+    label: &'static str,
+    value: String,
+}
+
+/// The inspector tier (issue 11): the full record, in lines ready to print.
+struct RecordView {
+    rows: Vec<Row>,
+    pending: Vec<String>,
+    sanctions: Vec<String>,
+    autos: Vec<String>,
+    history_url: String,
+    new_auto_url: String,
+}
+
+fn sanction_label(kind: &str) -> &str {
+    match kind {
+        "suspension" | "suspensao" => "Suspensão",
+        "cassacao" => "Cassação",
+        "advertencia" => "Advertência",
+        "apreensao" => "Apreensão",
+        other => other,
+    }
+}
+
+/// The lines of the record about the holder, the vehicle and the authorization.
+fn record_rows(r: &InspectorRecord) -> Vec<Row> {
+    let d = format::date;
+    let mut rows = Vec::new();
+    let mut row = |label, value: String| rows.push(Row { label, value });
+    let h = &r.holder;
+    row(
+        if r.law == "charter" {
+            "Empresa"
+        } else {
+            "Motorista"
+        },
+        h.name.clone(),
+    );
+    if let Some(cpf) = &h.cpf {
+        row("CPF", cpf.clone());
+    }
+    if let Some(cnpj) = &h.cnpj {
+        row("CNPJ", cnpj.clone());
+    }
+    if let (Some(cat), Some(until)) = (&h.cnh_category, h.cnh_expires_on) {
+        row("CNH", format!("categoria {cat}, válida até {}", d(until)));
+    }
+    if let Some(v) = &r.vehicle {
+        let mut parts = vec![format!("{} {}", v.make, v.model)];
+        parts.extend(v.color.clone());
+        parts.extend(v.model_year.map(|y| format!("modelo {y}")));
+        parts.push(v.plate.clone());
+        row("Veículo", parts.join(" · "));
+    }
+    if let Some(a) = &r.authorization {
+        let what = if r.law == "charter" {
+            "Termo"
+        } else {
+            "Autorização"
+        };
+        row(
+            what,
+            format!(
+                "{}, de {} a {}",
+                a.number,
+                d(a.valid_from),
+                d(a.valid_until)
+            ),
+        );
+        if let Some(at) = a.revoked_at {
+            row(
+                "Revogada em",
+                format!(
+                    "{} — {}",
+                    format::datetime_local(at),
+                    a.revocation_reason.clone().unwrap_or_default()
+                ),
+            );
+        }
+    }
+    if let Some(i) = &r.inspection {
+        row(
+            "Última vistoria",
+            match (i.last_vistoria_on, i.last_vistoria_approved) {
+                (Some(on), Some(ok)) => {
+                    format!("{}, {}", d(on), if ok { "aprovada" } else { "reprovada" })
+                }
+                _ => "nenhuma registrada".to_owned(),
+            },
+        );
+        if let Some(u) = i.vistoria_valid_until {
+            row("Vistoria válida até", d(u));
+        }
+        if let Some(u) = i.itv_valid_until {
+            row("Inspeção (ITV) até", d(u));
+        }
+        if let Some(u) = i.insurance_valid_until {
+            row("Seguro até", d(u));
+        }
+    }
+    rows
+}
+
+impl RecordView {
+    fn of(r: &InspectorRecord) -> Self {
+        let d = format::date;
+        Self {
+            rows: record_rows(r),
+            pending: r
+                .inspection
+                .as_ref()
+                .map(|i| i.pending.clone())
+                .unwrap_or_default(),
+            sanctions: r
+                .sanctions
+                .iter()
+                .map(|s| {
+                    let period = match s.until {
+                        Some(u) => format!(
+                            "de {} a {}",
+                            d(s.effective_from),
+                            d(u - chrono::Duration::days(1))
+                        ),
+                        None => format!("desde {}", d(s.effective_from)),
+                    };
+                    format!("{} {period} — {}", sanction_label(&s.kind), s.reason)
+                })
+                .collect(),
+            autos: r
+                .open_autos
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{} · {} · cometida em {} · {}",
+                        a.number,
+                        a.infraction,
+                        d(a.committed_on),
+                        a.stage.replace('_', " ")
+                    )
+                })
+                .collect(),
+            history_url: r.history_url.clone(),
+            new_auto_url: r.new_auto_url.clone(),
+        }
+    }
+}
+
 /// One verdict as the page shows it.
 struct ResultView<'a> {
     banner: Banner,
     passenger: Option<PassengerView>,
+    record: Option<RecordView>,
     document: Option<DocumentView>,
     note: Option<&'a str>,
     checked_at: String,
@@ -322,6 +473,8 @@ struct VerifyPage<'a> {
     result: Option<ResultView<'a>>,
     /// The code as typed, shown back and kept in the box.
     typed: &'a str,
+    /// The signed-in official's name (inspector tier).
+    viewer: Option<&'a str>,
     phone: &'a str,
     /// The phone as a `tel:` address (`+556634019999`).
     phone_tel: String,
@@ -346,12 +499,14 @@ pub fn render(
     v: Option<&Verification>,
     note: Option<&str>,
     source: Source<'_>,
+    viewer: Option<&str>,
 ) -> String {
     let result = v.map(|v| {
         let law = v.document.as_ref().map(|d| law_of(d.kind));
         ResultView {
             banner: banner(v.verdict, law, source),
             passenger: v.document.as_ref().and_then(PassengerView::of),
+            record: v.record.as_ref().map(RecordView::of),
             document: v.document.as_ref().map(|d| {
                 let mut view = DocumentView::of(d);
                 // Issue 14: a status read earlier never reads as the status now.
@@ -376,6 +531,7 @@ pub fn render(
             .map_or("Verificar documento", |r| r.banner.headline),
         result,
         typed,
+        viewer,
         phone,
         phone_tel: tel(phone),
     };
@@ -419,6 +575,7 @@ mod tests {
                     color: None,
                     plate: "ABC1D23".into(),
                 }),
+                record: None,
                 document: Some(DocumentView {
                     kind: "Termo de Autorização",
                     number: "FRET-2026/000001".into(),
@@ -436,12 +593,13 @@ mod tests {
                 checked_at: "30/11/2026 12:00".into(),
             }),
             typed: "\"><script>",
+            viewer: Some("<u>Ana</u>"),
             phone: "(66) 3401-9999",
             phone_tel: tel("(66) 3401-9999"),
         }
         .render()
         .unwrap();
-        for raw in ["<script>", "<img", "<b>Zé", "<i>Marcopolo"] {
+        for raw in ["<script>", "<img", "<b>Zé", "<i>Marcopolo", "<u>Ana"] {
             assert!(!page.contains(raw), "{raw} in {page}");
         }
         assert!(
