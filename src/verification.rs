@@ -597,7 +597,7 @@ pub async fn with_record(
 const RECORD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The answer to a code whose check symbol does not match.
-pub const MISTYPED_CODE_PT: &str = "Código digitado incorretamente — confira: o último caractere do código impresso não corresponde aos demais. Digite de novo, caractere por caractere.";
+pub const MISTYPED_CODE_PT: &str = "Código digitado incorretamente — confira: os caracteres digitados não conferem entre si (o último caractere do código é um controle dos demais). Digite de novo, caractere por caractere.";
 
 /// Why a document signed by a retired key is no longer trusted, in Portuguese.
 fn retired_key_pt(r: &crate::signing::keys::Retirement) -> String {

@@ -495,9 +495,11 @@ pub async fn page_code(
                 typed: &typed,
                 mistyped,
             };
+            // A typo's banner says it all; the reason is for API clients.
+            let note = if mistyped { None } else { v.reason.as_deref() };
             html(
                 status_for(v.verdict),
-                &page::render(&state, Some(&v), v.reason.as_deref(), source, viewer),
+                &page::render(&state, Some(&v), note, source, viewer),
             )
         }
     }

@@ -12,6 +12,7 @@
 #[path = "../api/pdf.rs"]
 #[allow(dead_code)]
 mod pdf;
+mod verdicts;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -73,13 +74,23 @@ async fn chromedriver() -> Driver {
 }
 
 async fn browser(driver: &Driver, width: u32) -> Client {
+    browser_with(driver, width, &[]).await
+}
+
+/// A browser `width` px wide, with more command-line switches.
+async fn browser_with(driver: &Driver, width: u32, extra: &[&str]) -> Client {
     let mut caps = serde_json::Map::new();
     let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let mut options = json!({
-        "binary": binary,
-        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 format!("--window-size={width},900"), "--lang=pt-BR"],
-    });
+    let mut args = vec![
+        json!("--headless=new"),
+        json!("--no-sandbox"),
+        json!("--disable-gpu"),
+        json!("--disable-dev-shm-usage"),
+        json!(format!("--window-size={width},900")),
+        json!("--lang=pt-BR"),
+    ];
+    args.extend(extra.iter().map(|a| json!(a)));
+    let mut options = json!({"binary": binary, "args": args});
     // A desktop window cannot be narrower than 500 px: a phone is emulated.
     if width < 500 {
         options["mobileEmulation"] =
