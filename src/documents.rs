@@ -11,9 +11,12 @@ use serde_json::json;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 
-/// Width of the QR code's modules area on the sticker (APP-ART14 sticker; the issue asks for
-/// at least 40 mm). The quiet zone of 4 modules is added around it.
-pub const STICKER_QR_MM: f64 = 46.0;
+/// Width of the QR code's modules area on the sticker (APP-ART14 sticker; issue 11 asks for
+/// at least 40 mm with modules of at least 0.6 mm at error correction Q). The quiet zone of
+/// 4 modules is added around it.
+pub const STICKER_QR_MM: f64 = 50.0;
+/// Same, on the charter selo de vistoria (A6).
+pub const SELO_QR_MM: f64 = 46.0;
 /// Same, on A4 documents.
 pub const A4_QR_MM: f64 = 38.0;
 
@@ -29,9 +32,28 @@ pub struct Qr {
 }
 
 impl Qr {
-    /// Encodes `text` at error-correction level M.
+    /// Encodes `text` at error-correction level M (documents read at arm's length).
     pub fn new(text: &str) -> Option<Self> {
-        let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M).ok()?;
+        Self::with_level(text, EcLevel::M)
+    }
+
+    /// Encodes `text` at error-correction level Q: the windshield sticker, behind glass, in
+    /// the sun, getting dirty, must still read with a quarter of it damaged (issue 11).
+    pub fn sticker(text: &str) -> Option<Self> {
+        Self::with_level(text, EcLevel::Q)
+    }
+
+    /// The QR code of a document of token kind `kind` (`app_sticker`: level Q; else M).
+    pub fn for_document(kind: &str, text: &str) -> Option<Self> {
+        if kind == "app_sticker" {
+            Self::sticker(text)
+        } else {
+            Self::new(text)
+        }
+    }
+
+    fn with_level(text: &str, level: EcLevel) -> Option<Self> {
+        let code = QrCode::with_error_correction_level(text.as_bytes(), level).ok()?;
         let svg = code
             .render::<qrcode::render::svg::Color<'_>>()
             .quiet_zone(true)
@@ -126,6 +148,51 @@ pub fn normalise_verification_code(input: &str) -> Result<String, CodeError> {
     }
 }
 
+/// What the windshield sticker prints (APP-ART14).
+pub struct StickerFace<'a> {
+    pub number: &'a str,
+    pub plate: &'a crate::domain::ids::Plate,
+    pub valid_until: chrono::NaiveDate,
+    pub code: &'a str,
+    pub qr: &'a Qr,
+    pub citation: &'a str,
+    pub legal_basis_version: &'a str,
+    pub letterhead: &'a Letterhead,
+}
+
+/// Inputs of `templates/app_sticker.typ`.
+pub fn sticker_inputs(f: &StickerFace<'_>) -> serde_json::Value {
+    use chrono::Datelike as _;
+    json!({
+        "number": f.number,
+        "plate": f.plate.formatted(),
+        "valid_until": format::date(f.valid_until),
+        "valid_month_year": format!("{:02}/{}", f.valid_until.month(), f.valid_until.year()),
+        "band_color": sticker_band_color(f.valid_until.year()),
+        "ouvidoria_phone": f.letterhead.ouvidoria_phone,
+        "code": f.code,
+        "verify_address": format!("{}/v", f.letterhead.public_url),
+        "qr_width_mm": f.qr.printed_width_mm(STICKER_QR_MM),
+        "citation": f.citation,
+        "legal_basis_version": f.legal_basis_version,
+    })
+}
+
+/// The colour of the sticker's validity band by its year of expiry, six in turn so that an
+/// inspector tells this year's sticker from last year's at a glance. None is red (red means
+/// "not authorized" on the verification page); each carries white text at ≥ 5:1.
+pub fn sticker_band_color(year: i32) -> &'static str {
+    const BANDS: [&str; 6] = [
+        "#1a6e2e", // green
+        "#6a1b9a", // purple
+        "#8a5a00", // ochre
+        "#00695c", // teal
+        "#37474f", // slate
+        "#ad1457", // magenta
+    ];
+    BANDS[usize::try_from(year.rem_euclid(6)).unwrap_or(0)]
+}
+
 /// Settings printed on documents.
 #[derive(Debug, Clone)]
 pub struct Letterhead {
@@ -188,15 +255,15 @@ impl RideHailingDocumentContext<'_> {
     /// Inputs of `templates/app_sticker.typ` (APP-ART14).
     pub fn sticker_inputs(&self, code: &str, qr: &Qr) -> serde_json::Value {
         let a = self.authorization;
-        json!({
-            "number": a.number,
-            "plate": self.vehicle.plate.formatted(),
-            "valid_until": format::date(a.valid_until),
-            "ouvidoria_phone": self.letterhead.ouvidoria_phone,
-            "code": code,
-            "verify_address": format!("{}/v", self.letterhead.public_url),
-            "qr_width_mm": qr.printed_width_mm(STICKER_QR_MM),
-            "legal_basis_version": a.legal_basis_version,
+        sticker_inputs(&StickerFace {
+            number: &a.number,
+            plate: &self.vehicle.plate,
+            valid_until: a.valid_until,
+            code,
+            qr,
+            citation: self.basis.sticker_citation,
+            legal_basis_version: &a.legal_basis_version,
+            letterhead: self.letterhead,
         })
     }
 
@@ -324,6 +391,24 @@ mod tests {
             normalise_verification_code(&good.replacen('8', "B", 1)),
             Err(CodeError::Mistyped)
         );
+    }
+
+    /// Issue 11: the sticker's QR at level Q stays ≥ 40 mm with modules ≥ 0.6 mm for a token
+    /// as long as the real ones (≈ 250 characters) behind the production address.
+    #[test]
+    fn the_sticker_qr_is_level_q_with_modules_of_at_least_0_6_mm() {
+        let url = format!("https://selo.barradogarcas.mt.gov.br/v/{}", "A".repeat(260));
+        let qr = Qr::sticker(&url).unwrap();
+        #[allow(clippy::cast_precision_loss)]
+        let module_mm = STICKER_QR_MM / qr.modules as f64;
+        assert!(STICKER_QR_MM >= 40.0);
+        assert!(
+            module_mm >= 0.6,
+            "{} modules: {module_mm:.3} mm",
+            qr.modules
+        );
+        // The printed code (with its quiet zone) fits the template's 56 mm row.
+        assert!(qr.printed_width_mm(STICKER_QR_MM) <= 56.0);
     }
 
     #[test]

@@ -519,7 +519,7 @@ async fn within_status_deadline(
     }
 }
 
-/// Looks up the short code printed under the QR (`K7Q2-9XHM`, typed in any case).
+/// Looks up the short code printed under the QR (`K7Q-29X-HM6`, typed in any case).
 pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verification {
     let store = &state.store;
     let outcome = |verdict, document| Verification {

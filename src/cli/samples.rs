@@ -151,7 +151,7 @@ pub enum SampleError {
 }
 
 /// The verification code printed on every sample.
-const CODE: &str = "K7Q2-9XHM";
+const CODE: &str = "K7Q-29X-HM6";
 
 /// Renders, signs and writes samples into one folder.
 struct SampleWriter<'a> {
@@ -192,7 +192,7 @@ impl SampleWriter<'_> {
             self.letterhead.public_url,
             token::sign(&payload, &self.keys.active)
         );
-        Qr::new(&url).ok_or(SampleError::Qr)
+        Qr::for_document(kind.as_str(), &url).ok_or(SampleError::Qr)
     }
 
     fn write(
@@ -350,7 +350,7 @@ impl SampleWriter<'_> {
     }
 
     fn charter_documents(&mut self) -> Result<(), SampleError> {
-        use crate::documents::{A4_QR_MM, STICKER_QR_MM};
+        use crate::documents::{A4_QR_MM, SELO_QR_MM};
         let now = self.now;
         let c = charter::CharterSamples::new(now).ok_or(SampleError::Records)?;
         let url = self.letterhead.public_url.clone();
@@ -376,7 +376,7 @@ impl SampleWriter<'_> {
         let until = crate::domain::charter::vistoria_valid_until(c.vistoria.performed_on, basis);
         let number = "SELO-2026/000042";
         let qr = self.qr(kind, number, &plate, until, issuer)?;
-        let w = qr.printed_width_mm(STICKER_QR_MM);
+        let w = qr.printed_width_mm(SELO_QR_MM);
         let inputs = issuance::charter::selo_inputs(
             &c.company,
             &c.vehicle,

@@ -151,9 +151,10 @@ pub(crate) mod tests {
         let qr = crate::documents::Qr::new("https://selo.example.test/v/abc").unwrap();
         let inputs = serde_json::json!({
             "number": "APP-2026/000001", "plate": "BRA2E19", "valid_until": "20/11/2027",
-            "ouvidoria_phone": "(66) 3401-9999", "code": "K7Q2-9XHM",
+            "valid_month_year": "11/2027", "band_color": "#6a1b9a",
+            "ouvidoria_phone": "(66) 3401-9999", "code": "K7Q-29X-HM6",
             "verify_address": "https://selo.example.test/v", "qr_width_mm": 52.0,
-            "legal_basis_version": "test",
+            "citation": "Art. 14", "legal_basis_version": "test",
         });
         let at = DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
             .unwrap()

@@ -26,6 +26,8 @@ pub struct RideHailingLegalBasis {
     pub effective_from: NaiveDate,
     /// Short citation printed on documents.
     pub citation: &'static str,
+    /// The article the windshield sticker carries (APP-ART14).
+    pub sticker_citation: &'static str,
     /// APP-ART3-PU: authorization validity in months from fee payment.
     pub authorization_validity_months: u32,
     /// APP-ART2-P1/P2: maximum age in years counted from the model year.
@@ -89,6 +91,8 @@ impl RideHailingLegalBasis {
             citation: "Lei municipal consolidada do transporte remunerado privado individual \
                        de passageiros por plataformas tecnológicas (minuta de 23/11/2023), \
                        arts. 2º, 3º, 8º, 12 e 14",
+            sticker_citation: "Art. 14 da lei municipal do transporte remunerado privado individual \
+                               de passageiros por plataformas tecnológicas (minuta de 23/11/2023)",
             authorization_validity_months: 12,
             max_vehicle_age_years: 12,
             required_doors: 4,

@@ -7,7 +7,7 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::documents::{A4_QR_MM, STICKER_QR_MM, common_inputs, format, merge};
+use crate::documents::{A4_QR_MM, SELO_QR_MM, common_inputs, format, merge};
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
 use crate::domain::dates::local_date;
@@ -228,7 +228,7 @@ pub async fn issue_selo(
         valid_until: vistoria_valid_until(vistoria.performed_on, basis),
         template: "charter_selo.typ",
         reason: "Selo de vistoria de veículo de fretamento",
-        qr_mm: STICKER_QR_MM,
+        qr_mm: SELO_QR_MM,
         facts: None,
     };
     issue_document(

@@ -313,7 +313,7 @@ pub(crate) struct Marks {
 pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, UseCaseError> {
     let token = token::sign(payload, &state.keys.active);
     let url = verification_url(&state.letterhead.public_url, &token);
-    let qr = Qr::new(&url).ok_or(UseCaseError::Encoding)?;
+    let qr = Qr::for_document(&payload.kind, &url).ok_or(UseCaseError::Encoding)?;
     let code = documents::new_verification_code().ok_or(UseCaseError::Encoding)?;
     Ok(Marks { token, qr, code })
 }

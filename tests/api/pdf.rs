@@ -171,11 +171,17 @@ pub fn pdf_info(pdf: &[u8]) -> String {
 
 /// Renders the first page at 300 dpi and decodes every QR code on it.
 pub fn qr_codes(pdf: &[u8]) -> Vec<String> {
+    let (w, h, grey) = render_grey(pdf, 0, 300.0);
+    decode_qr(w, h, &grey)
+}
+
+/// Page `index` rendered at `dpi` on white, as grey levels (BT.601 luma), row by row.
+pub fn render_grey(pdf: &[u8], index: usize, dpi: f32) -> (usize, usize, Vec<u8>) {
     let doc = open(pdf);
-    let page = doc.pages().first().expect("a PDF with no page");
+    let page = doc.pages().get(index).expect("no such page");
     // At 150 dpi the seams hayro leaves between a vector QR's modules defeat the decoder;
     // at 300 dpi (as a phone camera sees a printed sticker) they do not.
-    let scale = 300.0 / 72.0;
+    let scale = dpi / 72.0;
     let pixmap = hayro::render(
         page,
         &RenderCache::new(),
@@ -188,13 +194,22 @@ pub fn qr_codes(pdf: &[u8]) -> Vec<String> {
         },
     );
     let (w, h) = (usize::from(pixmap.width()), usize::from(pixmap.height()));
-    let px = pixmap.take_unpremultiplied();
-    let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| {
-        let p = px[y * w + x];
-        // Luma (BT.601) of the pixel.
-        u8::try_from((u32::from(p.r) * 299 + u32::from(p.g) * 587 + u32::from(p.b) * 114) / 1000)
+    let grey = pixmap
+        .take_unpremultiplied()
+        .iter()
+        .map(|p| {
+            u8::try_from(
+                (u32::from(p.r) * 299 + u32::from(p.g) * 587 + u32::from(p.b) * 114) / 1000,
+            )
             .unwrap_or(u8::MAX)
-    });
+        })
+        .collect();
+    (w, h, grey)
+}
+
+/// Every QR code `rqrr` decodes in a grey image.
+pub fn decode_qr(w: usize, h: usize, grey: &[u8]) -> Vec<String> {
+    let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| grey[y * w + x]);
     img.detect_grids()
         .iter()
         .filter_map(|g| g.decode().ok().map(|(_, s)| s))

@@ -610,3 +610,117 @@ async fn an_inspector_scanning_a_selo_sees_the_company_the_bus_and_its_inspectio
     let body: Value = res.json().await.unwrap();
     assert!(body.get("record").is_none());
 }
+
+/// `grey` (w × h) rotated by `degrees` about its centre, on white (bilinear).
+fn rotate(w: usize, h: usize, grey: &[u8], degrees: f64) -> Vec<u8> {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    #[allow(clippy::cast_precision_loss)]
+    let (cx, cy) = (w as f64 / 2.0, h as f64 / 2.0);
+    let at = |x: i64, y: i64| -> f64 {
+        if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+            255.0
+        } else {
+            f64::from(grey[usize::try_from(y).unwrap() * w + usize::try_from(x).unwrap()])
+        }
+    };
+    let mut out = vec![255u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            #[allow(clippy::cast_precision_loss)]
+            let (dx, dy) = (x as f64 - cx, y as f64 - cy);
+            let (sx, sy) = (cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy);
+            let (x0, y0) = (sx.floor(), sy.floor());
+            let (fx, fy) = (sx - x0, sy - y0);
+            #[allow(clippy::cast_possible_truncation)]
+            let (x0, y0) = (x0 as i64, y0 as i64);
+            let v = at(x0, y0) * (1.0 - fx) * (1.0 - fy)
+                + at(x0 + 1, y0) * fx * (1.0 - fy)
+                + at(x0, y0 + 1) * (1.0 - fx) * fy
+                + at(x0 + 1, y0 + 1) * fx * fy;
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            {
+                out[y * w + x] = v.round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    out
+}
+
+/// `grey` through a JPEG at `quality`, as a cheap phone camera would keep it.
+fn jpeg_roundtrip(w: usize, h: usize, grey: &[u8], quality: u8) -> Vec<u8> {
+    let img = image::GrayImage::from_raw(
+        u32::try_from(w).unwrap(),
+        u32::try_from(h).unwrap(),
+        grey.to_vec(),
+    )
+    .unwrap();
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality)
+        .encode_image(&img)
+        .unwrap();
+    image::load_from_memory(&jpeg)
+        .unwrap()
+        .to_luma8()
+        .into_raw()
+}
+
+#[tokio::test]
+async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+    let info = crate::pdf::pdf_info(&pdf);
+    // 10 × 14 cm, two pages: read from outside through the glass, and from inside.
+    assert!(info.contains("Pages:           2"), "{info}");
+    assert!(info.contains("283.465 x 396.85 pts"), "{info}");
+    let text = crate::pdf::pdf_text(&pdf);
+    let url = grant["verification_url"].as_str().unwrap();
+    let code = grant["documents"][1]["verification_code"].as_str().unwrap();
+    assert_eq!(text.lines().filter(|l| l.trim() == "11/2027").count(), 2, "{text}");
+    for needle in [
+        "último dia: 20/11/2027",
+        "APP-2026/000001",
+        code,
+        "sugestões e denúncias",
+        "Art. 14",
+    ] {
+        assert_eq!(
+            text.matches(needle).count(),
+            2,
+            "{needle} on both faces:\n{text}"
+        );
+    }
+    for page in [0, 1] {
+        let (w, h, grey) = crate::pdf::render_grey(&pdf, page, 300.0);
+        assert_eq!(crate::pdf::decode_qr(w, h, &grey), vec![url.to_owned()]);
+    }
+
+    // Page 1 as a dirty sticker photographed askew: 15 % of the code covered by a smear,
+    // turned 15°, kept as a JPEG of quality 30.
+    let (w, h, mut grey) = crate::pdf::render_grey(&pdf, 0, 300.0);
+    // The QR code's box, as the decoder found it.
+    let (left, top, side) = {
+        let mut img =
+            rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| grey[y * w + x]);
+        let grids = img.detect_grids();
+        let b = grids[0].bounds;
+        let xs = b.iter().map(|p| usize::try_from(p.x).unwrap());
+        let ys = b.iter().map(|p| usize::try_from(p.y).unwrap());
+        let (left, right) = (xs.clone().min().unwrap(), xs.max().unwrap());
+        let (top, bottom) = (ys.clone().min().unwrap(), ys.max().unwrap());
+        (left, top, (right - left).min(bottom - top))
+    };
+    assert!(side > 500, "the QR code is about 50 mm wide: {side} px at 300 dpi");
+    // A smear over 15 % of the code's area, off-centre, clear of the finder patterns.
+    let smear = side * 387 / 1000; // √0.15
+    let (x0, y0) = (left + side * 45 / 100, top + side * 30 / 100);
+    for y in y0..y0 + smear {
+        for x in x0..x0 + smear {
+            grey[y * w + x] = 150;
+        }
+    }
+    let tilted = rotate(w, h, &grey, 15.0);
+    let photo = jpeg_roundtrip(w, h, &tilted, 30);
+    // (At error correction M, as before issue 11, this photo does not decode.)
+    assert_eq!(crate::pdf::decode_qr(w, h, &photo), vec![url.to_owned()]);
+}

@@ -52,7 +52,8 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
         .collect();
     assert_eq!(pdfs.len(), 8, "one sample per document kind");
     for (kind, size, pages) in [
-        ("app_sticker", "283.465 x 396.85 pts", 1),
+        // Two faces: read from outside, through the glass, and from inside (issue 11).
+        ("app_sticker", "283.465 x 396.85 pts", 2),
         ("app_authorization", "595.276 x 841.89 pts (A4)", 1),
         ("charter_termo", "595.276 x 841.89 pts (A4)", 1),
         // A6: 105 × 148 mm.
