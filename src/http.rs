@@ -131,6 +131,7 @@ route_table! {
     "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],
     "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],
     "/api/v1/documents/{id}" => [get authorizations::document: ReadRideHailing],
+    "/api/v1/documents/{id}/print" => [get authorizations::document_print: IssueRideHailing],
     "/api/v1/openapi.json" => [get meta::openapi: Public],
     "/api/v1/me" => [get meta::me: SignedIn],
     "/api/v1/upf-values/{year}" => [put autos::set_upf: Calendar],

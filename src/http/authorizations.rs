@@ -487,6 +487,30 @@ impl TryFrom<RevocationDto> for Reason {
 }
 
 /// The signed PDF of a ride-hailing authorization or sticker.
+/// `GET /api/v1/documents/{id}/print`: the print shop's file of a windshield sticker —
+/// both faces with 3 mm of bleed, crop marks and the PDF `TrimBox`/`BleedBox` (issue 11).
+#[utoipa::path(get, path = "/api/v1/documents/{id}/print", tag = "ride-hailing authorizations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "O documento do adesivo")),
+    responses((status = 200, description = "PDF para a gráfica (120 × 160 mm por face: 100 × 140 mm de corte, sangria de 3 mm, marcas de corte), assinado", content_type = "application/pdf", body = super::openapi::PdfFile)))]
+pub async fn document_print(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id =
+        Uuid::parse_str(&id).map_err(|_| ApiError::NotFound("Adesivo não encontrado.".into()))?;
+    let pdf =
+        crate::issuance::ride_hailing::print::print_shop_sticker(&state, id, state.clock.now())
+            .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header((
+            "Content-Disposition",
+            "attachment; filename=\"adesivo-grafica.pdf\"",
+        ))
+        .body(pdf))
+}
+
 #[utoipa::path(get, path = "/api/v1/documents/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "O documento")),
     responses((status = 200, description = "O PDF assinado (PAdES)", content_type = "application/pdf", body = super::openapi::PdfFile)))]

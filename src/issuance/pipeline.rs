@@ -332,6 +332,17 @@ pub(crate) async fn render_signed(
         .renderer
         .render(template, inputs, Some(qr_svg), now)
         .await?;
+    sign_rendered(state, unsigned, reason, now).await
+}
+
+/// Embeds the PAdES signature in a rendered PDF; returns the signed bytes and their SHA-256
+/// (lower-case hex).
+pub(crate) async fn sign_rendered(
+    state: &AppState,
+    unsigned: Vec<u8>,
+    reason: &'static str,
+    now: DateTime<Utc>,
+) -> Result<(Vec<u8>, String), UseCaseError> {
     // PAdES B-B signature inside the PDF, off the async workers too.
     let keys = state.keys.clone();
     let pdf = tokio::task::spawn_blocking(move || {

@@ -7,6 +7,7 @@ pub mod certidao;
 pub mod grant;
 pub mod photo;
 pub mod platforms;
+pub mod print;
 pub mod procedure;
 pub mod register;
 pub mod substitution;

@@ -3,7 +3,7 @@ use reqwest::StatusCode;
 use crate::helpers::{OUVIDORIA, pdf_info, pdf_text, spawn_app};
 
 #[tokio::test]
-async fn sticker_page_is_exactly_100_by_140_mm_and_one_page() {
+async fn sticker_pages_are_exactly_100_by_140_mm_one_per_face() {
     let app = spawn_app().await;
     let grant = app.granted().await;
     let info = pdf_info(&app.document_bytes(&grant, "app_sticker").await);
@@ -12,7 +12,8 @@ async fn sticker_page_is_exactly_100_by_140_mm_and_one_page() {
         info.contains("Page size:       283.465 x 396.85 pts"),
         "{info}"
     );
-    assert!(info.contains("Pages:           1"), "{info}");
+    // Issue 11: the face read from outside and the face read from inside.
+    assert!(info.contains("Pages:           2"), "{info}");
 }
 
 #[tokio::test]
@@ -22,7 +23,8 @@ async fn sticker_text_has_number_plate_validity_and_ouvidoria() {
     let text = pdf_text(&app.document_bytes(&grant, "app_sticker").await);
     assert!(text.contains("APP-2026/000001"), "{text}");
     assert!(text.contains("BRA2E19"), "{text}");
-    assert!(text.contains("Válido até 20/11/2027"), "{text}");
+    assert!(text.contains("VÁLIDO ATÉ"), "{text}");
+    assert!(text.contains("último dia: 20/11/2027"), "{text}");
     assert!(text.contains(OUVIDORIA), "{text}");
     let code = grant["documents"][1]["verification_code"].as_str().unwrap();
     // Letter-spaced codes may come out of pdftotext with spaces between glyphs.

@@ -37,6 +37,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/app-authorizations/{id}", "ariu"),
     ("post", "/api/v1/app-authorizations/{id}/revocation", "r"),
     ("get", "/api/v1/documents/{id}", "ariu"),
+    ("get", "/api/v1/documents/{id}/print", "r"),
     ("put", "/api/v1/upf-values/{year}", "arc"),
     ("post", "/api/v1/app-infraction-autos", "ri"),
     ("get", "/api/v1/app-infraction-autos/{id}", "ariu"),

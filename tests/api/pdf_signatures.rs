@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app};
 
-async fn upload_raw(app: &TestApp, pdf: Vec<u8>) -> (StatusCode, Value) {
+pub(crate) async fn upload_raw(app: &TestApp, pdf: Vec<u8>) -> (StatusCode, Value) {
     let res = app
         .client
         .post(app.url("/api/v1/verify/pdf"))

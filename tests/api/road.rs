@@ -617,10 +617,9 @@ fn rotate(w: usize, h: usize, grey: &[u8], degrees: f64) -> Vec<u8> {
     #[allow(clippy::cast_precision_loss)]
     let (cx, cy) = (w as f64 / 2.0, h as f64 / 2.0);
     let at = |x: i64, y: i64| -> f64 {
-        if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
-            255.0
-        } else {
-            f64::from(grey[usize::try_from(y).unwrap() * w + usize::try_from(x).unwrap()])
+        match (usize::try_from(x), usize::try_from(y)) {
+            (Ok(x), Ok(y)) if x < w && y < h => f64::from(grey[y * w + x]),
+            _ => 255.0,
         }
     };
     let mut out = vec![255u8; w * h];
@@ -676,7 +675,11 @@ async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
     let text = crate::pdf::pdf_text(&pdf);
     let url = grant["verification_url"].as_str().unwrap();
     let code = grant["documents"][1]["verification_code"].as_str().unwrap();
-    assert_eq!(text.lines().filter(|l| l.trim() == "11/2027").count(), 2, "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.trim() == "11/2027").count(),
+        2,
+        "{text}"
+    );
     for needle in [
         "último dia: 20/11/2027",
         "APP-2026/000001",
@@ -700,8 +703,7 @@ async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
     let (w, h, mut grey) = crate::pdf::render_grey(&pdf, 0, 300.0);
     // The QR code's box, as the decoder found it.
     let (left, top, side) = {
-        let mut img =
-            rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| grey[y * w + x]);
+        let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| grey[y * w + x]);
         let grids = img.detect_grids();
         let b = grids[0].bounds;
         let xs = b.iter().map(|p| usize::try_from(p.x).unwrap());
@@ -710,7 +712,10 @@ async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
         let (top, bottom) = (ys.clone().min().unwrap(), ys.max().unwrap());
         (left, top, (right - left).min(bottom - top))
     };
-    assert!(side > 500, "the QR code is about 50 mm wide: {side} px at 300 dpi");
+    assert!(
+        side > 500,
+        "the QR code is about 50 mm wide: {side} px at 300 dpi"
+    );
     // A smear over 15 % of the code's area, off-centre, clear of the finder patterns.
     let smear = side * 387 / 1000; // √0.15
     let (x0, y0) = (left + side * 45 / 100, top + side * 30 / 100);
@@ -723,4 +728,83 @@ async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
     let photo = jpeg_roundtrip(w, h, &tilted, 30);
     // (At error correction M, as before issue 11, this photo does not decode.)
     assert_eq!(crate::pdf::decode_qr(w, h, &photo), vec![url.to_owned()]);
+}
+
+#[tokio::test]
+async fn the_print_shop_file_has_bleed_crop_marks_and_trim_box() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let sticker = grant["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "app_sticker")
+        .unwrap();
+    let id = sticker["id"].as_str().unwrap();
+    let res = app
+        .get_authed(&format!("/api/v1/documents/{id}/print"))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    let pdf = res.bytes().await.unwrap().to_vec();
+    // 100 × 140 mm plus a 10 mm slug on each side: 120 × 160 mm; two faces.
+    let info = crate::pdf::pdf_info(&pdf);
+    assert!(info.contains("340.157 x 453.543 pts"), "{info}");
+    assert!(info.contains("Pages:           2"), "{info}");
+    // The cut (TrimBox) at the slug, the bleed 3 mm beyond it, on both pages.
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let boxes: Vec<(Vec<f32>, Vec<f32>)> = doc
+        .get_pages()
+        .values()
+        .map(|id| {
+            let page = doc.get_dictionary(*id).unwrap();
+            let nums = |key: &[u8]| -> Vec<f32> {
+                page.get(key)
+                    .unwrap()
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o.as_float().unwrap())
+                    .collect()
+            };
+            (nums(b"TrimBox"), nums(b"BleedBox"))
+        })
+        .collect();
+    assert_eq!(boxes.len(), 2);
+    let mm = |v: f32| (v * 25.4 / 72.0 * 10.0).round() / 10.0;
+    for (trim, bleed) in boxes {
+        assert_eq!(
+            trim.into_iter().map(mm).collect::<Vec<_>>(),
+            [10.0, 10.0, 110.0, 150.0]
+        );
+        assert_eq!(
+            bleed.into_iter().map(mm).collect::<Vec<_>>(),
+            [7.0, 7.0, 113.0, 153.0]
+        );
+    }
+    // The same sticker: number, code and QR; signed by the city.
+    let text = crate::pdf::pdf_text(&pdf);
+    assert!(text.contains("APP-2026/000001"));
+    assert!(text.contains(sticker["verification_code"].as_str().unwrap()));
+    assert_eq!(
+        crate::pdf::qr_codes(&pdf),
+        vec![grant["verification_url"].as_str().unwrap().to_owned()]
+    );
+    let (status, body) = crate::pdf_signatures::upload_raw(&app, pdf).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["signature"]["trusted"], true);
+    // The authorization's own document is not a sticker.
+    let authorization = grant["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "app_authorization")
+        .unwrap();
+    let res = app
+        .get_authed(&format!(
+            "/api/v1/documents/{}/print",
+            authorization["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }

@@ -32,4 +32,17 @@ check charter_termo "595.276 x 841.89 pts (A4)" "TERMO DE AUTORIZAÇÃO"
 check charter_selo "297.638 x 419.528 pts" "SELO DE VISTORIA"
 check charter_certidao "595.276 x 841.89 pts (A4)" "CERTIDÃO"
 check charter_auto "595.276 x 841.89 pts (A4)" "AUTO DE INFRAÇÃO"
+
+# Issue 11: both faces of the sticker carry the QR code, and the outside face still reads
+# after a 15 % smear, a 15° tilt and JPEG quality 30 (Pillow degrades it, zbar reads it).
+pdftoppm -png -r 300 -f 2 -l 2 -singlefile "$work/samples/app_sticker.pdf" "$work/face2"
+if zbarimg --raw -q "$work/face2.png" | grep -q '^https://selo.example.gov.br/v/'; then
+  echo "ok   app_sticker: the inside face's QR code reads"
+else echo "FAIL app_sticker: no QR code on the inside face"; fail=1; fi
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q pillow
+"$work/venv/bin/python" tests/interop/degrade.py "$work/app_sticker.png" "$work/road.jpg"
+if zbarimg --raw -q "$work/road.jpg" | grep -q '^https://selo.example.gov.br/v/'; then
+  echo "ok   app_sticker: zbar reads the QR code smeared 15 %, turned 15° and as a JPEG of quality 30"
+else echo "FAIL app_sticker: zbar cannot read the degraded sticker (box: $box)"; fail=1; fi
 exit $fail
