@@ -6,6 +6,7 @@ pub mod autos;
 pub mod calendar;
 pub mod charter;
 pub mod fields;
+pub mod fiscal;
 pub mod history;
 pub mod limits;
 pub mod meta;
@@ -81,6 +82,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .app_data(web::QueryConfig::default().error_handler(query_error));
     register_routes(cfg);
     panel::configure(cfg);
+    fiscal::configure(cfg);
     cfg.default_service(web::to(meta::not_found));
 }
 

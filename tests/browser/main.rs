@@ -9,6 +9,7 @@
 //! enrols a minibus and records the vistoria that issues its selo, and is refused the
 //! ride-hailing grant; a form posted without its CSRF token is refused; logout ends it all.
 
+mod fiscal;
 #[path = "../api/pdf.rs"]
 #[allow(dead_code)]
 mod pdf;
