@@ -65,6 +65,74 @@ impl Api<'_> {
     }
 }
 
+/// A charter company with its Termo and a minibus with its selo de vistoria; the selo's token.
+async fn charter_selo(api: &Api<'_>) -> String {
+    let mut checklist = serde_json::Map::new();
+    for item in [
+        "contrato_social",
+        "registro_junta_comercial",
+        "estatuto_alteracoes",
+        "cartao_cnpj",
+        "comprovante_endereco",
+        "alvara_funcionamento",
+        "garagem",
+        "equipe_manutencao_limpeza",
+        "escritorio_atendimento",
+        "licencas_ambientais",
+    ] {
+        checklist.insert(
+            item.into(),
+            json!({"reference": "doc", "issued_on": "2026-01-02", "valid_until": null}),
+        );
+    }
+    for item in [
+        "cnd_federal",
+        "cnd_estadual",
+        "cnd_municipal",
+        "crf_fgts",
+        "cndt",
+    ] {
+        checklist.insert(
+            item.into(),
+            json!({"reference": "doc", "issued_on": "2026-10-02", "valid_until": "2027-12-31"}),
+        );
+    }
+    let company = api
+        .post(
+            "/api/v1/charter/companies",
+            json!({"cnpj": "11.222.333/0001-81", "name": "Araguaia Fretamentos e Turismo Ltda.",
+                "address": "Av. Ministro João Alberto, 100, Barra do Garças-MT", "phone": "(66) 3401-0000",
+                "email": "contato@araguaia.example", "modality": "continuo", "protocol": "SIS-2026/0042",
+                "applied_on": "2026-11-20", "checklist": checklist}),
+        )
+        .await;
+    let id = company["id"].as_str().unwrap();
+    api.post(&format!("/api/v1/charter/companies/{id}/termos"), json!({}))
+        .await;
+    let bus = api
+        .post(
+            &format!("/api/v1/charter/companies/{id}/vehicles"),
+            json!({"plate": "QBA1C23", "renavam": "13824652268", "make": "Marcopolo", "model": "Volare W9",
+                "kind": "micro_onibus", "doors": 2, "has_turnstile": false, "seated_capacity": 20,
+                "model_year": 2020, "first_registration_date": "2020-01-15", "owner_cnpj": "11.222.333/0001-81",
+                "ownership_proof": "crv_e", "crlv_year": 2026,
+                "insurance": {"policy": "RC-1", "insurer": "Seguradora Exemplo", "valid_from": "2026-01-01", "valid_to": "2027-12-31"},
+                "itv_report_date": "2026-11-02", "itv_provider": "ITV Credenciada Ltda."}),
+        )
+        .await;
+    let selo = api
+        .post(
+            &format!(
+                "/api/v1/charter/vehicles/{}/vistorias",
+                bus["id"].as_str().unwrap()
+            ),
+            json!({"performed_on": "2026-11-30", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await;
+    let url = selo["selo"]["verification_url"].as_str().unwrap();
+    url.rsplit('/').next().unwrap().to_owned()
+}
+
 fn token_of(grant: &Value) -> String {
     let url = grant["verification_url"].as_str().unwrap();
     url.rsplit('/').next().unwrap().to_owned()
@@ -89,6 +157,30 @@ fn portrait() -> Vec<u8> {
     out
 }
 
+/// The lowest contrast ratio of any visible text of the page, and that text.
+const CONTRAST: &str = r"
+const lum = (c) => {
+  const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const behind = (e) => {
+  for (; e; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
+  }
+  return 'rgb(255, 255, 255)';
+};
+let worst = [99, ''];
+for (const e of document.querySelectorAll('h1, h2, h3, p, dt, dd, li, a, label, span, footer')) {
+  if (!e.offsetParent || !e.textContent.trim()) continue;
+  const a = lum(getComputedStyle(e).color), b = lum(behind(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < worst[0]) worst = [ratio, e.tagName + ': ' + e.textContent.trim().slice(0, 40)];
+}
+return worst;";
+
 /// Opens `path`, checks the headline and that nothing overflows, and takes the screenshot.
 async fn verdict(c: &Client, app: &App, path: &str, headline: &str, name: &str) -> String {
     c.goto(&format!("{}{path}", app.base)).await.unwrap();
@@ -109,6 +201,12 @@ async fn verdict(c: &Client, app: &App, path: &str, headline: &str, name: &str) 
         .unwrap();
     shot(c, name).await;
     assert_eq!(overflow, Value::Bool(false), "{name} overflows sideways");
+    // WCAG 2.2 AA: every visible text at least 4.5:1 against what is behind it.
+    let worst = c.execute(CONTRAST, vec![]).await.unwrap();
+    assert!(
+        worst[0].as_f64().unwrap() >= 4.5,
+        "{name}: contrast {worst} below 4.5:1"
+    );
     c.find(Locator::Css("main"))
         .await
         .unwrap()
@@ -286,6 +384,64 @@ async fn every_verdict_on_a_phone() {
         verdict(&c, &app, "/v", "Verificar documento", &w("form")).await;
         c.close().await.unwrap();
     }
+
+    // A charter selo (company and bus) at 360 and 320 px.
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let charter = Api {
+        app: &app,
+        token: selo::issuance::officials::issue_token(
+            &app.store,
+            "carla.sis",
+            &actor,
+            app.clock.now(),
+        )
+        .await
+        .unwrap(),
+        http: reqwest::Client::new(),
+    };
+    let selo_token = charter_selo(&charter).await;
+    for width in [360, 320] {
+        let c = browser(&driver, width).await;
+        let page = verdict(
+            &c,
+            &app,
+            &format!("/v/{selo_token}"),
+            "AUTORIZADO",
+            &format!("verdict-charter-selo-{width}"),
+        )
+        .await;
+        assert!(
+            page.contains("Marcopolo") && page.contains("Araguaia Fretamentos"),
+            "{page}"
+        );
+        c.close().await.unwrap();
+    }
+
+    // Signed by a key the city never published.
+    let foreign = tempfile::tempdir().unwrap();
+    selo::signing::keys::generate(foreign.path()).unwrap();
+    let foreign = selo::signing::keys::load(foreign.path(), true).unwrap();
+    let payload = selo::signing::token::TokenPayload {
+        kind: "app_sticker".into(),
+        document_id: uuid::Uuid::new_v4(),
+        number: "APP-2026/000001".into(),
+        plate: "BRA2E19".into(),
+        issued_at: app.clock.now().timestamp(),
+        valid_until: chrono::NaiveDate::from_ymd_opt(2027, 11, 20).unwrap(),
+        issuer: "BDG-SMF".into(),
+    };
+    let alien = selo::signing::token::sign(&payload, &foreign.active);
+    let c = browser(&driver, 390).await;
+    verdict(
+        &c,
+        &app,
+        &format!("/v/{alien}"),
+        "NÃO RECONHECIDO",
+        "verdict-unknown-key-390",
+    )
+    .await;
+    c.close().await.unwrap();
 
     // Dark mode, for night use: dark background, light text, same verdict.
     let c = super::browser_with(&driver, 390, &["--blink-settings=preferredColorScheme=0"]).await;
