@@ -87,6 +87,9 @@ pub struct DocumentLink {
     id: Uuid,
     /// Onde baixar o PDF.
     url: String,
+    /// Adesivo: onde baixar o arquivo para a gráfica (sangria e marcas de corte).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    print_url: Option<String>,
     sha256: String,
     verification_code: String,
     verification_url: String,
@@ -135,6 +138,8 @@ fn authorization_view(
                 kind: d.kind,
                 id: d.id,
                 url: format!("/api/v1/documents/{}", d.id),
+                print_url: (d.kind == DocumentKind::RideHailingSticker)
+                    .then(|| format!("/api/v1/documents/{}/print", d.id)),
                 sha256: d.sha256.to_owned(),
                 verification_code: d.code.to_owned(),
                 verification_url: verification_url(&state.letterhead.public_url, d.token),

@@ -8,6 +8,7 @@ pub mod forms;
 pub mod gateway;
 pub mod labels;
 mod pages;
+mod photo;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -71,7 +71,10 @@ impl<'a> Browser<'a> {
     }
 
     /// Sends with the cookies kept; answers the status, the page and where it redirects.
-    async fn send(&mut self, req: reqwest::RequestBuilder) -> (StatusCode, String, Option<String>) {
+    pub(crate) async fn send(
+        &mut self,
+        req: reqwest::RequestBuilder,
+    ) -> (StatusCode, String, Option<String>) {
         let res = req
             .header(COOKIE, self.cookie_header())
             .send()
@@ -664,4 +667,85 @@ async fn a_session_ends_ten_hours_after_sign_in_however_used() {
     app.clock.advance(chrono::Duration::minutes(25));
     let (status, _, location) = b.get("/painel").await;
     assert_eq!(status, StatusCode::SEE_OTHER, "{location:?}");
+}
+
+/// Issue 11: the driver's photo is sent from the driver's page, as a file, and refused with
+/// its reason when it is not a usable photo.
+#[tokio::test]
+async fn an_issuer_uploads_a_drivers_photo_from_the_back_office() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut b = Browser::new(&app);
+    b.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, page, _) = b.get(&format!("/painel/ver/drivers/{driver}")).await;
+    assert!(page.contains(&format!("/painel/foto/{driver}")), "{page}");
+    assert!(
+        page.contains("/fiscal/"),
+        "the field verifier is in the menu"
+    );
+    let (status, form, _) = b.get(&format!("/painel/foto/{driver}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        form.contains("multipart/form-data") && form.contains("LGPD"),
+        "{form}"
+    );
+    let csrf = field(&form, "_csrf").unwrap();
+    let send = |bytes: Vec<u8>, csrf: String| {
+        reqwest::multipart::Form::new().text("_csrf", csrf).part(
+            "foto",
+            reqwest::multipart::Part::bytes(bytes).file_name("foto.png"),
+        )
+    };
+    // Not an image: the page says why, nothing stored.
+    let req = b
+        .client
+        .post(app.url(&format!("/painel/foto/{driver}")))
+        .multipart(send(b"not an image".to_vec(), csrf.clone()));
+    let (status, page, _) = b.send(req).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(page.contains("JPEG ou PNG"), "{page}");
+    // Without the session's CSRF token: refused.
+    let png = {
+        let img = image::RgbImage::from_pixel(300, 400, image::Rgb([200, 150, 120]));
+        let mut out = Vec::new();
+        image::DynamicImage::ImageRgb8(img)
+            .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+            .unwrap();
+        out
+    };
+    let req = b
+        .client
+        .post(app.url(&format!("/painel/foto/{driver}")))
+        .multipart(send(png.clone(), "forged".into()));
+    let (status, _, _) = b.send(req).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
+    assert!(
+        app.verify(&token).await.1["document"]["driver"]
+            .get("photo_url")
+            .is_none()
+    );
+    // A photo: stored, back to the driver's page, shown to passengers.
+    let req = b
+        .client
+        .post(app.url(&format!("/painel/foto/{driver}")))
+        .multipart(send(png, csrf));
+    let (status, _, location) = b.send(req).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        location.unwrap(),
+        format!("/painel/ver/drivers/{driver}?foto=ok")
+    );
+    assert!(app.verify(&token).await.1["document"]["driver"]["photo_url"].is_string());
+    // The authorization's page links the sticker's print-shop file.
+    let (_, page, _) = b
+        .get(&format!(
+            "/painel/ver/app-authorizations/{}",
+            grant["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(page.contains("/print"), "{page}");
 }

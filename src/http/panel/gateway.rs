@@ -77,8 +77,20 @@ pub async fn call(
     path: &str,
     body: Option<&serde_json::Value>,
 ) -> Result<Answer, actix_web::Error> {
-    let api = api(state).await?;
     let bytes = body.map_or_else(Vec::new, |b| b.to_string().into_bytes());
+    call_raw(state, official, method, path, "application/json", bytes).await
+}
+
+/// The same, with a body of any type (a driver's photo).
+pub async fn call_raw(
+    state: &Data<AppState>,
+    official: &Official,
+    method: Method,
+    path: &str,
+    content_type: &'static str,
+    bytes: Vec<u8>,
+) -> Result<Answer, actix_web::Error> {
+    let api = api(state).await?;
     let len = bytes.len();
     let mut req = Request::with_payload(actix_http::Payload::from(Bytes::from(bytes)));
     {
@@ -88,7 +100,7 @@ pub async fn call(
             .parse()
             .map_err(|_| actix_web::error::ErrorNotFound("path"))?;
         head.headers
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         head.headers.insert(CONTENT_LENGTH, HeaderValue::from(len));
     }
     req.extensions_mut().insert(InProcess(official.clone()));

@@ -114,6 +114,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("upf", "UPF"),
     ("upf_year", "Ano da UPF"),
     ("url", "PDF"),
+    ("print_url", "Arquivo para a gráfica"),
     ("value", "Valor"),
     ("value_in_words", "Valor por extenso"),
     ("vehicle_enrolment", "Cadastro do veículo"),

@@ -54,17 +54,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(password_page))
             .route(web::post().to(password_change)),
     );
+    super::photo::configure(cfg);
 }
 
 /// What every signed-in page shows around its content.
-pub struct Chrome {
-    name: String,
-    roles: String,
-    csrf: String,
-    nav: Vec<(String, String)>,
+pub(super) struct Chrome {
+    pub(super) name: String,
+    pub(super) roles: String,
+    pub(super) csrf: String,
+    pub(super) nav: Vec<(String, String)>,
 }
 
-fn chrome_of(s: &Signed) -> Chrome {
+pub(super) fn chrome_of(s: &Signed) -> Chrome {
     let mut nav = Vec::new();
     for (kind, text, c) in LISTS {
         if s.official.roles.allow(*c)
@@ -82,6 +83,8 @@ fn chrome_of(s: &Signed) -> Chrome {
     if s.is(Role::Admin) {
         nav.push(("/painel/servidores".to_owned(), "Servidores".to_owned()));
     }
+    // Issue 11: the verifier that works with no signal, for the road.
+    nav.push(("/fiscal/".to_owned(), "Verificador de campo".to_owned()));
     Chrome {
         name: s.official.name.clone(),
         roles: s
@@ -558,6 +561,14 @@ fn rows_of(values: &HashMap<String, String>) -> usize {
 const OPERATIONS: &[(&str, &str)] = &[
     ("registry.create_driver", "Cadastrar condutor (aplicativo)"),
     ("registry.create_vehicle", "Cadastrar veículo (aplicativo)"),
+    (
+        "registry.put_driver_photo",
+        "Enviar a foto do(a) motorista (para passageiros)",
+    ),
+    (
+        "authorizations.document_print",
+        "Arquivo do adesivo para a gráfica",
+    ),
     ("authorizations.grant", "Conceder autorização (aplicativo)"),
     ("authorizations.revoke", "Revogar a autorização"),
     ("authorizations.certidao", "Emitir certidão"),
@@ -1392,7 +1403,12 @@ fn record_actions(
         if !s.official.roles.allow(competence(m, p)) {
             continue;
         }
-        if *m == "get" {
+        if *id == "registry.put_driver_photo" {
+            // A file, not a form of fields: its own page (`panel::photo`).
+            if let Some(driver) = params.get("id") {
+                out.push((format!("/painel/foto/{driver}"), op_label(id).to_owned()));
+            }
+        } else if *m == "get" {
             if !rest.contains('{')
                 && let Some(h) = record_href(p, params)
             {
