@@ -116,7 +116,11 @@ impl Application {
         });
         // Issue 14: a signed checkpoint of the audit chain's head every legal day.
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
-        // Issue 14: reservations left open by a crash are voided now and every minute.
+        // Issue 14: reservations left open by a crash are voided now, before the first request,
+        // and then every minute.
+        if let Err(e) = crate::issuance::numbering::void_interrupted(&state).await {
+            tracing::error!(error = %e, "could not sweep interrupted reservations at start");
+        }
         crate::issuance::numbering::spawn_sweeper(state.clone());
         let data = web::Data::new(state);
         // Issue 14: verifications of tokens served from memory while the register is unchanged.

@@ -32,6 +32,25 @@ async fn verified(state: &AppState, cache: &VerdictCache, token: &str) -> Verifi
     verify_token(token, &state.keys.public, state, cache, state.clock.now()).await
 }
 
+/// The verification of what was scanned, with the inspector's record for an official who may
+/// read the document's register (issue 11).
+async fn verified_for(
+    state: &AppState,
+    cache: &VerdictCache,
+    scanned: Scanned<'_>,
+    official: Option<&super::auth::Official>,
+) -> Verification {
+    let now = state.clock.now();
+    let v = match scanned {
+        Scanned::Token(token) => verified(state, cache, token).await,
+        Scanned::Code(code) => verify_code(code, state, now).await,
+    };
+    match official {
+        Some(o) => with_record(state, v, scanned, &o.roles, now).await,
+        None => v,
+    }
+}
+
 /// Verifies a QR token (`COSE_Sign1`, base64url): signature, then the document's standing now.
 #[utoipa::path(get, path = "/api/v1/verify/{token}", tag = "verification",
     params(("token" = String, Path, description = "O token COSE do QR code (base64url)")),
@@ -47,17 +66,7 @@ pub async fn api_token(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let official = super::auth::optional_official(&state, &req).await?;
-    let mut v = verified(&state, &cache, &token).await;
-    if let Some(o) = official {
-        v = with_record(
-            &state,
-            v,
-            Scanned::Token(&token),
-            &o.roles,
-            state.clock.now(),
-        )
-        .await;
-    }
+    let v = verified_for(&state, &cache, Scanned::Token(&token), official.as_ref()).await;
     Ok(HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
         .json(v))
@@ -169,14 +178,12 @@ pub async fn status_list(
     ))]
 pub async fn api_code(
     state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
     code: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let official = super::auth::optional_official(&state, &req).await?;
-    let mut v = verify_code(&code, &state, state.clock.now()).await;
-    if let Some(o) = official {
-        v = with_record(&state, v, Scanned::Code(&code), &o.roles, state.clock.now()).await;
-    }
+    let v = verified_for(&state, &cache, Scanned::Code(&code), official.as_ref()).await;
     let status = match v.verdict {
         Verdict::UnknownDocument => StatusCode::NOT_FOUND,
         other => status_for(other),
@@ -217,15 +224,7 @@ pub async fn by_plate(
                     .into(),
             )
         })?;
-    let v = verified(&state, &cache, &doc.token).await;
-    let v = with_record(
-        &state,
-        v,
-        Scanned::Token(&doc.token),
-        &official.roles,
-        state.clock.now(),
-    )
-    .await;
+    let v = verified_for(&state, &cache, Scanned::Token(&doc.token), Some(&official)).await;
     Ok(HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))
         .json(v))
@@ -441,17 +440,7 @@ pub async fn page_token(
     req: HttpRequest,
 ) -> HttpResponse {
     let official = page_official(&state, &req).await;
-    let mut v = verified(&state, &cache, &token).await;
-    if let Some(o) = &official {
-        v = with_record(
-            &state,
-            v,
-            Scanned::Token(&token),
-            &o.roles,
-            state.clock.now(),
-        )
-        .await;
-    }
+    let v = verified_for(&state, &cache, Scanned::Token(&token), official.as_ref()).await;
     let viewer = official.as_ref().map(|o| o.name.as_str());
     html(
         status_for(v.verdict),
@@ -472,6 +461,7 @@ pub struct CodeQuery {
         (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_code(
     state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
     q: web::Query<CodeQuery>,
     req: HttpRequest,
 ) -> HttpResponse {
@@ -487,10 +477,7 @@ pub async fn page_code(
             let typed: String = code.chars().take(16).collect();
             let mistyped = crate::documents::normalise_verification_code(code)
                 == Err(crate::documents::CodeError::Mistyped);
-            let mut v = verify_code(code, &state, state.clock.now()).await;
-            if let Some(o) = &official {
-                v = with_record(&state, v, Scanned::Code(code), &o.roles, state.clock.now()).await;
-            }
+            let v = verified_for(&state, &cache, Scanned::Code(code), official.as_ref()).await;
             let source = Source::Code {
                 typed: &typed,
                 mistyped,

@@ -32,8 +32,8 @@ pub async fn void_interrupted(state: &AppState) -> Result<Vec<String>, UseCaseEr
     Ok(voided)
 }
 
-/// Runs [`void_interrupted`] now and then every minute (or every timeout, if shorter), for as
-/// long as the process lives.
+/// Runs [`void_interrupted`] every minute (or every timeout, if shorter), for as long as the
+/// process lives; start-up runs it once before serving.
 pub fn spawn_sweeper(state: AppState) {
     let every = state
         .settings
@@ -42,7 +42,7 @@ pub fn spawn_sweeper(state: AppState) {
         .min(Duration::from_mins(1))
         .max(Duration::from_secs(1));
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         loop {
             tick.tick().await;
             if let Err(e) = void_interrupted(&state).await {

@@ -18,71 +18,11 @@ pub(crate) fn noon(date: &str) -> DateTime<Utc> {
         .to_utc()
 }
 
-fn proof(valid_until: Option<&str>) -> Value {
-    json!({ "reference": "doc", "issued_on": "2025-01-02", "valid_until": valid_until })
-}
+use crate::bodies::{checklist, company_body};
 
-fn checklist(certificates_until: &str) -> Value {
-    let mut c = serde_json::Map::new();
-    for item in [
-        "contrato_social",
-        "registro_junta_comercial",
-        "estatuto_alteracoes",
-        "cartao_cnpj",
-        "comprovante_endereco",
-        "alvara_funcionamento",
-        "garagem",
-        "equipe_manutencao_limpeza",
-        "escritorio_atendimento",
-        "licencas_ambientais",
-    ] {
-        c.insert(item.into(), proof(None));
-    }
-    for item in [
-        "cnd_federal",
-        "cnd_estadual",
-        "cnd_municipal",
-        "crf_fgts",
-        "cndt",
-    ] {
-        c.insert(item.into(), proof(Some(certificates_until)));
-    }
-    Value::Object(c)
-}
-
-fn company_body(cnpj: &str, certificates_until: &str) -> Value {
-    json!({
-        "cnpj": cnpj,
-        "name": "Araguaia Fretamentos Ltda.",
-        "address": "Av. Ministro João Alberto, 100, Barra do Garças-MT",
-        "phone": "(66) 3401-0000",
-        "email": "contato@araguaia.example",
-        "modality": "continuo",
-        "protocol": "SIS-2025/0042",
-        "applied_on": "2025-05-20",
-        "checklist": checklist(certificates_until),
-    })
-}
-
+/// A bus of the test company (`CNPJ`).
 pub(crate) fn bus_body(plate: &str, renavam: &str, kind: &str, first_registration: &str) -> Value {
-    json!({
-        "plate": plate,
-        "renavam": renavam,
-        "make": "Marcopolo",
-        "model": "Volare W9",
-        "kind": kind,
-        "doors": 2,
-        "has_turnstile": false,
-        "seated_capacity": 20,
-        "model_year": 2015,
-        "first_registration_date": first_registration,
-        "owner_cnpj": CNPJ,
-        "ownership_proof": "crv_e",
-        "crlv_year": 2025,
-        "insurance": { "policy": "RC-1", "insurer": "Seguradora Exemplo", "valid_from": "2025-01-01", "valid_to": "2026-12-31" },
-        "itv_report_date": "2025-05-02",
-        "itv_provider": "ITV Credenciada Ltda.",
-    })
+    crate::bodies::bus_body(plate, renavam, kind, first_registration, CNPJ)
 }
 
 pub(crate) async fn created(res: reqwest::Response) -> Value {

@@ -149,33 +149,7 @@ pub async fn spawn_configured(
     }
 }
 
-/// The four criminal-record certificates of art. 12, III, clear and valid for every clock the
-/// tests use.
-pub fn clear_certificates() -> Value {
-    json!(["estadual_1", "estadual_2", "federal_1", "federal_2"]
-        .iter()
-        .map(|c| json!({"court": c, "issued_on": "2025-06-01", "valid_until": "2028-12-31", "clear": true}))
-        .collect::<Vec<_>>())
-}
-
-pub fn driver_body(cpf: &str, cnh: &str) -> Value {
-    json!({
-        "name": "Maria da Silva Souza",
-        "cpf": cpf,
-        "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2030-01-01"},
-        "criminal_certificates": clear_certificates(),
-    })
-}
-
-pub fn vehicle_body(plate: &str, renavam: &str) -> Value {
-    json!({
-        "plate": plate, "renavam": renavam, "make": "Chevrolet", "model": "Onix Plus", "color": "Prata",
-        "model_year": 2022, "doors": 4, "air_conditioning": true, "capacity_including_driver": 5,
-        "registration_municipality_ibge": "5101803",
-        // Art. 15: a car rented from a rental company serves any driver.
-        "owner_type": "locadora_pj", "owner_document": "11.222.333/0001-81"
-    })
-}
+pub use crate::bodies::{clear_certificates, driver_body, vehicle_body};
 
 /// Valid identifiers for several drivers and vehicles (LEGAL_RULES §4).
 pub const CPFS: [&str; 3] = ["529.982.247-25", "111.444.777-35", "123.456.789-09"];

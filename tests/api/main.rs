@@ -7,6 +7,7 @@
 //! Runs on SQLite by default and on PostgreSQL when `TEST_DATABASE_URL=postgres://…` is set
 //! (a fresh database per test). One binary, so it links once.
 
+mod bodies;
 mod contract;
 mod database_down;
 mod helpers;

@@ -87,22 +87,8 @@ async fn the_page_form_accepts_a_multipart_upload() {
     let app = spawn_app().await;
     let grant = app.granted().await;
     let pdf = app.document_bytes(&grant, "app_sticker").await;
-    let form = Form::new().part(
-        "pdf",
-        Part::bytes(pdf.clone())
-            .file_name("adesivo.pdf")
-            .mime_str("application/pdf")
-            .unwrap(),
-    );
-    let res = app
-        .client
-        .post(app.url("/v/pdf"))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-    let html = res.text().await.unwrap();
+    let (status, html) = crate::road::upload_page(&app, Some(pdf.clone())).await;
+    assert_eq!(status, StatusCode::OK);
     assert!(html.contains("AUTORIZADO"), "{html}");
     assert!(html.contains("Assinatura íntegra"));
     // The API takes multipart too.

@@ -273,12 +273,15 @@ async fn a_code_printed_before_the_check_symbol_keeps_verifying() {
     assert_eq!(body["verdict"], "valid");
 }
 
-async fn upload_page(app: &TestApp, bytes: Option<Vec<u8>>) -> (StatusCode, String) {
+pub(crate) async fn upload_page(app: &TestApp, bytes: Option<Vec<u8>>) -> (StatusCode, String) {
     let mut form = reqwest::multipart::Form::new();
     form = match bytes {
         Some(b) => form.part(
             "pdf",
-            reqwest::multipart::Part::bytes(b).file_name("documento.pdf"),
+            reqwest::multipart::Part::bytes(b)
+                .file_name("documento.pdf")
+                .mime_str("application/pdf")
+                .unwrap(),
         ),
         None => form.text("pdf", ""),
     };

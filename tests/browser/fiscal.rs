@@ -90,17 +90,20 @@ async fn post(app: &App, token: &str, path: &str, body: Value) -> Value {
 
 /// Registers a driver and a car and grants, with the fee paid today.
 async fn grant(app: &App, token: &str, cpf: &str, cnh: &str, plate: &str, renavam: &str) -> Value {
-    let certificates: Vec<Value> = ["estadual_1", "estadual_2", "federal_1", "federal_2"]
-        .iter()
-        .map(|c| json!({"court": c, "issued_on": "2026-06-01", "valid_until": "2030-12-31", "clear": true}))
-        .collect();
-    let driver = post(app, token, "/api/v1/drivers", json!({"name": "Maria da Silva", "cpf": cpf,
-        "criminal_certificates": certificates,
-        "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2031-01-01"}})).await;
-    let car = post(app, token, "/api/v1/vehicles", json!({"plate": plate, "renavam": renavam,
-        "make": "Chevrolet", "model": "Onix", "color": "Prata", "model_year": 2022, "doors": 4,
-        "air_conditioning": true, "capacity_including_driver": 5, "registration_municipality_ibge": "5101803",
-        "owner_type": "locadora_pj", "owner_document": "11.222.333/0001-81"})).await;
+    let driver = post(
+        app,
+        token,
+        "/api/v1/drivers",
+        super::bodies::driver_body(cpf, cnh),
+    )
+    .await;
+    let car = post(
+        app,
+        token,
+        "/api/v1/vehicles",
+        super::bodies::vehicle_body(plate, renavam),
+    )
+    .await;
     let today = selo::domain::dates::local_date(app.clock.now());
     post(
         app,

@@ -9,6 +9,9 @@
 //! enrols a minibus and records the vistoria that issues its selo, and is refused the
 //! ride-hailing grant; a form posted without its CSRF token is refused; logout ends it all.
 
+#[path = "../api/bodies.rs"]
+#[allow(dead_code)]
+mod bodies;
 mod fiscal;
 #[path = "../api/pdf.rs"]
 #[allow(dead_code)]
@@ -543,23 +546,7 @@ async fn officials_work_both_laws_in_a_real_browser() {
     ] {
         set(&c, k, v).await;
     }
-    for item in [
-        "contrato_social",
-        "registro_junta_comercial",
-        "estatuto_alteracoes",
-        "cartao_cnpj",
-        "comprovante_endereco",
-        "alvara_funcionamento",
-        "garagem",
-        "equipe_manutencao_limpeza",
-        "escritorio_atendimento",
-        "licencas_ambientais",
-        "cnd_federal",
-        "cnd_estadual",
-        "cnd_municipal",
-        "crf_fgts",
-        "cndt",
-    ] {
+    for item in bodies::CHECKLIST_ITEMS {
         set(&c, &format!("checklist.{item}.reference"), "doc").await;
         set(&c, &format!("checklist.{item}.issued_on"), "2025-01-02").await;
         if item.starts_with("cnd") || item == "crf_fgts" {

@@ -35,26 +35,15 @@ impl Api<'_> {
         self.send(reqwest::Method::POST, path, Some(body)).await
     }
 
-    /// Registers driver `cpf` and car `plate` and grants; the grant's answer.
+    /// Registers driver `cpf` (named `name`) and car `plate` and grants; the grant's answer.
     async fn grant(&self, name: &str, cpf: &str, cnh: &str, plate: &str, renavam: &str) -> Value {
-        let certificates: Vec<Value> = ["estadual_1", "estadual_2", "federal_1", "federal_2"]
-            .iter()
-            .map(|c| json!({"court": c, "issued_on": "2025-06-01", "valid_until": "2028-12-31", "clear": true}))
-            .collect();
-        let driver = self
-            .post(
-                "/api/v1/drivers",
-                json!({"name": name, "cpf": cpf, "criminal_certificates": certificates,
-                    "cnh": {"number": cnh, "category": "B", "first_license_date": "2015-03-10", "ear": true, "expires_on": "2030-01-01"}}),
-            )
-            .await;
+        let mut driver = super::bodies::driver_body(cpf, cnh);
+        driver["name"] = json!(name);
+        let driver = self.post("/api/v1/drivers", driver).await;
         let car = self
             .post(
                 "/api/v1/vehicles",
-                json!({"plate": plate, "renavam": renavam, "make": "Chevrolet", "model": "Onix Plus",
-                    "color": "Prata", "model_year": 2022, "doors": 4, "air_conditioning": true,
-                    "capacity_including_driver": 5, "registration_municipality_ibge": "5101803",
-                    "owner_type": "locadora_pj", "owner_document": "11.222.333/0001-81"}),
+                super::bodies::vehicle_body(plate, renavam),
             )
             .await;
         self.post(
@@ -67,58 +56,22 @@ impl Api<'_> {
 
 /// A charter company with its Termo and a minibus with its selo de vistoria; the selo's token.
 async fn charter_selo(api: &Api<'_>) -> String {
-    let mut checklist = serde_json::Map::new();
-    for item in [
-        "contrato_social",
-        "registro_junta_comercial",
-        "estatuto_alteracoes",
-        "cartao_cnpj",
-        "comprovante_endereco",
-        "alvara_funcionamento",
-        "garagem",
-        "equipe_manutencao_limpeza",
-        "escritorio_atendimento",
-        "licencas_ambientais",
-    ] {
-        checklist.insert(
-            item.into(),
-            json!({"reference": "doc", "issued_on": "2026-01-02", "valid_until": null}),
-        );
-    }
-    for item in [
-        "cnd_federal",
-        "cnd_estadual",
-        "cnd_municipal",
-        "crf_fgts",
-        "cndt",
-    ] {
-        checklist.insert(
-            item.into(),
-            json!({"reference": "doc", "issued_on": "2026-10-02", "valid_until": "2027-12-31"}),
-        );
-    }
-    let company = api
-        .post(
-            "/api/v1/charter/companies",
-            json!({"cnpj": "11.222.333/0001-81", "name": "Araguaia Fretamentos e Turismo Ltda.",
-                "address": "Av. Ministro João Alberto, 100, Barra do Garças-MT", "phone": "(66) 3401-0000",
-                "email": "contato@araguaia.example", "modality": "continuo", "protocol": "SIS-2026/0042",
-                "applied_on": "2026-11-20", "checklist": checklist}),
-        )
-        .await;
+    let cnpj = "11.222.333/0001-81";
+    let mut company = super::bodies::company_body(cnpj, "2027-12-31");
+    company["name"] = json!("Araguaia Fretamentos e Turismo Ltda.");
+    let company = api.post("/api/v1/charter/companies", company).await;
     let id = company["id"].as_str().unwrap();
     api.post(&format!("/api/v1/charter/companies/{id}/termos"), json!({}))
         .await;
+    // In force on 30/11/2026: a 2020 minibus, ITV of this month, insured to 2027.
+    let mut bus =
+        super::bodies::bus_body("QBA1C23", "13824652268", "micro_onibus", "2020-01-15", cnpj);
+    bus["model_year"] = json!(2020);
+    bus["crlv_year"] = json!(2026);
+    bus["itv_report_date"] = json!("2026-11-02");
+    bus["insurance"]["valid_to"] = json!("2027-12-31");
     let bus = api
-        .post(
-            &format!("/api/v1/charter/companies/{id}/vehicles"),
-            json!({"plate": "QBA1C23", "renavam": "13824652268", "make": "Marcopolo", "model": "Volare W9",
-                "kind": "micro_onibus", "doors": 2, "has_turnstile": false, "seated_capacity": 20,
-                "model_year": 2020, "first_registration_date": "2020-01-15", "owner_cnpj": "11.222.333/0001-81",
-                "ownership_proof": "crv_e", "crlv_year": 2026,
-                "insurance": {"policy": "RC-1", "insurer": "Seguradora Exemplo", "valid_from": "2026-01-01", "valid_to": "2027-12-31"},
-                "itv_report_date": "2026-11-02", "itv_provider": "ITV Credenciada Ltda."}),
-        )
+        .post(&format!("/api/v1/charter/companies/{id}/vehicles"), bus)
         .await;
     let selo = api
         .post(
