@@ -118,10 +118,7 @@ impl Application {
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
         // Issue 14: reservations left open by a crash are voided now, before the first request,
         // and then every minute.
-        if let Err(e) = crate::issuance::numbering::void_interrupted(&state).await {
-            tracing::error!(error = %e, "could not sweep interrupted reservations at start");
-        }
-        crate::issuance::numbering::spawn_sweeper(state.clone());
+        crate::issuance::numbering::start_sweeper(state.clone()).await;
         let data = web::Data::new(state);
         // Issue 14: verifications of tokens served from memory while the register is unchanged.
         let verdicts = web::Data::new(crate::verification::cache::VerdictCache::default());

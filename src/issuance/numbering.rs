@@ -32,9 +32,12 @@ pub async fn void_interrupted(state: &AppState) -> Result<Vec<String>, UseCaseEr
     Ok(voided)
 }
 
-/// Runs [`void_interrupted`] every minute (or every timeout, if shorter), for as long as the
-/// process lives; start-up runs it once before serving.
-pub fn spawn_sweeper(state: AppState) {
+/// Runs [`void_interrupted`] now (start-up awaits it before serving) and then every minute (or
+/// every timeout, if shorter), for as long as the process lives.
+pub async fn start_sweeper(state: AppState) {
+    if let Err(e) = void_interrupted(&state).await {
+        tracing::error!(error = %e, "could not sweep interrupted reservations at start");
+    }
     let every = state
         .settings
         .limits
