@@ -428,6 +428,51 @@ async fn every_verdict_on_a_phone() {
     .await;
     c.close().await.unwrap();
 
+    // The valid authorization's car replaced (art. 8º §2º): the old sticker no longer
+    // authorizes any car. The new car certified, then a suspension: the certidão is outdated.
+    let spare = api
+        .post(
+            "/api/v1/vehicles",
+            super::bodies::vehicle_body("RST4U56", "63110465006"),
+        )
+        .await;
+    api.post(
+        &format!("/api/v1/app-authorizations/{}/vehicle-substitutions", id(&valid)),
+        json!({"new_vehicle_id": spare["id"], "cause": "venda",
+            "vistoria": {"performed_on": "2026-11-30", "approved": true, "inspector": "Fiscal SMF"}}),
+    )
+    .await;
+    let c = browser(&driver, 390).await;
+    verdict(
+        &c,
+        &app,
+        &format!("/v/{}", token_of(&valid)),
+        "VEÍCULO SUBSTITUÍDO",
+        "verdict-replaced-390",
+    )
+    .await;
+    let certidao = api
+        .post(
+            &format!("/api/v1/app-authorizations/{}/certidoes", id(&valid)),
+            json!({"subject": "app_vehicle", "protocol": "PG-2026/0001"}),
+        )
+        .await;
+    api.post(
+        &format!("/api/v1/app-authorizations/{}/sanctions", id(&valid)),
+        json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 2,
+            "reason": "Infração média", "legal_basis": "art. 26, §1º"}),
+    )
+    .await;
+    verdict(
+        &c,
+        &app,
+        &format!("/v/{}", token_of(&certidao)),
+        "DESATUALIZADA",
+        "verdict-outdated-390",
+    )
+    .await;
+    c.close().await.unwrap();
+
     // Later days: the suspended car, its failed vistoria never fixed, is barred (irregular) once
     // the suspension ends;
     // every authorization is expired a year on.
