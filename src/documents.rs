@@ -3,6 +3,7 @@
 
 pub mod format;
 pub mod print;
+pub mod printable;
 pub mod render;
 
 use chrono::{DateTime, Utc};

@@ -68,6 +68,7 @@ fn resource(path: &str, routes: Vec<Route>) -> impl actix_web::dev::HttpServiceF
         r = r.route(route);
     }
     r.default_service(web::to(meta::method_not_allowed))
+        .wrap(actix_web::middleware::from_fn(fields::printable_body))
         .wrap(actix_web::middleware::from_fn(auth::guard))
 }
 

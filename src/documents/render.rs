@@ -10,8 +10,9 @@ use typst_as_lib::TypstEngine;
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 
-static FONT_REGULAR: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
-static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
+pub(crate) static FONT_REGULAR: &[u8] =
+    include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
+pub(crate) static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
 
 static TEMPLATES: [(&str, &str); 7] = [
     ("common.typ", include_str!("../../templates/common.typ")),

@@ -100,3 +100,72 @@ impl Fields {
         }
     }
 }
+
+/// Issue 12, item 4: every text a JSON body carries may end up printed on a document; one that
+/// the documents' fonts cannot draw is refused here with 422, naming the field and the
+/// character, before any handler runs (so no number is ever reserved for a document that
+/// cannot be rendered). Runs on every resource of the route table, inside the role guard.
+pub async fn printable_body(
+    mut req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<
+    actix_web::dev::ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
+    use actix_web::ResponseError as _;
+    let json = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !json {
+        return next
+            .call(req)
+            .await
+            .map(actix_web::dev::ServiceResponse::map_into_left_body);
+    }
+    let bytes = req.extract::<actix_web::web::Bytes>().await?;
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && let Some((field, c)) = unprintable_in(&value, "")
+    {
+        let e = ApiError::Invalid(vec![ProblemItem::field(
+            &field,
+            format!(
+                "O caractere {} não pode ser impresso nos documentos da Prefeitura: use letras (inclusive acentuadas, gregas ou cirílicas), números e sinais comuns.",
+                crate::documents::printable::describe(c)
+            ),
+        )]);
+        let (http, _) = req.into_parts();
+        return Ok(
+            actix_web::dev::ServiceResponse::new(http, e.error_response()).map_into_right_body(),
+        );
+    }
+    req.set_payload(actix_http::Payload::from(bytes));
+    next.call(req)
+        .await
+        .map(actix_web::dev::ServiceResponse::map_into_left_body)
+}
+
+/// The first string of `value` (or object key) holding a character no document can print:
+/// its path (`name`, `cnh.number`, `criminal_certificates[0].court`) and the character.
+fn unprintable_in(value: &serde_json::Value, path: &str) -> Option<(String, char)> {
+    use crate::documents::printable::first_unprintable;
+    use serde_json::Value;
+    match value {
+        Value::String(s) => first_unprintable(s).map(|c| (path.to_owned(), c)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| unprintable_in(v, &format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let here = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            first_unprintable(k)
+                .map(|c| (here.clone(), c))
+                .or_else(|| unprintable_in(v, &here))
+        }),
+        _ => None,
+    }
+}

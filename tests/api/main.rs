@@ -28,6 +28,7 @@ mod officials;
 mod panel;
 mod pdf_signatures;
 mod platforms;
+mod printable;
 mod register_acts;
 mod road;
 mod samples;
