@@ -261,8 +261,9 @@ async function verifyToken(raw) {
   // Online: the service's live answer.
   try {
     const res = await fetchWithin(`/api/v1/verify/${token}`, { cache: 'no-store' }, ONLINE_TIMEOUT_MS);
-    if (res.status !== 503) {
-      const v = await res.json();
+    const v = await res.json().catch(() => null);
+    // A live verdict only: a refusal (429) or an unreachable register falls back to the list.
+    if (v && VERDICTS[v.verdict] && v.verdict !== 'status_unavailable') {
       const d = v.document || {};
       if (d.vehicle) rows.push(['Veículo', [d.vehicle.body, d.vehicle.make, d.vehicle.model, d.vehicle.color].filter(Boolean).join(' ')]);
       if (d.driver) rows.push(['Motorista', d.driver.first_name]);
@@ -310,6 +311,7 @@ async function verifyCode(raw) {
   try {
     const res = await fetchWithin(`/api/v1/verify/code/${encodeURIComponent(c.code)}`, { cache: 'no-store' }, ONLINE_TIMEOUT_MS);
     const v = await res.json();
+    if (!VERDICTS[v.verdict]) throw new Error(v.detail || 'no verdict');
     const d = v.document || {};
     const rows = [['Código', c.code]];
     if (d.number) rows.push(['Número', d.number], ['Placa ou registro', d.plate], ['Válido até', ddmmyyyy(d.valid_until)]);
