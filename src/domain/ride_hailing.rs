@@ -178,10 +178,16 @@ pub fn app_art12_i_cnh(
             msg,
         );
     }
-    if d.cnh_expires_on < today {
+    app_art12_i_cnh_in_force(d.cnh_expires_on, today, out);
+}
+
+/// APP-ART12-I (art. 12, I): the driver's CNH is not expired on `today` (the grant checks it;
+/// the inspector's record lists it as pending).
+pub fn app_art12_i_cnh_in_force(expires_on: NaiveDate, today: NaiveDate, out: &mut Failures) {
+    if expires_on < today {
         let msg = format!(
             "A CNH está vencida desde {}.",
-            d.cnh_expires_on.format("%d/%m/%Y")
+            expires_on.format("%d/%m/%Y")
         );
         fail(out, "APP-ART12-I", "art. 12, I", "cnh.expires_on", msg);
     }

@@ -188,12 +188,9 @@ async fn ride_hailing(
     if let Some(status) = report.status {
         pending.push(format!("{} (arts. 9º, 16 e 26, II)", status.label_pt()));
     }
-    if r.driver.cnh.expires_on < today {
-        pending.push(format!(
-            "CNH vencida em {} (art. 12, II)",
-            crate::documents::format::date(r.driver.cnh.expires_on)
-        ));
-    }
+    let mut cnh = Vec::new();
+    crate::domain::ride_hailing::app_art12_i_cnh_in_force(r.driver.cnh.expires_on, today, &mut cnh);
+    pending.extend(cnh.iter().map(|f| format!("{} ({})", f.message, f.article)));
     let sanctions = state.store.sanctions_of(a.id).await?;
     let cal = state.calendar().await?;
     let mut open_autos = Vec::new();
