@@ -48,17 +48,15 @@ fn main() {
         .to_utc();
     let records = SampleRecords::new(now).unwrap();
     let authorization = &records.authorization;
-    let letterhead = Letterhead {
-        ouvidoria_phone: "(66) 3401-9999".into(),
-        public_url: "https://selo.example.test".into(),
-    };
+    let profile = std::sync::Arc::new(selo::documents::profile::Profile::embedded().unwrap());
+    let letterhead = Letterhead::new(profile.clone(), "https://selo.example.test");
     let ctx = records.context(&letterhead, now);
     let keys_dir = tempfile::tempdir().unwrap();
     selo::signing::keys::generate(keys_dir.path()).unwrap();
     let loaded = selo::signing::keys::load(keys_dir.path(), true).unwrap();
     let key = &loaded.active;
     let keys: &KeySet = &loaded.public;
-    let renderer = Renderer::new(2);
+    let renderer = Renderer::new(2, profile);
     let payload = TokenPayload {
         kind: "app_sticker".into(),
         document_id: Uuid::new_v4(),

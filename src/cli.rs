@@ -29,6 +29,42 @@ pub fn keys_retire(dir: &Path, kid: &str, reason: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `selo profile check [FILE]`: what the profile (FILE, or `SELO_PROFILE`, or the embedded
+/// default) still lacks. Exits 1 while anything is missing or wrong.
+pub fn profile_check(settings: &Settings, file: Option<&Path>) -> anyhow::Result<()> {
+    let path = file.or(settings.profile.as_deref());
+    let shown = path.map_or_else(
+        || {
+            format!(
+                "{} (embutido)",
+                crate::documents::profile::DEFAULT_PROFILE_PATH
+            )
+        },
+        |p| p.display().to_string(),
+    );
+    let profile = match crate::documents::profile::Profile::load(path) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("perfil {shown}: inválido\n  {e}");
+            std::process::exit(1);
+        }
+    };
+    let missing = profile.placeholders();
+    if missing.is_empty() {
+        println!("perfil {shown}, versão {}: completo", profile.version);
+        return Ok(());
+    }
+    println!(
+        "perfil {shown}, versão {}: {} fato(s) a definir",
+        profile.version,
+        missing.len()
+    );
+    for (key, text) in &missing {
+        println!("  {key}: {text}");
+    }
+    std::process::exit(1);
+}
+
 /// The register named by `DATABASE_URL`, for the commands that act on it.
 async fn store(settings: &Settings) -> anyhow::Result<crate::storage::Store> {
     use anyhow::Context;
@@ -45,10 +81,8 @@ async fn store(settings: &Settings) -> anyhow::Result<crate::storage::Store> {
 /// `selo samples DIR`: one signed example of every document kind, for looking at.
 pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     let keys = crate::startup::load_or_create_keys(settings)?;
-    let letterhead = crate::documents::Letterhead {
-        ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
-        public_url: settings.public_url.clone(),
-    };
+    let profile = crate::startup::load_profile(settings)?;
+    let letterhead = crate::documents::Letterhead::new(profile, &settings.public_url);
     let now = chrono::Utc::now();
     for path in samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)? {
         println!("{}", path.display());

@@ -1,9 +1,11 @@
 //! What each document says and how it is rendered: presentation-ready inputs for the Typst
 //! templates in `templates/`, the QR code, and the short human verification code.
 
+pub mod auto_notice;
 pub mod format;
 pub mod print;
 pub mod printable;
+pub mod profile;
 pub mod render;
 
 use chrono::{DateTime, Utc};
@@ -198,9 +200,23 @@ pub fn sticker_band_color(year: i32) -> &'static str {
 /// Settings printed on documents.
 #[derive(Debug, Clone)]
 pub struct Letterhead {
+    /// The profile's, or `SELO_OUVIDORIA_PHONE` when set.
     pub ouvidoria_phone: String,
     /// Base of printed verification addresses, e.g. `https://selo.barradogarcas.mt.gov.br`.
     pub public_url: String,
+    /// The municipality profile (issue 12).
+    pub profile: std::sync::Arc<profile::Profile>,
+}
+
+impl Letterhead {
+    /// The letterhead of `profile` (whose Ouvidoria phone is already the one to print).
+    pub fn new(profile: std::sync::Arc<profile::Profile>, public_url: &str) -> Self {
+        Self {
+            ouvidoria_phone: profile.ouvidoria.phone.clone(),
+            public_url: public_url.to_owned(),
+            profile,
+        }
+    }
 }
 
 /// The inputs every document template shares: verification code and address, QR width,
@@ -254,16 +270,27 @@ impl RideHailingDocumentContext<'_> {
             )
     }
 
+    /// How the law of this authorization's legal basis is cited, `articles` first.
+    fn cite(&self, articles: &str) -> String {
+        cite(
+            &self.letterhead.profile,
+            &self.authorization.legal_basis_version,
+            articles,
+            self.basis.citation,
+        )
+    }
+
     /// Inputs of `templates/app_sticker.typ` (APP-ART14).
     pub fn sticker_inputs(&self, code: &str, qr: &Qr) -> serde_json::Value {
         let a = self.authorization;
+        let citation = self.cite("Art. 14");
         sticker_inputs(&StickerFace {
             number: &a.number,
             plate: &self.vehicle.plate,
             valid_until: a.valid_until,
             code,
             qr,
-            citation: self.basis.sticker_citation,
+            citation: &citation,
             legal_basis_version: &a.legal_basis_version,
             letterhead: self.letterhead,
         })
@@ -274,13 +301,23 @@ impl RideHailingDocumentContext<'_> {
         let a = self.authorization;
         let d = self.driver;
         let v = self.vehicle;
+        let law = self
+            .letterhead
+            .profile
+            .law(&a.legal_basis_version)
+            .map_or_else(|| self.basis.citation.to_owned(), profile::LawCitation::law);
         json!({
             "number": a.number,
             "driver_name": d.name,
             "driver_cpf": d.cpf.masked(),
-            "cnh_number": d.cnh.number.as_str(),
+            // Issue 12: the CNH masked like the CPF beside it.
+            "cnh_number": d.cnh.number.masked(),
             "cnh_category": d.cnh.category.as_str(),
-            "cnh_ear": if d.cnh.ear { "sim" } else { "não" },
+            "cnh_ear": if d.cnh.ear {
+                "EAR (exerce atividade remunerada)"
+            } else {
+                "sem a observação EAR"
+            },
             "plate": v.plate.formatted(),
             "renavam": v.renavam.as_str(),
             "make_model": format!("{} {}", v.make, v.model),
@@ -305,7 +342,8 @@ impl RideHailingDocumentContext<'_> {
             "valid_until_long": format::date_long(a.valid_until),
             "issued_at": format::datetime_local(self.issued_at),
             "issued_on_long": format::date_long(crate::domain::dates::local_date(self.issued_at)),
-            "legal_basis": self.basis.citation,
+            "law": law,
+            "legal_basis": self.cite("arts. 2º, 3º, 8º, 12 e 14"),
             "legal_basis_version": a.legal_basis_version,
             "ouvidoria_phone": self.letterhead.ouvidoria_phone,
             "code": code,
@@ -313,6 +351,15 @@ impl RideHailingDocumentContext<'_> {
             "qr_width_mm": qr.printed_width_mm(A4_QR_MM),
         })
     }
+}
+
+/// How the law of legal-basis `version` is cited, `articles` first ("art. 14 da Lei Municipal
+/// nº …" or "… da minuta de lei municipal de …"); `fallback` when the profile does not know
+/// the version (a document of a basis no longer configured).
+pub fn cite(profile: &profile::Profile, version: &str, articles: &str, fallback: &str) -> String {
+    profile
+        .law(version)
+        .map_or_else(|| fallback.to_owned(), |l| l.cite(articles))
 }
 
 #[cfg(test)]

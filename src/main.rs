@@ -17,6 +17,8 @@ usage:
   selo keys retire KID REASON [DIR]
                              retire a key that is not the active one: documents it signed
                              verify as no longer trusted, with REASON; it leaves the JWK Set
+  selo profile check [FILE]  list what the municipality profile (FILE, $SELO_PROFILE or the
+                             embedded default) still lacks; exit 1 while anything does
   selo samples DIR           render and sign one example of every document kind into DIR
   selo officials …           officials' accounts and tokens (selo officials help)
   selo audit verify [--checkpoints FILE]
@@ -46,6 +48,10 @@ fn main() -> anyhow::Result<()> {
         }
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),
+        ["profile", "check"] => selo::cli::profile_check(&settings, None),
+        ["profile", "check", file] => {
+            selo::cli::profile_check(&settings, Some(std::path::Path::new(file)))
+        }
         ["samples", dir] => selo::cli::samples(&settings, &PathBuf::from(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

@@ -23,8 +23,11 @@ pub struct Settings {
     pub environment: Environment,
     /// `SELO_ADMIN_TOKEN`: bearer token accepted on issuing endpoints.
     pub admin_token: Option<String>,
-    /// `SELO_OUVIDORIA_PHONE`: printed on stickers (APP-ART14).
+    /// `SELO_OUVIDORIA_PHONE`: printed on stickers (APP-ART14); overrides the profile's.
     pub ouvidoria_phone: Option<String>,
+    /// `SELO_PROFILE`: the municipality profile (TOML, issue 12); default: the Barra do
+    /// Garças profile embedded from `templates/profile/barra-do-garcas.toml`.
+    pub profile: Option<PathBuf>,
     /// `SELO_RENDER_THREADS`, default: the number of CPUs.
     pub render_threads: usize,
     /// `SELO_WORKERS`, default: the number of CPUs.
@@ -116,6 +119,7 @@ impl std::fmt::Debug for Settings {
             .field("environment", &self.environment)
             .field("admin_token", &self.admin_token.as_ref().map(|_| "<set>"))
             .field("ouvidoria_phone", &self.ouvidoria_phone)
+            .field("profile", &self.profile)
             .finish_non_exhaustive()
     }
 }
@@ -129,10 +133,6 @@ pub fn redact_url(url: &str) -> String {
         _ => url.to_owned(),
     }
 }
-
-/// The Ouvidoria phone printed when none is configured in development. Production refuses
-/// to start without a real one.
-pub const PLACEHOLDER_OUVIDORIA_PHONE: &str = "(66) 0000-0000";
 
 impl Settings {
     /// Reads the environment.
@@ -154,6 +154,7 @@ impl Settings {
             },
             admin_token: var("SELO_ADMIN_TOKEN"),
             ouvidoria_phone: var("SELO_OUVIDORIA_PHONE"),
+            profile: var("SELO_PROFILE").map(PathBuf::from),
             render_threads: var("SELO_RENDER_THREADS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(cpus),
@@ -204,12 +205,6 @@ impl Settings {
                     .unwrap_or_default(),
             },
         }
-    }
-
-    pub fn ouvidoria_phone(&self) -> &str {
-        self.ouvidoria_phone
-            .as_deref()
-            .unwrap_or(PLACEHOLDER_OUVIDORIA_PHONE)
     }
 }
 

@@ -10,6 +10,7 @@ use anyhow::Context;
 
 use crate::clock::Clock;
 use crate::documents::Letterhead;
+use crate::documents::profile::Profile;
 use crate::documents::render::Renderer;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::http;
@@ -44,19 +45,40 @@ pub fn load_or_create_keys(settings: &Settings) -> anyhow::Result<Keys> {
     }
 }
 
+/// Loads the municipality profile (issue 12) with `SELO_OUVIDORIA_PHONE` applied over it.
+/// Production refuses a profile with any fact still to be supplied; development prints them,
+/// highlighted, on the documents.
+pub fn load_profile(settings: &Settings) -> anyhow::Result<Arc<Profile>> {
+    let mut profile = Profile::load(settings.profile.as_deref()).context("loading the profile")?;
+    if let Some(phone) = &settings.ouvidoria_phone {
+        profile.ouvidoria.phone.clone_from(phone);
+    }
+    let missing = profile.placeholders();
+    if !missing.is_empty() {
+        let list = missing
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if settings.environment == Environment::Production {
+            anyhow::bail!(
+                "SELO_ENV=production refuses a profile with facts still to be supplied \
+                 (`selo profile check` lists them): {list}"
+            );
+        }
+        tracing::warn!(
+            profile = %profile.version,
+            missing = missing.len(),
+            "the profile has facts still to be supplied; documents print them as \"A DEFINIR\": {list}"
+        );
+    }
+    Ok(Arc::new(profile))
+}
+
 impl Application {
     pub async fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let production = settings.environment == Environment::Production;
-        if production && settings.ouvidoria_phone.is_none() {
-            anyhow::bail!(
-                "SELO_ENV=production requires SELO_OUVIDORIA_PHONE: it is printed on every sticker (art. 14)"
-            );
-        }
-        if settings.ouvidoria_phone.is_none() {
-            tracing::warn!(
-                "SELO_OUVIDORIA_PHONE is not set: stickers show a placeholder phone number"
-            );
-        }
+        let profile = load_profile(&settings)?;
         // Issue 10: the shared token is a development convenience only; officials use their
         // personal tokens and sessions.
         if production && settings.admin_token.is_some() {
@@ -88,14 +110,11 @@ impl Application {
         let state = AppState {
             store: store.clone(),
             keys: Arc::new(keys),
-            renderer: Renderer::new(settings.render_threads),
+            renderer: Renderer::new(settings.render_threads, profile.clone()),
             clock,
             ride_hailing_basis: Arc::new(RideHailingLegalBasis::draft_2023()),
             charter_basis: Arc::new(crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025()),
-            letterhead: Arc::new(Letterhead {
-                ouvidoria_phone: settings.ouvidoria_phone().to_owned(),
-                public_url: settings.public_url.clone(),
-            }),
+            letterhead: Arc::new(Letterhead::new(profile, &settings.public_url)),
             settings: Arc::new(settings.clone()),
             calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
             deadline_rules: Arc::new(crate::domain::calendar::DeadlineRules::default()),

@@ -132,6 +132,7 @@ macro_rules! insert_document {
             .bind($d.issued_at)
             .bind($d.facts.as_ref().map(ToString::to_string))
             .bind(&$d.issued_by)
+            .bind(&$d.profile_version)
             .execute(&mut *$tx)
             .await?;
     };
@@ -180,7 +181,7 @@ macro_rules! document_columns {
     () => {
         "d.id, d.kind, d.subject_type, d.subject_id, d.company_id, d.authorization_id, \
         d.substitution_seq, d.number, d.verification_code, d.token, d.key_id, d.sha256, d.subject_key, \
-        d.valid_until, d.legal_basis_version, d.issued_at, d.facts, d.issued_by"
+        d.valid_until, d.legal_basis_version, d.issued_at, d.facts, d.issued_by, d.profile_version"
     };
 }
 
@@ -647,6 +648,11 @@ pub trait Repository: Send + Sync {
         &self,
         year: i32,
     ) -> impl Future<Output = Result<Option<i64>, StorageError>> + Send;
+    /// The UPF value of a year with the act that fixed it (issue 12: the notice cites it).
+    fn upf_entry(
+        &self,
+        year: i32,
+    ) -> impl Future<Output = Result<Option<(i64, String)>, StorageError>> + Send;
     /// Earlier autos of a driver: (infraction id, date committed).
     fn prior_autos(
         &self,
@@ -871,6 +877,7 @@ pub(crate) mod sql {
     pub const INSERT_UPF: &str = "INSERT INTO upf_values (year, centavos, act, created_at, created_by) \
         VALUES ($1, $2, $3, $4, $5)";
     pub const SELECT_UPF: &str = "SELECT centavos FROM upf_values WHERE year = $1";
+    pub const SELECT_UPF_ENTRY: &str = "SELECT centavos, act FROM upf_values WHERE year = $1";
     pub const SELECT_PRIOR_AUTOS: &str = "SELECT infraction_id, committed_on FROM app_infraction_autos WHERE driver_id = $1 ORDER BY committed_on";
     pub const INSERT_ISSUED_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, \
         reserved_at, closed_at, reserved_by) VALUES ($1, $2, $3, $4, 'issued', $5, $5, $6)";

@@ -102,12 +102,12 @@ impl SampleRecords {
             infraction_id: "APP-ART26-IV".into(),
             driver_id: self.driver.id,
             authorization_id: Some(self.authorization.id),
-            committed_at: now,
-            committed_on: today,
+            committed_at: now - chrono::Duration::minutes(40),
+            committed_on: crate::domain::dates::local_date(now - chrono::Duration::minutes(40)),
             place: "Av. Ministro João Alberto, em frente à rodoviária".into(),
             facts: "Embarcou passageiro na via pública sem intermediação da plataforma.".into(),
             inspector: "Fiscal de Posturas, matrícula 1234".into(),
-            drawn_up_at: now,
+            drawn_up_at: now - chrono::Duration::minutes(25),
             fine_upf: 570,
             fine_centavos: Some(570 * 11_972),
             consequences: serde_json::Value::Array(Vec::new()),
@@ -161,6 +161,21 @@ struct SampleWriter<'a> {
     now: DateTime<Utc>,
     renderer: Renderer,
     written: Vec<std::path::PathBuf>,
+    /// Every printed text at the widest the API accepts (issue 12, item 4).
+    widest: bool,
+}
+
+/// `n` characters of wide glyphs the documents' fonts draw (Latin with diacritics, Greek,
+/// Cyrillic), in words of 14 so a line can break as a real name's does.
+pub fn widest_text(n: usize) -> String {
+    const GLYPHS: [char; 14] = [
+        'W', 'Ç', 'Ã', 'M', 'Š', 'Ð', 'Ω', 'Щ', 'Ж', 'Ŵ', 'Ǆ', 'Œ', 'Ю', 'Ф',
+    ];
+    (0..n)
+        .map(|i| GLYPHS.get(i % 15).copied().unwrap_or(' '))
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
 }
 
 fn io_error(p: &Path) -> impl FnOnce(std::io::Error) -> SampleError {
@@ -219,7 +234,14 @@ impl SampleWriter<'_> {
     }
 
     fn ride_hailing_documents(&mut self) -> Result<(), SampleError> {
-        let records = SampleRecords::new(self.now).ok_or(SampleError::Records)?;
+        let mut records = SampleRecords::new(self.now).ok_or(SampleError::Records)?;
+        if self.widest {
+            // The API's limits: name 200, make and model 60, colour 40 characters.
+            records.driver.name = widest_text(200);
+            records.vehicle.make = widest_text(60);
+            records.vehicle.model = widest_text(60);
+            records.vehicle.color = widest_text(40);
+        }
         let ctx = records.context(self.letterhead, self.now);
         let a = &records.authorization;
         let plate = records.vehicle.plate.as_str();
@@ -242,7 +264,12 @@ impl SampleWriter<'_> {
             self.write(kind, template, &inputs, &qr)?;
         }
         // The Notificação de Penalidade of an auto under art. 26, IV, notified by post.
-        let auto = records.auto(self.now);
+        let mut auto = records.auto(self.now);
+        if self.widest {
+            auto.place = widest_text(300);
+            auto.facts = widest_text(4000);
+            auto.inspector = widest_text(200);
+        }
         let cal = crate::domain::calendar::Calendar::new(
             crate::domain::calendar::CalendarSettings::default(),
             [],
@@ -265,14 +292,26 @@ impl SampleWriter<'_> {
             crate::documents::RIDE_HAILING_ISSUER,
         )?;
         let w = qr.printed_width_mm(crate::documents::A4_QR_MM);
+        let infractor = issuance::ride_hailing::procedure::Infractor {
+            name: &records.driver.name,
+            cpf_masked: &records.driver.cpf.masked(),
+            plate: Some((
+                records.vehicle.plate.as_str().to_owned(),
+                records.vehicle.plate.formatted(),
+            )),
+        };
+        let upf = Some(crate::documents::auto_notice::UpfOfYear {
+            year: 2026,
+            centavos: 11_972,
+            act: "Decreto Municipal nº 0000/2026, de amostra".to_owned(),
+        });
         let inputs = issuance::ride_hailing::procedure::notice_inputs(
             &auto,
-            &records.driver.name,
-            &records.driver.cpf.masked(),
-            Some(records.vehicle.plate.formatted()),
+            &infractor,
             &p,
+            upf,
             &records.basis,
-            &self.letterhead.public_url,
+            self.letterhead,
             CODE,
             w,
             self.now,
@@ -284,6 +323,7 @@ impl SampleWriter<'_> {
 
     /// The certidão of the authorized car, issued today.
     fn app_certidao(&mut self, records: &SampleRecords) -> Result<(), SampleError> {
+        let (protocol, official) = (widest_text(60), widest_text(200));
         let a = &records.authorization;
         let plate = records.vehicle.plate.as_str();
         let record = standing::ride_hailing::RideHailingRecord {
@@ -321,10 +361,18 @@ impl SampleWriter<'_> {
             record: &record,
             subject: "app_vehicle",
             facts: &facts,
-            protocol: "PG-2026/5532",
+            protocol: if self.widest {
+                &protocol
+            } else {
+                "PG-2026/5532"
+            },
             valid_until: today + chrono::Duration::days(30),
             validity_days: 30,
-            issued_by: "Maria Exemplo (amostra)",
+            issued_by: if self.widest {
+                &official
+            } else {
+                "Maria Exemplo (amostra)"
+            },
         };
         let kind = DocumentKind::RideHailingCertidao;
         let number = "CERT-APP-2026/000003";
@@ -339,7 +387,7 @@ impl SampleWriter<'_> {
         let inputs = issuance::ride_hailing::certidao::inputs(
             &print,
             number,
-            &self.letterhead.public_url,
+            self.letterhead,
             &records.basis,
             CODE,
             w,
@@ -352,8 +400,11 @@ impl SampleWriter<'_> {
     fn charter_documents(&mut self) -> Result<(), SampleError> {
         use crate::documents::{A4_QR_MM, SELO_QR_MM};
         let now = self.now;
-        let c = charter::CharterSamples::new(now).ok_or(SampleError::Records)?;
-        let url = self.letterhead.public_url.clone();
+        let mut c = charter::CharterSamples::new(now).ok_or(SampleError::Records)?;
+        if self.widest {
+            c.widen();
+        }
+        let letterhead = self.letterhead;
         let basis = &c.basis;
         let issuer = issuance::charter::CHARTER_ISSUER;
         let cnpj = c.company.cnpj.as_str().to_owned();
@@ -369,7 +420,7 @@ impl SampleWriter<'_> {
         )?;
         let w = qr.printed_width_mm(A4_QR_MM);
         let inputs =
-            issuance::charter::termo_inputs(&c.company, &c.termo, &url, basis, CODE, w, now);
+            issuance::charter::termo_inputs(&c.company, &c.termo, letterhead, basis, CODE, w, now);
         self.write(kind, "charter_termo.typ", &inputs, &qr)?;
 
         let kind = DocumentKind::CharterSelo;
@@ -382,7 +433,7 @@ impl SampleWriter<'_> {
             &c.vehicle,
             &c.vistoria,
             number,
-            &url,
+            letterhead,
             basis,
             CODE,
             w,
@@ -399,9 +450,13 @@ impl SampleWriter<'_> {
             .map_or(until, |d| d.due);
         let qr = self.qr(kind, &c.auto.number, &cnpj, due, issuer)?;
         let w = qr.printed_width_mm(A4_QR_MM);
-        let upf = Some(c.upf_centavos);
+        let upf = Some(crate::documents::auto_notice::UpfOfYear {
+            year: 2026,
+            centavos: c.upf_centavos,
+            act: "Decreto Municipal nº 0000/2026, de amostra".to_owned(),
+        });
         let inputs = issuance::charter::auto_notice_inputs(
-            &c.company, &c.auto, upf, &url, basis, CODE, w, now,
+            &c.company, &c.auto, upf, letterhead, basis, CODE, w, now,
         )
         .ok_or(SampleError::Records)?;
         self.write(kind, "auto_infracao.typ", &inputs, &qr)?;
@@ -411,7 +466,8 @@ impl SampleWriter<'_> {
         let number = "CERT-2026/000007";
         let qr = self.qr(kind, number, &plate, print.valid_until, issuer)?;
         let w = qr.printed_width_mm(A4_QR_MM);
-        let inputs = issuance::charter::certidao_inputs(&print, number, &url, basis, CODE, w, now);
+        let inputs =
+            issuance::charter::certidao_inputs(&print, number, letterhead, basis, CODE, w, now);
         self.write(kind, "certidao.typ", &inputs, &qr)
     }
 }
@@ -425,14 +481,38 @@ pub fn write_samples(
     letterhead: &Letterhead,
     now: DateTime<Utc>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
+    write(dir, keys, keys_dir, letterhead, now, false)
+}
+
+/// The same, with every printed text at the widest the API accepts (issue 12: issuance never
+/// fails on content once a number is reserved).
+pub fn write_widest_samples(
+    dir: &Path,
+    keys: &Keys,
+    keys_dir: &Path,
+    letterhead: &Letterhead,
+    now: DateTime<Utc>,
+) -> Result<Vec<std::path::PathBuf>, SampleError> {
+    write(dir, keys, keys_dir, letterhead, now, true)
+}
+
+fn write(
+    dir: &Path,
+    keys: &Keys,
+    keys_dir: &Path,
+    letterhead: &Letterhead,
+    now: DateTime<Utc>,
+    widest: bool,
+) -> Result<Vec<std::path::PathBuf>, SampleError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let mut w = SampleWriter {
         dir,
         keys,
         letterhead,
         now,
-        renderer: Renderer::new(1),
+        renderer: Renderer::new(1, letterhead.profile.clone()),
         written: Vec::new(),
+        widest,
     };
     w.ride_hailing_documents()?;
     w.charter_documents()?;

@@ -56,6 +56,11 @@ pub enum RenderError {
 pub struct Renderer {
     engine: Arc<TypstEngine>,
     permits: Arc<Semaphore>,
+    /// The municipality profile every document states (issue 12): given to each template
+    /// as `profile`, its brasão as the bytes `brasao`.
+    profile: Arc<super::profile::Profile>,
+    profile_inputs: Arc<Value>,
+    brasao: Option<Bytes>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -65,16 +70,28 @@ impl std::fmt::Debug for Renderer {
 }
 
 impl Renderer {
-    /// Builds the engine; `threads` bounds how many renders run at once.
-    pub fn new(threads: usize) -> Self {
+    /// Builds the engine; `threads` bounds how many renders run at once; every document
+    /// states the facts of `profile`.
+    pub fn new(threads: usize, profile: Arc<super::profile::Profile>) -> Self {
         let engine = TypstEngine::builder()
             .fonts([FONT_REGULAR, FONT_BOLD])
             .with_static_source_file_resolver(TEMPLATES)
             .build();
+        let profile_inputs = serde_json::from_value::<Dict>(profile.template_inputs())
+            .map_or(Value::None, Value::Dict);
+        let brasao = profile.brasao.as_ref().map(|b| Bytes::new(b.bytes.clone()));
         Self {
             engine: Arc::new(engine),
             permits: Arc::new(Semaphore::new(threads.max(1))),
+            brasao,
+            profile,
+            profile_inputs: Arc::new(profile_inputs),
         }
+    }
+
+    /// The profile the documents state.
+    pub fn profile(&self) -> &super::profile::Profile {
+        &self.profile
     }
 
     /// Renders synchronously (for the blocking pool, benches and `selo samples`).
@@ -89,6 +106,10 @@ impl Renderer {
     ) -> Result<Vec<u8>, RenderError> {
         let mut dict: Dict = serde_json::from_value(inputs.clone())
             .map_err(|e| RenderError::Input(e.to_string()))?;
+        dict.insert("profile".into(), self.profile_inputs.as_ref().clone());
+        if let Some(b) = &self.brasao {
+            dict.insert("brasao".into(), Value::Bytes(b.clone()));
+        }
         if let Some(svg) = qr_svg {
             dict.insert(
                 "qr".into(),
@@ -147,6 +168,10 @@ impl Renderer {
 pub(crate) mod tests {
     use super::*;
 
+    pub(crate) fn test_profile() -> Arc<crate::documents::profile::Profile> {
+        Arc::new(crate::documents::profile::Profile::embedded().unwrap())
+    }
+
     /// Sticker inputs, QR and instant shared by the rendering and signing tests.
     pub(crate) fn sticker_fixture() -> (serde_json::Value, crate::documents::Qr, DateTime<Utc>) {
         let qr = crate::documents::Qr::new("https://selo.example.test/v/abc").unwrap();
@@ -166,7 +191,7 @@ pub(crate) mod tests {
     /// A rendered, unsigned sticker.
     pub(crate) fn sticker_pdf() -> Vec<u8> {
         let (inputs, qr, at) = sticker_fixture();
-        Renderer::new(1)
+        Renderer::new(1, test_profile())
             .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
             .unwrap()
     }
@@ -174,11 +199,11 @@ pub(crate) mod tests {
     #[test]
     fn same_record_and_clock_give_identical_pdf_bytes_and_pdfa_metadata() {
         let (inputs, qr, at) = sticker_fixture();
-        let renderer = Renderer::new(1);
+        let renderer = Renderer::new(1, test_profile());
         let a = renderer
             .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
             .unwrap();
-        let b = Renderer::new(1)
+        let b = Renderer::new(1, test_profile())
             .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), at)
             .unwrap();
         assert_eq!(a, b, "rendering must be deterministic");

@@ -34,6 +34,27 @@ pub fn local_date(instant: DateTime<Utc>) -> NaiveDate {
     instant.with_timezone(&Cuiaba).date_naive()
 }
 
+/// An instant as an official types it: RFC 3339 with its offset (`2026-11-30T14:35:00-04:00`)
+/// or the local time of Mato Grosso without one (`2026-11-30T14:35`, `2026-11-30 14:35:00`),
+/// read in America/Cuiaba (DL-11).
+pub fn parse_instant(input: &str) -> Option<DateTime<Utc>> {
+    use chrono::TimeZone as _;
+    let s = input.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.to_utc());
+    }
+    [
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%d %H:%M",
+    ]
+    .iter()
+    .find_map(|f| chrono::NaiveDateTime::parse_from_str(s, f).ok())
+    .and_then(|naive| Cuiaba.from_local_datetime(&naive).earliest())
+    .map(|t| t.to_utc())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -41,6 +62,25 @@ mod tests {
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    #[test]
+    fn instants_are_read_with_their_offset_or_in_mato_grosso_time() {
+        let utc = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        assert_eq!(
+            parse_instant("2026-11-30T14:35:00-04:00"),
+            Some(utc("2026-11-30T18:35:00Z"))
+        );
+        assert_eq!(
+            parse_instant("2026-11-30T14:35"),
+            Some(utc("2026-11-30T18:35:00Z"))
+        );
+        assert_eq!(
+            parse_instant(" 2026-11-30 14:35:10 "),
+            Some(utc("2026-11-30T18:35:10Z"))
+        );
+        assert_eq!(parse_instant("30/11/2026 14:35"), None);
+        assert_eq!(parse_instant("2026-11-30"), None);
     }
 
     // DL-6

@@ -252,6 +252,13 @@ impl CnhNumber {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// `***456789**`: masked like the CPF beside it (issue 12), the middle six digits only —
+    /// enough to match the card in hand, not enough to reuse the number.
+    pub fn masked(&self) -> String {
+        let s = &self.0;
+        format!("***{}**", &s[3..9])
+    }
 }
 
 /// CNH category (LEGAL_RULES §4.5).

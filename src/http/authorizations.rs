@@ -726,6 +726,8 @@ pub struct IssuedDocument {
     facts: Option<serde_json::Value>,
     /// Onde baixar o PDF.
     pdf: String,
+    /// A versão do perfil do município sob a qual foi emitido (issue 12).
+    profile_version: Option<String>,
 }
 
 impl IssuedDocument {
@@ -739,6 +741,7 @@ impl IssuedDocument {
             valid_until: doc.valid_until,
             facts: doc.facts.clone(),
             pdf: format!("/api/v1/charter/documents/{}", doc.id),
+            profile_version: doc.profile_version.clone(),
         }
     }
 }

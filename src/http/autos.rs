@@ -97,6 +97,11 @@ pub struct AutoDto {
     place: String,
     facts: String,
     inspector: String,
+    /// Quando o agente lavrou o auto (issue 12: o "Lavrado em" do documento), se antes do
+    /// registro no sistema; padrão: agora.
+    #[serde(default)]
+    #[schema(format = DateTime)]
+    drawn_up_at: Option<String>,
 }
 
 /// An auto de infração of the ride-hailing law with its procedure and deadlines.
@@ -227,6 +232,7 @@ pub async fn notice(
             verification_url: issuance::verification_url(&state.letterhead.public_url, &doc.token),
             sha256: doc.sha256.clone(),
             pdf: format!("/api/v1/charter/documents/{}", doc.id),
+            profile_version: doc.profile_version.clone(),
         })),
         Err(e) => Err(e.into()),
     }
@@ -243,6 +249,8 @@ pub struct NoticeIssued {
     sha256: String,
     /// Onde baixar o PDF.
     pdf: String,
+    /// A versão do perfil do município sob a qual foi emitida (issue 12).
+    profile_version: Option<String>,
 }
 
 /// `POST /api/v1/app-infraction-autos`: draws up an auto and computes its consequences.
@@ -273,29 +281,39 @@ impl TryFrom<AutoDto> for NewAuto {
             Some(a) => f.uuid("authorization_id", a).map(Some),
             None => Some(None),
         };
-        let committed_at = f.take(
-            "committed_at",
-            DateTime::parse_from_rfc3339(dto.committed_at.trim()).map(|t| t.to_utc()),
-            "Data e hora inválidas; use RFC 3339, ex. 2026-11-30T14:05:00-04:00.",
-        );
+        let committed_at = f.instant("committed_at", &dto.committed_at);
+        let drawn_up_at = match &dto.drawn_up_at {
+            Some(t) => f.instant("drawn_up_at", t).map(Some),
+            None => Some(None),
+        };
         let place = f.text("place", &dto.place, 300);
         let facts = f.text("facts", &dto.facts, 4000);
         let inspector = f.text("inspector", &dto.inspector, 200);
-        let (infraction, driver_id, authorization_id, committed_at, place, facts, inspector) = f
-            .done(parsed!(
-                kind,
-                driver_id,
-                authorization_id,
-                committed_at,
-                place,
-                facts,
-                inspector
-            ))?;
+        let (
+            infraction,
+            driver_id,
+            authorization_id,
+            committed_at,
+            drawn_up_at,
+            place,
+            facts,
+            inspector,
+        ) = f.done(parsed!(
+            kind,
+            driver_id,
+            authorization_id,
+            committed_at,
+            drawn_up_at,
+            place,
+            facts,
+            inspector
+        ))?;
         Ok(Self {
             infraction,
             driver_id,
             authorization_id,
             committed_at,
+            drawn_up_at,
             place,
             facts,
             inspector,

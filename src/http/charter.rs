@@ -74,6 +74,8 @@ pub struct DocumentView {
     valid_until: Option<NaiveDate>,
     /// Onde baixar o PDF.
     pdf: String,
+    /// A versão do perfil do município sob a qual foi emitido (issue 12).
+    profile_version: Option<String>,
 }
 
 fn document_view(state: &AppState, d: &Document) -> DocumentView {
@@ -86,6 +88,7 @@ fn document_view(state: &AppState, d: &Document) -> DocumentView {
         sha256: d.sha256.clone(),
         valid_until: d.valid_until,
         pdf: format!("/api/v1/charter/documents/{}", d.id),
+        profile_version: d.profile_version.clone(),
     }
 }
 
@@ -1069,12 +1072,22 @@ impl TryFrom<TripDto> for TripRequest {
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewAutoDto {
     infraction: String,
-    committed_on: String,
+    /// A data da infração; dispensável quando `committed_at` a traz.
+    #[serde(default)]
+    committed_on: Option<String>,
+    /// Data e hora da infração (issue 12), no horário de Mato Grosso ou RFC 3339.
+    #[serde(default)]
+    #[schema(format = DateTime)]
+    committed_at: Option<String>,
     place: String,
     facts: String,
     inspector: String,
     #[serde(default)]
     vehicle_plate: Option<String>,
+    /// Quando o agente lavrou o auto, se antes do registro no sistema; padrão: agora.
+    #[serde(default)]
+    #[schema(format = DateTime)]
+    drawn_up_at: Option<String>,
 }
 
 async fn auto_views(state: &AppState, company_id: Uuid) -> Result<Vec<AutoView>, ApiError> {
@@ -1163,7 +1176,35 @@ impl TryFrom<(NewAutoDto, NaiveDate)> for NewAuto {
             charter_infraction(dto.infraction.trim()).ok_or(()),
             "Infração desconhecida: use FRET-ART19-I a FRET-ART19-VI.",
         );
-        let committed_on = f.date("committed_on", &dto.committed_on);
+        let committed_at = dto
+            .committed_at
+            .as_deref()
+            .and_then(|t| f.instant("committed_at", t));
+        let committed_on = match (&dto.committed_on, committed_at) {
+            (Some(d), at) => {
+                let d = f.date("committed_on", d);
+                if let (Some(d), Some(at)) = (d, at)
+                    && local_date(at) != d
+                {
+                    f.take::<(), ()>(
+                        "committed_on",
+                        Err(()),
+                        "A data não confere com a data e hora da infração (committed_at).",
+                    );
+                }
+                d
+            }
+            (None, Some(at)) => Some(local_date(at)),
+            (None, None) => f.take(
+                "committed_on",
+                Err::<NaiveDate, ()>(()),
+                "Informe a data da infração (committed_on) ou a data e hora (committed_at).",
+            ),
+        };
+        let drawn_up_at = match &dto.drawn_up_at {
+            Some(t) => f.instant("drawn_up_at", t).map(Some),
+            None => Some(None),
+        };
         let place = f.text("place", &dto.place, 300);
         let facts = f.text("facts", &dto.facts, 4000);
         let inspector = f.text("inspector", &dto.inspector, 200);
@@ -1178,11 +1219,19 @@ impl TryFrom<(NewAutoDto, NaiveDate)> for NewAuto {
             .vehicle_plate
             .as_deref()
             .map(|p| f.take("vehicle_plate", Plate::parse(p), "Placa inválida."));
-        let (infraction, committed_on, place, facts, inspector) =
-            f.done(parsed!(infraction, committed_on, place, facts, inspector))?;
+        let (infraction, committed_on, drawn_up_at, place, facts, inspector) = f.done(parsed!(
+            infraction,
+            committed_on,
+            drawn_up_at,
+            place,
+            facts,
+            inspector
+        ))?;
         Ok(Self {
             infraction: infraction.id,
             committed_on,
+            committed_at,
+            drawn_up_at,
             place,
             facts,
             inspector,

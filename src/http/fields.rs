@@ -64,6 +64,15 @@ impl Fields {
         )
     }
 
+    /// An instant: RFC 3339, or Mato Grosso's local time without an offset.
+    pub fn instant(&mut self, field: &str, value: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.take(
+            field,
+            crate::domain::dates::parse_instant(value).ok_or(()),
+            "Data e hora inválidas; use AAAA-MM-DDTHH:MM (horário de Mato Grosso) ou RFC 3339 com o fuso.",
+        )
+    }
+
     pub fn uuid(&mut self, field: &str, value: &str) -> Option<Uuid> {
         self.take(
             field,

@@ -7,7 +7,9 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::documents::{A4_QR_MM, SELO_QR_MM, common_inputs, format, merge};
+use crate::documents::auto_notice::{AutoNotice, UpfOfYear};
+use crate::documents::profile::LawCitation;
+use crate::documents::{A4_QR_MM, Letterhead, SELO_QR_MM, cite, common_inputs, format, merge};
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
 use crate::domain::dates::local_date;
@@ -39,36 +41,50 @@ pub const CERTIDAO_SERIES: &str = "CERT";
 
 pub(crate) const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
 
-/// The inputs every charter document shares, under Lei 4.937/2025.
+/// The inputs every charter document shares, under Lei 4.937/2025, citing `articles` of it
+/// as the profile cites the law (issue 12).
 fn charter_common(
-    public_url: &str,
+    letterhead: &Letterhead,
     basis: &CharterLegalBasis,
+    articles: &str,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> serde_json::Value {
-    common_inputs(
-        public_url,
-        basis.citation,
-        basis.version,
-        code,
-        qr_width_mm,
-        now,
+    let profile = &letterhead.profile;
+    merge(
+        common_inputs(
+            &letterhead.public_url,
+            &cite(profile, basis.version, articles, basis.citation),
+            basis.version,
+            code,
+            qr_width_mm,
+            now,
+        ),
+        json!({ "law": law_of(letterhead, basis) }),
     )
+}
+
+/// "Lei Municipal nº 4.937, de 26 de fevereiro de 2025", as the profile cites it.
+fn law_of(letterhead: &Letterhead, basis: &CharterLegalBasis) -> String {
+    letterhead
+        .profile
+        .law(basis.version)
+        .map_or_else(|| basis.citation.to_owned(), LawCitation::law)
 }
 
 /// Inputs of `templates/charter_termo.typ` (FRET-ART8).
 pub fn termo_inputs(
     company: &Company,
     t: &Termo,
-    public_url: &str,
+    letterhead: &Letterhead,
     basis: &CharterLegalBasis,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> serde_json::Value {
     merge(
-        charter_common(public_url, basis, code, qr_width_mm, now),
+        charter_common(letterhead, basis, "arts. 7º e 8º", code, qr_width_mm, now),
         json!({
             "number": t.number,
             "company_name": company.data.name,
@@ -92,7 +108,7 @@ pub fn selo_inputs(
     vehicle: &CharterVehicle,
     vistoria: &Vistoria,
     number: &str,
-    public_url: &str,
+    letterhead: &Letterhead,
     basis: &CharterLegalBasis,
     code: &str,
     qr_width_mm: f64,
@@ -100,8 +116,9 @@ pub fn selo_inputs(
 ) -> serde_json::Value {
     let facts = &vehicle.record.facts;
     merge(
-        charter_common(public_url, basis, code, qr_width_mm, now),
+        charter_common(letterhead, basis, "art. 13", code, qr_width_mm, now),
         json!({
+            "citation": cite(&letterhead.profile, basis.version, "Art. 13", basis.citation),
             "number": number,
             "plate": vehicle.plate.formatted(),
             "company_name": company.data.name,
@@ -150,7 +167,7 @@ pub async fn issue_termo(
         qr_mm: A4_QR_MM,
         facts: None,
     };
-    let public_url = &state.letterhead.public_url;
+    let letterhead = state.letterhead.as_ref();
     let basis = &state.charter_basis;
     let termo = |number: &str| Termo {
         id,
@@ -161,7 +178,7 @@ pub async fn issue_termo(
         state,
         spec,
         actor,
-        |number, code, qr| termo_inputs(company, &termo(number), public_url, basis, code, qr, now),
+        |number, code, qr| termo_inputs(company, &termo(number), letterhead, basis, code, qr, now),
         |number| {
             Ok(Some((
                 CharterTable::Termos,
@@ -214,7 +231,7 @@ pub async fn issue_selo(
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis;
-    let public_url = &state.letterhead.public_url;
+    let letterhead = state.letterhead.as_ref();
     let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
         legal_basis_version: state.charter_basis.version,
@@ -237,7 +254,7 @@ pub async fn issue_selo(
         actor,
         |number, code, qr| {
             selo_inputs(
-                company, vehicle, vistoria, number, public_url, basis, code, qr, now,
+                company, vehicle, vistoria, number, letterhead, basis, code, qr, now,
             )
         },
         |_| Ok(None),
@@ -348,7 +365,7 @@ fn sanctions_note(company: &Company) -> String {
 pub fn certidao_inputs(
     p: &CertidaoPrint<'_>,
     number: &str,
-    public_url: &str,
+    letterhead: &Letterhead,
     basis: &CharterLegalBasis,
     code: &str,
     qr_width_mm: f64,
@@ -361,15 +378,15 @@ pub fn certidao_inputs(
     );
     let items = certified_rows(&p.facts.items);
     merge(
-        charter_common(public_url, basis, code, qr_width_mm, now),
+        charter_common(letterhead, basis, "art. 25", code, qr_width_mm, now),
         json!({
             "number": number,
-            "secretariat": SIS,
+            "secretariat": letterhead.profile.secretariat("sis").map_or(SIS, |s| s.name.as_str()),
             "protocol": p.protocol,
             "status": p.facts.status.label_pt(),
             "subject_title": title,
             "subject_fields": fields,
-            "grounds": "com fundamento no art. 25 da Lei Municipal nº 4.937/2025",
+            "grounds": format!("com fundamento no art. 25 da {}", law_of(letterhead, basis)),
             "link_title": "Empresa e autorização",
             "link_fields": [
                 ["Empresa", p.company.data.name.as_str()],
@@ -380,7 +397,7 @@ pub fn certidao_inputs(
             "notes": sanctions_note(p.company),
             "valid_until": format::date(p.valid_until),
             "validity_days": basis.certidao_validity_days.to_string(),
-            "signatory": "Secretário(a) Municipal de Infraestrutura e Serviços",
+            "signer": "sis",
             "issued_by": p.issued_by,
         }),
     )
@@ -433,12 +450,12 @@ pub async fn issue_certidao(
         qr_mm: A4_QR_MM,
         facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
-    let public_url = &state.letterhead.public_url;
+    let letterhead = state.letterhead.as_ref();
     issue_document(
         state,
         spec,
         actor,
-        |number, code, qr| certidao_inputs(&print, number, public_url, basis, code, qr, now),
+        |number, code, qr| certidao_inputs(&print, number, letterhead, basis, code, qr, now),
         |_| Ok(None),
         |number| {
             vec![Act::new(
@@ -472,8 +489,8 @@ fn rule_failure(
 pub fn auto_notice_inputs(
     company: &Company,
     view: &AutoView,
-    upf_centavos: Option<i64>,
-    public_url: &str,
+    upf: Option<UpfOfYear>,
+    letterhead: &Letterhead,
     basis: &CharterLegalBasis,
     code: &str,
     qr_width_mm: f64,
@@ -488,7 +505,8 @@ pub fn auto_notice_inputs(
         view.fine.as_ref()?,
     );
     let infraction = charter_infraction(&view.data.infraction)?;
-    let centavos = upf_centavos.map(|v| v * i64::from(fine.upf));
+    let law = letterhead.profile.law(&view.data.legal_basis_version);
+    let penalty = law.map_or("art. 19", |l| l.penalty_article.as_str());
     let mut notes = Vec::new();
     if let Some(prior) = &fine.repeats {
         let pending = if fine.doubling_confirmed {
@@ -497,7 +515,7 @@ pub fn auto_notice_inputs(
             " (a confirmar quando a penalidade anterior for definitiva)"
         };
         notes.push(format!(
-            "Reincidência — art. 19, parágrafo único: repete, em menos de 12 meses, a infração do auto nº {prior}; multa em dobro{pending}."
+            "Reincidência (art. 19, parágrafo único): repete, em menos de 12 meses, a infração do auto nº {prior}; multa em dobro{pending}."
         ));
     }
     if fine.cassacao_ground {
@@ -506,53 +524,63 @@ pub fn auto_notice_inputs(
                 .to_owned(),
         );
     }
-    if centavos.is_none() {
-        notes.push(
-            "Valor em reais a calcular: a UPF do ano da lavratura não está cadastrada.".to_owned(),
-        );
-    }
-    let method = match p.notice_method {
-        Some(NoticeMethod::Contrafe) => "contrafé",
-        Some(NoticeMethod::CertidaoFiscal) => "certidão do agente",
-        None => "—",
+    let notice = AutoNotice {
+        number: &view.number,
+        title: "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
+        secretariat: "sis",
+        infractor_name: &company.data.name,
+        infractor_doc_label: "CNPJ",
+        infractor_doc: &company.cnpj.formatted(),
+        committed_on: view.data.committed_on,
+        committed_at: view.data.committed_at,
+        place: &view.data.place,
+        plate: view
+            .data
+            .vehicle_plate
+            .as_deref()
+            .and_then(|p| Plate::parse(p).ok())
+            .map(|p| p.formatted()),
+        article: infraction.article,
+        class: None,
+        description: infraction.description,
+        facts: &view.data.facts,
+        // FRET-ART19: the fine is in the caput; FRET-ART19-PU doubles it on a repeat.
+        penalty_article: if fine.repeats.is_some() {
+            format!("{penalty}, caput e parágrafo único")
+        } else {
+            format!("{penalty}, caput")
+        },
+        unit: "UPFBG",
+        fine_upf: u64::from(fine.upf),
+        upf,
+        notes,
+        notified_on,
+        notice_method: match p.notice_method {
+            Some(NoticeMethod::Contrafe) => "contrafé (cópia entregue ao autuado)",
+            Some(NoticeMethod::CertidaoFiscal) => "certidão do agente",
+            None => "—",
+        },
+        juntada_on: None,
+        defence_due: defence.due,
+        defence_period: format!(
+            "{} dias contados da notificação (art. 22, caput); sem defesa no prazo, os fatos presumem-se verdadeiros (art. 22, §1º)",
+            basis.defence_days
+        ),
+        reconsideration: format!(
+            "Da decisão do(a) Secretário(a) cabe pedido de reconsideração ao Prefeito Municipal em {} dias da ciência da decisão (art. 22, §3º).",
+            basis.reconsideration_days
+        ),
+        payment_due: payment.due,
+        payment_consequence:
+            "Não paga no prazo, a multa vence e é inscrita em dívida ativa do Município (art. 23)."
+                .to_owned(),
+        deadline_explanation: &defence.explanation,
+        inspector: &view.data.inspector,
+        drawn_up_at: view.data.drawn_up_at,
     };
-    let plate = view
-        .data
-        .vehicle_plate
-        .as_deref()
-        .and_then(|p| Plate::parse(p).ok())
-        .map_or_else(|| "—".to_owned(), |p| p.formatted());
     Some(merge(
-        charter_common(public_url, basis, code, qr_width_mm, now),
-        json!({
-            "number": view.number,
-            "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
-            "secretariat": SIS,
-            "law": "Lei Municipal nº 4.937/2025",
-            "infractor_name": company.data.name,
-            "infractor_doc_label": "CNPJ",
-            "infractor_doc": company.cnpj.formatted(),
-            "committed_on": format::date(view.data.committed_on),
-            "place": view.data.place,
-            "plate": plate,
-            "article": infraction.article,
-            "description": infraction.description,
-            "facts": view.data.facts,
-            "fine_upf": format!("{} UPFBG", format::thousands(u64::from(fine.upf))),
-            "fine_brl": centavos.map_or_else(|| "a calcular".to_owned(), format::money),
-            "fine_words": centavos.map_or_else(|| "—".to_owned(), format::money_in_words),
-            "fine_note": notes.join(" "),
-            "notified_on": format::date(notified_on),
-            "notice_method": method,
-            "inspector": view.data.inspector,
-            "defence_due": format::date(defence.due),
-            "payment_due": format::date(payment.due),
-            "defence_how": format!("por escrito, dirigida à Secretaria de Infraestrutura e Serviços e protocolada no Protocolo Geral da Prefeitura até {} (art. 22, caput e §2º).", format::date(defence.due)),
-            "reconsideration_how": "da decisão do Secretário cabe pedido de reconsideração em 10 dias da ciência da decisão, encaminhado ao Prefeito Municipal (art. 22, §3º).",
-            "payment_how": format!("sem defesa no prazo, os fatos se presumem verdadeiros e a multa deve ser paga até {} (art. 23).", format::date(payment.due)),
-            "deadline_explanation": defence.explanation,
-            "drawn_up_at": format::datetime_local(view.data.drawn_up_at),
-        }),
+        charter_common(letterhead, basis, "arts. 19 a 23", code, qr_width_mm, now),
+        notice.inputs(law, basis.citation),
     ))
 }
 
@@ -562,7 +590,7 @@ pub async fn issue_auto_notice(
     state: &AppState,
     company: &Company,
     view: &AutoView,
-    upf_centavos: Option<i64>,
+    upf: Option<UpfOfYear>,
     actor: &str,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
@@ -584,9 +612,9 @@ pub async fn issue_auto_notice(
             "O auto foi anulado: não há penalidade a notificar.",
         ));
     };
-    let public_url = &state.letterhead.public_url;
+    let letterhead = state.letterhead.as_ref();
     // Fail before taking any number if the inputs cannot be built.
-    auto_notice_inputs(company, view, upf_centavos, public_url, basis, "", 0.0, now)
+    auto_notice_inputs(company, view, upf.clone(), letterhead, basis, "", 0.0, now)
         .ok_or(UseCaseError::NotFound("Registro não encontrado(a)."))?;
     let spec = DocSpec {
         legal_basis_version: state.charter_basis.version,
@@ -603,23 +631,14 @@ pub async fn issue_auto_notice(
         qr_mm: A4_QR_MM,
         facts: None,
     };
-    let centavos = upf_centavos.map(|v| v * i64::from(fine.upf));
+    let centavos = upf.as_ref().map(|v| v.centavos * i64::from(fine.upf));
     issue_document(
         state,
         spec,
         actor,
         |_, code, qr| {
-            auto_notice_inputs(
-                company,
-                view,
-                upf_centavos,
-                public_url,
-                basis,
-                code,
-                qr,
-                now,
-            )
-            .unwrap_or_default()
+            auto_notice_inputs(company, view, upf.clone(), letterhead, basis, code, qr, now)
+                .unwrap_or_default()
         },
         |_| Ok(None),
         |number| {
@@ -640,6 +659,10 @@ pub struct NewAuto {
     /// `FRET-ART19-I` … `FRET-ART19-VI`.
     pub infraction: &'static str,
     pub committed_on: NaiveDate,
+    /// The time of the infraction, when known (issue 12).
+    pub committed_at: Option<DateTime<Utc>>,
+    /// When the inspector drew it up, if before it was entered; `None`: now.
+    pub drawn_up_at: Option<DateTime<Utc>>,
     pub place: String,
     pub facts: String,
     pub inspector: String,
@@ -656,13 +679,31 @@ pub async fn draw_up_auto(
     actor: &str,
 ) -> Result<Uuid, UseCaseError> {
     let now = state.clock.now();
+    // Issue 12: "Lavrado em" is the instant the inspector drew the auto up, which may come
+    // before it is entered here, never after, and never before the infraction.
+    let drawn_up_at = auto.drawn_up_at.unwrap_or(now);
+    if drawn_up_at > now {
+        return Err(UseCaseError::Inconsistent {
+            field: "drawn_up_at",
+            message: "O auto não pode ter sido lavrado no futuro.",
+        });
+    }
+    if auto.committed_at.is_some_and(|t| t > drawn_up_at)
+        || auto.committed_on > local_date(drawn_up_at)
+    {
+        return Err(UseCaseError::Inconsistent {
+            field: "committed_at",
+            message: "A infração não pode ser posterior à lavratura do auto.",
+        });
+    }
     let data = AutoData {
         infraction: auto.infraction.to_owned(),
         committed_on: auto.committed_on,
+        committed_at: auto.committed_at,
         place: auto.place,
         facts: auto.facts,
         inspector: auto.inspector,
-        drawn_up_at: now,
+        drawn_up_at,
         vehicle_plate: auto.vehicle_plate.map(|p| p.as_str().to_owned()),
         legal_basis_version: state.charter_basis.version.to_owned(),
     };

@@ -148,6 +148,23 @@ pub async fn issue_document<'a>(
     result
 }
 
+/// AMB-03: the UPF value of the year an auto drawn up at `drawn_up_at` was drawn up, with the
+/// decree that set it (issue 12: the notice cites both); `None` until it is registered.
+pub(crate) async fn upf_when_drawn_up(
+    state: &AppState,
+    drawn_up_at: DateTime<Utc>,
+) -> Result<Option<crate::documents::auto_notice::UpfOfYear>, UseCaseError> {
+    use crate::storage::Repository as _;
+    let year = chrono::Datelike::year(&crate::domain::dates::local_date(drawn_up_at));
+    Ok(state.store.upf_entry(year).await?.map(|(centavos, act)| {
+        crate::documents::auto_notice::UpfOfYear {
+            year,
+            centavos,
+            act,
+        }
+    }))
+}
+
 /// Invariant 2: a reserved number whose document was not committed ends voided, with the
 /// reason the failure gives, never silently lost or reused.
 pub(crate) async fn void(state: &AppState, number: &str, failure: &UseCaseError) {
@@ -245,6 +262,7 @@ pub(crate) async fn sign_document(
             issued_at: now,
             facts: identity.facts,
             issued_by: Some(identity.issued_by),
+            profile_version: Some(state.letterhead.profile.version.clone()),
         },
         pdf,
     })

@@ -343,6 +343,9 @@ pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver
 pub struct AutoData {
     pub infraction: String,
     pub committed_on: NaiveDate,
+    /// The time of the infraction, when it was given (issue 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub committed_at: Option<DateTime<Utc>>,
     pub place: String,
     pub facts: String,
     pub inspector: String,

@@ -37,6 +37,8 @@ pub struct Document {
     pub facts: Option<serde_json::Value>,
     /// The official who issued it (`None` on documents older than accounts).
     pub issued_by: Option<String>,
+    /// The municipality profile it was issued under (issue 12; `None` on older documents).
+    pub profile_version: Option<String>,
 }
 
 /// A document rendered and signed, with its bytes, ready to be stored with the act that
@@ -67,6 +69,7 @@ pub(crate) struct DocumentRow {
     issued_at: DateTime<Utc>,
     facts: Option<String>,
     issued_by: Option<String>,
+    profile_version: Option<String>,
 }
 
 impl TryFrom<DocumentRow> for Document {
@@ -97,19 +100,21 @@ impl TryFrom<DocumentRow> for Document {
             legal_basis_version: r.legal_basis_version,
             issued_at: r.issued_at,
             issued_by: r.issued_by,
+            profile_version: r.profile_version,
         })
     }
 }
 
 const COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, authorization_id, \
     substitution_seq, number, verification_code, token, key_id, sha256, subject_key, valid_until, \
-    legal_basis_version, issued_at, facts, issued_by";
+    legal_basis_version, issued_at, facts, issued_by, profile_version";
 
 /// Every column, in the order `insert_document!` binds them.
 pub(crate) const INSERT: &str = "INSERT INTO documents (id, kind, subject_type, subject_id, \
     company_id, authorization_id, substitution_seq, number, verification_code, token, key_id, pdf, \
-    sha256, subject_key, valid_until, legal_basis_version, issued_at, facts, issued_by) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
+    sha256, subject_key, valid_until, legal_basis_version, issued_at, facts, issued_by, \
+    profile_version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+    $17, $18, $19, $20)";
 
 impl Store {
     async fn documents_where(

@@ -589,6 +589,15 @@ impl Repository for Store {
         })
     }
 
+    async fn upf_entry(&self, year: i32) -> Result<Option<(i64, String)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_UPF_ENTRY)
+                .bind(year)
+                .fetch_optional(pool)
+                .await?)
+        })
+    }
+
     async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
         on_backend!(self, |pool, _begin| {
             Ok(sqlx::query_as(sql::SELECT_PRIOR_AUTOS)

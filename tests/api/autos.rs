@@ -314,3 +314,83 @@ async fn annulment_recalculates_recidivism_and_the_notice_is_signed_and_verifiab
     assert_eq!(v["verdict"], "revoked");
     assert_eq!(v["document"]["status"], "anulado");
 }
+
+/// Issue 12: an auto records when the inspector drew it up (never in the future, never
+/// before the infraction), and its notice states the date and time of the infraction, the
+/// UPF value with the decree that set it, the defence and payment instructions, and the
+/// profile version it was issued under.
+#[tokio::test]
+async fn an_auto_is_dated_when_drawn_up_and_its_notice_states_what_a_defence_needs() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let with = |committed: &str, drawn: &str| {
+        let mut body = auto_body(driver, "APP-ART26-IV", committed);
+        body["authorization_id"] = grant["id"].clone();
+        body["drawn_up_at"] = json!(drawn);
+        body
+    };
+    // The clock stands at 30/11/2026, 12:00 in Cuiabá.
+    for (body, field) in [
+        (with("2026-11-28T09:10", "2026-12-01T09:30"), "drawn_up_at"),
+        (with("2026-11-28T09:40", "2026-11-28T09:30"), "committed_at"),
+        (with("2026-11-28T09:10", "28/11/2026 09:30"), "drawn_up_at"),
+    ] {
+        let res = app.post("/api/v1/app-infraction-autos", &body).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], field, "{p}");
+    }
+    let res = app
+        .client
+        .put(app.url("/api/v1/upf-values/2026"))
+        .bearer_auth(crate::helpers::ADMIN_TOKEN)
+        .json(&json!({"centavos": 10_050, "act": "Decreto nº 17/2026"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let res = app
+        .post(
+            "/api/v1/app-infraction-autos",
+            &with("2026-11-28T09:10", "2026-11-28T09:30"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let auto: Value = res.json().await.unwrap();
+    assert_eq!(auto["drawn_up_at"], "2026-11-28T13:30:00Z");
+    let id = auto["id"].as_str().unwrap();
+    let n = json!({"method": "post", "notified_on": "2026-11-29", "juntada_on": "2026-11-30"});
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{id}/notification"),
+            &n,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{id}/notice"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let doc: Value = res.json().await.unwrap();
+    assert_eq!(doc["profile_version"], "BDG-PERFIL-2026-12/1");
+    let text = app.issued_pdf_text(&doc).await;
+    for needle in [
+        "28/11/2026, às 09h10",
+        "Lavrado em 28/11/2026 às 09:30",
+        "R$ 100,50 por UPFG",
+        "conforme Decreto nº 17/2026",
+        "art. 25, III",
+        "Documento de Arrecadação Municipal (DAM)",
+        "dívida ativa",
+        "Juntada do comprovante de notificação aos autos em 30/11/2026",
+        "[A DEFINIR: e-mail para protocolo de defesas]",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    assert!(!text.contains("analogia"), "{text}");
+    assert!(!text.contains(") ("), "{text}");
+}

@@ -450,6 +450,76 @@ async fn selo_turns_irregular_when_itv_lapses_and_revoked_on_baixa() {
     );
 }
 
+/// Issue 12: a charter auto takes the time of the infraction and the instant it was drawn up
+/// in the field; "Lavrado em" is that instant, not when it was typed in.
+#[tokio::test]
+async fn a_charter_auto_states_the_time_of_the_infraction_and_when_it_was_drawn_up() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2026-11-30"));
+    let company = company(&app, "2027-12-31").await;
+    let url = format!("/api/v1/charter/companies/{company}/autos");
+    let body = |extra: Value| {
+        let mut b = json!({"infraction": "FRET-ART19-III", "place": "Rodovia BR-070", "facts": "Constatado em fiscalização.", "inspector": "Fiscal SIS 12"});
+        b.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        b
+    };
+    for (extra, field) in [
+        (json!({}), "committed_on"),
+        (
+            json!({"committed_on": "2026-11-27", "committed_at": "2026-11-28T09:40"}),
+            "committed_on",
+        ),
+        (
+            json!({"committed_at": "2026-11-28T09:40", "drawn_up_at": "2026-11-28T09:00"}),
+            "committed_at",
+        ),
+        (
+            json!({"committed_at": "2026-11-28T09:40", "drawn_up_at": "2026-12-01T09:00"}),
+            "drawn_up_at",
+        ),
+    ] {
+        let res = app.post(&url, &body(extra.clone())).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{extra}");
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], field, "{extra}: {p}");
+    }
+    let auto = created(
+        app.post(
+            &url,
+            &body(json!({"committed_at": "2026-11-28T09:40", "drawn_up_at": "2026-11-28T09:55"})),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(auto["committed_on"], "2026-11-28");
+    assert_eq!(auto["committed_at"], "2026-11-28T13:40:00Z");
+    assert_eq!(auto["drawn_up_at"], "2026-11-28T13:55:00Z");
+    notify(&app, &auto, "2026-11-30").await;
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/charter/autos/{}/notice",
+                auto["id"].as_str().unwrap()
+            ),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let doc: Value = res.json().await.unwrap();
+    assert_eq!(doc["profile_version"], "BDG-PERFIL-2026-12/1");
+    let text = app.issued_pdf_text(&doc).await;
+    for needle in [
+        "28/11/2026, às 09h40",
+        "Lavrado em 28/11/2026 às 09:55",
+        "art. 19, caput",
+        "art. 19, III da Lei Municipal nº 4.937, de 26 de fevereiro de 2025",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+}
+
 async fn auto(app: &TestApp, company: &str, inciso: &str, on: &str) -> Value {
     app.clock.set(noon(on));
     created(

@@ -128,6 +128,7 @@ pub async fn spawn_configured(
         environment: Environment::Development,
         admin_token: Some(ADMIN_TOKEN.into()),
         ouvidoria_phone: Some(OUVIDORIA.into()),
+        profile: None,
         render_threads: 2,
         workers: 1,
         limits,
@@ -185,6 +186,17 @@ impl TestApp {
             .await
             .unwrap();
         crate::contract::checked("get", path, res).await
+    }
+
+    /// The text of the PDF of a document just issued (`doc["pdf"]`).
+    pub async fn issued_pdf_text(&self, doc: &Value) -> String {
+        let pdf = self
+            .get_authed(doc["pdf"].as_str().unwrap())
+            .await
+            .bytes()
+            .await
+            .unwrap();
+        pdf_text(&pdf).replace('\u{a0}', " ")
     }
 
     /// An official's GET, read as JSON.

@@ -6,6 +6,10 @@ use selo::clock::SystemClock;
 use selo::settings::{Environment, Settings};
 use selo::startup::Application;
 
+fn complete_profile() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profile/complete.toml")
+}
+
 fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) -> Settings {
     Settings {
         listen: "127.0.0.1:0".into(),
@@ -14,7 +18,9 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         keys_dir: keys.to_path_buf(),
         environment: env,
         admin_token: None,
-        ouvidoria_phone: Some("(66) 3401-9999".into()),
+        ouvidoria_phone: None,
+        // Production refuses the default profile's placeholders: the complete test profile.
+        profile: (env == Environment::Production).then(complete_profile),
         render_threads: 1,
         workers: 1,
         limits: selo::settings::Limits::default(),
@@ -54,10 +60,25 @@ async fn production_refuses_to_start_without_a_key_or_with_a_readable_one() {
     s.admin_token = Some("um-token-compartilhado".into());
     let err = build_error(s).await;
     assert!(err.contains("SELO_ADMIN_TOKEN"), "{err}");
+    // Issue 12: the default profile's facts still to be supplied keep production from
+    // starting, each named; SELO_OUVIDORIA_PHONE replaces the profile's phone but not the rest.
     let mut s = settings(keys.path(), data.path(), Environment::Production);
-    s.ouvidoria_phone = None;
+    s.profile = None;
+    s.ouvidoria_phone = Some("(66) 3401-9999".into());
     let err = build_error(s).await;
-    assert!(err.contains("SELO_OUVIDORIA_PHONE"), "{err}");
+    for fact in [
+        "prefeitura.cnpj",
+        "prefeitura.brasao",
+        "secretariats.smf.secretary",
+    ] {
+        assert!(err.contains(fact), "{err}");
+    }
+    assert!(!err.contains("ouvidoria.phone"), "{err}");
+    // A profile that cannot be read is named.
+    let mut s = settings(keys.path(), data.path(), Environment::Production);
+    s.profile = Some(keys.path().join("nenhum.toml"));
+    let err = build_error(s).await;
+    assert!(err.contains("nenhum.toml"), "{err}");
     assert!(
         Application::build(
             settings(keys.path(), data.path(), Environment::Production),
@@ -105,4 +126,46 @@ async fn development_creates_a_private_key_certificates_and_the_database_folder(
             & 0o777;
         assert_eq!(mode, 0o600, "{n}");
     }
+}
+
+/// Issue 12: `selo profile check [FILE]` lists what the profile still lacks and exits 1 until
+/// nothing does.
+#[test]
+fn selo_profile_check_lists_the_facts_still_to_be_supplied() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_selo"))
+            .args(args)
+            .env_remove("SELO_PROFILE")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = run(&["profile", "check"]);
+    assert_eq!(code, Some(1), "{out}");
+    for fact in [
+        "prefeitura.cnpj: A DEFINIR",
+        "secretariats.sis.appointment_act",
+        "defence.email",
+    ] {
+        assert!(out.contains(fact), "{out}");
+    }
+    let complete = complete_profile();
+    let (code, out) = run(&["profile", "check", complete.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("completo"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        std::fs::read_to_string(&complete)
+            .unwrap()
+            .replace("11.222.333/0001-81", "11.222.333/0001-00"),
+    )
+    .unwrap();
+    let (code, out) = run(&["profile", "check", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("prefeitura.cnpj: CNPJ inválido"), "{out}");
 }

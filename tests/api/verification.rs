@@ -278,6 +278,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
         issued_at: app.clock.now(),
         facts: None,
         issued_by: None,
+        profile_version: None,
     };
     let commit = |code: &str| CharterCommit {
         documents: vec![SignedDocument {

@@ -129,6 +129,7 @@ async fn spawn_app() -> App {
         environment: Environment::Development,
         admin_token: None,
         ouvidoria_phone: Some("(66) 3401-9999".into()),
+        profile: None,
         render_threads: 2,
         workers: 2,
         limits: selo::settings::Limits {

@@ -137,10 +137,11 @@ impl CharterSamples {
             data: AutoData {
                 infraction: "FRET-ART19-III".into(),
                 committed_on: date(2026, 11, 27),
+                committed_at: crate::domain::dates::parse_instant("2026-11-27T09:40"),
                 place: "Rodovia BR-070, km 3, saída para Aragarças".into(),
                 facts: "Micro-ônibus em serviço de fretamento sem cadastro na SIS.".into(),
                 inspector: "Fiscal SIS nº 12".into(),
-                drawn_up_at: now,
+                drawn_up_at: crate::domain::dates::parse_instant("2026-11-27T09:55")?,
                 vehicle_plate: Some("RBG4H56".into()),
                 legal_basis_version: basis.version.into(),
             },
@@ -166,6 +167,17 @@ impl CharterSamples {
     }
 
     /// The certidão of the sample vehicle, issued today.
+    /// Every printed text at the widest the API accepts: company name 200 and address 300,
+    /// the auto's place 300, facts 4000 and inspector 200 characters.
+    pub fn widen(&mut self) {
+        use super::widest_text;
+        self.company.data.name = widest_text(200);
+        self.company.data.address = widest_text(300);
+        self.auto.data.place = widest_text(300);
+        self.auto.data.facts = widest_text(4000);
+        self.auto.data.inspector = widest_text(200);
+    }
+
     pub fn certidao(&self) -> CertidaoPrint<'_> {
         CertidaoPrint {
             subject: &self.subject,

@@ -34,6 +34,16 @@ impl InfractionClass {
         }
     }
 
+    /// The inciso of art. 25 that sets this class's fine (APP-ART25 I–IV).
+    pub fn fine_inciso(self) -> &'static str {
+        match self {
+            Self::Leve => "I",
+            Self::Media => "II",
+            Self::Grave => "III",
+            Self::Gravissima => "IV",
+        }
+    }
+
     pub fn label_pt(self) -> &'static str {
         match self {
             Self::Leve => "leve",

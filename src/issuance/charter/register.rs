@@ -23,9 +23,9 @@ use crate::standing::charter::{
     VehicleData, VehicleDocuments,
 };
 use crate::state::AppState;
+use crate::storage::StorageError;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::Document;
-use crate::storage::{Repository, StorageError};
 
 const NO_COMPANY: &str = "Empresa não encontrado(a).";
 const NO_VEHICLE: &str = "Veículo não encontrado(a).";
@@ -1036,8 +1036,7 @@ pub async fn auto_notice(
     let (row, company_id) = auto_company(state, auto_id).await?;
     let c = company(state, company_id).await?;
     let view = auto_view(state, company_id, row.id).await?;
-    let year = chrono::Datelike::year(&local_date(view.data.drawn_up_at));
-    let upf = state.store.upf_value(year).await?;
+    let upf = crate::issuance::pipeline::upf_when_drawn_up(state, view.data.drawn_up_at).await?;
     super::issue_auto_notice(state, &c, &view, upf, actor).await
 }
 

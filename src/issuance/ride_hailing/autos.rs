@@ -104,6 +104,8 @@ pub struct NewAuto {
     pub driver_id: Uuid,
     pub authorization_id: Option<Uuid>,
     pub committed_at: DateTime<Utc>,
+    /// When the inspector drew it up, if before it was entered; `None`: now.
+    pub drawn_up_at: Option<DateTime<Utc>>,
     pub place: String,
     pub facts: String,
     pub inspector: String,
@@ -144,7 +146,16 @@ pub async fn draw_up(
     new: NewAuto,
 ) -> Result<RideHailingAuto, UseCaseError> {
     let now = state.clock.now();
-    if new.committed_at > now {
+    // Issue 12: "Lavrado em" is the instant the inspector drew the auto up, which may come
+    // before it is entered here, never after, and never before the infraction.
+    let drawn_up_at = new.drawn_up_at.unwrap_or(now);
+    if drawn_up_at > now {
+        return Err(UseCaseError::Inconsistent {
+            field: "drawn_up_at",
+            message: "O auto não pode ter sido lavrado no futuro.",
+        });
+    }
+    if new.committed_at > drawn_up_at {
         return Err(UseCaseError::Inconsistent {
             field: "committed_at",
             message: "A infração não pode ser posterior à lavratura do auto.",
@@ -164,7 +175,11 @@ pub async fn draw_up(
             annulled: false,
         })
         .collect();
-    let upf = state.store.upf_value(today.year()).await?;
+    // AMB-03: the UPF value in force on the day the auto was drawn up.
+    let upf = state
+        .store
+        .upf_value(local_date(drawn_up_at).year())
+        .await?;
     let cons = consequences(
         new.infraction,
         committed_on,
@@ -188,7 +203,7 @@ pub async fn draw_up(
         place: new.place,
         facts: new.facts,
         inspector: new.inspector,
-        drawn_up_at: now,
+        drawn_up_at,
         fine_upf: i64::from(*upf),
         fine_centavos: *centavos,
         consequences: serde_json::to_value(proposals).map_err(|_| UseCaseError::Encoding)?,
@@ -317,14 +332,10 @@ pub async fn notice(state: &AppState, actor: &str, id: Uuid) -> Result<Document,
         &state.deadline_rules,
         &state.ride_hailing_basis,
     );
-    super::procedure::issue_notice(
-        state,
-        &auto,
-        &driver.name,
-        &driver.cpf.masked(),
+    let infractor = super::procedure::Infractor {
+        name: &driver.name,
+        cpf_masked: &driver.cpf.masked(),
         plate,
-        &p,
-        actor,
-    )
-    .await
+    };
+    super::procedure::issue_notice(state, &auto, &infractor, &p, actor).await
 }

@@ -102,7 +102,7 @@ pub struct RideHailingCertidaoPrint<'a> {
 pub fn inputs(
     p: &RideHailingCertidaoPrint<'_>,
     number: &str,
-    public_url: &str,
+    letterhead: &crate::documents::Letterhead,
     basis: &crate::domain::legal_basis::RideHailingLegalBasis,
     code: &str,
     qr_width_mm: f64,
@@ -111,10 +111,19 @@ pub fn inputs(
     let (title, fields, ..) = ride_hailing_subject_fields(p.record, p.subject);
     let a = &p.record.authorization;
     let items = crate::issuance::pipeline::certified_rows(&p.facts.items);
+    let law = letterhead.profile.law(basis.version).map_or_else(
+        || basis.citation.to_owned(),
+        crate::documents::profile::LawCitation::law,
+    );
     merge(
         common_inputs(
-            public_url,
-            basis.citation,
+            &letterhead.public_url,
+            &crate::documents::cite(
+                &letterhead.profile,
+                basis.version,
+                "arts. 3º e 17",
+                basis.citation,
+            ),
             basis.version,
             code,
             qr_width_mm,
@@ -122,8 +131,9 @@ pub fn inputs(
         ),
         json!({
         "number": number,
-        "secretariat": "Secretaria Municipal de Finanças",
-        "grounds": "com fundamento na lei municipal do transporte remunerado privado individual de passageiros por plataformas tecnológicas",
+        "secretariat": letterhead.profile.secretariat("smf").map_or("Secretaria Municipal de Finanças", |s| s.name.as_str()),
+        // APP-ART17: the SMF's police power over the service; art. 3º: the authorization.
+        "grounds": format!("com fundamento nos arts. 3º e 17 da {law}"),
         "protocol": p.protocol,
         "status": p.facts.status.label_pt(),
         "subject_title": title,
@@ -138,7 +148,7 @@ pub fn inputs(
         "notes": "",
         "valid_until": format::date(p.valid_until),
         "validity_days": p.validity_days.to_string(),
-        "signatory": "Secretário(a) Municipal de Finanças",
+        "signer": "smf",
         "issued_by": p.issued_by,
         }),
     )
@@ -175,7 +185,7 @@ pub async fn issue(
         qr_mm: A4_QR_MM,
         facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
-    let public_url = &state.letterhead.public_url;
+    let letterhead = state.letterhead.as_ref();
     let basis = &state.ride_hailing_basis;
     issue_document(
         state,
@@ -191,7 +201,7 @@ pub async fn issue(
                 validity_days: state.charter_basis.certidao_validity_days,
                 issued_by: &issued_by,
             };
-            inputs(&print, number, public_url, basis, code, qr, now)
+            inputs(&print, number, letterhead, basis, code, qr, now)
         },
         |_| Ok(None),
         |number| {

@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::documents::{A4_QR_MM, common_inputs, format, merge};
+use crate::documents::auto_notice::{AutoNotice, UpfOfYear};
+use crate::documents::{A4_QR_MM, Letterhead, cite, common_inputs, merge};
 use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing::RideHailingAct;
@@ -34,17 +35,24 @@ pub fn annulment_event<'a>(
     )
 }
 
+/// Who an auto is against, as the notice prints it.
+pub struct Infractor<'a> {
+    pub name: &'a str,
+    pub cpf_masked: &'a str,
+    /// The car's plate, canonical and formatted, when the auto names an authorization.
+    pub plate: Option<(String, String)>,
+}
+
 /// Inputs of `templates/auto_infracao.typ` for a ride-hailing auto (`None` before the
 /// notification is recorded).
 #[allow(clippy::too_many_arguments)]
 pub fn notice_inputs(
     auto: &RideHailingAuto,
-    driver_name: &str,
-    driver_cpf_masked: &str,
-    plate: Option<String>,
+    infractor: &Infractor<'_>,
     p: &ProcedureState,
+    upf: Option<UpfOfYear>,
     basis: &RideHailingLegalBasis,
-    public_url: &str,
+    letterhead: &Letterhead,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
@@ -57,55 +65,74 @@ pub fn notice_inputs(
         "electronic" => "meio eletrônico",
         _ => "edital",
     };
+    let law = letterhead.profile.law(&auto.legal_basis_version);
+    let penalty = law.map_or("art. 25", |l| l.penalty_article.as_str());
+    let defence_article = law.map_or("art. 22, §2º", |l| l.defence_article.as_str());
+    let notice = AutoNotice {
+        number: &auto.number,
+        title: "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
+        secretariat: "smf",
+        infractor_name: infractor.name,
+        infractor_doc_label: "CPF",
+        infractor_doc: infractor.cpf_masked,
+        committed_on: auto.committed_on,
+        committed_at: Some(auto.committed_at),
+        place: &auto.place,
+        plate: infractor.plate.as_ref().map(|(_, f)| f.clone()),
+        article: kind.article,
+        class: Some(kind.class.label_pt()),
+        description: kind.description,
+        facts: &auto.facts,
+        // APP-ART25: the fine of the infraction's class.
+        penalty_article: format!("{penalty}, {}", kind.class.fine_inciso()),
+        unit: "UPFG",
+        fine_upf: auto.fine_upf.unsigned_abs(),
+        upf,
+        notes: vec![
+            "Cópia desta notificação é enviada à plataforma (art. 22). Sanções além da multa só se aplicam após decisão definitiva.".to_owned(),
+        ],
+        notified_on: n.notified_on,
+        notice_method: method,
+        juntada_on: Some(n.juntada_on),
+        defence_due: defence.due,
+        defence_period: format!(
+            "{} dias contados da juntada do comprovante de notificação ({defence_article})",
+            basis.defence_days
+        ),
+        reconsideration: format!(
+            "Da decisão cabe pedido de reconsideração ao Prefeito Municipal em {} dias da ciência da decisão.",
+            basis.reconsideration_days
+        ),
+        payment_due: payment.due,
+        payment_consequence: "Não paga no prazo, a multa vence e é inscrita em dívida ativa do Município.".to_owned(),
+        deadline_explanation: &defence.explanation,
+        inspector: &auto.inspector,
+        drawn_up_at: auto.drawn_up_at,
+    };
+    let cited = cite(
+        &letterhead.profile,
+        &auto.legal_basis_version,
+        "arts. 22, 24 e 25",
+        basis.citation,
+    );
     Some(merge(
         common_inputs(
-            public_url,
-            basis.citation,
+            &letterhead.public_url,
+            &cited,
             &auto.legal_basis_version,
             code,
             qr_width_mm,
             now,
         ),
-        json!({
-        "number": auto.number,
-        "title": "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
-        "secretariat": "Secretaria Municipal de Finanças",
-        "law": "lei municipal do transporte por aplicativo (minuta consolidada)",
-        "infractor_name": driver_name,
-        "infractor_doc_label": "CPF",
-        "infractor_doc": driver_cpf_masked,
-        "committed_on": format::date(auto.committed_on),
-        "place": auto.place,
-        "plate": plate.unwrap_or_else(|| "—".to_owned()),
-        "article": format!("{} ({})", kind.article, kind.class.label_pt()),
-        "description": kind.description,
-        "facts": auto.facts,
-        "fine_upf": format!("{} UPFG", format::thousands(auto.fine_upf.unsigned_abs())),
-        "fine_brl": auto.fine_centavos.map_or_else(|| "a calcular".to_owned(), format::money),
-        "fine_words": auto.fine_centavos.map_or_else(|| "—".to_owned(), format::money_in_words),
-        "fine_note": "Cópia desta notificação é enviada à plataforma (art. 22). Sanções além da multa só se aplicam após decisão definitiva.",
-        "notified_on": format!("{} (juntada em {})", format::date(n.notified_on), format::date(n.juntada_on)),
-        "notice_method": method,
-        "inspector": auto.inspector,
-        "defence_due": format::date(defence.due),
-        "payment_due": format::date(payment.due),
-        "defence_how": format!("por escrito, dirigida à Secretaria Municipal de Finanças, até {} — 15 dias contados da juntada do comprovante de notificação (art. 22, §2º; prazo da Lei 4.937/2025 aplicado por analogia até o decreto).", format::date(defence.due)),
-        "reconsideration_how": "da decisão cabe pedido de reconsideração em 10 dias da ciência da decisão, encaminhado ao Prefeito Municipal.",
-        "payment_how": format!("sem defesa no prazo, a multa deve ser paga até {}; depois, inscrição em dívida ativa.", format::date(payment.due)),
-        "deadline_explanation": defence.explanation,
-        "drawn_up_at": format::datetime_local(auto.drawn_up_at),
-        }),
+        notice.inputs(law, basis.citation),
     ))
 }
 
 /// APP-ART19, APP-ART22: issues the signed Notificação de Penalidade (two copies).
-#[allow(clippy::too_many_arguments)]
 pub async fn issue_notice(
     state: &AppState,
     auto: &RideHailingAuto,
-    driver_name: &str,
-    driver_cpf_masked: &str,
-    plate: Option<(String, String)>,
+    infractor: &Infractor<'_>,
     p: &ProcedureState,
     actor: &str,
 ) -> Result<Document, UseCaseError> {
@@ -128,15 +155,16 @@ pub async fn issue_notice(
             },
         ]));
     }
-    let printed_plate = plate.as_ref().map(|(_, formatted)| formatted.clone());
+    let upf = crate::issuance::pipeline::upf_when_drawn_up(state, auto.drawn_up_at).await?;
+    let basis = &state.ride_hailing_basis;
+    let letterhead = state.letterhead.as_ref();
     notice_inputs(
         auto,
-        driver_name,
-        driver_cpf_masked,
-        printed_plate.clone(),
+        infractor,
         p,
-        &state.ride_hailing_basis,
-        &state.letterhead.public_url,
+        upf.clone(),
+        basis,
+        letterhead,
         "",
         0.0,
         now,
@@ -150,7 +178,10 @@ pub async fn issue_notice(
         company_id: None,
         issuer: crate::documents::RIDE_HAILING_ISSUER,
         numbering: Numbering::Fixed(auto.number.clone()),
-        subject_key: plate.map(|(canonical, _)| canonical),
+        subject_key: infractor
+            .plate
+            .as_ref()
+            .map(|(canonical, _)| canonical.clone()),
         valid_until: payment.due,
         template: "auto_infracao.typ",
         reason: "Notificação de Penalidade",
@@ -164,12 +195,11 @@ pub async fn issue_notice(
         |_, code, qr| {
             notice_inputs(
                 auto,
-                driver_name,
-                driver_cpf_masked,
-                printed_plate.clone(),
+                infractor,
                 p,
-                &state.ride_hailing_basis,
-                &state.letterhead.public_url,
+                upf.clone(),
+                basis,
+                letterhead,
                 code,
                 qr,
                 now,
