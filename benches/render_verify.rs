@@ -100,7 +100,7 @@ fn main() {
             let pdf = renderer
                 .render_blocking(template, &inputs, Some(&qr.svg), now)
                 .unwrap();
-            bytes = pades::sign_pdf(&pdf, key, &loaded.chain, &info).unwrap();
+            bytes = pades::sign_pdf(&pdf, &loaded.pdf_signer(), &info).unwrap();
         });
         println!("{:<40} {} bytes", format!("  {name} PDF size"), bytes.len());
         bench(

@@ -65,6 +65,31 @@ pub fn profile_check(settings: &Settings, file: Option<&Path>) -> anyhow::Result
     std::process::exit(1);
 }
 
+/// `selo keys import-pkcs12 FILE [DIR]`: the city's A1 certificate (password on standard
+/// input) becomes the PDF signer (issue 12). The service reads the keys at start: restart it.
+pub fn keys_import_pkcs12(dir: &Path, file: &Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let pfx = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let password = officials::read_password()?;
+    let signer = crate::signing::imported::import(dir, &pfx, &password)?;
+    let leaf = signer.leaf().tbs_certificate();
+    println!(
+        "imported {} ({}; chain of {} certificate(s); valid until {}; fingerprint {}) into {}",
+        signer.subject(),
+        if signer.icp_brasil {
+            "ICP-Brasil: signatures carry the AD-RB policy"
+        } else {
+            "not ICP-Brasil"
+        },
+        signer.chain.len(),
+        leaf.validity().not_after,
+        crate::signing::imported::fingerprint(signer.leaf()),
+        dir.display()
+    );
+    println!("it now signs every PDF; QR tokens stay Ed25519. Restart selo (every node) to apply.");
+    Ok(())
+}
+
 /// The register named by `DATABASE_URL`, for the commands that act on it.
 async fn store(settings: &Settings) -> anyhow::Result<crate::storage::Store> {
     use anyhow::Context;
@@ -102,7 +127,7 @@ pub mod officials {
     use crate::storage::officials::CLI_OFFICIAL;
 
     /// One line of standard input, without its line ending: the password.
-    fn read_password() -> anyhow::Result<String> {
+    pub(crate) fn read_password() -> anyhow::Result<String> {
         let mut line = String::new();
         std::io::stdin()
             .lock()

@@ -19,6 +19,9 @@ usage:
                              verify as no longer trusted, with REASON; it leaves the JWK Set
   selo profile check [FILE]  list what the municipality profile (FILE, $SELO_PROFILE or the
                              embedded default) still lacks; exit 1 while anything does
+  selo keys import-pkcs12 FILE [DIR]
+                             make the city's A1 certificate (PKCS#12, RSA or ECDSA P-256; the
+                             password on standard input) the signer of every PDF
   selo samples DIR           render and sign one example of every document kind into DIR
   selo officials …           officials' accounts and tokens (selo officials help)
   selo audit verify [--checkpoints FILE]
@@ -45,6 +48,12 @@ fn main() -> anyhow::Result<()> {
         ["keys", "retire", kid, reason] => selo::cli::keys_retire(&settings.keys_dir, kid, reason),
         ["keys", "retire", kid, reason, dir] => {
             selo::cli::keys_retire(&PathBuf::from(dir), kid, reason)
+        }
+        ["keys", "import-pkcs12", file] => {
+            selo::cli::keys_import_pkcs12(&settings.keys_dir, std::path::Path::new(file))
+        }
+        ["keys", "import-pkcs12", file, dir] => {
+            selo::cli::keys_import_pkcs12(std::path::Path::new(dir), std::path::Path::new(file))
         }
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),

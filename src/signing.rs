@@ -1,8 +1,10 @@
 //! Keys, signed tokens (`COSE_Sign1` with Ed25519), the X.509 chain and the PDF signatures.
 
 pub mod checkpoint;
+pub mod imported;
 pub mod keys;
 pub mod pades;
+pub mod pkcs12;
 pub mod pki;
 pub mod secrets;
 pub mod status_list;

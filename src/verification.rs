@@ -645,7 +645,7 @@ pub async fn verify_pdf_upload(
     state: &AppState,
     now: DateTime<Utc>,
 ) -> PdfVerification {
-    use crate::signing::pades::{PdfVerifyError as E, verify_pdf};
+    use crate::signing::pades::{PdfVerifyError as E, verify_pdf_with};
     let store = &state.store;
     let outcome = |verdict, signature, document| PdfVerification {
         verdict,
@@ -670,7 +670,7 @@ pub async fn verify_pdf_upload(
         );
         return outcome(Verdict::Malformed, Some(r), None);
     }
-    let verified = match verify_pdf(pdf, root, keys) {
+    let verified = match verify_pdf_with(pdf, root, keys, &state.keys.imported_certificates) {
         Ok(v) => v,
         Err(E::NoSignature) => {
             let r = report(

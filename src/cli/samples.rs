@@ -226,7 +226,7 @@ impl SampleWriter<'_> {
             reason: kind.label_pt(),
             location: "Barra do Garças-MT",
         };
-        let signed = pades::sign_pdf(&pdf, &self.keys.active, &self.keys.chain, &info)?;
+        let signed = pades::sign_pdf(&pdf, &self.keys.pdf_signer(), &info)?;
         let path = self.dir.join(format!("{}.pdf", kind.as_str()));
         std::fs::write(&path, signed).map_err(io_error(&path))?;
         self.written.push(path);

@@ -370,7 +370,7 @@ pub(crate) async fn sign_rendered(
             reason,
             location: "Barra do Garças-MT",
         };
-        pades::sign_pdf(&unsigned, &keys.active, &keys.chain, &info)
+        pades::sign_pdf(&unsigned, &keys.pdf_signer(), &info)
     })
     .await
     .map_err(|_| UseCaseError::Encoding)??;

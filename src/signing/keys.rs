@@ -51,6 +51,8 @@ pub enum KeyError {
     RetireActive { kid: String },
     #[error("no key {kid} in {dir}")]
     UnknownKid { kid: String, dir: PathBuf },
+    #[error("the PKCS#12 file cannot be imported: {reason}")]
+    Import { reason: String },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {
@@ -162,6 +164,23 @@ pub struct Keys {
     pub public: KeySet,
     /// Root CA and document-signing certificate of the active key (`PAdES`).
     pub chain: super::pki::Chain,
+    /// The city's imported certificate (issue 12): when present, it signs the PDFs.
+    pub imported: Option<super::imported::ImportedSigner>,
+    /// Every certificate that signed PDFs as an imported signer, the current one included.
+    pub imported_certificates: Vec<x509_cert::certificate::Certificate>,
+}
+
+impl Keys {
+    /// Who signs PDFs: the imported certificate, or the municipal Ed25519 chain.
+    pub fn pdf_signer(&self) -> super::pades::PdfSigner<'_> {
+        match &self.imported {
+            Some(i) => super::pades::PdfSigner::Imported(i),
+            None => super::pades::PdfSigner::Ed25519 {
+                key: &self.active,
+                chain: &self.chain,
+            },
+        }
+    }
 }
 
 /// Fills a 32-byte seed from the OS (ed25519-dalek 3 wants an infallible RNG, so we fill the
@@ -208,6 +227,11 @@ fn mode_of(_path: &Path) -> Result<u32, KeyError> {
 
 /// Writes a 32-byte secret as hex to a new file of mode 0600.
 pub(crate) fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<(), KeyError> {
+    write_private(path, format!("{}\n", hex(seed)).as_bytes())
+}
+
+/// Writes `contents` to a new file of mode 0600, synced to disk.
+pub(crate) fn write_private(path: &Path, contents: &[u8]) -> Result<(), KeyError> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -216,7 +240,7 @@ pub(crate) fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<(), KeyError>
         options.mode(0o600);
     }
     let mut file = options.open(path).map_err(io_err(path))?;
-    file.write_all(format!("{}\n", hex(seed)).as_bytes())
+    file.write_all(contents)
         .and_then(|()| file.sync_all())
         .map_err(io_err(path))
 }
@@ -298,6 +322,7 @@ pub fn retire(dir: &Path, kid: &str, on: &str, reason: &str) -> Result<(), KeyEr
 
 /// Loads every key in `dir`. With `strict` (production), a key file readable by group or
 /// others is refused.
+#[allow(clippy::too_many_lines)] // one pass over the folder, then the active key and chains
 pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
     let mut private: BTreeMap<String, SigningKey> = BTreeMap::new();
     let mut public = KeySet::default();
@@ -400,6 +425,8 @@ pub fn load(dir: &Path, strict: bool) -> Result<Keys, KeyError> {
         active: ActiveKey { kid, key },
         public,
         chain,
+        imported: super::imported::load(dir)?,
+        imported_certificates: super::imported::signing_certificates(dir)?,
     })
 }
 

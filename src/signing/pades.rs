@@ -1,8 +1,12 @@
 //! PAdES baseline B-B signatures inside the PDF (ETSI EN 319 142-1): a CMS SignedData with
-//! `/SubFilter /ETSI.CAdES.detached`, SHA-512 digest and Ed25519 signature (ISO 32002,
-//! RFC 8419), signed attributes content-type, message-digest and signing-certificate-v2, the
-//! document-signing certificate and the municipal root in the CMS, written as an incremental
-//! update so the PDF/A body stays byte for byte what Typst produced.
+//! `/SubFilter /ETSI.CAdES.detached`, signed attributes content-type, message-digest and
+//! signing-certificate-v2, written as an incremental update so the PDF/A body stays byte for
+//! byte what Typst produced. Two signers:
+//! - the municipal chain: SHA-512 and Ed25519 (ISO 32002, RFC 8419), the document-signing
+//!   certificate and the municipal root in the CMS;
+//! - the city's imported certificate (issue 12): SHA-256 with RSA PKCS#1 v1.5 or ECDSA P-256,
+//!   the whole chain in the CMS and, for an ICP-Brasil certificate, the signature policy of
+//!   PAdES AD-RB (DOC-ICP-15.03) — what Adobe Reader, poppler and ITI's VALIDAR check.
 //!
 //! The QR token proves *what* the city issued; this signature proves *this file* is that
 //! issuance, unaltered.
@@ -25,6 +29,7 @@ use x509_cert::certificate::Certificate;
 use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::serial_number::SerialNumber;
 
+use super::imported::ImportedSigner;
 use super::keys::{ActiveKey, KeySet, key_id};
 use super::pki::Chain;
 
@@ -35,10 +40,23 @@ const ID_MESSAGE_DIGEST: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.84
 const ID_AA_SIGNING_CERTIFICATE_V2: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.47");
 const ID_SHA512: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.3");
+const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
 const ID_ED25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
+const ID_AA_SIG_POLICY_ID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.15");
+const ID_SPQ_ETS_URI: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.5.1");
 
-/// Bytes reserved for the CMS inside `/Contents` (a chain of two Ed25519 certificates and
-/// the signed attributes take about 2 KB).
+/// ICP-Brasil's signature policy for PAdES with basic reference, AD-RB v1.1 (DOC-ICP-15.03):
+/// its OID, where it is published and the SHA-256 of that file.
+pub const AD_RB_POLICY_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.76.1.7.1.11.1.1");
+pub const AD_RB_POLICY_URI: &str = "http://politicas.icpbrasil.gov.br/PA_PAdES_AD_RB_v1_1.der";
+const AD_RB_POLICY_SHA256: [u8; 32] = [
+    0x95, 0x75, 0x2d, 0x26, 0xca, 0x97, 0x4d, 0x46, 0x67, 0x5a, 0xe7, 0xfb, 0x78, 0x7b, 0x60, 0x6a,
+    0x71, 0xea, 0x94, 0x1f, 0x26, 0xb5, 0x9f, 0x6b, 0x6a, 0x32, 0x1f, 0x97, 0xd6, 0x3b, 0x9c, 0xb1,
+];
+
+/// Bytes reserved for the CMS inside `/Contents` with the municipal chain (two Ed25519
+/// certificates and the signed attributes take about 2 KB).
 const CONTENTS_BYTES: usize = 4096;
 /// Placeholder for each number of `/ByteRange`; wide enough for any file we write.
 const BYTE_RANGE_PLACEHOLDER: i64 = 9_999_999_999;
@@ -51,6 +69,8 @@ pub enum PadesError {
     Der(#[from] der::Error),
     #[error("the signature does not fit the reserved space")]
     TooLarge,
+    #[error("signing failed: {0}")]
+    Sign(String),
 }
 
 /// ESSCertIDv2 (RFC 5035) with the default hash algorithm, SHA-256.
@@ -71,6 +91,112 @@ struct SigningCertificateV2 {
     certs: Vec<EssCertIdV2>,
 }
 
+/// `SignaturePolicyId` (RFC 5126, 5.8.1), with its URI qualifier.
+#[derive(Clone, Debug, Eq, PartialEq, der::Sequence)]
+struct SignaturePolicyId {
+    id: ObjectIdentifier,
+    hash: OtherHashAlgAndValue,
+    qualifiers: Vec<SigPolicyQualifierInfo>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq, der::Sequence)]
+struct OtherHashAlgAndValue {
+    hash_algorithm: AlgorithmIdentifierOwned,
+    hash_value: OctetString,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq, der::Sequence)]
+struct SigPolicyQualifierInfo {
+    sig_policy_qualifier_id: ObjectIdentifier,
+    sig_qualifier: der::asn1::Ia5String,
+}
+
+/// Who signs a PDF.
+pub enum PdfSigner<'a> {
+    /// The municipal chain: the active Ed25519 key and its certificate.
+    Ed25519 {
+        key: &'a ActiveKey,
+        chain: &'a Chain,
+    },
+    /// The city's imported certificate (RSA or P-256).
+    Imported(&'a ImportedSigner),
+}
+
+impl PdfSigner<'_> {
+    fn leaf(&self) -> &Certificate {
+        match self {
+            Self::Ed25519 { chain, .. } => &chain.signing,
+            Self::Imported(i) => i.leaf(),
+        }
+    }
+
+    fn certificates(&self) -> Vec<Certificate> {
+        match self {
+            Self::Ed25519 { chain, .. } => vec![chain.signing.clone(), chain.root.clone()],
+            Self::Imported(i) => i.chain.clone(),
+        }
+    }
+
+    fn digest_algorithm(&self) -> ObjectIdentifier {
+        match self {
+            Self::Ed25519 { .. } => ID_SHA512,
+            Self::Imported(_) => ID_SHA256,
+        }
+    }
+
+    fn signature_algorithm(&self) -> ObjectIdentifier {
+        match self {
+            Self::Ed25519 { .. } => ID_ED25519,
+            Self::Imported(i) => i.signature_algorithm(),
+        }
+    }
+
+    fn sign(&self, message: &[u8]) -> Result<Vec<u8>, PadesError> {
+        match self {
+            // RFC 8419: PureEdDSA over the message itself.
+            Self::Ed25519 { key, .. } => Ok(key.sign(message).to_bytes().to_vec()),
+            Self::Imported(i) => i.sign(message).map_err(|e| PadesError::Sign(e.to_string())),
+        }
+    }
+
+    /// Room for the CMS: the chain, the signature, the attributes, with a margin.
+    fn contents_bytes(&self) -> usize {
+        match self {
+            Self::Ed25519 { .. } => CONTENTS_BYTES,
+            Self::Imported(i) => {
+                4096 + i
+                    .chain
+                    .iter()
+                    .map(|c| c.to_der().map_or(4096, |d| d.len()))
+                    .sum::<usize>()
+            }
+        }
+    }
+
+    fn icp_brasil(&self) -> bool {
+        matches!(self, Self::Imported(i) if i.icp_brasil)
+    }
+}
+
+/// The signed attribute naming ICP-Brasil's AD-RB policy.
+fn ad_rb_policy() -> Result<Attribute, PadesError> {
+    let policy = SignaturePolicyId {
+        id: AD_RB_POLICY_OID,
+        hash: OtherHashAlgAndValue {
+            hash_algorithm: AlgorithmIdentifierOwned {
+                oid: ID_SHA256,
+                parameters: None,
+            },
+            hash_value: OctetString::new(AD_RB_POLICY_SHA256.to_vec())?,
+        },
+        qualifiers: vec![SigPolicyQualifierInfo {
+            sig_policy_qualifier_id: ID_SPQ_ETS_URI,
+            sig_qualifier: der::asn1::Ia5String::new(AD_RB_POLICY_URI)?,
+        }],
+    };
+    Ok(attribute(ID_AA_SIG_POLICY_ID, Any::encode_from(&policy)?)?)
+}
+
 fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute, der::Error> {
     Ok(Attribute {
         oid,
@@ -78,13 +204,31 @@ fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute, der::Error>
     })
 }
 
+/// The digest of the two signed byte ranges with `algorithm` (SHA-512 or SHA-256).
+fn digest_ranges(algorithm: ObjectIdentifier, a: &[u8], b: &[u8]) -> Vec<u8> {
+    if algorithm == ID_SHA512 {
+        Sha512::new()
+            .chain_update(a)
+            .chain_update(b)
+            .finalize()
+            .to_vec()
+    } else {
+        Sha256::new()
+            .chain_update(a)
+            .chain_update(b)
+            .finalize()
+            .to_vec()
+    }
+}
+
 fn pdf_err(e: impl std::fmt::Display) -> PadesError {
     PadesError::Pdf(e.to_string())
 }
 
-/// Builds the detached CMS SignedData over `digest` (SHA-512 of the signed byte ranges).
-fn build_cms(digest: &[u8], key: &ActiveKey, chain: &Chain) -> Result<Vec<u8>, PadesError> {
-    let cert = &chain.signing;
+/// Builds the detached CMS SignedData over `digest` (of the signed byte ranges, with the
+/// signer's digest algorithm).
+fn build_cms(digest: &[u8], signer: &PdfSigner<'_>) -> Result<Vec<u8>, PadesError> {
+    let cert = signer.leaf();
     let tbs = cert.tbs_certificate();
     let ess = SigningCertificateV2 {
         certs: vec![EssCertIdV2 {
@@ -95,18 +239,24 @@ fn build_cms(digest: &[u8], key: &ActiveKey, chain: &Chain) -> Result<Vec<u8>, P
             },
         }],
     };
-    let signed_attrs = SetOfVec::try_from(vec![
+    let mut attrs = vec![
         attribute(ID_CONTENT_TYPE, Any::encode_from(&ID_DATA)?)?,
         attribute(
             ID_MESSAGE_DIGEST,
             Any::encode_from(&OctetString::new(digest.to_vec())?)?,
         )?,
         attribute(ID_AA_SIGNING_CERTIFICATE_V2, Any::encode_from(&ess)?)?,
-    ])?;
-    // RFC 8419: PureEdDSA over the DER encoding of the signed attributes (as a SET OF).
-    let signature = key.sign(&signed_attrs.to_der()?);
-    let sha512 = AlgorithmIdentifierOwned {
-        oid: ID_SHA512,
+    ];
+    // DOC-ICP-15.03: an ICP-Brasil signature names its policy (no signing-time: AD-RB
+    // forbids it; the time is the PDF's /M).
+    if signer.icp_brasil() {
+        attrs.push(ad_rb_policy()?);
+    }
+    let signed_attrs = SetOfVec::try_from(attrs)?;
+    // The signature is over the DER encoding of the signed attributes (as a SET OF).
+    let signature = signer.sign(&signed_attrs.to_der()?)?;
+    let digest_alg = AlgorithmIdentifierOwned {
+        oid: signer.digest_algorithm(),
         parameters: None,
     };
     let signer_info = SignerInfo {
@@ -115,26 +265,29 @@ fn build_cms(digest: &[u8], key: &ActiveKey, chain: &Chain) -> Result<Vec<u8>, P
             issuer: tbs.issuer().clone(),
             serial_number: tbs.serial_number().clone(),
         }),
-        digest_alg: sha512.clone(),
+        digest_alg: digest_alg.clone(),
         signed_attrs: Some(signed_attrs),
         signature_algorithm: AlgorithmIdentifierOwned {
-            oid: ID_ED25519,
+            oid: signer.signature_algorithm(),
             parameters: None,
         },
-        signature: OctetString::new(signature.to_bytes().to_vec())?,
+        signature: OctetString::new(signature)?,
         unsigned_attrs: None,
     };
     let signed_data = SignedData {
         version: CmsVersion::V1,
-        digest_algorithms: SetOfVec::try_from(vec![sha512])?,
+        digest_algorithms: SetOfVec::try_from(vec![digest_alg])?,
         encap_content_info: EncapsulatedContentInfo {
             econtent_type: ID_DATA,
             econtent: None,
         },
-        certificates: Some(CertificateSet::try_from(vec![
-            CertificateChoices::Certificate(cert.clone()),
-            CertificateChoices::Certificate(chain.root.clone()),
-        ])?),
+        certificates: Some(CertificateSet::try_from(
+            signer
+                .certificates()
+                .into_iter()
+                .map(CertificateChoices::Certificate)
+                .collect::<Vec<_>>(),
+        )?),
         crls: None,
         signer_infos: SignerInfos::try_from(vec![signer_info])?,
     };
@@ -196,15 +349,14 @@ pub struct SignatureInfo<'a> {
     pub location: &'a str,
 }
 
-/// Adds an invisible PAdES B-B signature field signed with the active key.
+/// Adds an invisible PAdES B-B signature field signed by `signer`.
 pub fn sign_pdf(
     pdf: &[u8],
-    key: &ActiveKey,
-    chain: &Chain,
+    signer: &PdfSigner<'_>,
     info: &SignatureInfo<'_>,
 ) -> Result<Vec<u8>, PadesError> {
-    let mut out = append_signature_field(pdf, info)?;
-    fill_signature(&mut out, pdf.len(), key, chain)?;
+    let mut out = append_signature_field(pdf, info, signer.contents_bytes())?;
+    fill_signature(&mut out, pdf.len(), signer)?;
     Ok(out)
 }
 
@@ -249,7 +401,11 @@ fn add_widget(
 
 /// Writes the incremental update: signature dictionary with placeholders, invisible widget
 /// on page 1, `/AcroForm` in the catalog.
-fn append_signature_field(pdf: &[u8], info: &SignatureInfo<'_>) -> Result<Vec<u8>, PadesError> {
+fn append_signature_field(
+    pdf: &[u8],
+    info: &SignatureInfo<'_>,
+    contents_bytes: usize,
+) -> Result<Vec<u8>, PadesError> {
     let prev = lopdf::Document::load_mem(pdf).map_err(pdf_err)?;
     let catalog_id = prev
         .trailer
@@ -278,7 +434,7 @@ fn append_signature_field(pdf: &[u8], info: &SignatureInfo<'_>) -> Result<Vec<u8
         ),
         (
             "Contents",
-            Object::String(vec![0u8; CONTENTS_BYTES], StringFormat::Hexadecimal),
+            Object::String(vec![0u8; contents_bytes], StringFormat::Hexadecimal),
         ),
         ("M", Object::string_literal(pdf_date(info.time))),
         ("Name", text(info.name)),
@@ -324,7 +480,7 @@ fn append_signature_field(pdf: &[u8], info: &SignatureInfo<'_>) -> Result<Vec<u8
         .map_err(pdf_err)?
         .set("AcroForm", Object::Dictionary(acroform));
 
-    let mut out = Vec::with_capacity(pdf.len() + 2 * CONTENTS_BYTES + 4096);
+    let mut out = Vec::with_capacity(pdf.len() + 2 * contents_bytes + 4096);
     inc.save_to(&mut out).map_err(pdf_err)?;
     Ok(out)
 }
@@ -333,8 +489,7 @@ fn append_signature_field(pdf: &[u8], info: &SignatureInfo<'_>) -> Result<Vec<u8
 fn fill_signature(
     out: &mut [u8],
     appended: usize,
-    key: &ActiveKey,
-    chain: &Chain,
+    signer: &PdfSigner<'_>,
 ) -> Result<(), PadesError> {
     let br = find(out, b"/ByteRange", appended)
         .ok_or_else(|| PadesError::Pdf("ByteRange not written".into()))?;
@@ -356,10 +511,8 @@ fn fill_signature(
     }
     out[br_open + 1..br_close].copy_from_slice(format!("{ranges:<width$}").as_bytes());
 
-    let mut hasher = Sha512::new();
-    hasher.update(&out[..start]);
-    hasher.update(&out[end..]);
-    let cms = build_cms(&hasher.finalize(), key, chain)?;
+    let digest = digest_ranges(signer.digest_algorithm(), &out[..start], &out[end..]);
+    let cms = build_cms(&digest, signer)?;
     let hex = super::hex(&cms);
     if hex.len() > end - start - 2 {
         return Err(PadesError::TooLarge);
@@ -465,15 +618,8 @@ fn check_certificate(
     Ok(kid)
 }
 
-/// Verifies the last embedded signature of `pdf` against the municipal `root` and the
-/// published `keys`.
-pub fn verify_pdf(
-    pdf: &[u8],
-    root: &Certificate,
-    keys: &KeySet,
-) -> Result<VerifiedPdf, PdfVerifyError> {
-    let [_, b, c, d] = parse_byte_range(pdf)?;
-    let hex = &pdf[b + 1..c - 1];
+/// The CMS SignedData in the hex of a signature's `/Contents`.
+fn signed_data_of(hex: &[u8]) -> Result<SignedData, PdfVerifyError> {
     let der: Vec<u8> = hex
         .chunks(2)
         .map(|h| {
@@ -489,17 +635,44 @@ pub fn verify_pdf(
     if content.content_type != ID_SIGNED_DATA {
         return Err(PdfVerifyError::Malformed("CMS content type"));
     }
-    let sd: SignedData = content
+    content
         .content
         .decode_as()
-        .map_err(|_| PdfVerifyError::Malformed("SignedData"))?;
+        .map_err(|_| PdfVerifyError::Malformed("SignedData"))
+}
+
+/// Verifies the last embedded signature of `pdf` against the municipal `root` and the
+/// published `keys`.
+pub fn verify_pdf(
+    pdf: &[u8],
+    root: &Certificate,
+    keys: &KeySet,
+) -> Result<VerifiedPdf, PdfVerifyError> {
+    verify_pdf_with(pdf, root, keys, &[])
+}
+
+/// The same, also accepting a signature by one of the city's `imported` certificates (the
+/// current one and those it replaced): RSA or ECDSA P-256 with SHA-256.
+pub fn verify_pdf_with(
+    pdf: &[u8],
+    root: &Certificate,
+    keys: &KeySet,
+    imported: &[Certificate],
+) -> Result<VerifiedPdf, PdfVerifyError> {
+    use super::imported::{ECDSA_WITH_SHA256, RSA_ENCRYPTION, SHA256_WITH_RSA};
+    let [_, b, c, d] = parse_byte_range(pdf)?;
+    let sd = signed_data_of(&pdf[b + 1..c - 1])?;
     let si = sd
         .signer_infos
         .0
         .iter()
         .next()
         .ok_or(PdfVerifyError::Malformed("no signer"))?;
-    if si.digest_alg.oid != ID_SHA512 || si.signature_algorithm.oid != ID_ED25519 {
+    let ed25519 = si.digest_alg.oid == ID_SHA512 && si.signature_algorithm.oid == ID_ED25519;
+    let x509 = si.digest_alg.oid == ID_SHA256
+        && [SHA256_WITH_RSA, RSA_ENCRYPTION, ECDSA_WITH_SHA256]
+            .contains(&si.signature_algorithm.oid);
+    if !ed25519 && !x509 {
         return Err(PdfVerifyError::Malformed("algorithms"));
     }
     let attrs = si
@@ -516,10 +689,7 @@ pub fn verify_pdf(
         .next()
         .and_then(|v| v.decode_as().ok())
         .ok_or(PdfVerifyError::Malformed("message digest"))?;
-    let mut hasher = Sha512::new();
-    hasher.update(&pdf[..b]);
-    hasher.update(&pdf[c..c + d]);
-    if hasher.finalize()[..] != *claimed.as_bytes() {
+    if digest_ranges(si.digest_alg.oid, &pdf[..b], &pdf[c..c + d]) != claimed.as_bytes() {
         return Err(PdfVerifyError::Altered);
     }
     let SignerIdentifier::IssuerAndSerialNumber(sid) = &si.sid else {
@@ -540,16 +710,27 @@ pub fn verify_pdf(
             })
         })
         .ok_or(PdfVerifyError::Malformed("signer certificate"))?;
-    let signer_key = ed25519_key_of(cert)?;
-    let signature =
-        Signature::from_slice(si.signature.as_bytes()).map_err(|_| PdfVerifyError::Altered)?;
     let signed = attrs
         .to_der()
         .map_err(|_| PdfVerifyError::Malformed("signed attributes"))?;
-    signer_key
-        .verify_strict(&signed, &signature)
-        .map_err(|_| PdfVerifyError::Altered)?;
-    let kid = check_certificate(cert, &signer_key, root, keys)?;
+    let kid = if ed25519 {
+        let signer_key = ed25519_key_of(cert)?;
+        let signature =
+            Signature::from_slice(si.signature.as_bytes()).map_err(|_| PdfVerifyError::Altered)?;
+        signer_key
+            .verify_strict(&signed, &signature)
+            .map_err(|_| PdfVerifyError::Altered)?;
+        check_certificate(cert, &signer_key, root, keys)?
+    } else {
+        // The city's own certificate: trusted when it is one selo imported.
+        if !super::imported::verify_sha256(cert, &signed, si.signature.as_bytes()) {
+            return Err(PdfVerifyError::Altered);
+        }
+        if !imported.contains(cert) {
+            return Err(PdfVerifyError::Untrusted);
+        }
+        format!("x509:{}", super::imported::fingerprint(cert))
+    };
     if c + d != pdf.len() {
         return Err(PdfVerifyError::ModifiedAfterSigning);
     }
@@ -585,7 +766,7 @@ mod tests {
             reason: "Teste de assinatura",
             location: "Barra do Garças-MT",
         };
-        let pdf = sign_pdf(&sample_pdf(), &keys.active, &keys.chain, &info).unwrap();
+        let pdf = sign_pdf(&sample_pdf(), &keys.pdf_signer(), &info).unwrap();
         (pdf, keys.chain, keys.public)
     }
 

@@ -188,6 +188,15 @@ impl TestApp {
         crate::contract::checked("get", path, res).await
     }
 
+    /// The published JWK Set.
+    pub async fn jwks(&self) -> Value {
+        self.get("/.well-known/selo-keys.json")
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// The text of the PDF of a document just issued (`doc["pdf"]`).
     pub async fn issued_pdf_text(&self, doc: &Value) -> String {
         let pdf = self

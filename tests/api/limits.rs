@@ -298,12 +298,7 @@ async fn a_retired_key_no_longer_verifies_and_says_why() {
     let grant = app.granted().await;
     let token = crate::helpers::token_of(grant["verification_url"].as_str().unwrap());
     let old_kid = {
-        let jwks: Value = app
-            .get("/.well-known/selo-keys.json")
-            .await
-            .json()
-            .await
-            .unwrap();
+        let jwks: Value = app.jwks().await;
         jwks["keys"][0]["kid"].as_str().unwrap().to_owned()
     };
     // Rotate: a new active key beside the old one; then retire the old one.

@@ -23,6 +23,7 @@ mod calendar;
 mod charter;
 mod documents;
 mod errors;
+mod icp;
 mod migrations;
 mod officials;
 mod panel;

@@ -32,12 +32,7 @@ async fn an_issued_pdf_uploaded_verifies_with_its_live_status() {
         assert_eq!(body["document"]["number"], "APP-2026/000001");
     }
     // The published key that signed it.
-    let jwks: Value = app
-        .get("/.well-known/selo-keys.json")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let jwks: Value = app.jwks().await;
     let pdf = app.document_bytes(&grant, "app_sticker").await;
     let (_, body) = upload_raw(&app, pdf.clone()).await;
     assert_eq!(body["signature"]["kid"], jwks["keys"][0]["kid"]);

@@ -1,9 +1,11 @@
 """Validate selo PDF signatures with pyHanko, the municipal root as the only trust anchor.
 
-usage: python pyhanko_validate.py ROOT_PEM PDF [PDF ...]
+usage: python pyhanko_validate.py [--policy OID] ROOT_PEM PDF [PDF ...]
        python pyhanko_validate.py --expect-invalid ROOT_PEM PDF [PDF ...]
 Prints pyHanko's summary for each file. Exits 0 when every file is INTACT:TRUSTED,UNTOUCHED
-(or, with --expect-invalid, when none is intact and trusted).
+(or, with --expect-invalid, when none is intact and trusted). With --policy, each signature
+must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1) with the
+SHA-256 of the policy document.
 """
 
 import sys
@@ -21,7 +23,18 @@ def load_root(path):
     return x509.Certificate.load(data)
 
 
-def summary(path, vc):
+AD_RB_SHA256 = "95752d26ca974d46675ae7fb787b606a71ea941f26b59f6b6a321f97d63b9cb1"
+
+
+def policy_of(sig):
+    for attr in sig.signer_info["signed_attrs"]:
+        if attr["type"].native == "signature_policy_identifier":
+            pol = attr["values"][0].chosen
+            return pol["sig_policy_id"].dotted, pol["sig_policy_hash"]["digest"].native.hex()
+    return None, None
+
+
+def summary(path, vc, policy=None):
     try:
         with open(path, "rb") as f:
             reader = PdfFileReader(f, strict=False)
@@ -31,6 +44,10 @@ def summary(path, vc):
             status = validate_pdf_signature(sigs[-1], vc)
             s = status.summary()
             ok = status.intact and status.valid and status.trusted and s.endswith("UNTOUCHED")
+            if policy:
+                oid, digest = policy_of(sigs[-1])
+                s += f" policy={oid}"
+                ok = ok and oid == policy and digest == AD_RB_SHA256
             return s, ok
     except Exception as e:  # a broken file is not a valid signature
         return f"ERROR {type(e).__name__}: {e}", False
@@ -41,10 +58,13 @@ def main():
     expect_invalid = args and args[0] == "--expect-invalid"
     if expect_invalid:
         args = args[1:]
+    policy = None
+    if args and args[0] == "--policy":
+        policy, args = args[1], args[2:]
     vc = ValidationContext(trust_roots=[load_root(args[0])])
     failures = 0
     for path in args[1:]:
-        s, ok = summary(path, vc)
+        s, ok = summary(path, vc, policy)
         print(f"{path}: {s}")
         if ok == expect_invalid:
             failures += 1

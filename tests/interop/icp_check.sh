@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Issue 12: the city's own certificate signs the PDFs. OpenSSL builds throw-away chains (root
+# → intermediate → A1-like leaf under an ICP-Brasil-like certificate policy) as the CAs
+# deliver them: RSA 2048 in OpenSSL 3's default PKCS#12 (PBES2, AES-256, HMAC-SHA-256),
+# ECDSA P-256 in the legacy one (PKCS#12 PBE with 3DES, HMAC-SHA-1), and RSA in the oldest
+# (RC2-40 certificates, `-legacy`). Each is imported with `selo keys import-pkcs12`, then every
+# document kind is signed (`selo samples`) and checked by:
+# - poppler's pdfsig, with the root trusted in an NSS database: "Signature is Valid" and
+#   "Certificate is Trusted"; and, with one byte changed, not valid;
+# - pyHanko with the root as its only trust anchor: INTACT:TRUSTED,UNTOUCHED, naming the
+#   AD-RB signature policy with its hash; with one byte changed, rejected.
+# Needs openssl, pdfsig, certutil (libnss3-tools), python3 (venv) and a release build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+selo=$PWD/target/release/selo
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q pyhanko
+cd "$work"
+cat > ext.cnf <<'CNF'
+[ca]
+basicConstraints = critical, CA:true
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+[leaf]
+basicConstraints = critical, CA:false
+keyUsage = critical, digitalSignature, nonRepudiation
+certificatePolicies = 2.16.76.1.2.1.99
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+CNF
+openssl req -x509 -newkey rsa:2048 -nodes -keyout root.key -out root.pem -days 30 \
+  -subj "/C=BR/O=ICP-Brasil TESTE/CN=Raiz de TESTE" \
+  -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -keyout int.key -out int.csr \
+  -subj "/C=BR/O=ICP-Brasil TESTE/CN=AC Intermediaria de TESTE" 2>/dev/null
+openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -out int.pem -days 30 -extfile ext.cnf -extensions ca 2>/dev/null
+cat int.pem root.pem > cas.pem
+leaf() { # NAME KEYGEN-ARGS…
+  local name=$1; shift
+  openssl req -new "$@" -nodes -keyout "$name.key" -out "$name.csr" \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=PREFEITURA MUNICIPAL DE TESTE $name:11222333000181" 2>/dev/null
+  openssl x509 -req -in "$name.csr" -CA int.pem -CAkey int.key -out "$name.pem" -days 30 -extfile ext.cnf -extensions leaf 2>/dev/null
+}
+leaf rsa -newkey rsa:2048
+leaf ec -newkey ec -pkeyopt ec_paramgen_curve:P-256
+openssl pkcs12 -export -inkey rsa.key -in rsa.pem -certfile cas.pem -passout pass:segredo -out rsa.p12
+openssl pkcs12 -export -inkey ec.key -in ec.pem -certfile cas.pem -passout pass:segredo \
+  -keypbe PBE-SHA1-3DES -certpbe PBE-SHA1-3DES -macalg sha1 -out ec.p12
+files=(rsa.p12 ec.p12)
+if openssl pkcs12 -export -legacy -inkey rsa.key -in rsa.pem -certfile cas.pem -passout pass:segredo -out legacy.p12 2>/dev/null; then
+  files+=(legacy.p12)
+fi
+mkdir nss
+certutil -N -d sql:nss --empty-password
+certutil -A -d sql:nss -n raiz-teste -t "CT,C,C" -i root.pem
+for p12 in "${files[@]}"; do
+  name=${p12%.p12}
+  echo "== $p12 ($(openssl pkcs12 -in "$p12" -passin pass:segredo -info -noout -legacy 2>&1 | grep -m1 -o 'PKCS7 Encrypted data: [^,]*'))"
+  "$selo" keys generate "keys-$name" >/dev/null
+  # A wrong password is refused and writes nothing.
+  if echo errada | RUST_BACKTRACE=0 "$selo" keys import-pkcs12 "$p12" "keys-$name" 2>/dev/null; then
+    echo "a wrong password was accepted" >&2; exit 1
+  fi
+  test ! -e "keys-$name/pdf-signer.key"
+  echo segredo | "$selo" keys import-pkcs12 "$p12" "keys-$name"
+  SELO_KEYS_DIR="keys-$name" RUST_LOG=warn "$selo" samples "out-$name" >/dev/null
+  pdfs=("out-$name"/*.pdf)
+  test "${#pdfs[@]}" -eq 8
+  mkdir "tampered-$name"
+  for f in "${pdfs[@]}"; do
+    report=$(pdfsig -nssdir sql:nss "$f")
+    grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
+    grep -q "Certificate Validation: Certificate is Trusted." <<<"$report" || { echo "$report"; exit 1; }
+    echo "pdfsig: $f: valid, trusted ($(grep -o 'Signing Hash Algorithm: .*' <<<"$report"))"
+    python3 - "$f" "tampered-$name/$(basename "$f")" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[len(data) // 3] ^= 0x01  # inside the first signed range, before the signature
+open(sys.argv[2], "wb").write(data)
+PY
+    if pdfsig -nssdir sql:nss "tampered-$name/$(basename "$f")" | grep -q "Signature is Valid."; then
+      echo "pdfsig accepted a changed copy of $f" >&2; exit 1
+    fi
+  done
+  "$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --policy 2.16.76.1.7.1.11.1.1 root.pem "${pdfs[@]}"
+  "$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --expect-invalid root.pem "tampered-$name"/*.pdf
+done
+echo "every document kind, signed with each imported certificate, validates in pdfsig and pyHanko"
