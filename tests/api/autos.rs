@@ -10,6 +10,24 @@ fn auto_body(driver: &str, infraction: &str, committed_at: &str) -> Value {
            "inspector": "Fiscal de Posturas, matrícula 1234"})
 }
 
+/// Records the notification of ride-hailing auto `id` and its juntada; answers the auto.
+async fn notify(
+    app: &crate::helpers::TestApp,
+    id: &str,
+    notified_on: &str,
+    juntada_on: &str,
+) -> Value {
+    let n = json!({"method": "post", "notified_on": notified_on, "juntada_on": juntada_on});
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{id}/notification"),
+            &n,
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    res.json().await.unwrap()
+}
+
 /// APP-ART25 with the UPF table (AMB-03), APP-ART26-P1 recidivism, APP-ART22 deadlines.
 #[tokio::test]
 async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
@@ -68,15 +86,7 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
 
     // Notification: defence 15 days from the juntada, payment 30 days after it.
     let id = second["id"].as_str().unwrap();
-    let n = json!({"method": "post", "notified_on": "2026-12-14", "juntada_on": "2026-12-15"});
-    let res = app
-        .post(
-            &format!("/api/v1/app-infraction-autos/{id}/notification"),
-            &n,
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::CREATED);
-    let notified: Value = res.json().await.unwrap();
+    let notified = notify(&app, id, "2026-12-14", "2026-12-15").await;
     assert_eq!(notified["deadlines"]["dispatched_in_time"], true);
     // 15/12/2026 + 15 = 30/12/2026 (Wednesday, no recess decreed for 2026 yet).
     assert_eq!(notified["deadlines"]["defence_due"]["due"], "2026-12-30");
@@ -84,7 +94,7 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
     assert_eq!(
         app.post(
             &format!("/api/v1/app-infraction-autos/{id}/notification"),
-            &n
+            &json!({"method": "post", "notified_on": "2026-12-14", "juntada_on": "2026-12-15"})
         )
         .await
         .status(),
@@ -360,14 +370,7 @@ async fn an_auto_is_dated_when_drawn_up_and_its_notice_states_what_a_defence_nee
     let auto: Value = res.json().await.unwrap();
     assert_eq!(auto["drawn_up_at"], "2026-11-28T13:30:00Z");
     let id = auto["id"].as_str().unwrap();
-    let n = json!({"method": "post", "notified_on": "2026-11-29", "juntada_on": "2026-11-30"});
-    let res = app
-        .post(
-            &format!("/api/v1/app-infraction-autos/{id}/notification"),
-            &n,
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::CREATED);
+    notify(&app, id, "2026-11-29", "2026-11-30").await;
     let res = app
         .post(
             &format!("/api/v1/app-infraction-autos/{id}/notice"),
