@@ -3,8 +3,10 @@
 
 pub mod audit;
 pub mod calendar;
+pub mod catalogue;
 pub mod charter;
 pub mod dates;
+pub mod fines;
 pub mod ids;
 pub mod legal_basis;
 pub mod money;

@@ -198,6 +198,7 @@ route_table! {
     "/api/v1/charter/transition" => [get charter::transition: Public],
     "/api/v1/charter/documents/{id}" => [get charter::document_pdf: SignedIn],
     "/api/v1/charter/{entity}/{id}/history" => [get charter::history: ReadCharter],
+    "/api/v1/charter/{entity}/{id}/data-changes" => [post charter::data_change: IssueCharter],
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
     "/api/v1/verify/pdf" => [post verify::api_pdf: Public],
     "/api/v1/verify/code/{code}" => [get verify::api_code: Public],

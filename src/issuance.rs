@@ -13,6 +13,7 @@ pub mod charter;
 pub mod numbering;
 pub mod officials;
 pub mod pipeline;
+pub mod procedure;
 pub mod ride_hailing;
 
 use crate::documents::render::RenderError;

@@ -564,6 +564,17 @@ pub trait Repository: Send + Sync {
         &self,
         id: Uuid,
     ) -> impl Future<Output = Result<Option<Vehicle>, StorageError>> + Send;
+    /// Every authorization of a driver with its validity, revocation and sanctions (issue 13:
+    /// what the driver held when an infraction was committed).
+    fn driver_authorization_facts(
+        &self,
+        driver_id: Uuid,
+    ) -> impl Future<
+        Output = Result<
+            Vec<crate::domain::ride_hailing::sanctions::AuthorizationFacts>,
+            StorageError,
+        >,
+    > + Send;
     /// Whether the driver and the vehicle hold an authorization that still binds them at
     /// `now`; the decision is `domain::ride_hailing::sanctions::binds_driver_and_vehicle`.
     fn active_authorization_flags(
@@ -811,6 +822,9 @@ pub(crate) mod sql {
     pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
         air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since, \
         owner_type, owner_document FROM vehicles WHERE id = $1";
+    pub const AUTHORIZATION_FACTS_OF_DRIVER: &str = "SELECT a.id, a.valid_from, a.valid_until, r.revoked_at \
+        FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+        WHERE a.driver_id = $1";
     pub const AUTHORIZATIONS_OF_DRIVER: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
         LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.driver_id = $1";
     /// The authorizations whose car is now vehicle `$1`: granted with it and not replaced

@@ -381,6 +381,8 @@ pub enum CharterAct {
     CertidaoIssued,
     DriverEnrolled,
     VehicleEnrolled,
+    /// FRET-ART9: a change of registration data communicated to SIS.
+    DataChangeReported,
 }
 
 impl CharterAct {
@@ -404,6 +406,7 @@ impl CharterAct {
         Self::CertidaoIssued,
         Self::DriverEnrolled,
         Self::VehicleEnrolled,
+        Self::DataChangeReported,
     ];
 
     /// The kind as stored.
@@ -427,6 +430,7 @@ impl CharterAct {
             Self::CertidaoIssued => "certidao_issued",
             Self::DriverEnrolled => "driver_enrolled",
             Self::VehicleEnrolled => "vehicle_enrolled",
+            Self::DataChangeReported => "data_change_reported",
         }
     }
 
@@ -451,6 +455,7 @@ impl CharterAct {
             "certidao_issued" => Self::CertidaoIssued,
             "driver_enrolled" => Self::DriverEnrolled,
             "vehicle_enrolled" => Self::VehicleEnrolled,
+            "data_change_reported" => Self::DataChangeReported,
             _ => return None,
         })
     }

@@ -13,6 +13,7 @@ use super::problem::ApiError;
 use crate::documents::format;
 use crate::domain::charter::sanctions::{ProcedureAct, ProcedureState};
 use crate::domain::dates::local_date;
+use crate::domain::fines::FineStanding;
 use crate::domain::ride_hailing::sanctions::{
     AutoDeadlines, InfractionType, auto_deadlines, infraction,
 };
@@ -130,6 +131,8 @@ pub struct RideHailingAutoView {
     annulled: bool,
     /// AMB-29: recalculadas a partir dos autos do condutor cuja penalidade subsiste.
     current_consequences: Option<Vec<Proposal>>,
+    /// A conta da multa: pagamentos, vencimento, vencida, dívida ativa (issue 13).
+    payment: FineStanding,
 }
 
 /// The fine of an auto, in UPFG and, when the year's UPF value is known, in reais.
@@ -142,16 +145,8 @@ pub struct FineView {
 }
 
 async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<RideHailingAutoView, ApiError> {
-    let acts = standing::ride_hailing::acts_of(state, a.id).await?;
-    let cal = state.calendar().await?;
-    let procedure = standing::ride_hailing::state_of(
-        a,
-        &acts,
-        local_date(state.clock.now()),
-        &cal,
-        &state.deadline_rules,
-        &state.ride_hailing_basis,
-    );
+    let (procedure, payment) =
+        standing::ride_hailing::fine_standing_of(state, a, local_date(state.clock.now())).await?;
     let current = standing::ride_hailing::current_consequences(state, a, procedure.annulled)
         .await?
         .map(|c| c.iter().map(Proposal::from).collect::<Vec<_>>());
@@ -195,6 +190,7 @@ async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<RideHailingA
         annulled: procedure.annulled,
         procedure,
         current_consequences: current,
+        payment,
     })
 }
 

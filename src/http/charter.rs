@@ -3,7 +3,7 @@
 //! procedure, sanctions. Every failed rule is listed in a 422 with its id and article.
 
 use actix_web::{HttpResponse, web};
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike as _, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -429,6 +429,10 @@ pub struct CharterNewVehicleDto {
     itv_report_date: Option<String>,
     #[serde(default)]
     itv_provider: Option<String>,
+    /// Data do protocolo do pedido de cadastro na SIS (art. 26, §1º); padrão: hoje.
+    #[serde(default)]
+    #[schema(format = Date)]
+    enrolled_on: Option<String>,
 }
 
 /// `POST /api/v1/charter/companies/{id}/vehicles` (FRET-ART10–13, FRET-ART24): enrols a
@@ -445,6 +449,10 @@ pub async fn create_vehicle(
     let company_id = register::company(&state, path_id(&id, "Empresa")?)
         .await?
         .id;
+    let today = local_date(state.clock.now());
+    let mut f = Fields::default();
+    check_vehicle_facts(&mut f, &body.facts, today);
+    f.finish()?;
     let new = NewVehicle::try_from(body.into_inner())?;
     let (vid, warning) = register::enrol_vehicle(&state, &official.actor, company_id, new).await?;
     let c = register::company(&state, company_id).await?;
@@ -467,6 +475,7 @@ impl TryFrom<CharterNewVehicleDto> for NewVehicle {
             .itv_report_date
             .as_deref()
             .map(|d| f.date("itv_report_date", d));
+        let enrolled_on = dto.enrolled_on.as_deref().map(|d| f.date("enrolled_on", d));
         let (plate, renavam, make, model) = f.done(parsed!(plate, renavam, make, model))?;
         Ok(Self {
             plate,
@@ -478,6 +487,7 @@ impl TryFrom<CharterNewVehicleDto> for NewVehicle {
                 report_date,
                 provider: dto.itv_provider.unwrap_or_default(),
             }),
+            enrolled_on: enrolled_on.flatten(),
         })
     }
 }
@@ -494,6 +504,20 @@ async fn vehicle_json(
     let docs = state.store.documents_of_subject(v.id).await?;
     let may_operate =
         report.status == CharterStatus::Ativo && company_status == CharterStatus::Ativo;
+    let transition = if c.data.operating_before_law {
+        let cal = state.calendar().await?;
+        let due = rules::transition_deadlines(&state.charter_basis, &cal, &state.deadline_rules)
+            .vehicle_enrolment
+            .due;
+        Some(VehicleTransition {
+            rule: "FRET-ART26-P1",
+            due,
+            enrolled_on: v.enrolled_on,
+            within_deadline: v.enrolled_on <= due,
+        })
+    } else {
+        None
+    };
     Ok(CharterVehicleView {
         id: v.id,
         company_id: c.id,
@@ -504,6 +528,8 @@ async fn vehicle_json(
         make: v.make.clone(),
         model: v.model.clone(),
         facts: v.record.facts.clone(),
+        enrolled_on: v.enrolled_on,
+        transition,
         status: report.status,
         status_label: report.status.label_pt(),
         may_operate,
@@ -524,6 +550,15 @@ async fn vehicle_json(
     })
 }
 
+/// Art. 26, §1º for one vehicle of a company that operated before the law.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VehicleTransition {
+    rule: &'static str,
+    due: NaiveDate,
+    enrolled_on: NaiveDate,
+    within_deadline: bool,
+}
+
 /// A charter bus or minibus: its facts, status now and selos de vistoria.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct CharterVehicleView {
@@ -536,6 +571,12 @@ pub struct CharterVehicleView {
     make: String,
     model: String,
     facts: CharterVehicleFacts,
+    /// Data do protocolo do cadastro na SIS (issue 13).
+    enrolled_on: NaiveDate,
+    /// Empresa que já operava antes da lei: o prazo de transição do art. 26, §1º, e se o
+    /// cadastro deste veículo o cumpriu.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transition: Option<VehicleTransition>,
     status: CharterStatus,
     status_label: &'static str,
     /// Se pode circular agora: veículo e empresa ativos.
@@ -647,6 +688,9 @@ pub async fn file_vehicle_documents(
     body: web::Json<VehicleDocuments>,
 ) -> Reply {
     let vid = path_id(&id, "Veículo")?;
+    let mut f = Fields::default();
+    check_crlv_year(&mut f, body.crlv_year, local_date(state.clock.now()));
+    f.finish()?;
     register::file_vehicle_documents(&state, &official.actor, vid, &body.into_inner()).await?;
     vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
@@ -799,6 +843,9 @@ pub async fn create_driver(
     let company_id = register::company(&state, path_id(&id, "Empresa")?)
         .await?
         .id;
+    let mut f = Fields::default();
+    check_driver_facts(&mut f, &body.facts, local_date(state.clock.now()));
+    f.finish()?;
     let new = NewDriver::try_from(body.into_inner())?;
     let did = register::enrol_driver(&state, &official.actor, company_id, new).await?;
     driver_reply(&state, did, StatusCodeKind::Created).await
@@ -893,6 +940,9 @@ pub async fn file_driver_documents(
     body: web::Json<CharterDriverFacts>,
 ) -> Reply {
     let did = path_id(&id, "Condutor")?;
+    let mut f = Fields::default();
+    check_driver_facts(&mut f, &body, local_date(state.clock.now()));
+    f.finish()?;
     register::file_driver_documents(&state, &official.actor, did, &body.into_inner()).await?;
     driver_reply(&state, did, StatusCodeKind::Ok).await
 }
@@ -1062,6 +1112,81 @@ impl TryFrom<TripDto> for TripRequest {
             passengers: dto.passengers,
             leg: dto.leg.unwrap_or(rules::TripLeg::Ida),
         })
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Facts checked at the door (issue 13, item 7): enumerations, plausible years and dates
+// ----------------------------------------------------------------------------------------
+
+/// The first year of a plausible CRLV, model year or first registration: the oldest bus a
+/// charter company could still enrol is far younger (art. 13, §1º: 15 years of service).
+const OLDEST_VEHICLE_YEAR: i32 = 1950;
+
+/// A charter driver's facts as typed: a CNH category of the CTB's list, a birth date that
+/// makes an age between 18 and 100 today, dates of documents not in the future (the CNH's
+/// expiry may be).
+pub(crate) fn check_driver_facts(f: &mut Fields, facts: &CharterDriverFacts, today: NaiveDate) {
+    use crate::domain::ids::CnhCategory;
+    f.take(
+        "cnh_category",
+        CnhCategory::parse(&facts.cnh_category),
+        "Categoria de CNH inválida: use A, B, C, D, E, AB, AC, AD ou AE.",
+    );
+    let age = today.years_since(facts.birth_date);
+    if !age.is_some_and(|a| (18..=100).contains(&a)) {
+        f.take::<(), ()>(
+            "birth_date",
+            Err(()),
+            "Data de nascimento implausível: o condutor deve ter entre 18 e 100 anos.",
+        );
+    }
+    if facts.toxicological_exam_on.is_some_and(|d| d > today) {
+        f.take::<(), ()>(
+            "toxicological_exam_on",
+            Err(()),
+            "O exame toxicológico não pode ter data futura.",
+        );
+    }
+    if !(OLDEST_VEHICLE_YEAR..=2100).contains(&facts.cnh_expires_on.year()) {
+        f.take::<(), ()>("cnh_expires_on", Err(()), "Validade da CNH implausível.");
+    }
+}
+
+/// A charter vehicle's facts as typed: positive and plausible years (model, CRLV, first
+/// registration), a first registration not in the future.
+pub(crate) fn check_vehicle_facts(f: &mut Fields, facts: &CharterVehicleFacts, today: NaiveDate) {
+    check_crlv_year(f, facts.crlv_year, today);
+    if !(OLDEST_VEHICLE_YEAR..=today.year() + 1).contains(&facts.model_year) {
+        f.take::<(), ()>(
+            "model_year",
+            Err(()),
+            &format!(
+                "Ano-modelo implausível: entre {OLDEST_VEHICLE_YEAR} e {}.",
+                today.year() + 1
+            ),
+        );
+    }
+    let first = facts.first_registration_date;
+    if first > today || first.year() < OLDEST_VEHICLE_YEAR {
+        f.take::<(), ()>(
+            "first_registration_date",
+            Err(()),
+            "Data do primeiro emplacamento implausível: não pode ser futura nem anterior a 1950.",
+        );
+    }
+}
+
+fn check_crlv_year(f: &mut Fields, year: i32, today: NaiveDate) {
+    if !(OLDEST_VEHICLE_YEAR..=today.year() + 1).contains(&year) {
+        f.take::<(), ()>(
+            "crlv_year",
+            Err(()),
+            &format!(
+                "Exercício do CRLV implausível: um ano entre {OLDEST_VEHICLE_YEAR} e {}.",
+                today.year() + 1
+            ),
+        );
     }
 }
 
@@ -1453,6 +1578,53 @@ pub async fn document_pdf(
         .body(pdf))
 }
 
+/// `POST /api/v1/charter/{companies|vehicles|drivers}/{id}/data-changes` (FRET-ART9): a
+/// change of registration data communicated to SIS, with the day it changed and the day it was
+/// communicated (not future, not before the change). Art. 9º sets no deadline (AMB-53).
+#[utoipa::path(post, path = "/api/v1/charter/{entity}/{id}/data-changes", tag = "charter companies", security(("bearer" = [])),
+    params(("entity" = String, Path, description = "companies, vehicles ou drivers"), ("id" = Uuid, Path, description = "O registro")),
+    responses((status = 201, description = "Alteração registrada", body = CharterDataChangeView)))]
+pub async fn data_change(
+    state: web::Data<AppState>,
+    official: Official,
+    path: web::Path<(String, String)>,
+    body: web::Json<crate::http::registry::DataChangeDto>,
+) -> Reply {
+    let (entity, raw) = path.into_inner();
+    let table = table_of(&entity)
+        .filter(|t| {
+            matches!(
+                t,
+                CharterTable::Companies | CharterTable::Vehicles | CharterTable::Drivers
+            )
+        })
+        .ok_or_else(|| not_found("Registro"))?;
+    let id = path_id(&raw, "Registro")?;
+    let today = local_date(state.clock.now());
+    let change =
+        crate::issuance::ride_hailing::register::DataChange::try_from((body.into_inner(), today))?;
+    register::report_data_change(&state, &official.actor, table, id, &change).await?;
+    Ok(HttpResponse::Created().json(CharterDataChangeView {
+        id,
+        what: change.what,
+        changed_on: change.changed_on,
+        reported_on: change.reported_on,
+        rule: "FRET-ART9",
+        note: "O art. 9º não fixa prazo para a comunicação (AMB-53): nenhum prazo é calculado.",
+    }))
+}
+
+/// A change of registration data communicated to SIS (FRET-ART9).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterDataChangeView {
+    id: Uuid,
+    what: String,
+    changed_on: NaiveDate,
+    reported_on: NaiveDate,
+    rule: &'static str,
+    note: &'static str,
+}
+
 /// `GET /api/v1/charter/{entity}/{id}/history`: the append-only events of an entity.
 #[utoipa::path(get, path = "/api/v1/charter/{entity}/{id}/history", tag = "charter history", security(("bearer" = [])), params(("entity" = String, Path, description = "companies, vehicles, drivers, contracts, termos ou autos"), ("id" = Uuid, Path, description = "O registro")),
     responses((status = 200, description = "O histórico", body = super::history::HistoryView)))]
@@ -1462,14 +1634,19 @@ pub async fn history(
     path: web::Path<(String, String)>,
 ) -> Reply {
     let (entity, raw) = path.into_inner();
-    let table = match entity.as_str() {
+    let table = table_of(&entity).ok_or_else(|| not_found("Registro"))?;
+    super::history::history(&state, table.entity_type(), &raw).await
+}
+
+/// The register table a path segment names (`companies`, `vehicles`, …).
+fn table_of(entity: &str) -> Option<CharterTable> {
+    Some(match entity {
         "companies" => CharterTable::Companies,
         "vehicles" => CharterTable::Vehicles,
         "drivers" => CharterTable::Drivers,
         "contracts" => CharterTable::Contracts,
         "termos" => CharterTable::Termos,
         "autos" => CharterTable::Autos,
-        _ => return Err(not_found("Registro")),
-    };
-    super::history::history(&state, table.entity_type(), &raw).await
+        _ => return None,
+    })
 }

@@ -148,10 +148,66 @@ pub async fn printable_body(
             actix_web::dev::ServiceResponse::new(http, e.error_response()).map_into_right_body(),
         );
     }
+    // Issue 13, item 7: a date no official act can bear (a signed or five-digit year, before
+    // 1900 or after 2100) is refused here too, whatever field carries it.
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && let Some(field) = implausible_date_in(&value, "")
+    {
+        let e = ApiError::Invalid(vec![ProblemItem::field(
+            &field,
+            "Data implausível: o ano deve estar entre 1900 e 2100 (formato AAAA-MM-DD).".to_owned(),
+        )]);
+        let (http, _) = req.into_parts();
+        return Ok(
+            actix_web::dev::ServiceResponse::new(http, e.error_response()).map_into_right_body(),
+        );
+    }
     req.set_payload(actix_http::Payload::from(bytes));
     next.call(req)
         .await
         .map(actix_web::dev::ServiceResponse::map_into_left_body)
+}
+
+/// Whether `s` is written as a date (`AAAA-MM-DD`, possibly signed or with more year digits,
+/// possibly followed by a time) whose year is not between 1900 and 2100.
+pub fn implausible_date(s: &str) -> bool {
+    let t = s.trim();
+    let (signed, body) = match t.as_bytes().first() {
+        Some(b'+' | b'-') => (true, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &body.as_bytes()[digits..];
+    let dated = digits >= 4
+        && rest.len() >= 6
+        && rest[0] == b'-'
+        && rest[1..3].iter().all(u8::is_ascii_digit)
+        && rest[3] == b'-'
+        && rest[4..6].iter().all(u8::is_ascii_digit)
+        && rest.get(6).is_none_or(|c| matches!(c, b'T' | b't' | b' '));
+    let year: u32 = body[..digits].parse().unwrap_or(u32::MAX);
+    dated && (signed || digits > 4 || !(1900..=2100).contains(&year))
+}
+
+/// The path of the first string of `value` written as an implausible date.
+fn implausible_date_in(value: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => implausible_date(s).then(|| path.to_owned()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| implausible_date_in(v, &format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let here = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            implausible_date_in(v, &here)
+        }),
+        _ => None,
+    }
 }
 
 /// The first string of `value` (or object key) holding a character no document can print:
@@ -176,5 +232,34 @@ fn unprintable_in(value: &serde_json::Value, path: &str) -> Option<(String, char
                 .or_else(|| unprintable_in(v, &here))
         }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    #[test]
+    fn dates_outside_1900_2100_are_implausible() {
+        for bad in [
+            "-0001-01-01",
+            "+10000-01-01",
+            "0000-01-01",
+            "1899-12-31",
+            "2101-01-01T00:00",
+            "10000-01-01",
+        ] {
+            assert!(super::implausible_date(bad), "{bad}");
+        }
+        for fine in [
+            "1900-01-01",
+            "2026-11-30",
+            "2026-11-30T14:35",
+            "2026-11-30 14:35:00",
+            "PG-2026/5532",
+            "12345",
+            "2026-13",
+            "AIF-2026/000031",
+        ] {
+            assert!(!super::implausible_date(fine), "{fine}");
+        }
     }
 }

@@ -415,7 +415,17 @@ pub async fn issue_certidao(
     let today = local_date(now);
     let basis = &state.charter_basis;
     let termos = termos_of(&state.store, company.id).await?;
-    let facts = certified_facts(subject, company, &termos, today, basis);
+    let cal = state.calendar().await?;
+    let in_debt = crate::standing::charter::company_fines_in_debt(
+        &state.store,
+        company.id,
+        today,
+        &cal,
+        &state.deadline_rules,
+        basis,
+    )
+    .await?;
+    let facts = certified_facts(subject, company, &termos, &in_debt, today, basis);
     let issued_by = crate::issuance::officials::name_of(&state.store, actor).await?;
     let (subject_type, table, key) = match subject {
         CertidaoSubject::Vehicle(v) => (

@@ -16,10 +16,12 @@ use crate::domain::charter::{
     CompanySanctionKind, Insurance, Modality, VehicleRecord, VehicleStatusReport, termo_status,
     vehicle_status, vehicle_with_company,
 };
+use crate::domain::dates::local_date;
+use crate::domain::fines::{FineStanding, UpfValues, fine_standing};
 use crate::domain::ids::{Cnpj, Plate};
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::storage::charter::{CharterRow, CharterTable};
-use crate::storage::{Event, StorageError, Store};
+use crate::storage::{Event, Repository as _, StorageError, Store};
 
 fn corrupt(what: &str, id: Uuid) -> StorageError {
     StorageError::Corrupt(format!("{what} in charter row {id}"))
@@ -170,6 +172,10 @@ pub struct VehicleData {
     pub model: String,
     #[serde(flatten)]
     pub facts: CharterVehicleFacts,
+    /// The day the enrolment was protocolled at SIS (issue 13, item 4; FRET-ART24, art. 26
+    /// §1º); absent in vehicles enrolled before it was recorded: the day it was entered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enrolled_on: Option<NaiveDate>,
 }
 
 /// A later filing of the art. 12 II–III documents.
@@ -193,6 +199,8 @@ pub struct CharterVehicle {
     pub renavam: String,
     pub make: String,
     pub model: String,
+    /// The day the enrolment was protocolled (or, before it was recorded, entered).
+    pub enrolled_on: NaiveDate,
     pub record: VehicleRecord,
 }
 
@@ -227,6 +235,9 @@ fn vehicle_from(row: CharterRow, events: &[Event]) -> Result<CharterVehicle, Sto
         renavam: row.alt_key.unwrap_or_default(),
         make: data.make,
         model: data.model,
+        enrolled_on: data
+            .enrolled_on
+            .unwrap_or_else(|| local_date(row.created_at)),
         record,
     })
 }
@@ -368,6 +379,11 @@ pub struct AutoView {
     pub procedure: ProcedureState,
     /// `None` when annulled.
     pub fine: Option<FineAssessment>,
+    /// The fine's account: payments, deadline, vencida, dívida ativa (issue 13, item 3).
+    pub payment: FineStanding,
+    /// The acts recorded, in order (the history shows them with who entered them and when).
+    #[serde(skip)]
+    pub acts: Vec<ProcedureAct>,
 }
 
 pub async fn company_autos(
@@ -409,12 +425,39 @@ pub async fn company_autos(
             data,
             procedure,
             fine: None,
+            payment: FineStanding::default(),
+            acts: acts_,
         });
     }
     for (view, fine) in views.iter_mut().zip(assess_fines(&facts, basis)) {
+        let drawn_up_on = local_date(view.data.drawn_up_at);
+        let values = upf_values(
+            store,
+            &crate::domain::fines::years_needed(drawn_up_on, &view.acts, today),
+        )
+        .await?;
+        view.payment = fine_standing(
+            fine.as_ref().map_or(0, |f| i64::from(f.upf)),
+            drawn_up_on,
+            &view.acts,
+            &view.procedure,
+            &values,
+            today,
+        );
         view.fine = fine;
     }
     Ok(views)
+}
+
+/// The UPF values of `years` that the register holds.
+pub async fn upf_values(store: &Store, years: &[i32]) -> Result<UpfValues, StorageError> {
+    let mut values = UpfValues::new();
+    for &year in years {
+        if let Some(v) = store.upf_value(year).await? {
+            values.insert(year, v);
+        }
+    }
+    Ok(values)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -482,17 +525,57 @@ impl CertidaoSubject {
 }
 
 /// FRET-ART25: the facts a certidão of `subject` states on `today`.
+/// `fines_in_debt`: the company's autos whose fine is past due or in dívida ativa
+/// ([`company_fines_in_debt`]); the vehicle's certidão states them (FRET-ART23).
 pub fn certified_facts(
     subject: &CertidaoSubject,
     company: &Company,
     termos: &[Termo],
+    fines_in_debt: &[String],
     today: NaiveDate,
     basis: &CharterLegalBasis,
 ) -> CertifiedFacts {
     match subject {
-        CertidaoSubject::Vehicle(v) => vehicle_facts(v, company, termos, today, basis),
+        CertidaoSubject::Vehicle(v) => {
+            let mut facts = vehicle_facts(v, company, termos, today, basis);
+            facts.items.push(fines_item(
+                "Multas da empresa pagas ou no prazo (art. 23)",
+                fines_in_debt,
+            ));
+            facts
+        }
         CertidaoSubject::Driver(d) => driver_facts(d, today, basis),
     }
+}
+
+/// A certidão's line on fines: `regular`, or `em débito` with each auto's number.
+pub fn fines_item(item: &str, in_debt: &[String]) -> CertifiedItem {
+    CertifiedItem {
+        item: item.to_owned(),
+        situation: if in_debt.is_empty() {
+            "regular".to_owned()
+        } else {
+            format!("em débito: {}", in_debt.join(", "))
+        },
+        valid_until: None,
+    }
+}
+
+/// The numbers of the company's autos whose fine is past due or in dívida ativa on `today`.
+pub async fn company_fines_in_debt(
+    store: &Store,
+    company_id: Uuid,
+    today: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    basis: &CharterLegalBasis,
+) -> Result<Vec<String>, StorageError> {
+    Ok(company_autos(store, company_id, today, cal, rules, basis)
+        .await?
+        .into_iter()
+        .filter(|a| a.payment.status.is_debt())
+        .map(|a| a.number)
+        .collect())
 }
 
 fn vehicle_facts(

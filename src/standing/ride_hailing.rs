@@ -127,6 +127,10 @@ pub async fn ride_hailing_certified_facts(
             f.is_empty(),
             None,
         ));
+        items.push(crate::standing::charter::fines_item(
+            "Multas municipais pagas ou no prazo (art. 13, XXII)",
+            &fines_in_debt(state, a.driver_id, today).await?,
+        ));
     } else {
         let v = r.vehicle.facts();
         let mut f = Vec::new();
@@ -156,6 +160,58 @@ pub async fn ride_hailing_certified_facts(
     Ok(RideHailingCertifiedFacts { status, items })
 }
 
+/// The account of `auto`'s fine on `today` (issue 13, item 3), with its procedure's state.
+pub async fn fine_standing_of(
+    state: &AppState,
+    auto: &RideHailingAuto,
+    today: NaiveDate,
+) -> Result<(ProcedureState, crate::domain::fines::FineStanding), StorageError> {
+    let acts = acts_of(state, auto.id).await?;
+    let cal = state.calendar().await?;
+    let procedure = state_of(
+        auto,
+        &acts,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.ride_hailing_basis,
+    );
+    let all = with_notification(auto, &acts);
+    let drawn_up_on = local_date(auto.drawn_up_at);
+    let values = crate::standing::charter::upf_values(
+        &state.store,
+        &crate::domain::fines::years_needed(drawn_up_on, &all, today),
+    )
+    .await?;
+    let account = crate::domain::fines::fine_standing(
+        auto.fine_upf,
+        drawn_up_on,
+        &all,
+        &procedure,
+        &values,
+        today,
+    );
+    Ok((procedure, account))
+}
+
+/// The numbers of the driver's autos whose fine is past due or in dívida ativa on `today`
+/// (APP-ART13-XXII: fines are paid within the set deadline).
+pub async fn fines_in_debt(
+    state: &AppState,
+    driver_id: Uuid,
+    today: NaiveDate,
+) -> Result<Vec<String>, StorageError> {
+    let mut numbers = Vec::new();
+    for auto in state.store.autos_of_driver(driver_id).await? {
+        let (_, account) = fine_standing_of(state, &auto, today).await?;
+        if account.status.is_debt() {
+            numbers.push(auto.number);
+        }
+    }
+    numbers.sort();
+    Ok(numbers)
+}
+
 /// Entity type of a ride-hailing auto's events.
 pub const ENTITY: &str = "app_infraction_auto";
 
@@ -174,6 +230,20 @@ pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct
         .collect()
 }
 
+/// The acts of `auto`'s procedure with its start event first: the juntada of the notice
+/// (art. 22, §2º, DL-3), when recorded.
+pub fn with_notification(auto: &RideHailingAuto, acts: &[ProcedureAct]) -> Vec<ProcedureAct> {
+    let mut all = Vec::with_capacity(acts.len() + 1);
+    if let Some(n) = &auto.notification {
+        all.push(ProcedureAct::Notificacao {
+            method: NoticeMethod::CertidaoFiscal,
+            notified_on: n.juntada_on,
+        });
+    }
+    all.extend(acts.iter().cloned());
+    all
+}
+
 /// Where the procedure of `auto` stands on `today`. The start event is the juntada (DL-3).
 pub fn state_of(
     auto: &RideHailingAuto,
@@ -183,15 +253,13 @@ pub fn state_of(
     rules: &DeadlineRules,
     basis: &RideHailingLegalBasis,
 ) -> ProcedureState {
-    let mut all = Vec::with_capacity(acts.len() + 1);
-    if let Some(n) = &auto.notification {
-        all.push(ProcedureAct::Notificacao {
-            method: NoticeMethod::CertidaoFiscal,
-            notified_on: n.juntada_on,
-        });
-    }
-    all.extend(acts.iter().cloned());
-    let mut s = procedure_state(&all, today, cal, rules, basis.into());
+    let mut s = procedure_state(
+        &with_notification(auto, acts),
+        today,
+        cal,
+        rules,
+        basis.into(),
+    );
     // The notice method of a ride-hailing auto is its own (post, electronic, edital).
     s.notice_method = None;
     s

@@ -291,6 +291,31 @@ impl Repository for Store {
         })
     }
 
+    async fn driver_authorization_facts(
+        &self,
+        driver_id: Uuid,
+    ) -> Result<Vec<crate::domain::ride_hailing::sanctions::AuthorizationFacts>, StorageError> {
+        type Row = (String, NaiveDate, NaiveDate, Option<DateTime<Utc>>);
+        let rows: Vec<Row> = on_backend!(self, |pool, _begin| {
+            Ok::<_, StorageError>(
+                sqlx::query_as(sql::AUTHORIZATION_FACTS_OF_DRIVER)
+                    .bind(driver_id.to_string())
+                    .fetch_all(pool)
+                    .await?,
+            )
+        })?;
+        let mut facts = Vec::with_capacity(rows.len());
+        for (id, valid_from, valid_until, revoked_at) in rows {
+            facts.push(crate::domain::ride_hailing::sanctions::AuthorizationFacts {
+                valid_from,
+                valid_until,
+                revoked_at,
+                sanctions: self.sanctions_of(super::parse_uuid(&id)?).await?,
+            });
+        }
+        Ok(facts)
+    }
+
     async fn active_authorization_flags(
         &self,
         driver_id: Uuid,

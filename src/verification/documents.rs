@@ -6,8 +6,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::domain::charter::{CharterStatus, termo_status, vehicle_with_company};
 use crate::domain::dates::local_date;
 use crate::standing::charter::{
-    CertifiedFacts, certidao_subject, certified_facts, company_autos, company_status, load_company,
-    load_vehicle, termos_of, vehicle_live_status,
+    CertidaoSubject, CertifiedFacts, CertifiedItem, Company, Termo, certidao_subject,
+    certified_facts, company_autos, company_status, load_company, load_vehicle, termos_of,
+    vehicle_live_status,
 };
 use crate::standing::ride_hailing::{
     RideHailingCertifiedFacts, acts_of, load_ride_hailing_record, ride_hailing_certified_facts,
@@ -112,16 +113,13 @@ pub async fn document_status(
             else {
                 return Ok(None);
             };
-            let now_facts = certified_facts(&subject, &company, &termos, today, basis);
-            let then: Option<CertifiedFacts> = doc
-                .facts
-                .as_ref()
-                .and_then(|f| serde_json::from_value(f.clone()).ok());
-            facts_hold = Some(then.as_ref() == Some(&now_facts));
+            let (now_status, holds) =
+                charter_certidao_holds(state, &subject, &company, &termos, doc, today).await?;
+            facts_hold = Some(holds);
             let status = if expired {
                 CharterStatus::Vencido
             } else {
-                now_facts.status
+                now_status
             };
             (status, None, subject.public_label())
         }
@@ -153,6 +151,44 @@ fn bus(v: &crate::standing::charter::CharterVehicle) -> PublicVehicle {
     }
 }
 
+/// A charter certidão's subject's status now, and whether its facts still hold as certified.
+async fn charter_certidao_holds(
+    state: &AppState,
+    subject: &CertidaoSubject,
+    company: &Company,
+    termos: &[Termo],
+    doc: &Document,
+    today: NaiveDate,
+) -> Result<(CharterStatus, bool), StorageError> {
+    let basis = &state.charter_basis;
+    let cal = state.calendar().await?;
+    let in_debt = crate::standing::charter::company_fines_in_debt(
+        &state.store,
+        company.id,
+        today,
+        &cal,
+        &state.deadline_rules,
+        basis,
+    )
+    .await?;
+    let now_facts = certified_facts(subject, company, termos, &in_debt, today, basis);
+    let then: Option<CertifiedFacts> = doc
+        .facts
+        .as_ref()
+        .and_then(|f| serde_json::from_value(f.clone()).ok());
+    let holds = then
+        .as_ref()
+        .is_some_and(|t| t.status == now_facts.status && same_items(&t.items, &now_facts.items));
+    Ok((now_facts.status, holds))
+}
+
+/// Whether each item a certidão certified still holds as certified. Items a later version of
+/// selo certifies (the fines line of issue 13) are not held against a certidão issued before
+/// them; an item no longer certified makes it outdated.
+fn same_items(then: &[CertifiedItem], now: &[CertifiedItem]) -> bool {
+    then.iter().all(|t| now.contains(t))
+}
+
 /// The verdict on a ride-hailing certidão now: expired after its 30 days, `outdated` when
 /// the certified facts changed, else valid.
 pub async fn ride_hailing_certidao_verdict(
@@ -168,7 +204,9 @@ pub async fn ride_hailing_certidao_verdict(
         .facts
         .as_ref()
         .and_then(|f| serde_json::from_value(f.clone()).ok());
-    let holds = then.as_ref() == Some(&current);
+    let holds = then
+        .as_ref()
+        .is_some_and(|t| t.status == current.status && same_items(&t.items, &current.items));
     let expired = doc.valid_until.is_some_and(|u| local_date(now) > u);
     let verdict = if expired {
         Verdict::Expired

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::spawn_app;
 
-fn auto_body(driver: &str, infraction: &str, committed_at: &str) -> Value {
+pub(crate) fn auto_body(driver: &str, infraction: &str, committed_at: &str) -> Value {
     json!({"infraction_id": infraction, "driver_id": driver, "committed_at": committed_at,
            "place": "Av. Ministro João Alberto, em frente à rodoviária", "facts": "Embarcou passageiro na via pública sem intermediação da plataforma.",
            "inspector": "Fiscal de Posturas, matrícula 1234"})
@@ -86,6 +86,8 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
 
     // Notification: defence 15 days from the juntada, payment 30 days after it.
     let id = second["id"].as_str().unwrap();
+    // The AR is filed on 15/12 and entered that day (issue 13: never a future date).
+    app.clock.set(crate::charter::noon("2026-12-15"));
     let notified = notify(&app, id, "2026-12-14", "2026-12-15").await;
     assert_eq!(notified["deadlines"]["dispatched_in_time"], true);
     // 15/12/2026 + 15 = 30/12/2026 (Wednesday, no recess decreed for 2026 yet).
@@ -129,6 +131,7 @@ async fn a_late_notice_recommends_archiving() {
     assert_eq!(a["fine"]["upf"], 950);
     let id = a["id"].as_str().unwrap();
     let n = json!({"method": "edital", "notified_on": "2027-03-15", "juntada_on": "2027-03-16"});
+    app.clock.set(crate::charter::noon("2027-03-16"));
     let late: Value = app
         .post(
             &format!("/api/v1/app-infraction-autos/{id}/notification"),
@@ -396,4 +399,45 @@ async fn an_auto_is_dated_when_drawn_up_and_its_notice_states_what_a_defence_nee
     }
     assert!(!text.contains("analogia"), "{text}");
     assert!(!text.contains(") ("), "{text}");
+}
+
+/// Issue 13, item 6 — APP-ART27 (AMB-36) and APP-ART26 (AMB-37): illegal transport is service
+/// without a valid authorization, so an art. 27 auto against a driver whose authorization was
+/// in force when the infraction was committed is refused with the rule and article; the
+/// duties of art. 26 are an authorized driver's, so an art. 26 auto against a driver who held
+/// none is refused the other way round.
+#[tokio::test]
+async fn app_art27_only_without_a_valid_authorization_and_art26_only_with_one() {
+    let app = spawn_app().await;
+    let grant = app.granted().await; // valid from 20/11/2026
+    let authorized = grant["driver_id"].as_str().unwrap();
+    let unauthorized = app
+        .create_driver(&crate::helpers::driver_body(
+            crate::helpers::CPFS[1],
+            crate::helpers::CNHS[1],
+        ))
+        .await;
+    let post = |driver: &str, infraction: &str, at: &str| {
+        let body = auto_body(driver, infraction, at);
+        let app = &app;
+        async move {
+            let res = app.post("/api/v1/app-infraction-autos", &body).await;
+            let status = res.status();
+            (status, res.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, p) = post(authorized, "APP-ART27", "2026-11-30T08:00").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["rule"], "APP-ART27", "{p}");
+    assert_eq!(p["errors"][0]["article"], "art. 27", "{p}");
+    let (status, p) = post(&unauthorized, "APP-ART26-IV", "2026-11-30T08:00").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["rule"], "APP-ART26-IV", "{p}");
+    // Before the authorization began, the authorized driver had none: art. 27 applies.
+    let (status, p) = post(authorized, "APP-ART27", "2026-11-10T08:00").await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    let (status, p) = post(&unauthorized, "APP-ART27", "2026-11-30T08:00").await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    let (status, p) = post(authorized, "APP-ART26-VI", "2026-11-30T08:00").await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
 }

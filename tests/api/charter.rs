@@ -25,6 +25,29 @@ pub(crate) fn bus_body(plate: &str, renavam: &str, kind: &str, first_registratio
     crate::bodies::bus_body(plate, renavam, kind, first_registration, CNPJ)
 }
 
+/// A charter driver of CNH category `category`, with every art. 15 document in force in 2025.
+pub(crate) fn charter_driver(category: &str) -> Value {
+    json!({
+        "name": "João da Silva", "cpf": CPFS[1], "cnh_number": CNHS[1],
+        "birth_date": "1990-05-01", "cnh_category": category, "cnh_ear": true,
+        "cnh_expires_on": "2028-01-01",
+        "course_certificate": {"reference": "Curso TCP", "valid_until": "2029-01-01"},
+        "folha_corrida": {"reference": "FC-1", "issued_on": "2025-05-20"},
+        "employment_link": {"kind": "ctps_digital", "reference": "CTPS 123"},
+        "toxicological_exam_on": "2024-06-01",
+    })
+}
+
+/// The field a 422 names first.
+pub(crate) async fn refused_field(res: reqwest::Response) -> String {
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    p["errors"][0]["field"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 pub(crate) async fn created(res: reqwest::Response) -> Value {
     let status = res.status();
     let body: Value = res.json().await.unwrap();
@@ -520,7 +543,7 @@ async fn a_charter_auto_states_the_time_of_the_infraction_and_when_it_was_drawn_
     }
 }
 
-async fn auto(app: &TestApp, company: &str, inciso: &str, on: &str) -> Value {
+pub(crate) async fn auto(app: &TestApp, company: &str, inciso: &str, on: &str) -> Value {
     app.clock.set(noon(on));
     created(
         app.post(
@@ -532,7 +555,7 @@ async fn auto(app: &TestApp, company: &str, inciso: &str, on: &str) -> Value {
     .await
 }
 
-async fn notify(app: &TestApp, auto: &Value, on: &str) -> Value {
+pub(crate) async fn notify(app: &TestApp, auto: &Value, on: &str) -> Value {
     app.clock.set(noon(on));
     let res = app
         .post(
@@ -547,7 +570,7 @@ async fn notify(app: &TestApp, auto: &Value, on: &str) -> Value {
     res.json().await.unwrap()
 }
 
-async fn get_auto(app: &TestApp, auto: &Value) -> Value {
+pub(crate) async fn get_auto(app: &TestApp, auto: &Value) -> Value {
     app.get_authed(&format!(
         "/api/v1/charter/autos/{}",
         auto["id"].as_str().unwrap()
@@ -696,17 +719,7 @@ async fn fret_art15_driver_registration_and_status() {
     let app = spawn_app().await;
     app.clock.set(noon("2025-06-02"));
     let c = company(&app, "2026-12-31").await;
-    let driver = |category: &str| {
-        json!({
-            "name": "João da Silva", "cpf": CPFS[1], "cnh_number": CNHS[1],
-            "birth_date": "1990-05-01", "cnh_category": category, "cnh_ear": true,
-            "cnh_expires_on": "2028-01-01",
-            "course_certificate": {"reference": "Curso TCP", "valid_until": "2029-01-01"},
-            "folha_corrida": {"reference": "FC-1", "issued_on": "2025-05-20"},
-            "employment_link": {"kind": "ctps_digital", "reference": "CTPS 123"},
-            "toxicological_exam_on": "2024-06-01",
-        })
-    };
+    let driver = charter_driver;
     let path = format!("/api/v1/charter/companies/{c}/drivers");
     let res = app.post(&path, &driver("B")).await;
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -729,6 +742,58 @@ async fn fret_art15_driver_registration_and_status() {
         .unwrap();
     assert_eq!(now["status"], "irregular");
     assert_eq!(now["irregularities"][0]["rule"], "FRET-ART15-III");
+}
+
+/// Issue 13, item 7: what no act can say is refused at the door with the field — a CNH
+/// category outside the CTB's list, an age under 18 or over 100, a CRLV year of 0 or −1, a
+/// first registration in the future, a date with a signed or far year in any field.
+#[tokio::test]
+async fn inputs_are_checked_at_the_door_enumerations_years_and_dates() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    let driver = |field: &str, value: Value| {
+        let mut d = charter_driver("D");
+        d[field] = value;
+        d
+    };
+    let path = format!("/api/v1/charter/companies/{c}/drivers");
+    for (field, value) in [
+        ("cnh_category", json!("Z")),
+        ("cnh_category", json!("ônibus")),
+        ("birth_date", json!("2015-01-01")),
+        ("birth_date", json!("1901-01-01")),
+        ("birth_date", json!("-0001-01-01")),
+        ("toxicological_exam_on", json!("2025-07-01")),
+        ("cnh_expires_on", json!("+10000-01-01")),
+    ] {
+        let res = app.post(&path, &driver(field, value.clone())).await;
+        assert_eq!(refused_field(res).await, field, "{value}");
+    }
+    let vpath = format!("/api/v1/charter/companies/{c}/vehicles");
+    for (field, value) in [
+        ("crlv_year", json!(0)),
+        ("crlv_year", json!(-1)),
+        ("model_year", json!(3000)),
+        ("first_registration_date", json!("2025-07-01")),
+    ] {
+        let mut bus = bus_body("QBA1C23", "13824652268", "onibus", "2019-02-14");
+        bus[field] = value.clone();
+        let res = app.post(&vpath, &bus).await;
+        assert_eq!(refused_field(res).await, field, "{value}");
+    }
+    // Any date field of any body: an auto's date too.
+    let res = app
+        .post(
+            &format!("/api/v1/charter/companies/{c}/autos"),
+            &json!({"infraction": "FRET-ART19-III", "committed_on": "0999-12-31", "place": "BR-070", "facts": "x", "inspector": "Fiscal"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "committed_on", "{p}");
+    // The valid ones still register.
+    created(app.post(&path, &driver("cnh_category", json!("AE"))).await).await;
 }
 
 #[tokio::test]
@@ -894,15 +959,7 @@ async fn fret_art25_certidao_states_the_facts_and_tells_when_they_change() {
     let d = created(
         app.post(
             &format!("/api/v1/charter/companies/{c}/drivers"),
-            &json!({
-                "name": "João da Silva", "cpf": CPFS[1], "cnh_number": CNHS[1],
-                "birth_date": "1990-05-01", "cnh_category": "D", "cnh_ear": true,
-                "cnh_expires_on": "2028-01-01",
-                "course_certificate": {"reference": "Curso TCP", "valid_until": "2029-01-01"},
-                "folha_corrida": {"reference": "FC-1", "issued_on": "2025-05-20"},
-                "employment_link": {"kind": "ctps_digital", "reference": "CTPS 123"},
-                "toxicological_exam_on": "2024-06-01",
-            }),
+            &charter_driver("D"),
         )
         .await,
     )

@@ -16,6 +16,7 @@ mod limits;
 mod nodes;
 mod pdf;
 
+mod acts;
 mod audit;
 mod authorizations;
 mod autos;

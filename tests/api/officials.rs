@@ -115,6 +115,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/charter/transition", "*"),
     ("get", "/api/v1/charter/documents/{id}", "arciu"),
     ("get", "/api/v1/charter/{entity}/{id}/history", "aciu"),
+    ("post", "/api/v1/charter/{entity}/{id}/data-changes", "c"),
     ("post", "/api/v1/verify/pdf", "*"),
     ("get", "/api/v1/verify/code/{code}", "*"),
     ("get", "/api/v1/verify/{token}", "*"),

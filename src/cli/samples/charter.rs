@@ -85,6 +85,7 @@ impl CharterSamples {
             renavam: "13824652268".into(),
             make: "Marcopolo".into(),
             model: "Volare W9".into(),
+            enrolled_on: date(2026, 11, 25),
             record: VehicleRecord {
                 facts: CharterVehicleFacts {
                     kind: "micro_onibus".into(),
@@ -145,12 +146,21 @@ impl CharterSamples {
                 vehicle_plate: Some("RBG4H56".into()),
                 legal_basis_version: basis.version.into(),
             },
+            payment: crate::domain::fines::fine_standing(
+                fine.as_ref().map_or(0, |f| i64::from(f.upf)),
+                date(2026, 11, 27),
+                &acts,
+                &procedure,
+                &crate::domain::fines::UpfValues::new(),
+                today,
+            ),
             procedure,
             fine,
+            acts: acts.to_vec(),
         };
         let termos = vec![termo.clone()];
         let subject = CertidaoSubject::Vehicle(vehicle.clone());
-        let facts = certified_facts(&subject, &company, &termos, today, &basis);
+        let facts = certified_facts(&subject, &company, &termos, &[], today, &basis);
         Some(Self {
             basis,
             company,

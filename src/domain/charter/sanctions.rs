@@ -190,6 +190,64 @@ pub enum ProcedureAct {
         outcome: Outcome,
         decided_on: NaiveDate,
     },
+    /// Payment of the fine (issue 13; FRET-ART23, APP-ART13-XXII): the guia (DAM) paid, the
+    /// day it was paid (bank settlement) and the amount in centavos. Partial payments add up.
+    Pagamento {
+        guia: String,
+        paid_on: NaiveDate,
+        amount_centavos: i64,
+    },
+    /// Inscription of the unpaid balance in dívida ativa (FRET-ART23; APP-ART22-P1; Lei
+    /// 4.320/1964, art. 39, §2º): the inscription's number and date.
+    InscricaoDividaAtiva {
+        number: String,
+        inscribed_on: NaiveDate,
+    },
+}
+
+impl ProcedureAct {
+    /// The date the law counts from for this act (issue 13, item 1): the protocol date of a
+    /// petition, the date of a decision, of the notice, of the payment, of the inscription —
+    /// never the instant it was entered, which the event records beside it.
+    pub fn date(&self) -> NaiveDate {
+        match self {
+            Self::Notificacao { notified_on, .. } => *notified_on,
+            Self::Defesa { filed_on, .. } | Self::Reconsideracao { filed_on, .. } => *filed_on,
+            Self::Decisao { decided_on, .. } | Self::DecisaoPrefeito { decided_on, .. } => {
+                *decided_on
+            }
+            Self::Pagamento { paid_on, .. } => *paid_on,
+            Self::InscricaoDividaAtiva { inscribed_on, .. } => *inscribed_on,
+        }
+    }
+
+    /// The field that carries [`Self::date`].
+    pub fn date_field(&self) -> &'static str {
+        match self {
+            Self::Notificacao { .. } => "notified_on",
+            Self::Defesa { .. } | Self::Reconsideracao { .. } => "filed_on",
+            Self::Decisao { .. } | Self::DecisaoPrefeito { .. } => "decided_on",
+            Self::Pagamento { .. } => "paid_on",
+            Self::InscricaoDividaAtiva { .. } => "inscribed_on",
+        }
+    }
+
+    /// Whether the act concerns the fine's account, not the procedure's stages.
+    pub fn is_of_the_account(&self) -> bool {
+        matches!(
+            self,
+            Self::Pagamento { .. } | Self::InscricaoDividaAtiva { .. }
+        )
+    }
+}
+
+/// The latest date among the procedure's acts (the account's acts aside): an act that
+/// follows them may not bear an earlier date.
+pub fn latest_act_date(acts: &[ProcedureAct]) -> Option<NaiveDate> {
+    acts.iter()
+        .filter(|a| !a.is_of_the_account())
+        .map(ProcedureAct::date)
+        .max()
 }
 
 /// Where an auto stands on a date, with every deadline and how it was computed.
@@ -279,7 +337,7 @@ pub fn procedure_state(
         ..rules.clone()
     };
     let mut decided: Option<Outcome> = None;
-    let mut mayor: Option<Outcome> = None;
+    let mut mayor: Option<(Outcome, NaiveDate)> = None;
     let mut recon_filed = false;
     let mut defence_filed = false;
     for act in acts {
@@ -296,9 +354,14 @@ pub fn procedure_state(
                 s.stage = "notificado";
             }
             ProcedureAct::Defesa { filed_on, .. } => {
-                defence_filed = true;
-                s.defence_timely = s.defence_due.as_ref().map(|d| *filed_on <= d.due);
-                s.stage = "defesa_apresentada";
+                // Judged on its protocol date (issue 13, item 1). A defence protocolled after
+                // the period is on record but the facts stay admitted (art. 23).
+                let timely = s.defence_due.as_ref().is_some_and(|d| *filed_on <= d.due);
+                s.defence_timely = Some(timely);
+                if timely {
+                    defence_filed = true;
+                    s.stage = "defesa_apresentada";
+                }
             }
             ProcedureAct::Decisao {
                 outcome,
@@ -315,24 +378,63 @@ pub fn procedure_state(
                 s.stage = "decidido";
             }
             ProcedureAct::Reconsideracao { filed_on, .. } => {
-                recon_filed = true;
-                s.reconsideration_timely =
-                    s.reconsideration_due.as_ref().map(|d| *filed_on <= d.due);
-                s.routed_to = Some("GABINETE_DO_PREFEITO");
-                s.stage = "reconsideracao";
+                let timely = s
+                    .reconsideration_due
+                    .as_ref()
+                    .is_some_and(|d| *filed_on <= d.due);
+                s.reconsideration_timely = Some(timely);
+                if timely {
+                    recon_filed = true;
+                    s.routed_to = Some("GABINETE_DO_PREFEITO");
+                    s.stage = "reconsideracao";
+                }
             }
-            ProcedureAct::DecisaoPrefeito { outcome, .. } => {
-                mayor = Some(*outcome);
+            ProcedureAct::DecisaoPrefeito {
+                outcome,
+                decided_on,
+            } => {
+                mayor = Some((*outcome, *decided_on));
                 s.routed_to = None;
                 s.stage = "decidido_prefeito";
             }
+            // The fine's account: `domain::fines`.
+            ProcedureAct::Pagamento { .. } | ProcedureAct::InscricaoDividaAtiva { .. } => {}
         }
     }
-    let last_outcome = mayor.or(decided);
+    let last_outcome = mayor.map(|m| m.0).or(decided);
     s.annulled = last_outcome == Some(Outcome::Anulado);
-    s.final_ = match (decided, mayor) {
+    s.final_ = is_final(&s, decided, mayor, recon_filed, defence_filed, today);
+    s.payment_due = payment_deadline(
+        &mut s,
+        decided,
+        mayor,
+        recon_filed,
+        defence_filed,
+        cal,
+        &plain,
+        days,
+    );
+    if s.annulled {
+        s.stage = "anulado";
+    }
+    if s.final_ && s.stage != "anulado" {
+        s.stage = "definitivo";
+    }
+    s
+}
+
+/// Whether the penalty can no longer be challenged on `today` (art. 22, §3º; art. 23).
+fn is_final(
+    s: &ProcedureState,
+    decided: Option<Outcome>,
+    mayor: Option<(Outcome, NaiveDate)>,
+    recon_filed: bool,
+    defence_filed: bool,
+    today: NaiveDate,
+) -> bool {
+    match (decided, mayor) {
         _ if s.annulled => false,
-        (_, Some(Outcome::Mantido)) => true,
+        (_, Some((Outcome::Mantido, _))) => true,
         (Some(Outcome::Mantido), None) => {
             !recon_filed
                 && s.reconsideration_due
@@ -342,58 +444,167 @@ pub fn procedure_state(
         // Art. 23: no defence by the end of the period → facts deemed admitted.
         (None, None) => !defence_filed && s.defence_due.as_ref().is_some_and(|d| today > d.due),
         _ => false,
-    };
-    if s.annulled {
-        s.stage = "anulado";
-        s.payment_due = None;
-    } else if defence_filed && decided.is_none() {
-        // Payment under art. 23 applies only when no defence was filed.
-        s.payment_due = None;
     }
-    if s.final_ && s.stage != "anulado" {
-        s.stage = "definitivo";
-    }
-    s
 }
 
-/// Whether `act` may be recorded now, in the order of the procedure (art. 22); the pt-BR
-/// reason when not.
-pub fn check_act_order(
-    p: &ProcedureState,
+/// The payment deadline (AMB-62, README): art. 23's 30 days count from the effective end of
+/// the period the penalty became final by — the defence period (no defence, AMB-32), the
+/// reconsideration period (decision upheld, no reconsideration), or the Mayor's decision.
+#[allow(clippy::too_many_arguments)]
+fn payment_deadline(
+    s: &mut ProcedureState,
+    decided: Option<Outcome>,
+    mayor: Option<(Outcome, NaiveDate)>,
+    recon_filed: bool,
+    defence_filed: bool,
+    cal: &Calendar,
+    plain: &DeadlineRules,
+    days: ProcedureDays,
+) -> Option<Deadline> {
+    match (decided, mayor) {
+        _ if s.annulled => None,
+        (_, Some((Outcome::Mantido, on))) => Some(deadline_in_days(on, days.payment, cal, plain)),
+        (Some(Outcome::Mantido), None) if !recon_filed => s
+            .reconsideration_due
+            .as_ref()
+            .map(|r| deadline_in_days(r.due, days.payment, cal, plain)),
+        (None, None) if !defence_filed => s.payment_due.take(),
+        _ => None,
+    }
+}
+
+/// The earliest date an act may bear: not before the auto (`start`: the infraction's day, or
+/// for a ride-hailing auto the notice's delivery) nor before the procedure's acts it follows.
+pub fn act_floor(acts: &[ProcedureAct], start: NaiveDate) -> NaiveDate {
+    latest_act_date(acts).map_or(start, |d| d.max(start))
+}
+
+/// Whether `act` may be recorded, with the date it bears (issue 13, item 1): not in the
+/// future, not before the act it follows (`floor`, [`act_floor`]; a payment: not before the
+/// auto, `start`), and in the procedure's order **as it stood on that date** — so a defence
+/// protocolled on its last day and typed in days later is timely, and one protocolled after
+/// the period is recorded as untimely (the facts stay admitted, art. 23). The pt-BR reason
+/// when not.
+#[allow(clippy::too_many_arguments)]
+pub fn check_act(
+    acts: &[ProcedureAct],
     act: &ProcedureAct,
-    committed_on: NaiveDate,
+    start: NaiveDate,
+    floor: NaiveDate,
     today: NaiveDate,
+    cal: &Calendar,
+    rules: &DeadlineRules,
+    days: ProcedureDays,
+) -> Result<(), ActRefusal> {
+    let on = act.date();
+    let noticed_later = match act {
+        ProcedureAct::Decisao { notified_on, .. } => *notified_on,
+        _ => on,
+    };
+    if on > today || noticed_later > today {
+        return Err(ActRefusal::Date("A data do ato não pode ser futura."));
+    }
+    if act.is_of_the_account() {
+        if on < start {
+            return Err(ActRefusal::Date(
+                "A data do ato não pode ser anterior à do auto de infração.",
+            ));
+        }
+    } else if on < floor {
+        return Err(ActRefusal::Date(
+            "A data do ato não pode ser anterior à do ato que ele segue no procedimento.",
+        ));
+    }
+    let p = procedure_state(acts, on, cal, rules, days);
+    check_act_order(&p, acts, act).map_err(ActRefusal::Order)
+}
+
+/// Why an act cannot be recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActRefusal {
+    /// Its date cannot be (future, before the act it follows): the pt-BR reason.
+    Date(&'static str),
+    /// It cannot follow the procedure as it stood on its date: the pt-BR reason.
+    Order(&'static str),
+}
+
+/// Whether `act` may follow `acts`, the procedure standing as `p` on the act's own date; the
+/// pt-BR reason when not.
+fn check_act_order(
+    p: &ProcedureState,
+    acts: &[ProcedureAct],
+    act: &ProcedureAct,
 ) -> Result<(), &'static str> {
     if p.stage == "anulado" {
         return Err("O auto foi anulado: o procedimento está encerrado.");
     }
+    let decided = acts
+        .iter()
+        .any(|a| matches!(a, ProcedureAct::Decisao { .. }));
     let (ok, message) = match act {
-        ProcedureAct::Notificacao { notified_on, .. } => (
-            p.notified_on.is_none() && *notified_on >= committed_on && *notified_on <= today,
+        ProcedureAct::Notificacao { .. } => (
+            p.notified_on.is_none(),
             "A notificação deve ser única, posterior à infração e não futura.",
         ),
-        ProcedureAct::Defesa { filed_on, .. } => (
-            p.stage == "notificado" && *filed_on <= today,
-            "A defesa exige notificação prévia e não pode ser apresentada duas vezes.",
-        ),
+        // A defence after the period is recorded as untimely: finality does not bar it.
+        ProcedureAct::Defesa { .. } => {
+            return if p.notified_on.is_some() && p.defence_timely.is_none() && !decided {
+                Ok(())
+            } else {
+                Err("A defesa exige notificação prévia e não pode ser apresentada duas vezes.")
+            };
+        }
         ProcedureAct::Decisao {
             decided_on,
             notified_on,
             ..
         } => (
-            matches!(p.stage, "notificado" | "defesa_apresentada")
-                && decided_on <= notified_on
-                && *notified_on <= today,
+            matches!(p.stage, "notificado" | "defesa_apresentada") && decided_on <= notified_on,
             "A decisão exige notificação do auto, e sua ciência não pode anteceder a decisão.",
         ),
-        ProcedureAct::Reconsideracao { filed_on, .. } => (
-            p.stage == "decidido" && *filed_on <= today,
-            "O pedido de reconsideração exige decisão da Secretaria (art. 22, §3º).",
-        ),
-        ProcedureAct::DecisaoPrefeito { decided_on, .. } => (
-            p.stage == "reconsideracao" && *decided_on <= today,
+        ProcedureAct::Reconsideracao { .. } => {
+            return if decided
+                && p.reconsideration_timely.is_none()
+                && matches!(p.stage, "decidido" | "definitivo")
+            {
+                Ok(())
+            } else {
+                Err("O pedido de reconsideração exige decisão da Secretaria (art. 22, §3º).")
+            };
+        }
+        ProcedureAct::DecisaoPrefeito { .. } => (
+            p.stage == "reconsideracao",
             "A decisão do Prefeito exige pedido de reconsideração pendente.",
         ),
+        ProcedureAct::Pagamento {
+            amount_centavos,
+            guia,
+            ..
+        } => {
+            return if p.notified_on.is_none() {
+                Err("O pagamento exige a notificação do auto, com a guia de recolhimento.")
+            } else if *amount_centavos <= 0 {
+                Err("O valor pago deve ser positivo (em centavos).")
+            } else if guia.trim().is_empty() {
+                Err("Informe o número da guia (DAM) paga.")
+            } else {
+                Ok(())
+            };
+        }
+        ProcedureAct::InscricaoDividaAtiva { number, .. } => {
+            let inscribed = acts
+                .iter()
+                .any(|a| matches!(a, ProcedureAct::InscricaoDividaAtiva { .. }));
+            return if inscribed {
+                Err("A multa já foi inscrita em dívida ativa.")
+            } else if number.trim().is_empty() {
+                Err("Informe o número da inscrição em dívida ativa.")
+            } else if p.payment_due.as_ref().is_none_or(|d| act.date() <= d.due) {
+                Err("Só a multa vencida e não paga é inscrita em dívida ativa (art. 23).")
+            } else {
+                Ok(())
+            };
+        }
     };
     if !ok || (p.final_ && !matches!(act, ProcedureAct::Notificacao { .. })) {
         return Err(message);

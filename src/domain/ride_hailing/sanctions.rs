@@ -12,6 +12,7 @@ use crate::domain::calendar::{
 };
 use crate::domain::dates::local_date;
 use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::rule::RuleFailure;
 
 /// Infraction class (art. 25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -354,6 +355,65 @@ pub fn binds_driver_and_vehicle(
         status_with_sanctions(valid_until, revoked_at, sanctions, now).0,
         AuthorizationStatus::Ativa | AuthorizationStatus::Suspensa
     )
+}
+
+/// What the register holds of one authorization of a driver, to judge what the driver held on
+/// a past date.
+#[derive(Debug, Clone)]
+pub struct AuthorizationFacts {
+    pub valid_from: NaiveDate,
+    pub valid_until: NaiveDate,
+    pub revoked_at: Option<DateTime<Utc>>,
+    pub sanctions: Vec<Sanction>,
+}
+
+/// What a driver held at `at`: `Ativa` when an authorization was in force, `Suspensa` when
+/// the only one was suspended, `None` when none bound the driver.
+pub fn held_at(facts: &[AuthorizationFacts], at: DateTime<Utc>) -> Option<AuthorizationStatus> {
+    let on = local_date(at);
+    let statuses: Vec<AuthorizationStatus> = facts
+        .iter()
+        .filter(|f| f.valid_from <= on)
+        .map(|f| status_with_sanctions(f.valid_until, f.revoked_at, &f.sanctions, at).0)
+        .collect();
+    [AuthorizationStatus::Ativa, AuthorizationStatus::Suspensa]
+        .into_iter()
+        .find(|s| statuses.contains(s))
+}
+
+/// Whether infraction `kind` can apply to a driver who held `held` when it was committed
+/// (issue 13, item 6). `None`: it can.
+/// - APP-ART27 (AMB-36): illegal transport is service *without* a valid authorization; a
+///   driver whose authorization was in force is fined under art. 26 instead.
+/// - APP-ART26 I–VI (AMB-37): duties of an authorized driver; without any authorization (in
+///   force or suspended) the conduct is art. 27's.
+pub fn precondition(
+    kind: &InfractionType,
+    held: Option<AuthorizationStatus>,
+    committed_on: NaiveDate,
+) -> Option<RuleFailure> {
+    let date = committed_on.format("%d/%m/%Y");
+    if kind.id == "APP-ART27" && held == Some(AuthorizationStatus::Ativa) {
+        return Some(RuleFailure {
+            rule: "APP-ART27",
+            article: "art. 27",
+            field: "infraction_id",
+            message: format!(
+                "O condutor tinha autorização em vigor em {date}: o art. 27 (transporte clandestino) só se aplica a quem presta o serviço sem autorização válida. Enquadre a conduta no art. 26."
+            ),
+        });
+    }
+    if kind.id.starts_with("APP-ART26") && held.is_none() {
+        return Some(RuleFailure {
+            rule: kind.id,
+            article: kind.article,
+            field: "infraction_id",
+            message: format!(
+                "O condutor não tinha autorização em {date}: as infrações do art. 26 são de condutor autorizado; sem autorização válida, a conduta é transporte clandestino (art. 27)."
+            ),
+        });
+    }
+    None
 }
 
 #[cfg(test)]

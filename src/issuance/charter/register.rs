@@ -9,7 +9,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::domain::calendar::Deadline;
-use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
+use crate::domain::charter::sanctions::{Outcome, ProcedureAct, act_floor};
 use crate::domain::charter::{
     self as rules, Baixa, CharterAct, CharterDriverFacts, CharterVehicleFacts, CompanySanction,
     ContractFacts, ListedVehicle, Passenger, SubstitutionReason, TripLeg, Vistoria,
@@ -18,6 +18,7 @@ use crate::domain::dates::local_date;
 use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
 use crate::domain::rule::RuleFailure;
 use crate::issuance::UseCaseError;
+use crate::issuance::procedure::ProcedureCase;
 use crate::standing::charter::{
     self as reg, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
     VehicleData, VehicleDocuments,
@@ -92,6 +93,39 @@ async fn append(state: &AppState, e: NewEvent<'_>) -> Result<(), UseCaseError> {
         })
         .await?;
     Ok(())
+}
+
+/// FRET-ART9 (AMB-53): a change of a company's, vehicle's or driver's registration data
+/// communicated to SIS, recorded with the day it changed and the day it was communicated. The
+/// law sets no deadline, so none is computed and no warning is given.
+pub async fn report_data_change(
+    state: &AppState,
+    actor: &str,
+    table: CharterTable,
+    id: Uuid,
+    change: &crate::issuance::ride_hailing::register::DataChange,
+) -> Result<(), UseCaseError> {
+    state
+        .store
+        .charter_get(table, id)
+        .await?
+        .ok_or(UseCaseError::NotFound("Registro não encontrado."))?;
+    append(
+        state,
+        event(
+            state,
+            actor,
+            table,
+            id,
+            CharterAct::DataChangeReported,
+            json!({
+                "what": change.what,
+                "changed_on": change.changed_on,
+                "reported_on": change.reported_on,
+            }),
+        ),
+    )
+    .await
 }
 
 /// The company `id`, as it stands.
@@ -256,6 +290,8 @@ pub struct NewVehicle {
     pub model: String,
     pub facts: CharterVehicleFacts,
     pub itv: Option<ItvReport>,
+    /// When the enrolment was protocolled at SIS; `None`: today (issue 13, item 4).
+    pub enrolled_on: Option<NaiveDate>,
 }
 
 /// Enrols a bus or minibus (FRET-ART10–13, FRET-ART24): every requirement of arts. 10–13 must
@@ -281,11 +317,19 @@ pub async fn enrol_vehicle(
         today,
         basis,
     ))?;
+    let enrolled_on = new.enrolled_on.unwrap_or(today);
+    if enrolled_on > today {
+        return Err(UseCaseError::Inconsistent {
+            field: "enrolled_on",
+            message: "A data do protocolo do cadastro não pode ser futura.",
+        });
+    }
     let vid = Uuid::new_v4();
     let data = VehicleData {
         make: new.make,
         model: new.model,
         facts: new.facts,
+        enrolled_on: Some(enrolled_on),
     };
     let mut events = vec![event(
         state,
@@ -342,9 +386,10 @@ pub async fn enrol_vehicle(
     }
     let cal = state.calendar().await?;
     let transition = rules::transition_deadlines(basis, &cal, &state.deadline_rules);
+    // Art. 26, §1º: judged on the day the enrolment was protocolled, not the day it is typed.
     let warning = rules::late_transition_warning(
         c.data.operating_before_law,
-        today,
+        enrolled_on,
         &transition.vehicle_enrolment,
         "FRET-ART26-P1",
         "art. 26, §1º",
@@ -990,13 +1035,22 @@ pub async fn procedure_act(
 ) -> Result<Uuid, UseCaseError> {
     let (row, company_id) = auto_company(state, auto_id).await?;
     let view = auto_view(state, company_id, row.id).await?;
-    let today = local_date(state.clock.now());
-    if let Err(message) = check_act_order(&view.procedure, act, view.data.committed_on, today) {
-        return Err(UseCaseError::Conflict {
-            detail: "Ato fora da ordem do procedimento.".into(),
-            field: Some(("act", message.to_owned())),
-        });
-    }
+    let cal = state.calendar().await?;
+    let start = view.data.committed_on;
+    crate::issuance::procedure::check_procedure_act(
+        state,
+        &ProcedureCase {
+            acts: &view.acts,
+            start,
+            floor: act_floor(&view.acts, start),
+            fine_upf: view.fine.as_ref().map_or(0, |f| i64::from(f.upf)),
+            drawn_up_on: local_date(view.data.drawn_up_at),
+            days: state.charter_basis.as_ref().into(),
+        },
+        act,
+        &cal,
+    )
+    .await?;
     append(
         state,
         event(

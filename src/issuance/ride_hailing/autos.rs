@@ -8,7 +8,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::documents::format;
-use crate::domain::charter::sanctions::{Outcome, ProcedureAct, check_act_order};
+use crate::domain::charter::sanctions::{Outcome, ProcedureAct, act_floor};
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::{
@@ -162,6 +162,21 @@ pub async fn draw_up(
         });
     }
     check_parties(state, new.driver_id, new.authorization_id).await?;
+    // Issue 13, item 6: art. 27 only without a valid authorization, art. 26 only with one.
+    let held = crate::domain::ride_hailing::sanctions::held_at(
+        &state
+            .store
+            .driver_authorization_facts(new.driver_id)
+            .await?,
+        new.committed_at,
+    );
+    if let Some(failure) = crate::domain::ride_hailing::sanctions::precondition(
+        new.infraction,
+        held,
+        local_date(new.committed_at),
+    ) {
+        return Err(UseCaseError::Rules(vec![failure]));
+    }
     let committed_on = local_date(new.committed_at);
     let today = local_date(now);
     let prior: Vec<PriorInfraction> = state
@@ -231,28 +246,37 @@ pub async fn procedure_act(
     act: &ProcedureAct,
 ) -> Result<RideHailingAuto, UseCaseError> {
     let auto = auto(state, id).await?;
-    let today = local_date(state.clock.now());
-    let acts = standing::ride_hailing::acts_of(state, id).await?;
-    let cal = state.calendar().await?;
-    let p = standing::ride_hailing::state_of(
-        &auto,
-        &acts,
-        today,
-        &cal,
-        &state.deadline_rules,
-        &state.ride_hailing_basis,
-    );
-    let order = if matches!(act, ProcedureAct::Notificacao { .. }) {
-        Err("A notificação deste auto é registrada em /notification (art. 22, §§1º–2º).")
-    } else {
-        check_act_order(&p, act, auto.committed_on, today)
-    };
-    if let Err(message) = order {
+    if matches!(act, ProcedureAct::Notificacao { .. }) {
         return Err(UseCaseError::Conflict {
             detail: "Ato fora da ordem do procedimento.".into(),
-            field: Some(("act", message.to_owned())),
+            field: Some((
+                "act",
+                "A notificação deste auto é registrada em /notification (art. 22, §§1º–2º)."
+                    .to_owned(),
+            )),
         });
     }
+    let acts = standing::ride_hailing::acts_of(state, id).await?;
+    let cal = state.calendar().await?;
+    // Acts follow the notice's delivery; the defence period counts from the juntada (DL-3).
+    let start = auto
+        .notification
+        .as_ref()
+        .map_or(auto.committed_on, |n| n.notified_on);
+    crate::issuance::procedure::check_procedure_act(
+        state,
+        &crate::issuance::procedure::ProcedureCase {
+            acts: &standing::ride_hailing::with_notification(&auto, &acts),
+            start: auto.committed_on,
+            floor: act_floor(&acts, start),
+            fine_upf: auto.fine_upf,
+            drawn_up_on: local_date(auto.drawn_up_at),
+            days: state.ride_hailing_basis.as_ref().into(),
+        },
+        act,
+        &cal,
+    )
+    .await?;
     let annuls = matches!(
         act,
         ProcedureAct::Decisao {
@@ -287,6 +311,24 @@ pub async fn record_notification(
     id: Uuid,
     n: &AutoNotification,
 ) -> Result<RideHailingAuto, UseCaseError> {
+    // Issue 13, item 1: the notice reaches the driver after the auto is drawn up, and neither
+    // its delivery nor its juntada can be in the future (the charter auto's rule too).
+    let drawn = auto(state, id).await?;
+    let today = local_date(state.clock.now());
+    if n.notified_on < local_date(drawn.drawn_up_at) {
+        return Err(UseCaseError::Inconsistent {
+            field: "notified_on",
+            message: "A notificação não pode ser anterior à lavratura do auto.",
+        });
+    }
+    for (field, on) in [("notified_on", n.notified_on), ("juntada_on", n.juntada_on)] {
+        if on > today {
+            return Err(UseCaseError::Inconsistent {
+                field,
+                message: "A data não pode ser futura.",
+            });
+        }
+    }
     match state
         .store
         .record_notification(id, n, actor, state.clock.now())

@@ -108,6 +108,13 @@ pub async fn request_data(
         .get_platform(platform_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_PLATFORM))?;
+    // Issue 13, item 1: the notice was served, not to be served.
+    if new.notified_at > state.clock.now() {
+        return Err(UseCaseError::Inconsistent {
+            field: "notified_at",
+            message: "A notificação à plataforma não pode ter data futura.",
+        });
+    }
     let r = DataRequest {
         id: Uuid::new_v4().to_string(),
         platform_id: platform.id,
@@ -146,6 +153,12 @@ pub async fn record_delivery(
         .get_data_request(request_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_REQUEST))?;
+    if d.delivered_at > state.clock.now() {
+        return Err(UseCaseError::Inconsistent {
+            field: "delivered_at",
+            message: "A entrega não pode ter data futura.",
+        });
+    }
     if d.delivered_at < r.notified_at {
         return Err(UseCaseError::Inconsistent {
             field: "delivered_at",

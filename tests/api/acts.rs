@@ -1,0 +1,458 @@
+//! Issue 13, items 1, 3 and 4: acts entered after the fact with the date they happened,
+//! fines paid or inscribed in dívida ativa, and a charter vehicle's enrolment date. Every
+//! act is tried entered on the day, late but timely, really late and dated in the future.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::charter::{auto, company, created, get_auto, noon, notify};
+use crate::helpers::{ADMIN_TOKEN, TestApp, spawn_app};
+
+/// Posts an act on charter auto `a`, the clock at noon of `entered_on`.
+async fn charter_act(
+    app: &TestApp,
+    a: &Value,
+    entered_on: &str,
+    body: &Value,
+) -> (StatusCode, Value) {
+    app.clock.set(noon(entered_on));
+    let res = app
+        .post(
+            &format!("/api/v1/charter/autos/{}/acts", a["id"].as_str().unwrap()),
+            body,
+        )
+        .await;
+    let status = res.status();
+    (status, res.json().await.unwrap_or_default())
+}
+
+/// The last event of the history at `path`, and the whole history.
+async fn last_event(app: &TestApp, path: &str) -> (Value, Value) {
+    let history: Value = app.get_authed(path).await.json().await.unwrap();
+    let last = history["events"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    (last, history)
+}
+
+async fn set_upf(app: &TestApp, year: i32, centavos: i64) {
+    let res = app
+        .client
+        .put(app.url(&format!("/api/v1/upf-values/{year}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .json(&json!({"centavos": centavos, "act": format!("Decreto nº 1/{year}")}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+}
+
+/// FRET-ART22 (§§1º–3º) and FRET-ART23: a defence protocolled on its last day and typed in
+/// two days later is timely; one protocolled after the period is recorded as untimely and
+/// the facts stay admitted; no act may bear a future date or one before the act it follows;
+/// the decision and the reconsideration are judged on their own dates too.
+#[tokio::test]
+async fn fret_art22_acts_are_judged_on_the_date_they_happened() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    let firm = company(&app, "2026-12-31").await;
+    let a = auto(&app, &firm, "FRET-ART19-III", "2025-04-10").await;
+    // Entered on the day: notified 11/04 → defence due Monday 28/04 (26/04 is a Saturday).
+    let notified = notify(&app, &a, "2025-04-11").await;
+    assert_eq!(notified["procedure"]["defence_due"]["due"], "2025-04-28");
+    let defesa = |on: &str| json!({"act": "defesa", "protocol": "PG-2025/881", "filed_on": on});
+    // Dated in the future: 422 naming the date.
+    let (status, p) = charter_act(&app, &a, "2025-04-20", &defesa("2025-04-21")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["field"], "filed_on", "{p}");
+    // Before the notification it follows: 422.
+    let (status, p) = charter_act(&app, &a, "2025-04-20", &defesa("2025-04-10")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["field"], "filed_on", "{p}");
+    // Late but timely: protocolled on the last day, typed in on 30/04 (was a 409 before).
+    let (status, p) = charter_act(&app, &a, "2025-04-30", &defesa("2025-04-28")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["defence_timely"], true, "{p}");
+    assert_eq!(p["procedure"]["stage"], "defesa_apresentada", "{p}");
+    assert_eq!(p["payment"]["status"], "aguardando_decisao", "{p}");
+    // A second defence is out of order.
+    let (status, _) = charter_act(&app, &a, "2025-04-30", &defesa("2025-04-29")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // The decision, typed in weeks later with its own dates; its notice may not be future.
+    let decisao = |decided: &str, notified: &str| json!({"act": "decisao", "outcome": "mantido", "decided_on": decided, "notified_on": notified});
+    let (status, p) =
+        charter_act(&app, &a, "2025-05-21", &decisao("2025-05-20", "2025-05-22")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    let (status, p) =
+        charter_act(&app, &a, "2025-04-30", &decisao("2025-04-27", "2025-04-30")).await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "before the defence: {p}"
+    );
+    let (status, p) =
+        charter_act(&app, &a, "2025-06-10", &decisao("2025-05-20", "2025-05-22")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    // 22/05 + 10 = 01/06, a Sunday → 02/06 (DL-5).
+    assert_eq!(p["procedure"]["reconsideration_due"]["due"], "2025-06-02");
+    // Reconsideration protocolled on its last day, typed in on 10/06: timely, to the Mayor.
+    let recon =
+        |on: &str| json!({"act": "reconsideracao", "protocol": "PG-2025/990", "filed_on": on});
+    let (status, p) = charter_act(&app, &a, "2025-06-10", &recon("2025-06-02")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["reconsideration_timely"], true, "{p}");
+    assert_eq!(p["procedure"]["routed_to"], "GABINETE_DO_PREFEITO", "{p}");
+    // The Mayor upholds it: the fine is due 30 days after that decision.
+    let (status, p) = charter_act(
+        &app,
+        &a,
+        "2025-06-20",
+        &json!({"act": "decisao_prefeito", "outcome": "mantido", "decided_on": "2025-06-16"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["stage"], "definitivo");
+    assert_eq!(p["procedure"]["payment_due"]["due"], "2025-07-16");
+    assert_eq!(p["payment"]["status"], "a_pagar");
+
+    // Really late: a defence protocolled the day after the period is on record as untimely,
+    // and the facts stay admitted (art. 23): final, with the payment due.
+    let late = auto(&app, &firm, "FRET-ART19-II", "2025-04-10").await;
+    notify(&app, &late, "2025-04-11").await;
+    let (status, p) = charter_act(&app, &late, "2025-05-02", &defesa("2025-04-29")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["defence_timely"], false, "{p}");
+    assert_eq!(p["procedure"]["stage"], "definitivo", "{p}");
+    assert_eq!(p["procedure"]["payment_due"]["due"], "2025-05-28", "{p}");
+    // The history shows the act's own date beside when it was entered and by whom.
+    app.clock.set(noon("2025-05-02"));
+    let (last, history) = last_event(
+        &app,
+        &format!(
+            "/api/v1/charter/autos/{}/history",
+            late["id"].as_str().unwrap()
+        ),
+    )
+    .await;
+    assert_eq!(last["data"]["filed_on"], "2025-04-29", "{history}");
+    assert!(
+        last["occurred_at"]
+            .as_str()
+            .unwrap()
+            .starts_with("2025-05-02"),
+        "{history}"
+    );
+    assert!(!last["actor"].as_str().unwrap().is_empty(), "{history}");
+}
+
+/// APP-ART22 (§§1º–2º, AMB-33/34): the notice cannot precede the auto nor be dated in the
+/// future; a defence protocolled before the juntada's period ends and typed in later is
+/// timely; one protocolled after it is untimely; the juntada counts, not the typing.
+#[tokio::test]
+async fn app_art22_notification_and_defence_are_judged_on_their_dates() {
+    let app = spawn_app().await; // 30/11/2026
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", "2026-11-30T08:00");
+    body["authorization_id"] = grant["id"].clone();
+    let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+    let id = a["id"].as_str().unwrap();
+    let notification = |notified: &str, juntada: &str| json!({"method": "post", "notified_on": notified, "juntada_on": juntada});
+    let path = format!("/api/v1/app-infraction-autos/{id}/notification");
+    for (n, field) in [
+        (notification("2026-11-29", "2026-11-30"), "notified_on"),
+        (notification("2026-11-30", "2026-12-01"), "juntada_on"),
+        (notification("2026-12-02", "2026-12-02"), "notified_on"),
+    ] {
+        let res = app.post(&path, &n).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{n}");
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], field, "{p}");
+    }
+    // The AR came back by post a week later: entered on 07/12 with its true dates.
+    app.clock.set(noon("2026-12-07"));
+    let n = created(
+        app.post(&path, &notification("2026-12-01", "2026-12-04"))
+            .await,
+    )
+    .await;
+    let due = n["procedure"]["defence_due"]["due"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let due_date: chrono::NaiveDate = due.parse().unwrap();
+    // Typed in three days after the period ended, protocolled on its last day: timely.
+    app.clock
+        .set(noon(&(due_date + chrono::Days::new(3)).to_string()));
+    let acts = format!("/api/v1/app-infraction-autos/{id}/acts");
+    let defesa = |on: String| json!({"act": "defesa", "protocol": "PG-2026/1201", "filed_on": on});
+    let res = app.post(&acts, &defesa(due.clone())).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["procedure"]["defence_timely"], true, "{p}");
+    assert_eq!(p["procedure"]["stage"], "defesa_apresentada", "{p}");
+
+    // A second auto, defence protocolled the day after its period: untimely, final.
+    app.clock.set(noon("2026-12-07"));
+    let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", "2026-12-05T08:00");
+    body["authorization_id"] = grant["id"].clone();
+    let b = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+    let bid = b["id"].as_str().unwrap();
+    let n = created(
+        app.post(
+            &format!("/api/v1/app-infraction-autos/{bid}/notification"),
+            &notification("2026-12-07", "2026-12-07"),
+        )
+        .await,
+    )
+    .await;
+    let due: chrono::NaiveDate = n["procedure"]["defence_due"]["due"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let acts = format!("/api/v1/app-infraction-autos/{bid}/acts");
+    // Dated in the future: 422.
+    let res = app.post(&acts, &defesa("2026-12-08".into())).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    app.clock
+        .set(noon(&(due + chrono::Days::new(5)).to_string()));
+    let late = (due + chrono::Days::new(1)).to_string();
+    let res = app.post(&acts, &defesa(late)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["procedure"]["defence_timely"], false, "{p}");
+    assert_eq!(p["procedure"]["stage"], "definitivo", "{p}");
+}
+
+/// FRET-ART23 and AMB-03 (issue 13, item 3): a fine is paid by guia in parts, the rest falls
+/// due (`vencida`) after the deadline and is inscribed in dívida ativa; paid late, the units
+/// owed are valued at the UPF of the year of payment. Nothing is paid before notice, beyond
+/// the balance, or in the future; only a fine past its deadline is inscribed, once.
+#[tokio::test]
+async fn fines_are_paid_in_parts_fall_due_and_are_inscribed_in_divida_ativa() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    set_upf(&app, 2025, 10_000).await;
+    set_upf(&app, 2026, 11_000).await;
+    let firm = company(&app, "2026-12-31").await;
+    let a = auto(&app, &firm, "FRET-ART19-III", "2025-04-10").await;
+    let pay = |on: &str, centavos: i64| json!({"act": "pagamento", "guia": "DAM 2025/000123", "paid_on": on, "amount_centavos": centavos});
+    // Before the notice there is no guia.
+    let (status, p) = charter_act(&app, &a, "2025-04-10", &pay("2025-04-10", 100)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{p}");
+    notify(&app, &a, "2025-04-11").await; // payment due 28/05/2025 (art. 23)
+    let (status, p) = charter_act(&app, &a, "2025-05-20", &pay("2025-05-20", 1_000_000)).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["status"], "a_pagar", "{p}");
+    assert_eq!(p["payment"]["due"], "2025-05-28", "{p}");
+    assert_eq!(p["payment"]["amount_centavos"], 5_000_000, "{p}");
+    assert_eq!(p["payment"]["paid_centavos"], 1_000_000, "{p}");
+    assert_eq!(p["payment"]["balance_centavos"], 4_000_000, "{p}");
+    // More than the balance, or in the future: refused, naming the field.
+    let (status, p) = charter_act(&app, &a, "2025-05-21", &pay("2025-05-21", 4_000_001)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{p}");
+    assert_eq!(p["errors"][0]["field"], "amount_centavos", "{p}");
+    let (status, p) = charter_act(&app, &a, "2025-05-21", &pay("2025-05-22", 10)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["field"], "paid_on", "{p}");
+    // The day after the deadline the balance is vencida.
+    app.clock.set(noon("2025-05-29"));
+    assert_eq!(get_auto(&app, &a).await["payment"]["status"], "vencida");
+    // Dívida ativa only after the deadline (dated on it: refused), and once.
+    let inscribe = |on: &str| json!({"act": "inscricao_divida_ativa", "number": "CDA 2025/0007", "inscribed_on": on});
+    let (status, p) = charter_act(&app, &a, "2025-06-10", &inscribe("2025-05-28")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{p}");
+    let (status, p) = charter_act(&app, &a, "2025-06-10", &inscribe("2025-06-09")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["status"], "inscrita_em_divida_ativa", "{p}");
+    assert_eq!(p["payment"]["divida_ativa"]["number"], "CDA 2025/0007");
+    assert_eq!(p["payment"]["divida_ativa"]["balance_centavos"], 4_000_000);
+    let (status, _) = charter_act(&app, &a, "2025-06-11", &inscribe("2025-06-11")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // In 2026 the 400 units owed are worth R$ 44.000,00; paying them settles the debt.
+    app.clock.set(noon("2026-02-01"));
+    let now = get_auto(&app, &a).await;
+    assert_eq!(now["payment"]["balance_centavos"], 4_400_000, "{now}");
+    let (status, p) = charter_act(&app, &a, "2026-02-02", &pay("2026-02-01", 4_400_000)).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["status"], "paga", "{p}");
+    assert_eq!(p["payment"]["payments"][1]["late"], true, "{p}");
+    assert_eq!(p["payment"]["payments"][1]["upf_year"], 2026, "{p}");
+    let (status, _) = charter_act(&app, &a, "2026-02-02", &pay("2026-02-02", 1)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "nothing left to pay");
+}
+
+/// APP-ART13-XXII with the charter periods by analogy (AMB-34): a ride-hailing fine paid in
+/// full within its deadline reads `paga`; an unpaid one reads `vencida` after it.
+#[tokio::test]
+async fn app_art13_xxii_a_ride_hailing_fine_is_paid_or_falls_due() {
+    let app = spawn_app().await; // 30/11/2026
+    set_upf(&app, 2026, 11_972).await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let mut autos = Vec::new();
+    for at in ["2026-11-30T08:00", "2026-11-30T09:00"] {
+        let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", at);
+        body["authorization_id"] = grant["id"].clone();
+        let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+        let id = a["id"].as_str().unwrap().to_owned();
+        created(
+            app.post(
+                &format!("/api/v1/app-infraction-autos/{id}/notification"),
+                &json!({"method": "electronic", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
+            )
+            .await,
+        )
+        .await;
+        autos.push((id, a["fine"]["upf"].as_i64().unwrap()));
+    }
+    let (paid_id, upf) = &autos[0];
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{paid_id}/acts"),
+            &json!({"act": "pagamento", "guia": "DAM 2026/5532", "paid_on": "2026-11-30", "amount_centavos": upf * 11_972}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["payment"]["status"], "paga", "{p}");
+    let due: chrono::NaiveDate = p["payment"]["due"].as_str().unwrap().parse().unwrap();
+    app.clock
+        .set(noon(&(due + chrono::Days::new(1)).to_string()));
+    let unpaid: Value = app
+        .get_authed(&format!("/api/v1/app-infraction-autos/{}", autos[1].0))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(unpaid["payment"]["status"], "vencida", "{unpaid}");
+    assert_eq!(
+        unpaid["payment"]["balance_centavos"],
+        upf * 11_972,
+        "{unpaid}"
+    );
+    // The driver's certidão states the fine in debt by the auto's number.
+    let cert = created(
+        app.post(
+            &format!(
+                "/api/v1/app-authorizations/{}/certidoes",
+                grant["id"].as_str().unwrap()
+            ),
+            &json!({"subject": "app_driver", "protocol": "PG-2026/77"}),
+        )
+        .await,
+    )
+    .await;
+    let line = cert["facts"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["item"].as_str().unwrap().contains("art. 13, XXII"))
+        .unwrap()
+        .clone();
+    assert_eq!(
+        line["situation"],
+        format!("em débito: {}", unpaid["number"].as_str().unwrap()),
+        "{cert}"
+    );
+    let pdf = app
+        .get_authed(cert["pdf"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let text = crate::helpers::pdf_text(&pdf);
+    assert!(text.contains("em débito"), "{text}");
+}
+
+/// FRET-ART26-P1 with issue 13, item 4: each vehicle's enrolment date is the day it was
+/// protocolled at SIS; the transitional deadline is judged on it, not on the day it is typed.
+#[tokio::test]
+async fn fret_art26_p1_is_judged_on_each_vehicles_enrolment_date() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-04-01"));
+    let mut body = crate::bodies::company_body("11.222.333/0001-81", "2026-12-31");
+    body["operating_before_law"] = json!(true);
+    body["applied_on"] = json!("2025-04-01");
+    let c = created(app.post("/api/v1/charter/companies", &body).await).await;
+    let path = format!(
+        "/api/v1/charter/companies/{}/vehicles",
+        c["id"].as_str().unwrap()
+    );
+    // Typed in on 10/06/2025, after the deadline of 28/04/2025, but protocolled on 25/04.
+    app.clock.set(noon("2025-06-10"));
+    let mut bus = crate::charter::bus_body("QBA1C23", "13824652268", "onibus", "2019-02-14");
+    bus["enrolled_on"] = json!("2025-04-25");
+    let v = created(app.post(&path, &bus).await).await;
+    assert_eq!(v["enrolled_on"], "2025-04-25", "{v}");
+    assert_eq!(v["transition"]["due"], "2025-04-28", "{v}");
+    assert_eq!(v["transition"]["within_deadline"], true, "{v}");
+    assert!(v["warnings"].as_array().unwrap().is_empty(), "{v}");
+    // Protocolled today: late, with the art. 26 §1º warning.
+    let bus = crate::charter::bus_body("RBG4H56", "08543317523", "micro_onibus", "2019-02-14");
+    let v = created(app.post(&path, &bus).await).await;
+    assert_eq!(v["enrolled_on"], "2025-06-10", "{v}");
+    assert_eq!(v["transition"]["within_deadline"], false, "{v}");
+    assert_eq!(v["warnings"][0]["rule"], "FRET-ART26-P1", "{v}");
+    // In the future: refused.
+    let mut bus = crate::charter::bus_body("QWE1R23", "09769017014", "onibus", "2019-02-14");
+    bus["enrolled_on"] = json!("2025-06-11");
+    let res = app.post(&path, &bus).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "enrolled_on", "{p}");
+}
+
+/// FRET-ART9 (AMB-53): a change of a company's, vehicle's or driver's registration data is
+/// recorded with the day it changed and the day it was communicated; the law sets no deadline,
+/// so a late communication carries no warning; a communication cannot precede the change nor
+/// be dated in the future, and it shows in the entity's history.
+#[tokio::test]
+async fn fret_art9_changes_are_recorded_with_their_dates_and_no_deadline() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-10"));
+    let firm = company(&app, "2026-12-31").await;
+    let path = format!("/api/v1/charter/companies/{firm}/data-changes");
+    let change = |changed: &str, reported: &str| json!({"what": "Novo endereço da sede: Rua Couto Magalhães, 200", "changed_on": changed, "reported_on": reported});
+    // Communicated four months after the change: recorded, with no deadline and no warning.
+    let res = app.post(&path, &change("2025-02-01", "2025-06-09")).await;
+    let body = created(res).await;
+    assert_eq!(body["rule"], "FRET-ART9");
+    assert_eq!(body["changed_on"], "2025-02-01");
+    assert_eq!(body["reported_on"], "2025-06-09");
+    for bad in [
+        change("2025-06-01", "2025-05-31"),
+        change("2025-06-01", "2025-06-11"),
+    ] {
+        let res = app.post(&path, &bad).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], "reported_on", "{p}");
+    }
+    let (last, history) =
+        last_event(&app, &format!("/api/v1/charter/companies/{firm}/history")).await;
+    assert_eq!(last["kind"], "data_change_reported", "{history}");
+    assert_eq!(last["data"]["changed_on"], "2025-02-01", "{history}");
+    // Unknown entity kinds and records are 404.
+    let res = app
+        .post(
+            &format!("/api/v1/charter/termos/{firm}/data-changes"),
+            &change("2025-02-01", "2025-06-09"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/charter/vehicles/{}/data-changes",
+                uuid::Uuid::new_v4()
+            ),
+            &change("2025-02-01", "2025-06-09"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+}
