@@ -456,3 +456,85 @@ async fn fret_art9_changes_are_recorded_with_their_dates_and_no_deadline() {
         .await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
+
+/// Issue 13, item 3, end to end in the back office: the act form offers the payment with the
+/// guia, the date and the amount; recording it settles the fine, and the auto's page shows it.
+#[tokio::test]
+async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page() {
+    let app = spawn_app().await; // 30/11/2026
+    set_upf(&app, 2026, 11_972).await;
+    let grant = app.granted().await;
+    let mut body = crate::autos::auto_body(
+        grant["driver_id"].as_str().unwrap(),
+        "APP-ART26-VI",
+        "2026-11-30T08:00",
+    );
+    body["authorization_id"] = grant["id"].clone();
+    let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+    let id = a["id"].as_str().unwrap();
+    created(
+        app.post(
+            &format!("/api/v1/app-infraction-autos/{id}/notification"),
+            &json!({"method": "electronic", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
+        )
+        .await,
+    )
+    .await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut b = crate::panel::Browser::new(&app);
+    b.sign_in("ana.smf", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    let (status, form, _) = b
+        .get(&format!(
+            "/painel/acao/autos.act?id={id}&variante=pagamento"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    for label in [
+        "Pagamento da multa",
+        "Guia (DAM)",
+        "Paga em",
+        "Valor (em centavos)",
+    ] {
+        assert!(
+            form.contains(label),
+            "{label} missing from the form: {form}"
+        );
+    }
+    let csrf = crate::panel::field(&form, "_csrf").unwrap();
+    let amount = (a["fine"]["upf"].as_i64().unwrap() * 11_972).to_string();
+    let req = b
+        .client
+        .post(app.url(&format!(
+            "/painel/acao/autos.act?linhas=1&id={id}&variante=pagamento"
+        )))
+        .form(&[
+            ("_csrf", csrf.as_str()),
+            ("_variante", "pagamento"),
+            ("guia", "DAM 2026/5532"),
+            ("paid_on", "2026-11-30"),
+            ("amount_centavos", amount.as_str()),
+        ]);
+    let (status, page, _) = b.send(req).await;
+    assert!(
+        status == StatusCode::SEE_OTHER || status == StatusCode::OK,
+        "{status}: {page}"
+    );
+    let now: Value = app
+        .get_authed(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(now["payment"]["status"], "paga", "{now}");
+    assert_eq!(
+        now["payment"]["payments"][0]["guia"], "DAM 2026/5532",
+        "{now}"
+    );
+    let (_, page, _) = b
+        .get(&format!("/painel/ver/app-infraction-autos/{id}"))
+        .await;
+    assert!(page.contains("Multa: pagamento"), "{page}");
+    assert!(page.contains("DAM 2026/5532"), "{page}");
+}

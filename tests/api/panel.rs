@@ -13,11 +13,11 @@ use crate::helpers::{OFFICIAL_PASSWORD, TestApp, spawn_app};
 /// A browser without JavaScript: a client that does not follow redirects, and its cookies.
 pub(crate) struct Browser<'a> {
     app: &'a TestApp,
-    client: reqwest::Client,
+    pub(crate) client: reqwest::Client,
     cookies: HashMap<String, String>,
 }
 
-fn field(html: &str, name: &str) -> Option<String> {
+pub(crate) fn field(html: &str, name: &str) -> Option<String> {
     let marker = format!("name=\"{name}\" value=\"");
     let start = html.find(&marker)? + marker.len();
     Some(html[start..].split('"').next()?.to_owned())
