@@ -26,6 +26,27 @@ async fn charter_act(
     (status, res.json().await.unwrap_or_default())
 }
 
+/// An art. 26, VI auto against the granted driver, committed at `at` and notified by e-mail
+/// on 30/11/2026 (juntada the same day).
+async fn notified_auto(app: &TestApp, grant: &Value, at: &str) -> Value {
+    let mut body =
+        crate::autos::auto_body(grant["driver_id"].as_str().unwrap(), "APP-ART26-VI", at);
+    body["authorization_id"] = grant["id"].clone();
+    let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+    created(
+        app.post(
+            &format!(
+                "/api/v1/app-infraction-autos/{}/notification",
+                a["id"].as_str().unwrap()
+            ),
+            &json!({"method": "electronic", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
+        )
+        .await,
+    )
+    .await;
+    a
+}
+
 /// The last event of the history at `path`, and the whole history.
 async fn last_event(app: &TestApp, path: &str) -> (Value, Value) {
     let history: Value = app.get_authed(path).await.json().await.unwrap();
@@ -293,22 +314,13 @@ async fn app_art13_xxii_a_ride_hailing_fine_is_paid_or_falls_due() {
     let app = spawn_app().await; // 30/11/2026
     set_upf(&app, 2026, 11_972).await;
     let grant = app.granted().await;
-    let driver = grant["driver_id"].as_str().unwrap();
     let mut autos = Vec::new();
     for at in ["2026-11-30T08:00", "2026-11-30T09:00"] {
-        let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", at);
-        body["authorization_id"] = grant["id"].clone();
-        let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
-        let id = a["id"].as_str().unwrap().to_owned();
-        created(
-            app.post(
-                &format!("/api/v1/app-infraction-autos/{id}/notification"),
-                &json!({"method": "electronic", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
-            )
-            .await,
-        )
-        .await;
-        autos.push((id, a["fine"]["upf"].as_i64().unwrap()));
+        let a = notified_auto(&app, &grant, at).await;
+        autos.push((
+            a["id"].as_str().unwrap().to_owned(),
+            a["fine"]["upf"].as_i64().unwrap(),
+        ));
     }
     let (paid_id, upf) = &autos[0];
     let res = app
@@ -464,22 +476,8 @@ async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page(
     let app = spawn_app().await; // 30/11/2026
     set_upf(&app, 2026, 11_972).await;
     let grant = app.granted().await;
-    let mut body = crate::autos::auto_body(
-        grant["driver_id"].as_str().unwrap(),
-        "APP-ART26-VI",
-        "2026-11-30T08:00",
-    );
-    body["authorization_id"] = grant["id"].clone();
-    let a = created(app.post("/api/v1/app-infraction-autos", &body).await).await;
+    let a = notified_auto(&app, &grant, "2026-11-30T08:00").await;
     let id = a["id"].as_str().unwrap();
-    created(
-        app.post(
-            &format!("/api/v1/app-infraction-autos/{id}/notification"),
-            &json!({"method": "electronic", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
-        )
-        .await,
-    )
-    .await;
     app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
         .await;
     let mut b = crate::panel::Browser::new(&app);
