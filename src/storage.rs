@@ -848,8 +848,8 @@ pub(crate) mod sql {
     pub const ISSUE_NUMBER: &str = "UPDATE document_numbers SET state = 'issued', closed_at = $2 \
         WHERE number = $1 AND state = 'reserved'";
     pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \
-        fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by) \
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+        fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by, protocolled_on) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
     pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
         legal_basis_version, occurred_at, data, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
     /// The hash of the audit chain's last row (`None` before the chain began).
@@ -863,7 +863,8 @@ pub(crate) mod sql {
         "SELECT a.id, a.number, a.driver_id, ",
         current_vehicle!(),
         " AS vehicle_id, a.fee_paid_on, \
-        a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, r.revoked_at, r.revoked_by, \
+        a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, a.protocolled_on, \
+        r.revoked_at, r.revoked_by, \
         r.reason, (SELECT COUNT(*) FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS substitutions \
         FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
         WHERE a.id = $1"
@@ -1064,6 +1065,7 @@ pub(crate) struct AuthorizationRow {
     legal_basis_version: String,
     granted_at: DateTime<Utc>,
     granted_by: String,
+    protocolled_on: Option<NaiveDate>,
     revoked_at: Option<DateTime<Utc>>,
     revoked_by: Option<String>,
     reason: Option<String>,
@@ -1093,6 +1095,7 @@ impl TryFrom<AuthorizationRow> for RideHailingAuthorization {
             legal_basis_version: r.legal_basis_version,
             granted_at: r.granted_at,
             granted_by: r.granted_by,
+            protocolled_on: r.protocolled_on,
             revocation,
             substitutions: u32::try_from(r.substitutions)
                 .map_err(|_| corrupt("substitutions", &r.id))?,

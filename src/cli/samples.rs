@@ -82,6 +82,7 @@ impl SampleRecords {
             legal_basis_version: basis.version.into(),
             granted_at: now,
             granted_by: "samples".into(),
+            protocolled_on: Some(date(2026, 11, 18)),
             revocation: None,
             substitutions: 0,
         };

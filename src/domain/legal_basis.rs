@@ -80,6 +80,11 @@ pub struct RideHailingLegalBasis {
     pub vistoria_fix_days: u32,
     /// APP-ART13-XIX: days to report a change of registration data.
     pub data_change_report_days: u32,
+    /// Issue 13, item 2 (AMB-63): the driver's history requirements — licence seniority
+    /// (art. 12, I), no gravíssima in 12 months (art. 12, IV: "before the protocol"), the CTB
+    /// 306 bar (art. 12, §1º) — are judged at the application's protocol date; `false`: at
+    /// the grant.
+    pub history_judged_at_protocol: bool,
 }
 
 impl RideHailingLegalBasis {
@@ -137,6 +142,7 @@ impl RideHailingLegalBasis {
             vistoria_validity_months: 12,
             vistoria_fix_days: 15,
             data_change_report_days: 7,
+            history_judged_at_protocol: true,
         }
     }
 

@@ -109,6 +109,9 @@ pub struct GrantFacts {
     pub fee_paid_on: NaiveDate,
     /// The grant date, in America/Cuiaba (DL-11).
     pub today: NaiveDate,
+    /// The day the application was protocolled (issue 13, item 2): the driver's history
+    /// requirements are judged at it (APP-ART12-IV; AMB-63, `history_judged_at_protocol`).
+    pub protocolled_on: NaiveDate,
     pub driver_has_active_authorization: bool,
     pub vehicle_has_active_authorization: bool,
     /// Removed from the register since (art. 24, I, d and f; AMB-36).
@@ -148,6 +151,13 @@ pub fn app_art12_i_cnh(
     basis: &RideHailingLegalBasis,
     out: &mut Failures,
 ) {
+    app_art12_i_cnh_category(d, out);
+    app_art12_i_cnh_seniority(d, today, basis, out);
+    app_art12_i_cnh_in_force(d.cnh_expires_on, today, out);
+}
+
+/// APP-ART12-I: category B or higher, with the EAR remark.
+pub fn app_art12_i_cnh_category(d: &DriverFacts, out: &mut Failures) {
     if !d.cnh_category.is_b_or_higher() {
         let msg = format!(
             "A CNH deve ser da categoria B ou superior; a categoria informada é {}.",
@@ -159,12 +169,21 @@ pub fn app_art12_i_cnh(
         let msg = "A CNH deve conter a observação EAR (exerce atividade remunerada).".to_owned();
         fail(out, "APP-ART12-I", "art. 12, I", "cnh.ear", msg);
     }
+}
+
+/// APP-ART12-I: the first licence at least two years before `on` (AMB-22, DL-9).
+pub fn app_art12_i_cnh_seniority(
+    d: &DriverFacts,
+    on: NaiveDate,
+    basis: &RideHailingLegalBasis,
+    out: &mut Failures,
+) {
     let seniority = add_months(
         d.first_license_date,
         basis.min_years_since_first_license * 12,
         basis.month_overflow,
     );
-    if today < seniority {
+    if on < seniority {
         let msg = format!(
             "A CNH deve ter sido expedida há pelo menos {} anos (primeira habilitação); o requisito só é cumprido em {}.",
             basis.min_years_since_first_license,
@@ -178,7 +197,6 @@ pub fn app_art12_i_cnh(
             msg,
         );
     }
-    app_art12_i_cnh_in_force(d.cnh_expires_on, today, out);
 }
 
 /// APP-ART12-I (art. 12, I): the driver's CNH is not expired on `today` (the grant checks it;
@@ -394,11 +412,21 @@ pub fn decide_grant(
     basis: &RideHailingLegalBasis,
 ) -> Result<GrantDecision, Vec<RuleFailure>> {
     let mut failures = Vec::new();
-    app_art12_i_cnh(&facts.driver, facts.today, basis, &mut failures);
+    // APP-ART12-IV counts back from the protocol; AMB-63 reads the other history requirements
+    // (licence seniority, the CTB 306 bar) the same way. Documents must be in force at the
+    // grant, the act that rests on them.
+    let history_on = if basis.history_judged_at_protocol {
+        facts.protocolled_on
+    } else {
+        facts.today
+    };
+    app_art12_i_cnh_category(&facts.driver, &mut failures);
+    app_art12_i_cnh_seniority(&facts.driver, history_on, basis, &mut failures);
+    app_art12_i_cnh_in_force(facts.driver.cnh_expires_on, facts.today, &mut failures);
     let record = &facts.driver.record;
     driver_record::app_art12_iii_certificates(record, facts.today, basis, &mut failures);
-    driver_record::app_art12_iv_no_gravissima(record, facts.today, basis, &mut failures);
-    driver_record::app_art12_p1_ctb306(record, facts.today, basis, &mut failures);
+    driver_record::app_art12_iv_no_gravissima(record, history_on, basis, &mut failures);
+    driver_record::app_art12_p1_ctb306(record, history_on, basis, &mut failures);
     app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
     app_art2_capacity(&facts.vehicle, basis, &mut failures);
     app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
@@ -693,6 +721,7 @@ mod tests {
             },
             fee_paid_on: d(2026, 11, 20),
             today: d(2026, 11, 30),
+            protocolled_on: d(2026, 11, 30),
             driver_has_active_authorization: false,
             vehicle_has_active_authorization: false,
             driver_deregistered_since: None,
@@ -807,6 +836,30 @@ mod tests {
             rules_failed(&f),
             vec![("APP-ART2-P2", "vehicle.model_year")]
         );
+    }
+
+    /// APP-ART12-IV (DL-10) and AMB-63: the driver's history is judged at the protocol, the
+    /// documents at the grant; the switch of the legal basis judges both at the grant.
+    #[test]
+    fn app_art12_iv_history_is_judged_at_the_protocol_and_documents_at_the_grant() {
+        let mut f = eligible();
+        f.driver.first_license_date = d(2024, 11, 25); // two years on 25/11/2026
+        f.protocolled_on = d(2026, 11, 20);
+        assert_eq!(
+            rules_failed(&f),
+            vec![("APP-ART12-I", "cnh.first_license_date")]
+        );
+        f.protocolled_on = d(2026, 11, 25);
+        assert!(rules_failed(&f).is_empty());
+        // A CNH that expired after the protocol fails at the grant.
+        f.driver.cnh_expires_on = d(2026, 11, 28);
+        assert_eq!(rules_failed(&f), vec![("APP-ART12-I", "cnh.expires_on")]);
+        let mut basis = RideHailingLegalBasis::draft_2023();
+        basis.history_judged_at_protocol = false;
+        let mut f = eligible();
+        f.driver.first_license_date = d(2024, 11, 25);
+        f.protocolled_on = d(2026, 11, 20);
+        assert!(decide_grant(&f, &basis).is_ok());
     }
 
     // S02 — APP-ART2-P3 with a hypothetical EIF of 2025-07-01.

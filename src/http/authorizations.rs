@@ -31,6 +31,11 @@ pub struct GrantDto {
     driver_id: String,
     vehicle_id: String,
     fee_paid_on: String,
+    /// Data do protocolo do requerimento (issue 13): o histórico do condutor (art. 12, I e
+    /// IV; §1º) é apurado nessa data; padrão: hoje.
+    #[serde(default)]
+    #[schema(format = Date)]
+    protocolled_on: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -57,6 +62,9 @@ pub struct AuthorizationView {
     /// Quantas vezes o veículo foi substituído (art. 8º, §2º).
     vehicle_substitutions: u32,
     fee_paid_on: NaiveDate,
+    /// Data do protocolo do requerimento (ausente nas concessões anteriores ao registro).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocolled_on: Option<NaiveDate>,
     valid_from: NaiveDate,
     valid_until: NaiveDate,
     status: AuthorizationStatus,
@@ -121,6 +129,7 @@ fn authorization_view(
         vehicle_id: a.vehicle_id,
         vehicle_substitutions: a.substitutions,
         fee_paid_on: a.fee_paid_on,
+        protocolled_on: a.protocolled_on,
         valid_from: a.valid_from,
         valid_until: a.valid_until,
         status,
@@ -171,6 +180,7 @@ pub struct GrantRequest {
     driver_id: Uuid,
     vehicle_id: Uuid,
     fee_paid_on: NaiveDate,
+    protocolled_on: Option<NaiveDate>,
 }
 
 impl TryFrom<GrantDto> for GrantRequest {
@@ -181,12 +191,18 @@ impl TryFrom<GrantDto> for GrantRequest {
         let driver_id = f.uuid("driver_id", &dto.driver_id);
         let vehicle_id = f.uuid("vehicle_id", &dto.vehicle_id);
         let fee_paid_on = f.date("fee_paid_on", &dto.fee_paid_on);
+        let protocolled_on = dto
+            .protocolled_on
+            .as_deref()
+            .filter(|d| !d.trim().is_empty())
+            .map(|d| f.date("protocolled_on", d));
         let (driver_id, vehicle_id, fee_paid_on) =
             f.done(parsed!(driver_id, vehicle_id, fee_paid_on))?;
         Ok(Self {
             driver_id,
             vehicle_id,
             fee_paid_on,
+            protocolled_on: protocolled_on.flatten(),
         })
     }
 }
@@ -204,12 +220,14 @@ pub async fn grant(
         driver_id,
         vehicle_id,
         fee_paid_on,
+        protocolled_on,
     } = body.into_inner().try_into()?;
     match issuance::ride_hailing::grant::grant_app_authorization(
         &state,
         driver_id,
         vehicle_id,
         fee_paid_on,
+        protocolled_on,
         &official.actor,
     )
     .await

@@ -441,6 +441,7 @@ impl Repository for Store {
                 .bind(&a.legal_basis_version)
                 .bind(a.granted_at)
                 .bind(&a.granted_by)
+                .bind(a.protocolled_on)
                 .execute(&mut *tx)
                 .await?;
             for d in &grant.documents {

@@ -536,3 +536,52 @@ async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page(
     assert!(page.contains("Multa: pagamento"), "{page}");
     assert!(page.contains("DAM 2026/5532"), "{page}");
 }
+
+/// Issue 13, item 2 — APP-ART12-IV (DL-10) and AMB-63: an application protocolled on
+/// 20/11/2026 and granted on 30/11 is judged on the driver's history as of the protocol: a
+/// first licence of 25/11/2024 had not reached its two years then. Protocolled on its
+/// anniversary it is granted, and the authorization records the protocol date; a protocol
+/// date in the future is a 422.
+#[tokio::test]
+async fn app_art12_a_grant_judges_the_drivers_history_at_the_applications_protocol() {
+    let app = spawn_app().await; // 30/11/2026
+    let mut driver = crate::bodies::driver_body(crate::helpers::CPFS[0], crate::helpers::CNHS[0]);
+    driver["cnh"]["first_license_date"] = json!("2024-11-25");
+    let d = app.create_driver(&driver).await;
+    let v = app
+        .create_vehicle(&crate::bodies::vehicle_body(
+            crate::helpers::PLATES[0],
+            crate::helpers::RENAVAMS[0],
+        ))
+        .await;
+    let grant = |protocol: &str| json!({"driver_id": d, "vehicle_id": v, "fee_paid_on": "2026-11-20", "protocolled_on": protocol});
+    let res = app
+        .post("/api/v1/app-authorizations", &grant("2026-11-20"))
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["rule"], "APP-ART12-I", "{p}");
+    assert_eq!(p["errors"][0]["field"], "cnh.first_license_date", "{p}");
+    let res = app
+        .post("/api/v1/app-authorizations", &grant("2026-12-01"))
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "protocolled_on", "{p}");
+    let a = created(
+        app.post("/api/v1/app-authorizations", &grant("2026-11-25"))
+            .await,
+    )
+    .await;
+    assert_eq!(a["protocolled_on"], "2026-11-25", "{a}");
+    let again: Value = app
+        .get_authed(&format!(
+            "/api/v1/app-authorizations/{}",
+            a["id"].as_str().unwrap()
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["protocolled_on"], "2026-11-25", "{again}");
+}

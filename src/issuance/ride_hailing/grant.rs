@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
-use crate::domain::ride_hailing::registry::RideHailingAuthorization;
+use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 use crate::domain::ride_hailing::{GrantFacts, decide_grant};
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{issue_ride_hailing_document, void};
@@ -25,6 +25,33 @@ pub struct Granted {
     pub documents: Vec<SignedDocument>,
 }
 
+/// The driver and the car a grant names.
+async fn parties(
+    state: &AppState,
+    driver_id: Uuid,
+    vehicle_id: Uuid,
+) -> Result<(Driver, Vehicle), UseCaseError> {
+    let driver =
+        state
+            .store
+            .get_driver(driver_id)
+            .await?
+            .ok_or(UseCaseError::UnknownReference {
+                field: "driver_id",
+                message: "Condutor não cadastrado.",
+            })?;
+    let vehicle =
+        state
+            .store
+            .get_vehicle(vehicle_id)
+            .await?
+            .ok_or(UseCaseError::UnknownReference {
+                field: "vehicle_id",
+                message: "Veículo não cadastrado.",
+            })?;
+    Ok((driver, vehicle))
+}
+
 /// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
 /// windshield sticker (APP-ART14).
 pub async fn grant_app_authorization(
@@ -32,25 +59,21 @@ pub async fn grant_app_authorization(
     driver_id: Uuid,
     vehicle_id: Uuid,
     fee_paid_on: chrono::NaiveDate,
+    protocolled_on: Option<chrono::NaiveDate>,
     actor: &str,
 ) -> Result<Granted, UseCaseError> {
     let store = &state.store;
-    let driver = store
-        .get_driver(driver_id)
-        .await?
-        .ok_or(UseCaseError::UnknownReference {
-            field: "driver_id",
-            message: "Condutor não cadastrado.",
-        })?;
-    let vehicle = store
-        .get_vehicle(vehicle_id)
-        .await?
-        .ok_or(UseCaseError::UnknownReference {
-            field: "vehicle_id",
-            message: "Veículo não cadastrado.",
-        })?;
+    let (driver, vehicle) = parties(state, driver_id, vehicle_id).await?;
     let now = state.clock.now();
     let today = local_date(now);
+    // Issue 13, item 2: when the application was protocolled; typed in later, never ahead.
+    let protocolled_on = protocolled_on.unwrap_or(today);
+    if protocolled_on > today {
+        return Err(UseCaseError::Inconsistent {
+            field: "protocolled_on",
+            message: "A data do protocolo do pedido não pode ser futura.",
+        });
+    }
     let (driver_active, vehicle_active) = store
         .active_authorization_flags(driver_id, vehicle_id, now)
         .await?;
@@ -59,6 +82,7 @@ pub async fn grant_app_authorization(
         vehicle: vehicle.facts(),
         fee_paid_on,
         today,
+        protocolled_on,
         driver_has_active_authorization: driver_active,
         vehicle_has_active_authorization: vehicle_active,
         driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
@@ -80,6 +104,7 @@ pub async fn grant_app_authorization(
         legal_basis_version: decision.legal_basis_version.to_owned(),
         granted_at: now,
         granted_by: actor.to_owned(),
+        protocolled_on: Some(protocolled_on),
         revocation: None,
         substitutions: 0,
     };
