@@ -408,6 +408,8 @@ pub async fn company_autos(
             .filter(|e| e.kind == CharterAct::ProcedureAct.as_str())
             .map(|e| event_data(e, row.id))
             .collect::<Result<_, _>>()?;
+        // Issue 13: the acts as they stand, rectifications applied.
+        let acts_ = crate::domain::charter::sanctions::effective_acts(&acts_);
         let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
         let infraction = crate::domain::charter::sanctions::charter_infraction(&data.infraction)
             .ok_or_else(|| corrupt("infraction", row.id))?;

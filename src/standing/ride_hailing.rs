@@ -217,7 +217,7 @@ pub const ENTITY: &str = "app_infraction_auto";
 
 /// The procedure acts recorded for an auto, in order.
 pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct>, StorageError> {
-    state
+    let recorded: Vec<ProcedureAct> = state
         .store
         .events_of(ENTITY, &auto_id.to_string())
         .await?
@@ -227,7 +227,9 @@ pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct
             serde_json::from_str(&e.data)
                 .map_err(|_| StorageError::Corrupt(format!("procedure act of auto {auto_id}")))
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // Issue 13: the acts as they stand, rectifications applied (the history keeps them all).
+    Ok(crate::domain::charter::sanctions::effective_acts(&recorded))
 }
 
 /// The acts of `auto`'s procedure with its start event first: the juntada of the notice

@@ -585,3 +585,79 @@ async fn app_art12_a_grant_judges_the_drivers_history_at_the_applications_protoc
         .unwrap();
     assert_eq!(again["protocolled_on"], "2026-11-25", "{again}");
 }
+
+/// Issue 13, item 1: an act entered wrongly is rectified by a new act with a reason, never by
+/// editing. A defence typed with the wrong protocol date (after the period: untimely) is voided
+/// and entered again with its true date (timely); only the latest act can be voided, a payment
+/// by its guia; the history keeps the wrong act, the rectification and the right one.
+#[tokio::test]
+async fn a_wrong_act_is_voided_by_a_rectification_and_entered_again() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    set_upf(&app, 2025, 10_000).await;
+    let firm = company(&app, "2026-12-31").await;
+    let a = auto(&app, &firm, "FRET-ART19-III", "2025-04-10").await;
+    notify(&app, &a, "2025-04-11").await; // defence due 28/04/2025
+    let defesa = |on: &str| json!({"act": "defesa", "protocol": "PG-2025/881", "filed_on": on});
+    let (status, p) = charter_act(&app, &a, "2025-05-02", &defesa("2025-04-29")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["defence_timely"], false);
+    let retifica = |voids: &str, reason: &str| json!({"act": "retificacao", "voids": voids, "reason": reason, "rectified_on": "2025-05-02"});
+    // The notification is not the latest act: it cannot be voided before the defence.
+    let (status, p) = charter_act(&app, &a, "2025-05-02", &retifica("notificacao", "Erro")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{p}");
+    // Without a reason: refused.
+    let (status, _) = charter_act(&app, &a, "2025-05-02", &retifica("defesa", " ")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, p) = charter_act(
+        &app,
+        &a,
+        "2025-05-02",
+        &retifica(
+            "defesa",
+            "Data do protocolo digitada errada: o carimbo diz 28/04/2025.",
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert!(p["procedure"]["defence_timely"].is_null(), "{p}");
+    let (status, p) = charter_act(&app, &a, "2025-05-02", &defesa("2025-04-28")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["procedure"]["defence_timely"], true, "{p}");
+    assert_eq!(p["procedure"]["stage"], "defesa_apresentada", "{p}");
+    let (_, history) = last_event(
+        &app,
+        &format!(
+            "/api/v1/charter/autos/{}/history",
+            a["id"].as_str().unwrap()
+        ),
+    )
+    .await;
+    let acts: Vec<&str> = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["data"]["act"].as_str())
+        .collect();
+    assert_eq!(
+        acts,
+        ["notificacao", "defesa", "retificacao", "defesa"],
+        "{history}"
+    );
+    // A payment entered with the wrong amount is voided by its guia.
+    let b = auto(&app, &firm, "FRET-ART19-II", "2025-04-10").await;
+    notify(&app, &b, "2025-04-11").await;
+    let pay = json!({"act": "pagamento", "guia": "DAM 1", "paid_on": "2025-04-20", "amount_centavos": 4_000_000});
+    let (status, p) = charter_act(&app, &b, "2025-04-20", &pay).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["balance_centavos"], 1_000_000);
+    let mut wrong_guia = retifica("pagamento", "Valor digitado errado.");
+    wrong_guia["guia"] = json!("DAM 2");
+    let (status, _) = charter_act(&app, &b, "2025-05-02", &wrong_guia).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    wrong_guia["guia"] = json!("DAM 1");
+    let (status, p) = charter_act(&app, &b, "2025-05-02", &wrong_guia).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["paid_centavos"], 0, "{p}");
+    assert_eq!(p["payment"]["balance_centavos"], 5_000_000, "{p}");
+}

@@ -203,6 +203,109 @@ pub enum ProcedureAct {
         number: String,
         inscribed_on: NaiveDate,
     },
+    /// Issue 13, item 1: an act entered wrongly is voided by this act, with the reason and the
+    /// day it was decided, never edited; the correct act is then entered anew and the history
+    /// keeps all three. It voids the procedure's latest act of kind `voids` (a payment: the
+    /// one of `guia`); to reach an earlier act, the later ones are voided first.
+    Retificacao {
+        voids: ActKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guia: Option<String>,
+        reason: String,
+        rectified_on: NaiveDate,
+    },
+}
+
+/// The kinds of act a rectification can void.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActKind {
+    Notificacao,
+    Defesa,
+    Decisao,
+    Reconsideracao,
+    DecisaoPrefeito,
+    Pagamento,
+    InscricaoDividaAtiva,
+}
+
+impl ActKind {
+    fn of(act: &ProcedureAct) -> Option<Self> {
+        Some(match act {
+            ProcedureAct::Notificacao { .. } => Self::Notificacao,
+            ProcedureAct::Defesa { .. } => Self::Defesa,
+            ProcedureAct::Decisao { .. } => Self::Decisao,
+            ProcedureAct::Reconsideracao { .. } => Self::Reconsideracao,
+            ProcedureAct::DecisaoPrefeito { .. } => Self::DecisaoPrefeito,
+            ProcedureAct::Pagamento { .. } => Self::Pagamento,
+            ProcedureAct::InscricaoDividaAtiva { .. } => Self::InscricaoDividaAtiva,
+            ProcedureAct::Retificacao { .. } => return None,
+        })
+    }
+}
+
+/// The acts as they stand once every rectification has voided its act, in order.
+pub fn effective_acts(acts: &[ProcedureAct]) -> Vec<ProcedureAct> {
+    let mut out: Vec<ProcedureAct> = Vec::with_capacity(acts.len());
+    for act in acts {
+        if let ProcedureAct::Retificacao { voids, guia, .. } = act {
+            if let Some(i) = voided_index(&out, *voids, guia.as_deref()) {
+                out.remove(i);
+            }
+        } else {
+            out.push(act.clone());
+        }
+    }
+    out
+}
+
+/// Which of `acts` (already effective) a rectification of `voids` would void.
+fn voided_index(acts: &[ProcedureAct], voids: ActKind, guia: Option<&str>) -> Option<usize> {
+    acts.iter().rposition(|a| {
+        ActKind::of(a) == Some(voids)
+            && match a {
+                ProcedureAct::Pagamento { guia: g, .. } => guia.is_none_or(|x| x == g),
+                _ => true,
+            }
+    })
+}
+
+/// Whether a rectification may void what it names in `acts` (effective): the procedure's
+/// latest act, any payment by its guia, or the inscription; never a decision that annulled
+/// the auto (undone only by a new decision). The pt-BR reason when not.
+fn check_rectification(
+    acts: &[ProcedureAct],
+    voids: ActKind,
+    guia: Option<&str>,
+    reason: &str,
+) -> Result<(), &'static str> {
+    if reason.trim().is_empty() {
+        return Err("Informe o motivo da retificação.");
+    }
+    let Some(i) = voided_index(acts, voids, guia) else {
+        return Err("Não há ato desse tipo a retificar.");
+    };
+    let target = &acts[i];
+    if matches!(
+        target,
+        ProcedureAct::Decisao {
+            outcome: Outcome::Anulado,
+            ..
+        } | ProcedureAct::DecisaoPrefeito {
+            outcome: Outcome::Anulado,
+            ..
+        }
+    ) {
+        return Err(
+            "A decisão que anulou o auto só se desfaz por nova decisão, não por retificação.",
+        );
+    }
+    if !target.is_of_the_account() && acts[i + 1..].iter().any(|a| !a.is_of_the_account()) {
+        return Err(
+            "Só o último ato do procedimento pode ser retificado: retifique antes os atos posteriores.",
+        );
+    }
+    Ok(())
 }
 
 impl ProcedureAct {
@@ -218,6 +321,7 @@ impl ProcedureAct {
             }
             Self::Pagamento { paid_on, .. } => *paid_on,
             Self::InscricaoDividaAtiva { inscribed_on, .. } => *inscribed_on,
+            Self::Retificacao { rectified_on, .. } => *rectified_on,
         }
     }
 
@@ -229,14 +333,16 @@ impl ProcedureAct {
             Self::Decisao { .. } | Self::DecisaoPrefeito { .. } => "decided_on",
             Self::Pagamento { .. } => "paid_on",
             Self::InscricaoDividaAtiva { .. } => "inscribed_on",
+            Self::Retificacao { .. } => "rectified_on",
         }
     }
 
-    /// Whether the act concerns the fine's account, not the procedure's stages.
+    /// Whether the act concerns the fine's account (or voids an act), not the procedure's
+    /// stages: it neither moves the stage nor sets the date later acts follow.
     pub fn is_of_the_account(&self) -> bool {
         matches!(
             self,
-            Self::Pagamento { .. } | Self::InscricaoDividaAtiva { .. }
+            Self::Pagamento { .. } | Self::InscricaoDividaAtiva { .. } | Self::Retificacao { .. }
         )
     }
 }
@@ -280,6 +386,25 @@ pub struct ProcedureState {
     pub final_: bool,
 }
 
+impl ProcedureState {
+    /// An auto just drawn up: no act yet.
+    fn drawn_up() -> Self {
+        Self {
+            stage: "lavrado",
+            notified_on: None,
+            notice_method: None,
+            defence_due: None,
+            defence_timely: None,
+            payment_due: None,
+            reconsideration_due: None,
+            reconsideration_timely: None,
+            routed_to: None,
+            annulled: false,
+            final_: false,
+        }
+    }
+}
+
 /// The periods of the procedure: Lei 4.937/2025 arts. 22–23; the ride-hailing law borrows
 /// them until its decree (AMB-34).
 #[derive(Debug, Clone, Copy)]
@@ -318,19 +443,7 @@ pub fn procedure_state(
     rules: &DeadlineRules,
     days: ProcedureDays,
 ) -> ProcedureState {
-    let mut s = ProcedureState {
-        stage: "lavrado",
-        notified_on: None,
-        notice_method: None,
-        defence_due: None,
-        defence_timely: None,
-        payment_due: None,
-        reconsideration_due: None,
-        reconsideration_timely: None,
-        routed_to: None,
-        annulled: false,
-        final_: false,
-    };
+    let mut s = ProcedureState::drawn_up();
     // Counting from an already-effective day: no DL-4 move (AMB-32).
     let plain = DeadlineRules {
         notification_on_closed_day_moves: false,
@@ -397,8 +510,10 @@ pub fn procedure_state(
                 s.routed_to = None;
                 s.stage = "decidido_prefeito";
             }
-            // The fine's account: `domain::fines`.
-            ProcedureAct::Pagamento { .. } | ProcedureAct::InscricaoDividaAtiva { .. } => {}
+            // The fine's account: `domain::fines`; rectifications: `effective_acts`.
+            ProcedureAct::Pagamento { .. }
+            | ProcedureAct::InscricaoDividaAtiva { .. }
+            | ProcedureAct::Retificacao { .. } => {}
         }
     }
     let last_outcome = mayor.map(|m| m.0).or(decided);
@@ -590,6 +705,14 @@ fn check_act_order(
             } else {
                 Ok(())
             };
+        }
+        ProcedureAct::Retificacao {
+            voids,
+            guia,
+            reason,
+            ..
+        } => {
+            return check_rectification(acts, *voids, guia.as_deref(), reason);
         }
         ProcedureAct::InscricaoDividaAtiva { number, .. } => {
             let inscribed = acts

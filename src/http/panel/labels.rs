@@ -5,6 +5,8 @@
 const FIELDS: &[(&str, &str)] = &[
     ("actor", "Servidor(a) (id)"),
     ("amount_centavos", "Valor (em centavos)"),
+    ("voids", "Ato a tornar sem efeito"),
+    ("rectified_on", "Data da retificação"),
     ("balance_centavos", "Saldo devedor (centavos)"),
     ("divida_ativa", "Dívida ativa"),
     ("enrolled_on", "Protocolo do cadastro"),
@@ -415,6 +417,7 @@ const VALUES: &[(&str, &str)] = &[
     ("reconsideracao", "Reconsideração"),
     ("decisao_prefeito", "Decisão do Prefeito"),
     ("pagamento", "Pagamento da multa"),
+    ("retificacao", "Retificação de ato registrado"),
     ("inscricao_divida_ativa", "Inscrição em dívida ativa"),
     ("aguardando_notificacao", "Aguardando notificação"),
     ("aguardando_decisao", "Aguardando decisão"),
