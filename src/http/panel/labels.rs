@@ -300,6 +300,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("platform_notified_on", "Plataforma notificada em"),
     ("policy", "Apólice"),
     ("protocol", "Protocolo"),
+    ("protocolled_on", "Protocolado em"),
     ("provider", "Emissor"),
     ("purpose", "Finalidade"),
     ("reason", "Motivo"),
