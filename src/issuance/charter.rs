@@ -19,7 +19,7 @@ use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{Act, DocSpec, Numbering, certified_rows, issue_document, void};
 use crate::standing::charter::{
     AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData,
-    certified_facts, current_termo, termos_of,
+    current_termo, termos_of,
 };
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
@@ -415,17 +415,9 @@ pub async fn issue_certidao(
     let today = local_date(now);
     let basis = &state.charter_basis;
     let termos = termos_of(&state.store, company.id).await?;
-    let cal = state.calendar().await?;
-    let in_debt = crate::standing::charter::company_fines_in_debt(
-        &state.store,
-        company.id,
-        today,
-        &cal,
-        &state.deadline_rules,
-        basis,
-    )
-    .await?;
-    let facts = certified_facts(subject, company, &termos, &in_debt, today, basis);
+    let facts =
+        crate::standing::charter::certidao_facts_now(state, subject, company, &termos, today)
+            .await?;
     let issued_by = crate::issuance::officials::name_of(&state.store, actor).await?;
     let (subject_type, table, key) = match subject {
         CertidaoSubject::Vehicle(v) => (

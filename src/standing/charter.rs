@@ -563,21 +563,47 @@ pub fn fines_item(item: &str, in_debt: &[String]) -> CertifiedItem {
     }
 }
 
-/// The numbers of the company's autos whose fine is past due or in dívida ativa on `today`.
-pub async fn company_fines_in_debt(
-    store: &Store,
-    company_id: Uuid,
+/// What a certidão of `subject` certifies on `today`, the company's fines in debt included:
+/// the one reading for issuing a certidão and for verifying it later.
+pub async fn certidao_facts_now(
+    state: &crate::state::AppState,
+    subject: &CertidaoSubject,
+    company: &Company,
+    termos: &[Termo],
     today: NaiveDate,
-    cal: &Calendar,
-    rules: &DeadlineRules,
-    basis: &CharterLegalBasis,
-) -> Result<Vec<String>, StorageError> {
-    Ok(company_autos(store, company_id, today, cal, rules, basis)
+) -> Result<CertifiedFacts, StorageError> {
+    let in_debt: Vec<String> = company_autos_now(state, company.id, today)
         .await?
         .into_iter()
         .filter(|a| a.payment.status.is_debt())
         .map(|a| a.number)
-        .collect())
+        .collect();
+    Ok(certified_facts(
+        subject,
+        company,
+        termos,
+        &in_debt,
+        today,
+        &state.charter_basis,
+    ))
+}
+
+/// [`company_autos`] with the register's calendar, deadline rules and legal basis.
+pub async fn company_autos_now(
+    state: &crate::state::AppState,
+    company_id: Uuid,
+    today: NaiveDate,
+) -> Result<Vec<AutoView>, StorageError> {
+    let cal = state.calendar().await?;
+    company_autos(
+        &state.store,
+        company_id,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.charter_basis,
+    )
+    .await
 }
 
 fn vehicle_facts(

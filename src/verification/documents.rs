@@ -7,8 +7,7 @@ use crate::domain::charter::{CharterStatus, termo_status, vehicle_with_company};
 use crate::domain::dates::local_date;
 use crate::standing::charter::{
     CertidaoSubject, CertifiedFacts, CertifiedItem, Company, Termo, certidao_subject,
-    certified_facts, company_autos, company_status, load_company, load_vehicle, termos_of,
-    vehicle_live_status,
+    company_autos_now, company_status, load_company, load_vehicle, termos_of, vehicle_live_status,
 };
 use crate::standing::ride_hailing::{
     RideHailingCertifiedFacts, acts_of, load_ride_hailing_record, ride_hailing_certified_facts,
@@ -87,16 +86,7 @@ pub async fn document_status(
             (status, until, v.plate.formatted())
         }
         DocumentKind::CharterAuto => {
-            let cal = state.calendar().await?;
-            let views = company_autos(
-                &state.store,
-                company.id,
-                today,
-                &cal,
-                &state.deadline_rules,
-                basis,
-            )
-            .await?;
+            let views = company_autos_now(state, company.id, today).await?;
             let Some(view) = views.iter().find(|v| v.id == doc.subject_id) else {
                 return Ok(None);
             };
@@ -160,18 +150,9 @@ async fn charter_certidao_holds(
     doc: &Document,
     today: NaiveDate,
 ) -> Result<(CharterStatus, bool), StorageError> {
-    let basis = &state.charter_basis;
-    let cal = state.calendar().await?;
-    let in_debt = crate::standing::charter::company_fines_in_debt(
-        &state.store,
-        company.id,
-        today,
-        &cal,
-        &state.deadline_rules,
-        basis,
-    )
-    .await?;
-    let now_facts = certified_facts(subject, company, termos, &in_debt, today, basis);
+    let now_facts =
+        crate::standing::charter::certidao_facts_now(state, subject, company, termos, today)
+            .await?;
     let then: Option<CertifiedFacts> = doc
         .facts
         .as_ref()

@@ -11,8 +11,7 @@ use uuid::Uuid;
 use crate::domain::dates::local_date;
 use crate::domain::officials::{Competence, Roles};
 use crate::standing::charter::{
-    company_autos, company_status, current_termo, load_company, load_vehicle, termos_of,
-    vehicle_live_status,
+    company_status, current_termo, load_company, load_vehicle, termos_of, vehicle_live_status,
 };
 use crate::standing::ride_hailing::{
     acts_of, load_ride_hailing_record, ride_hailing_standing, state_of,
@@ -308,7 +307,6 @@ async fn charter(
         return Ok(None);
     };
     let today = local_date(now);
-    let basis = &state.charter_basis;
     let termos = termos_of(&state.store, company.id).await?;
     let (vehicle, inspection) = match doc.kind {
         DocumentKind::CharterSelo => bus_record(state, doc.subject_id, &company, &termos, today)
@@ -327,26 +325,18 @@ async fn charter(
                 revoked_at: None,
                 revocation_reason: None,
             });
-    let cal = state.calendar().await?;
-    let open_autos = company_autos(
-        &state.store,
-        company.id,
-        today,
-        &cal,
-        &state.deadline_rules,
-        basis,
-    )
-    .await?
-    .into_iter()
-    .rev()
-    .filter(|a| !a.procedure.annulled && !a.procedure.final_)
-    .map(|a| OpenAuto {
-        number: a.number,
-        infraction: a.data.infraction,
-        committed_on: a.data.committed_on,
-        stage: a.procedure.stage.to_owned(),
-    })
-    .collect();
+    let open_autos = crate::standing::charter::company_autos_now(state, company.id, today)
+        .await?
+        .into_iter()
+        .rev()
+        .filter(|a| !a.procedure.annulled && !a.procedure.final_)
+        .map(|a| OpenAuto {
+            number: a.number,
+            infraction: a.data.infraction,
+            committed_on: a.data.committed_on,
+            stage: a.procedure.stage.to_owned(),
+        })
+        .collect();
     let plate = vehicle
         .as_ref()
         .map(|v| format!("&vehicle_plate={}", v.plate.replace('-', "")))

@@ -357,6 +357,29 @@ pub fn binds_driver_and_vehicle(
     )
 }
 
+/// APP-ART22 §§1º–2º with issue 13, item 1: the notice reaches the driver after the auto is
+/// drawn up, and neither its delivery nor its juntada is in the future (the charter auto's
+/// rule too, `check_act`). The field and the pt-BR reason when not.
+pub fn app_art22_notice_dates(
+    drawn_up_on: NaiveDate,
+    notified_on: NaiveDate,
+    juntada_on: NaiveDate,
+    today: NaiveDate,
+) -> Result<(), (&'static str, &'static str)> {
+    if notified_on < drawn_up_on {
+        return Err((
+            "notified_on",
+            "A notificação não pode ser anterior à lavratura do auto.",
+        ));
+    }
+    for (field, on) in [("notified_on", notified_on), ("juntada_on", juntada_on)] {
+        if on > today {
+            return Err((field, "A data não pode ser futura."));
+        }
+    }
+    Ok(())
+}
+
 /// What the register holds of one authorization of a driver, to judge what the driver held on
 /// a past date.
 #[derive(Debug, Clone)]

@@ -311,24 +311,14 @@ pub async fn record_notification(
     id: Uuid,
     n: &AutoNotification,
 ) -> Result<RideHailingAuto, UseCaseError> {
-    // Issue 13, item 1: the notice reaches the driver after the auto is drawn up, and neither
-    // its delivery nor its juntada can be in the future (the charter auto's rule too).
     let drawn = auto(state, id).await?;
-    let today = local_date(state.clock.now());
-    if n.notified_on < local_date(drawn.drawn_up_at) {
-        return Err(UseCaseError::Inconsistent {
-            field: "notified_on",
-            message: "A notificação não pode ser anterior à lavratura do auto.",
-        });
-    }
-    for (field, on) in [("notified_on", n.notified_on), ("juntada_on", n.juntada_on)] {
-        if on > today {
-            return Err(UseCaseError::Inconsistent {
-                field,
-                message: "A data não pode ser futura.",
-            });
-        }
-    }
+    crate::domain::ride_hailing::sanctions::app_art22_notice_dates(
+        local_date(drawn.drawn_up_at),
+        n.notified_on,
+        n.juntada_on,
+        local_date(state.clock.now()),
+    )
+    .map_err(|(field, message)| UseCaseError::Inconsistent { field, message })?;
     match state
         .store
         .record_notification(id, n, actor, state.clock.now())
