@@ -276,7 +276,7 @@ impl RideHailingDocumentContext<'_> {
             &self.letterhead.profile,
             &self.authorization.legal_basis_version,
             articles,
-            self.basis.citation,
+            &self.basis.citation,
         )
     }
 
@@ -305,7 +305,7 @@ impl RideHailingDocumentContext<'_> {
             .letterhead
             .profile
             .law(&a.legal_basis_version)
-            .map_or_else(|| self.basis.citation.to_owned(), profile::LawCitation::law);
+            .map_or_else(|| self.basis.citation.clone(), profile::LawCitation::law);
         json!({
             "number": a.number,
             "driver_name": d.name,

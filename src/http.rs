@@ -8,6 +8,7 @@ pub mod charter;
 pub mod fields;
 pub mod fiscal;
 pub mod history;
+pub mod legal_bases;
 pub mod limits;
 pub mod meta;
 pub mod openapi;
@@ -24,6 +25,7 @@ use actix_web::{HttpRequest, Route, web};
 use futures_util::FutureExt;
 
 use crate::domain::officials::Competence;
+use crate::state::AppState;
 use openapi::Contract;
 use problem::{ApiError, ProblemItem, REQUEST_ID};
 
@@ -165,6 +167,9 @@ route_table! {
     "/api/v1/app-authorizations/{id}/vistorias" => [post authorizations::vistoria: IssueRideHailing],
     "/api/v1/app-authorizations/{id}/sanctions" => [post authorizations::sanction: IssueRideHailing],
     "/api/v1/app-infractions" => [get authorizations::infractions: Public],
+    "/api/v1/legal-bases" => [get legal_bases::list: Public],
+    "/api/v1/legal-bases/ride-hailing" => [post legal_bases::activate_ride_hailing: IssueRideHailing],
+    "/api/v1/legal-bases/charter" => [post legal_bases::activate_charter: IssueCharter],
     "/api/v1/calendar/closed-days" => [post calendar::add_closed_days: Calendar],
     "/api/v1/calendar/{year}" => [get calendar::year: Public],
     "/api/v1/deadlines" => [get calendar::deadline: Public],
@@ -207,6 +212,21 @@ route_table! {
     "/v" => [get verify::page_code: Public],
     "/v/pdf" => [post verify::page_pdf: Public],
     "/v/{token}" => [get verify::page_token: Public],
+}
+
+/// Reads the legal bases again before a request if the register changed since (issue 13,
+/// item 5: an activation on any node takes effect on every node). If the register cannot be
+/// read, the request goes on with the bases last read; its own reads will fail clearly.
+pub async fn legal_bases_middleware(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    if let Some(state) = req.app_data::<web::Data<AppState>>()
+        && let Err(e) = state.refresh_legal_bases().await
+    {
+        tracing::error!(error = %e, "legal bases not read again; the last read stay in force");
+    }
+    next.call(req).await
 }
 
 /// Gives each request an id (the caller's `X-Request-Id` if sane, else a new UUID), makes it

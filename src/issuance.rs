@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod calendar;
 pub mod charter;
+pub mod legal_bases;
 pub mod numbering;
 pub mod officials;
 pub mod pipeline;

@@ -12,7 +12,6 @@ use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::profile::Profile;
 use crate::documents::render::Renderer;
-use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::http;
 use crate::settings::{Environment, Settings};
 use crate::signing::keys::{self, KeyError, Keys};
@@ -104,6 +103,16 @@ impl Application {
                 )
             })?;
         store.listen_for_other_nodes();
+        // Issue 13, item 5: the repository's legal bases and the register's activations; a
+        // version that does not load stops the start rather than judge by another law.
+        let generation = store.changes().generation();
+        let legal_bases =
+            crate::domain::legal_basis::LegalBases::load(store.legal_basis_activations().await?)
+                .context("loading the legal bases")?;
+        for v in legal_bases.activations() {
+            tracing::info!(law = v.law.as_str(), version = %v.version, effective_from = %v.effective_from, "legal basis activated");
+        }
+        let legal_bases = crate::state::LegalBasesCache::new(generation, legal_bases);
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
@@ -112,8 +121,7 @@ impl Application {
             keys: Arc::new(keys),
             renderer: Renderer::new(settings.render_threads, profile.clone()),
             clock,
-            ride_hailing_basis: Arc::new(RideHailingLegalBasis::draft_2023()),
-            charter_basis: Arc::new(crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025()),
+            legal_bases: Arc::new(legal_bases),
             letterhead: Arc::new(Letterhead::new(profile, &settings.public_url)),
             settings: Arc::new(settings.clone()),
             calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
@@ -146,6 +154,7 @@ impl Application {
             App::new()
                 .app_data(data.clone())
                 .app_data(verdicts.clone())
+                .wrap(actix_web::middleware::from_fn(http::legal_bases_middleware))
                 .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)

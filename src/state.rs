@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::documents::Letterhead;
 use crate::documents::render::Renderer;
 use crate::domain::calendar::{CalendarSettings, ClosedDay, DeadlineRules};
-use crate::domain::legal_basis::{CharterLegalBasis, RideHailingLegalBasis};
+use crate::domain::legal_basis::{CharterLegalBasis, LegalBases, RideHailingLegalBasis};
 use crate::settings::Settings;
 use crate::signing::keys::Keys;
 use crate::storage::Store;
@@ -21,8 +21,8 @@ pub struct AppState {
     pub renderer: Renderer,
     pub clock: Arc<dyn Clock>,
     pub settings: Arc<Settings>,
-    pub ride_hailing_basis: Arc<RideHailingLegalBasis>,
-    pub charter_basis: Arc<CharterLegalBasis>,
+    /// The versions of both laws (issue 13, item 5), read again after the register changed.
+    pub legal_bases: Arc<LegalBasesCache>,
     pub letterhead: Arc<Letterhead>,
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,
@@ -55,7 +55,70 @@ impl DecreedDaysCache {
     }
 }
 
+/// The legal bases as last read, with the register's generation they were read at.
+#[derive(Debug)]
+pub struct LegalBasesCache(std::sync::RwLock<(u64, Arc<LegalBases>)>);
+
+impl LegalBasesCache {
+    /// Bases read at `generation` (start-up reads them before the first request).
+    pub fn new(generation: u64, bases: LegalBases) -> Self {
+        Self(std::sync::RwLock::new((generation, Arc::new(bases))))
+    }
+
+    pub fn current(&self) -> Arc<LegalBases> {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1
+            .clone()
+    }
+
+    fn read_at(&self) -> u64 {
+        self.0.read().unwrap_or_else(PoisonError::into_inner).0
+    }
+
+    fn put(&self, generation: u64, bases: LegalBases) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = (generation, Arc::new(bases));
+    }
+}
+
+/// Why the legal bases could not be read again.
+#[derive(Debug, thiserror::Error)]
+pub enum BasesError {
+    #[error(transparent)]
+    Storage(#[from] crate::storage::StorageError),
+    #[error("a stored legal basis does not load: {0}")]
+    Refused(#[from] crate::domain::legal_basis::BasisRefused),
+}
+
 impl AppState {
+    /// The ride-hailing legal basis in force today (issue 13, item 5).
+    pub fn ride_hailing_basis(&self) -> Arc<RideHailingLegalBasis> {
+        self.legal_bases.current().ride_hailing_on(self.today())
+    }
+
+    /// The charter legal basis in force today.
+    pub fn charter_basis(&self) -> Arc<CharterLegalBasis> {
+        self.legal_bases.current().charter_on(self.today())
+    }
+
+    /// Today in Barra do Garças (DL-11).
+    pub fn today(&self) -> chrono::NaiveDate {
+        crate::domain::dates::local_date(self.clock.now())
+    }
+
+    /// Reads the activated versions again if the register changed since they were read (a
+    /// commit of this node, or a notification from another).
+    pub async fn refresh_legal_bases(&self) -> Result<(), BasesError> {
+        let generation = self.store.changes().generation();
+        if self.legal_bases.read_at() == generation {
+            return Ok(());
+        }
+        let bases = LegalBases::load(self.store.legal_basis_activations().await?)?;
+        self.legal_bases.put(generation, bases);
+        Ok(())
+    }
+
     /// The calendar in force: statutory days, the switches, and the decreed days.
     pub async fn calendar(
         &self,

@@ -101,7 +101,7 @@ macro_rules! insert_events {
                 e.kind,
                 e.actor,
                 e.reason,
-                Some(e.legal_basis_version),
+                Some(&e.legal_basis_version),
                 e.at,
                 e.data.to_string(),
             );
@@ -189,6 +189,7 @@ pub mod audit;
 pub mod changes;
 pub mod charter;
 pub mod documents;
+pub mod legal_bases;
 pub mod officials;
 pub mod postgres;
 pub mod ride_hailing;

@@ -79,7 +79,7 @@ impl SampleRecords {
             fee_paid_on: date(2026, 11, 20),
             valid_from: date(2026, 11, 20),
             valid_until: date(2027, 11, 20),
-            legal_basis_version: basis.version.into(),
+            legal_basis_version: basis.version.clone(),
             granted_at: now,
             granted_by: "samples".into(),
             protocolled_on: Some(date(2026, 11, 18)),
@@ -112,7 +112,7 @@ impl SampleRecords {
             fine_upf: 570,
             fine_centavos: Some(570 * 11_972),
             consequences: serde_json::Value::Array(Vec::new()),
-            legal_basis_version: self.basis.version.into(),
+            legal_basis_version: self.basis.version.clone(),
             notification: Some(crate::storage::AutoNotification {
                 method: "post".into(),
                 notified_on: today,

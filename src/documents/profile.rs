@@ -230,8 +230,8 @@ impl Profile {
             }
         }
         for key in [
-            crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025().version,
-            crate::domain::legal_basis::RideHailingLegalBasis::draft_2023().version,
+            &crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025().version,
+            &crate::domain::legal_basis::RideHailingLegalBasis::draft_2023().version,
         ] {
             if !self.laws.contains_key(key) {
                 p.push(format!("laws.\"{key}\": ausente"));

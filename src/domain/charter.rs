@@ -300,7 +300,7 @@ pub struct TermoDecision {
     pub valid_until: NaiveDate,
     /// The Termo this one renews without a gap (AMB-55), if any.
     pub renews: Option<String>,
-    pub legal_basis_version: &'static str,
+    pub legal_basis_version: String,
 }
 
 /// FRET-ART8, FRET-ART8-P1, FRET-ART8-P2 with AMB-55: grant or renew the Termo on `today`.
@@ -355,7 +355,7 @@ pub fn decide_termo(
         valid_from,
         valid_until: add_months(base, basis.termo_validity_months, basis.month_overflow),
         renews,
-        legal_basis_version: basis.version,
+        legal_basis_version: basis.version.clone(),
     })
 }
 

@@ -2,32 +2,42 @@
 //! literal in a rule. The ride-hailing text is a draft (LEGAL_RULES W1) and Lei 4.976/2025
 //! may replace its numbers, so each set has a version and an effective date, and every
 //! decision and document records the version that produced it.
+//!
+//! Issue 13, item 5: the numbers live in files beside this module (`legal_basis/*.toml`, one
+//! per law and version), loaded and checked at start; an official activates a new version
+//! from a date with the act that enacts it, and [`LegalBases`] answers which is in force.
+
+use std::sync::Arc;
 
 use chrono::NaiveDate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
 
 /// A municipality where an app vehicle may be registered (APP-ART8-P1-I).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Municipality {
     pub ibge: u32,
-    pub name: &'static str,
-    pub uf: &'static str,
+    pub name: String,
+    pub uf: String,
 }
 
 /// Parameters of the consolidated ride-hailing law (draft, doc 004).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RideHailingLegalBasis {
+    /// `ride_hailing`: a file of the other law is refused.
+    pub law: Law,
     /// Recorded on every decision and document.
-    pub version: &'static str,
+    pub version: String,
     /// First date on which this set applies.
     pub effective_from: NaiveDate,
     /// Short citation printed on documents.
-    pub citation: &'static str,
+    pub citation: String,
     /// The article the windshield sticker carries (APP-ART14).
-    pub sticker_citation: &'static str,
+    pub sticker_citation: String,
     /// APP-ART3-PU: authorization validity in months from fee payment.
     pub authorization_validity_months: u32,
     /// APP-ART2-P1/P2: maximum age in years counted from the model year.
@@ -61,7 +71,13 @@ pub struct RideHailingLegalBasis {
     pub certificate_default_validity_days: u32,
     /// APP-ART12-P1 (AMB-25): years barred after the CTB 306 sentence is extinguished.
     pub ctb306_bar_years: u32,
+    /// AMB-25: only a final conviction bars (`false`: a record of the crime, a prosecution
+    /// under way, bars too).
+    pub ctb306_requires_final_conviction: bool,
+    /// AMB-25: where the years of the bar start.
+    pub ctb306_bar_counted_from: Ctb306BarStart,
     /// APP-ART30 / W2: entry into force of the law; unknown for the draft, so `None`.
+    #[serde(default)]
     pub entry_into_force: Option<NaiveDate>,
     /// APP-ART2-P3 switch (AMB-16): protect every car in service at EIF, whatever its age.
     pub transition_grandfather_all: bool,
@@ -88,64 +104,6 @@ pub struct RideHailingLegalBasis {
 }
 
 impl RideHailingLegalBasis {
-    /// The text in `../shared/laws/004_*.txt`, read as LEGAL_RULES recommends.
-    pub fn draft_2023() -> Self {
-        Self {
-            version: "APP-MINUTA-2023-11-23/v1",
-            effective_from: NaiveDate::from_ymd_opt(2023, 11, 23).unwrap_or_default(),
-            citation: "Lei municipal consolidada do transporte remunerado privado individual \
-                       de passageiros por plataformas tecnológicas (minuta de 23/11/2023), \
-                       arts. 2º, 3º, 8º, 12 e 14",
-            sticker_citation: "Art. 14 da lei municipal do transporte remunerado privado individual \
-                               de passageiros por plataformas tecnológicas (minuta de 23/11/2023)",
-            authorization_validity_months: 12,
-            max_vehicle_age_years: 12,
-            required_doors: 4,
-            max_capacity_including_driver: 7,
-            allowed_municipalities: vec![
-                Municipality {
-                    ibge: 5_101_803,
-                    name: "Barra do Garças",
-                    uf: "MT",
-                },
-                Municipality {
-                    ibge: 5_201_702,
-                    name: "Aragarças",
-                    uf: "GO",
-                },
-                Municipality {
-                    ibge: 5_106_653,
-                    name: "Pontal do Araguaia",
-                    uf: "MT",
-                },
-            ],
-            min_years_since_first_license: 2,
-            month_overflow: MonthOverflow::LastDay,
-            fine_upf_leve: 115,
-            fine_upf_media: 285,
-            fine_upf_grave: 570,
-            fine_upf_gravissima: 950,
-            recidivism_window_months: 12,
-            suspension_repeat_iv_days: 30,
-            suspension_general_months: 12,
-            data_request_hours: 24,
-            platform_min_app_cover_centavos: 5_000_000,
-            certificate_default_validity_days: 90,
-            ctb306_bar_years: 5,
-            entry_into_force: None,
-            transition_grandfather_all: false,
-            notice_dispatch_days: 90,
-            defence_days: 15,
-            reconsideration_days: 10,
-            payment_days: 30,
-            vistoria_presentation_days: 5,
-            vistoria_validity_months: 12,
-            vistoria_fix_days: 15,
-            data_change_report_days: 7,
-            history_judged_at_protocol: true,
-        }
-    }
-
     pub fn municipality(&self, code: IbgeCode) -> Option<&Municipality> {
         self.allowed_municipalities
             .iter()
@@ -154,14 +112,19 @@ impl RideHailingLegalBasis {
 }
 
 /// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as LEGAL_RULES recommends.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CharterLegalBasis {
+    /// `charter`: a file of the other law is refused.
+    pub law: Law,
     /// Recorded on every decision and document.
-    pub version: &'static str,
+    pub version: String,
+    /// First date on which this version applies (an activation sets its own).
+    pub effective_from: NaiveDate,
     /// FRET-ART29: in force on publication (AMB-02: 26/02/2025 assumed, UNSURE).
     pub publication_date: NaiveDate,
     /// Short citation printed on documents.
-    pub citation: &'static str,
+    pub citation: String,
     /// FRET-ART8-P1: Termo de Autorização validity, in months (2 years).
     pub termo_validity_months: u32,
     /// FRET-ART13-P1-A: service life in months from the first registration (15 years).
@@ -205,33 +168,492 @@ pub struct CharterLegalBasis {
     pub month_overflow: MonthOverflow,
 }
 
-impl CharterLegalBasis {
-    /// The text in `../shared/laws/000_*.txt`.
-    pub fn lei_4937_2025() -> Self {
-        Self {
-            version: "LEI-4937-2025/v1",
-            publication_date: NaiveDate::from_ymd_opt(2025, 2, 26).unwrap_or_default(),
-            citation: "Lei Municipal nº 4.937, de 26 de fevereiro de 2025 (fretamento)",
-            termo_validity_months: 24,
-            service_life_months: 15 * 12,
-            vistoria_validity_months: 12,
-            itv_validity_months: 6,
-            crlv_years_back_accepted: 1,
-            fine_upf: 500,
-            recidivism_multiplier: 2,
-            recidivism_window_months: 12,
-            cassacao_bar_months: 12,
-            defence_days: 15,
-            reconsideration_days: 10,
-            payment_days: 30,
-            contract_notice_days: 15,
-            transition_company_days: 90,
-            transition_vehicle_days: 60,
-            toxicological_validity_months: 30,
-            certificate_default_validity_days: 90,
-            certidao_validity_days: 30,
-            min_driver_age_years: 21,
-            month_overflow: MonthOverflow::LastDay,
+/// The law a basis belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Law {
+    /// The consolidated ride-hailing law (Secretaria Municipal de Finanças).
+    RideHailing,
+    /// Lei 4.937/2025 (Secretaria de Infraestrutura e Serviços).
+    Charter,
+}
+
+impl Law {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Law::RideHailing => "ride_hailing",
+            Law::Charter => "charter",
         }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "ride_hailing" => Some(Law::RideHailing),
+            "charter" => Some(Law::Charter),
+            _ => None,
+        }
+    }
+}
+
+/// AMB-25: where the CTB art. 306 bar's years start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Ctb306BarStart {
+    /// The day the sentence was served or extinguished (analogy with CP art. 64, I).
+    SentenceExtinguished,
+    /// The day the conviction became final.
+    FinalConviction,
+}
+
+/// The file of the draft ride-hailing basis, in the repository beside this module.
+pub const DRAFT_2023_FILE: &str = include_str!("legal_basis/app-minuta-2023-11-23-v1.toml");
+/// The file of the charter basis, Lei 4.937/2025.
+pub const LEI_4937_2025_FILE: &str = include_str!("legal_basis/lei-4937-2025-v1.toml");
+
+/// Why a basis file was refused: each problem in Portuguese, for the official who sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BasisRefused(pub Vec<String>);
+
+impl std::fmt::Display for BasisRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("; "))
+    }
+}
+
+impl std::error::Error for BasisRefused {}
+
+/// A legal basis read from its file: parsed, then checked as a whole.
+pub trait BasisFile: Sized + serde::de::DeserializeOwned {
+    const LAW: Law;
+
+    fn version(&self) -> &str;
+    fn effective_from(&self) -> NaiveDate;
+    fn set_effective_from(&mut self, from: NaiveDate);
+    fn law(&self) -> Law;
+    /// What is implausible in the numbers (a zero period, a fine out of order…).
+    fn problems(&self, out: &mut Vec<String>);
+
+    /// Parses and checks the text of a basis file.
+    fn from_toml(text: &str) -> Result<Self, BasisRefused> {
+        let basis: Self = toml::from_str(text).map_err(|e| {
+            BasisRefused(vec![format!(
+                "Arquivo da base legal ilegível: {}",
+                e.message()
+            )])
+        })?;
+        let mut out = Vec::new();
+        if basis.law() != Self::LAW {
+            out.push(format!(
+                "law: o arquivo é da lei `{}`, não de `{}`.",
+                basis.law().as_str(),
+                Self::LAW.as_str()
+            ));
+        }
+        let v = basis.version();
+        if v.is_empty()
+            || v.len() > 64
+            || !v
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b))
+        {
+            out.push(
+                "version: de 1 a 64 caracteres, letras, algarismos, `.`, `/`, `_` ou `-`.".into(),
+            );
+        }
+        plausible_date("effective_from", basis.effective_from(), &mut out);
+        basis.problems(&mut out);
+        if out.is_empty() {
+            Ok(basis)
+        } else {
+            Err(BasisRefused(out))
+        }
+    }
+}
+
+fn plausible_date(field: &str, date: NaiveDate, out: &mut Vec<String>) {
+    use chrono::Datelike as _;
+    if !(1990..=2100).contains(&date.year()) {
+        out.push(format!("{field}: data fora de 1990 a 2100."));
+    }
+}
+
+/// Pushes a problem for each `(name, value)` that is zero.
+fn positive(values: &[(&str, u32)], out: &mut Vec<String>) {
+    for (name, value) in values {
+        if *value == 0 {
+            out.push(format!("{name}: deve ser maior que zero."));
+        }
+    }
+}
+
+impl BasisFile for RideHailingLegalBasis {
+    const LAW: Law = Law::RideHailing;
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+    fn effective_from(&self) -> NaiveDate {
+        self.effective_from
+    }
+    fn set_effective_from(&mut self, from: NaiveDate) {
+        self.effective_from = from;
+    }
+    fn law(&self) -> Law {
+        self.law
+    }
+
+    fn problems(&self, out: &mut Vec<String>) {
+        positive(
+            &[
+                (
+                    "authorization_validity_months",
+                    self.authorization_validity_months,
+                ),
+                ("fine_upf_leve", self.fine_upf_leve),
+                ("recidivism_window_months", self.recidivism_window_months),
+                ("suspension_repeat_iv_days", self.suspension_repeat_iv_days),
+                ("suspension_general_months", self.suspension_general_months),
+                ("data_request_hours", self.data_request_hours),
+                (
+                    "certificate_default_validity_days",
+                    self.certificate_default_validity_days,
+                ),
+                ("notice_dispatch_days", self.notice_dispatch_days),
+                ("defence_days", self.defence_days),
+                ("reconsideration_days", self.reconsideration_days),
+                ("payment_days", self.payment_days),
+                (
+                    "vistoria_presentation_days",
+                    self.vistoria_presentation_days,
+                ),
+                ("vistoria_validity_months", self.vistoria_validity_months),
+                ("vistoria_fix_days", self.vistoria_fix_days),
+                ("data_change_report_days", self.data_change_report_days),
+            ],
+            out,
+        );
+        let fines = [
+            self.fine_upf_leve,
+            self.fine_upf_media,
+            self.fine_upf_grave,
+            self.fine_upf_gravissima,
+        ];
+        if fines.windows(2).any(|w| w[0] >= w[1]) {
+            out.push(
+                "fine_upf_*: as multas devem crescer de leve a média, grave e gravíssima.".into(),
+            );
+        }
+        if !(1..=50).contains(&self.max_vehicle_age_years) {
+            out.push("max_vehicle_age_years: de 1 a 50 anos.".into());
+        }
+        if !(2..=5).contains(&self.required_doors) {
+            out.push("required_doors: de 2 a 5 portas.".into());
+        }
+        if !(2..=9).contains(&self.max_capacity_including_driver) {
+            out.push("max_capacity_including_driver: de 2 a 9 lugares.".into());
+        }
+        if self.platform_min_app_cover_centavos <= 0 {
+            out.push("platform_min_app_cover_centavos: deve ser maior que zero.".into());
+        }
+        if self.allowed_municipalities.is_empty() {
+            out.push("allowed_municipalities: ao menos um município.".into());
+        }
+        for m in &self.allowed_municipalities {
+            if IbgeCode::parse(&m.ibge.to_string()).is_err() || m.name.trim().is_empty() {
+                out.push(format!(
+                    "allowed_municipalities: código IBGE ou nome inválido ({}).",
+                    m.ibge
+                ));
+            }
+        }
+        for (field, text) in [
+            ("citation", &self.citation),
+            ("sticker_citation", &self.sticker_citation),
+        ] {
+            if text.trim().is_empty() || text.len() > 400 {
+                out.push(format!("{field}: de 1 a 400 caracteres."));
+            }
+        }
+        if let Some(eif) = self.entry_into_force {
+            plausible_date("entry_into_force", eif, out);
+        }
+    }
+}
+
+impl BasisFile for CharterLegalBasis {
+    const LAW: Law = Law::Charter;
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+    fn effective_from(&self) -> NaiveDate {
+        self.effective_from
+    }
+    fn set_effective_from(&mut self, from: NaiveDate) {
+        self.effective_from = from;
+    }
+    fn law(&self) -> Law {
+        self.law
+    }
+
+    fn problems(&self, out: &mut Vec<String>) {
+        positive(
+            &[
+                ("termo_validity_months", self.termo_validity_months),
+                ("service_life_months", self.service_life_months),
+                ("vistoria_validity_months", self.vistoria_validity_months),
+                ("itv_validity_months", self.itv_validity_months),
+                ("fine_upf", self.fine_upf),
+                ("recidivism_multiplier", self.recidivism_multiplier),
+                ("recidivism_window_months", self.recidivism_window_months),
+                ("cassacao_bar_months", self.cassacao_bar_months),
+                ("defence_days", self.defence_days),
+                ("reconsideration_days", self.reconsideration_days),
+                ("payment_days", self.payment_days),
+                ("contract_notice_days", self.contract_notice_days),
+                ("transition_company_days", self.transition_company_days),
+                ("transition_vehicle_days", self.transition_vehicle_days),
+                (
+                    "toxicological_validity_months",
+                    self.toxicological_validity_months,
+                ),
+                (
+                    "certificate_default_validity_days",
+                    self.certificate_default_validity_days,
+                ),
+                ("certidao_validity_days", self.certidao_validity_days),
+                ("min_driver_age_years", self.min_driver_age_years),
+            ],
+            out,
+        );
+        if !(0..=5).contains(&self.crlv_years_back_accepted) {
+            out.push("crlv_years_back_accepted: de 0 a 5 exercícios.".into());
+        }
+        plausible_date("publication_date", self.publication_date, out);
+        if self.citation.trim().is_empty() || self.citation.len() > 400 {
+            out.push("citation: de 1 a 400 caracteres.".into());
+        }
+    }
+}
+
+impl RideHailingLegalBasis {
+    /// The draft in `../shared/laws/004_*.txt`, from its file in the repository
+    /// (`tests::the_files_in_the_repository_load` keeps it loadable).
+    #[allow(clippy::expect_used)]
+    pub fn draft_2023() -> Self {
+        Self::from_toml(DRAFT_2023_FILE).expect("the draft's basis file in the repository loads")
+    }
+}
+
+impl CharterLegalBasis {
+    /// Lei 4.937/2025 (`../shared/laws/000_*.txt`), from its file in the repository.
+    #[allow(clippy::expect_used)]
+    pub fn lei_4937_2025() -> Self {
+        Self::from_toml(LEI_4937_2025_FILE).expect("Lei 4.937/2025's basis file loads")
+    }
+}
+
+/// The act that enacts a legal basis (a law, a decree), recorded with its activation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EnactingAct {
+    /// "Lei", "Decreto", "Lei Complementar"…
+    pub kind: String,
+    /// "4.976/2025".
+    pub number: String,
+    /// Its date (of signature or publication, as the act reads).
+    pub date: NaiveDate,
+}
+
+/// A version of a law activated by an official: its file, from when, by which act.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Activation {
+    pub law: Law,
+    pub version: String,
+    pub effective_from: NaiveDate,
+    pub act: EnactingAct,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    pub activated_at: chrono::DateTime<chrono::Utc>,
+    pub activated_by: String,
+    /// The file, as sent.
+    #[serde(skip)]
+    pub source: String,
+}
+
+/// Every version of both laws the register knows, in the order they take effect: the files in
+/// the repository first, then the activations (issue 13, item 5).
+#[derive(Debug, Clone)]
+pub struct LegalBases {
+    ride_hailing: Vec<Arc<RideHailingLegalBasis>>,
+    charter: Vec<Arc<CharterLegalBasis>>,
+    activations: Vec<Activation>,
+}
+
+impl LegalBases {
+    /// The files in the repository, with the register's activations on top.
+    pub fn load(activations: Vec<Activation>) -> Result<Self, BasisRefused> {
+        let mut ride_hailing = vec![Arc::new(RideHailingLegalBasis::from_toml(DRAFT_2023_FILE)?)];
+        let mut charter = vec![Arc::new(CharterLegalBasis::from_toml(LEI_4937_2025_FILE)?)];
+        let mut sorted = activations;
+        sorted.sort_by_key(|a| (a.effective_from, a.activated_at));
+        for a in &sorted {
+            let tag = |e: BasisRefused| {
+                BasisRefused(vec![format!("{} ({}): {e}", a.version, a.law.as_str())])
+            };
+            match a.law {
+                Law::RideHailing => {
+                    let mut b = RideHailingLegalBasis::from_toml(&a.source).map_err(tag)?;
+                    b.set_effective_from(a.effective_from);
+                    ride_hailing.push(Arc::new(b));
+                }
+                Law::Charter => {
+                    let mut b = CharterLegalBasis::from_toml(&a.source).map_err(tag)?;
+                    b.set_effective_from(a.effective_from);
+                    charter.push(Arc::new(b));
+                }
+            }
+        }
+        Ok(Self {
+            ride_hailing,
+            charter,
+            activations: sorted,
+        })
+    }
+
+    /// The ride-hailing version in force on `date`: the last to take effect by then (the
+    /// first one before any took effect).
+    pub fn ride_hailing_on(&self, date: NaiveDate) -> Arc<RideHailingLegalBasis> {
+        in_force(&self.ride_hailing, date, |b| b.effective_from)
+    }
+
+    /// The charter version in force on `date`.
+    pub fn charter_on(&self, date: NaiveDate) -> Arc<CharterLegalBasis> {
+        in_force(&self.charter, date, |b| b.effective_from)
+    }
+
+    pub fn ride_hailing_versions(&self) -> &[Arc<RideHailingLegalBasis>] {
+        &self.ride_hailing
+    }
+
+    pub fn charter_versions(&self) -> &[Arc<CharterLegalBasis>] {
+        &self.charter
+    }
+
+    pub fn activations(&self) -> &[Activation] {
+        &self.activations
+    }
+
+    /// Whether `version` is a version of either law already.
+    pub fn knows(&self, version: &str) -> bool {
+        self.ride_hailing.iter().any(|b| b.version == version)
+            || self.charter.iter().any(|b| b.version == version)
+    }
+
+    /// The day the latest version of `law` took (or takes) effect.
+    pub fn latest_effective_from(&self, law: Law) -> NaiveDate {
+        match law {
+            Law::RideHailing => self.ride_hailing.iter().map(|b| b.effective_from).max(),
+            Law::Charter => self.charter.iter().map(|b| b.effective_from).max(),
+        }
+        .unwrap_or(NaiveDate::MIN)
+    }
+}
+
+/// The last of `versions` to take effect by `date`; the first (the repository's file, which
+/// `LegalBases::load` always puts there) before any did.
+fn in_force<B>(versions: &[Arc<B>], date: NaiveDate, from: impl Fn(&B) -> NaiveDate) -> Arc<B> {
+    let first = &versions[0];
+    versions
+        .iter()
+        .rev()
+        .find(|b| from(b) <= date)
+        .unwrap_or(first)
+        .clone()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    #[test]
+    fn the_files_in_the_repository_load() {
+        let app = RideHailingLegalBasis::from_toml(DRAFT_2023_FILE).unwrap();
+        assert_eq!(app.version, "APP-MINUTA-2023-11-23/v1");
+        assert_eq!(app.fine_upf_gravissima, 950);
+        assert_eq!(app.allowed_municipalities.len(), 3);
+        assert_eq!(app.entry_into_force, None);
+        assert!(app.ctb306_requires_final_conviction);
+        let charter = CharterLegalBasis::from_toml(LEI_4937_2025_FILE).unwrap();
+        assert_eq!(charter.version, "LEI-4937-2025/v1");
+        assert_eq!(charter.fine_upf, 500);
+        assert_eq!(charter.publication_date, d(2025, 2, 26));
+    }
+
+    #[test]
+    fn a_file_with_an_unknown_missing_or_implausible_key_is_refused() {
+        let unknown = format!("{DRAFT_2023_FILE}\nsurprise = 1\n");
+        assert!(RideHailingLegalBasis::from_toml(&unknown).is_err());
+        let missing = DRAFT_2023_FILE.replace("defence_days = 15\n", "");
+        assert!(RideHailingLegalBasis::from_toml(&missing).is_err());
+        let zero = DRAFT_2023_FILE.replace("defence_days = 15", "defence_days = 0");
+        let BasisRefused(problems) = RideHailingLegalBasis::from_toml(&zero).unwrap_err();
+        assert_eq!(
+            problems,
+            vec!["defence_days: deve ser maior que zero.".to_owned()]
+        );
+        let disorder = DRAFT_2023_FILE.replace("fine_upf_grave = 570", "fine_upf_grave = 1000");
+        assert!(RideHailingLegalBasis::from_toml(&disorder).is_err());
+        let other_law = RideHailingLegalBasis::from_toml(LEI_4937_2025_FILE);
+        assert!(other_law.is_err());
+        let wrong_law = DRAFT_2023_FILE.replace("law = \"ride_hailing\"", "law = \"charter\"");
+        let BasisRefused(problems) = RideHailingLegalBasis::from_toml(&wrong_law).unwrap_err();
+        assert!(problems[0].starts_with("law:"), "{problems:?}");
+    }
+
+    fn activation(version: &str, from: NaiveDate, fine: u32) -> Activation {
+        Activation {
+            law: Law::Charter,
+            version: version.into(),
+            effective_from: from,
+            act: EnactingAct {
+                kind: "Lei".into(),
+                number: "5.000/2026".into(),
+                date: from,
+            },
+            sha256: String::new(),
+            activated_at: chrono::DateTime::UNIX_EPOCH,
+            activated_by: "test".into(),
+            source: LEI_4937_2025_FILE
+                .replace("LEI-4937-2025/v1", version)
+                .replace("fine_upf = 500", &format!("fine_upf = {fine}")),
+        }
+    }
+
+    #[test]
+    fn the_version_in_force_is_the_last_to_take_effect_by_the_date() {
+        let bases = LegalBases::load(vec![
+            activation("LEI-4937-2025/v3", d(2027, 1, 1), 700),
+            activation("LEI-4937-2025/v2", d(2026, 6, 1), 600),
+        ])
+        .unwrap();
+        assert_eq!(bases.charter_on(d(2024, 1, 1)).version, "LEI-4937-2025/v1");
+        assert_eq!(bases.charter_on(d(2026, 5, 31)).fine_upf, 500);
+        assert_eq!(bases.charter_on(d(2026, 6, 1)).fine_upf, 600);
+        assert_eq!(
+            bases.charter_on(d(2026, 12, 31)).version,
+            "LEI-4937-2025/v2"
+        );
+        assert_eq!(bases.charter_on(d(2027, 1, 1)).fine_upf, 700);
+        assert_eq!(
+            bases.ride_hailing_on(d(2027, 1, 1)).version,
+            "APP-MINUTA-2023-11-23/v1"
+        );
+        assert!(bases.knows("LEI-4937-2025/v2"));
+        assert_eq!(bases.latest_effective_from(Law::Charter), d(2027, 1, 1));
     }
 }

@@ -124,7 +124,7 @@ pub struct GrantFacts {
 pub struct GrantDecision {
     pub valid_from: NaiveDate,
     pub valid_until: NaiveDate,
-    pub legal_basis_version: &'static str,
+    pub legal_basis_version: String,
 }
 
 /// APP-ART3-PU: `valid_until = fee_paid_on + 12 months` (DL-6), last day inclusive, never
@@ -455,7 +455,7 @@ pub fn decide_grant(
         Ok(GrantDecision {
             valid_from: facts.fee_paid_on,
             valid_until: validity_until(facts.fee_paid_on, basis),
-            legal_basis_version: basis.version,
+            legal_basis_version: basis.version.clone(),
         })
     } else {
         Err(failures)

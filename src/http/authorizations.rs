@@ -595,7 +595,7 @@ pub async fn sanction(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
     let sanction =
-        Sanction::try_from((body.into_inner(), state.ride_hailing_basis.month_overflow))?;
+        Sanction::try_from((body.into_inner(), state.ride_hailing_basis().month_overflow))?;
     authorizations::sanction(&state, &official.actor, id, &sanction).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
@@ -655,11 +655,11 @@ pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
             article: i.article,
             class: i.class,
             description: i.description,
-            fine_upf: i.class.upf(&state.ride_hailing_basis),
+            fine_upf: i.class.upf(&state.ride_hailing_basis()),
         })
         .collect();
     HttpResponse::Ok().json(InfractionCatalogue {
-        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
+        legal_basis_version: state.ride_hailing_basis().version.clone(),
         infractions,
     })
 }

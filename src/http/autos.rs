@@ -159,7 +159,7 @@ async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<RideHailingA
                 n.juntada_on,
                 &cal,
                 &state.deadline_rules,
-                &state.ride_hailing_basis,
+                &state.ride_hailing_basis(),
             ))
         }
         None => None,

@@ -165,7 +165,7 @@ impl TryFrom<NewCompanyDto> for NewCompany {
 async fn company_json(state: &AppState, c: &Company) -> Result<CompanyView, ApiError> {
     let now = state.clock.now();
     let today = local_date(now);
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (status, suspended_until) = reg::company_status(c, &termos, today);
     let mut checklist_failures = Vec::new();
@@ -223,7 +223,7 @@ async fn company_json(state: &AppState, c: &Company) -> Result<CompanyView, ApiE
         sanctions: c.sanctions.clone(),
         vehicles,
         warnings,
-        legal_basis_version: basis.version.to_owned(),
+        legal_basis_version: basis.version.clone(),
         created_at: c.created_at,
     })
 }
@@ -500,13 +500,13 @@ async fn vehicle_json(
     let today = local_date(state.clock.now());
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (report, company_status) =
-        reg::vehicle_live_status(v, c, &termos, today, &state.charter_basis);
+        reg::vehicle_live_status(v, c, &termos, today, &state.charter_basis());
     let docs = state.store.documents_of_subject(v.id).await?;
     let may_operate =
         report.status == CharterStatus::Ativo && company_status == CharterStatus::Ativo;
     let transition = if c.data.operating_before_law {
         let cal = state.calendar().await?;
-        let due = rules::transition_deadlines(&state.charter_basis, &cal, &state.deadline_rules)
+        let due = rules::transition_deadlines(&state.charter_basis(), &cal, &state.deadline_rules)
             .vehicle_enrolment
             .due;
         Some(VehicleTransition {
@@ -887,7 +887,7 @@ async fn driver_reply(state: &AppState, id: Uuid, code: StatusCodeKind) -> Reply
         &d.data.facts,
         d.deregistered_on,
         today,
-        &state.charter_basis,
+        &state.charter_basis(),
     );
     let cpf = Cpf::parse(&d.cpf).map_err(|_| ApiError::Internal)?;
     let body = CharterDriverView {
@@ -986,7 +986,7 @@ pub async fn create_contract(
         notice_due: registered.notice_due,
         warnings: registered.late.into_iter().map(ProblemItem::from).collect(),
         manual_review: registered.manual_review,
-        legal_basis_version: state.charter_basis.version.to_owned(),
+        legal_basis_version: state.charter_basis().version.clone(),
     }))
 }
 
@@ -1223,7 +1223,7 @@ async fn auto_views(state: &AppState, company_id: Uuid) -> Result<Vec<AutoView>,
         local_date(state.clock.now()),
         &cal,
         &state.deadline_rules,
-        &state.charter_basis,
+        &state.charter_basis(),
     )
     .await?)
 }
@@ -1503,9 +1503,9 @@ pub struct CompanyAutos {
 #[utoipa::path(get, path = "/api/v1/charter/infractions", tag = "charter autos",
     responses((status = 200, description = "O catálogo do art. 19", body = CharterInfractionCatalogue)))]
 pub async fn infractions(state: web::Data<AppState>) -> Reply {
-    let b = &state.charter_basis;
+    let b = &state.charter_basis();
     Ok(HttpResponse::Ok().json(CharterInfractionCatalogue {
-        legal_basis_version: b.version.to_owned(),
+        legal_basis_version: b.version.clone(),
         fine_upf: b.fine_upf,
         recidivism_fine_upf: b.fine_upf * b.recidivism_multiplier,
         recidivism_window_months: b.recidivism_window_months,
@@ -1530,7 +1530,7 @@ pub struct CharterInfractionCatalogue {
 pub async fn transition(state: web::Data<AppState>) -> Reply {
     let cal = calendar(&state).await?;
     Ok(HttpResponse::Ok().json(rules::transition_deadlines(
-        &state.charter_basis,
+        &state.charter_basis(),
         &cal,
         &state.deadline_rules,
     )))

@@ -55,8 +55,8 @@ fn charter_common(
     merge(
         common_inputs(
             &letterhead.public_url,
-            &cite(profile, basis.version, articles, basis.citation),
-            basis.version,
+            &cite(profile, &basis.version, articles, &basis.citation),
+            &basis.version,
             code,
             qr_width_mm,
             now,
@@ -69,8 +69,8 @@ fn charter_common(
 fn law_of(letterhead: &Letterhead, basis: &CharterLegalBasis) -> String {
     letterhead
         .profile
-        .law(basis.version)
-        .map_or_else(|| basis.citation.to_owned(), LawCitation::law)
+        .law(&basis.version)
+        .map_or_else(|| basis.citation.clone(), LawCitation::law)
 }
 
 /// Inputs of `templates/charter_termo.typ` (FRET-ART8).
@@ -118,7 +118,7 @@ pub fn selo_inputs(
     merge(
         charter_common(letterhead, basis, "art. 13", code, qr_width_mm, now),
         json!({
-            "citation": cite(&letterhead.profile, basis.version, "Art. 13", basis.citation),
+            "citation": cite(&letterhead.profile, &basis.version, "Art. 13", &basis.citation),
             "number": number,
             "plate": vehicle.plate.formatted(),
             "company_name": company.data.name,
@@ -149,11 +149,11 @@ pub async fn issue_termo(
         valid_from: decision.valid_from,
         valid_until: decision.valid_until,
         renews: decision.renews.clone(),
-        legal_basis_version: decision.legal_basis_version.to_owned(),
+        legal_basis_version: decision.legal_basis_version.clone(),
     };
     let data_json = serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
-        legal_basis_version: state.charter_basis.version,
+        legal_basis_version: state.charter_basis().version.clone(),
         kind: DocumentKind::CharterTermo,
         subject_type: "termo",
         subject_id: id,
@@ -168,7 +168,7 @@ pub async fn issue_termo(
         facts: None,
     };
     let letterhead = state.letterhead.as_ref();
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let termo = |number: &str| Termo {
         id,
         number: number.to_owned(),
@@ -230,11 +230,11 @@ pub async fn issue_selo(
     actor: &str,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let letterhead = state.letterhead.as_ref();
     let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {
-        legal_basis_version: state.charter_basis.version,
+        legal_basis_version: state.charter_basis().version.clone(),
         kind: DocumentKind::CharterSelo,
         subject_type: "vehicle",
         subject_id: vehicle.id,
@@ -413,7 +413,7 @@ pub async fn issue_certidao(
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let today = local_date(now);
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let termos = termos_of(&state.store, company.id).await?;
     let facts =
         crate::standing::charter::certidao_facts_now(state, subject, company, &termos, today)
@@ -438,7 +438,7 @@ pub async fn issue_certidao(
         issued_by: &issued_by,
     };
     let spec = DocSpec {
-        legal_basis_version: state.charter_basis.version,
+        legal_basis_version: state.charter_basis().version.clone(),
         kind: DocumentKind::CharterCertidao,
         subject_type,
         subject_id: subject.id(),
@@ -582,7 +582,7 @@ pub fn auto_notice_inputs(
     };
     Some(merge(
         charter_common(letterhead, basis, "arts. 19 a 23", code, qr_width_mm, now),
-        notice.inputs(law, basis.citation),
+        notice.inputs(law, &basis.citation),
     ))
 }
 
@@ -596,7 +596,7 @@ pub async fn issue_auto_notice(
     actor: &str,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let p = &view.procedure;
     let Some(payment) = p.payment_due.as_ref().filter(|_| p.notified_on.is_some()) else {
         return Err(rule_failure(
@@ -619,7 +619,7 @@ pub async fn issue_auto_notice(
     auto_notice_inputs(company, view, upf.clone(), letterhead, basis, "", 0.0, now)
         .ok_or(UseCaseError::NotFound("Registro não encontrado(a)."))?;
     let spec = DocSpec {
-        legal_basis_version: state.charter_basis.version,
+        legal_basis_version: state.charter_basis().version.clone(),
         kind: DocumentKind::CharterAuto,
         subject_type: "auto",
         subject_id: view.id,
@@ -707,7 +707,7 @@ pub async fn draw_up_auto(
         inspector: auto.inspector,
         drawn_up_at,
         vehicle_plate: auto.vehicle_plate.map(|p| p.as_str().to_owned()),
-        legal_basis_version: state.charter_basis.version.to_owned(),
+        legal_basis_version: state.charter_basis().version.clone(),
     };
     let number = state
         .store
@@ -721,7 +721,7 @@ pub async fn draw_up_auto(
             id,
             kind,
             actor,
-            state.charter_basis.version,
+            &state.charter_basis().version,
             now,
             data,
         )

@@ -45,7 +45,7 @@ pub struct DocSpec {
     pub qr_mm: f64,
     pub facts: Option<serde_json::Value>,
     /// The version of the legal basis the document is issued under (invariant 4).
-    pub legal_basis_version: &'static str,
+    pub legal_basis_version: String,
 }
 
 /// An act recorded with the document that issues it: on which entity, what, with which
@@ -108,7 +108,7 @@ pub async fn issue_document<'a>(
             subject_key: spec.subject_key.unwrap_or_else(|| number.clone()),
             valid_until: spec.valid_until,
             issuer: spec.issuer,
-            legal_basis_version: spec.legal_basis_version.to_owned(),
+            legal_basis_version: spec.legal_basis_version.clone(),
             facts: spec.facts,
             issued_by: actor.to_owned(),
         };
@@ -131,7 +131,7 @@ pub async fn issue_document<'a>(
                             a.entity_id,
                             a.kind,
                             actor,
-                            spec.legal_basis_version,
+                            &spec.legal_basis_version,
                             now,
                             a.data,
                         )

@@ -584,7 +584,7 @@ pub async fn certidao_facts_now(
         termos,
         &in_debt,
         today,
-        &state.charter_basis,
+        &state.charter_basis(),
     ))
 }
 
@@ -601,7 +601,7 @@ pub async fn company_autos_now(
         today,
         &cal,
         &state.deadline_rules,
-        &state.charter_basis,
+        &state.charter_basis(),
     )
     .await
 }

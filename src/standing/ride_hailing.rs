@@ -77,7 +77,7 @@ pub async fn ride_hailing_certified_facts(
     now: DateTime<Utc>,
 ) -> Result<RideHailingCertifiedFacts, StorageError> {
     let today = local_date(now);
-    let basis = &state.ride_hailing_basis;
+    let basis = &state.ride_hailing_basis();
     let a = &r.authorization;
     let sanctions = state.store.sanctions_of(a.id).await?;
     let (standing, report) =
@@ -174,7 +174,7 @@ pub async fn fine_standing_of(
         today,
         &cal,
         &state.deadline_rules,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     let all = with_notification(auto, &acts);
     let drawn_up_on = local_date(auto.drawn_up_at);
@@ -324,7 +324,7 @@ pub async fn current_consequences(
         local_date(auto.drawn_up_at),
         &prior,
         upf,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     )))
 }
 
@@ -423,7 +423,7 @@ pub async fn ride_hailing_standing(
         today,
         &cal,
         &state.deadline_rules,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     report.summons = summons_standing(&summons, &vistorias, today);
     let status = if deregistered_since(&driver_acts, today).is_some() {

@@ -144,7 +144,7 @@ pub struct NewEvent<'a> {
     pub kind: &'a str,
     pub actor: &'a str,
     pub reason: Option<&'a str>,
-    pub legal_basis_version: &'a str,
+    pub legal_basis_version: String,
     pub at: DateTime<Utc>,
     pub data: serde_json::Value,
 }
@@ -157,7 +157,7 @@ impl<'a> NewEvent<'a> {
         entity_id: Uuid,
         kind: &'a str,
         actor: &'a str,
-        legal_basis_version: &'a str,
+        legal_basis_version: impl Into<String>,
         at: DateTime<Utc>,
         data: serde_json::Value,
     ) -> Self {
@@ -167,7 +167,7 @@ impl<'a> NewEvent<'a> {
             kind,
             actor,
             reason: None,
-            legal_basis_version,
+            legal_basis_version: legal_basis_version.into(),
             at,
             data,
         }

@@ -41,7 +41,7 @@ pub async fn document_status(
     now: DateTime<Utc>,
 ) -> Result<Option<CharterDocumentStatus>, StorageError> {
     let today = local_date(now);
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     let Some(company_id) = doc.company_id else {
         return Ok(None);
     };
@@ -241,7 +241,7 @@ pub async fn auto_document_status(
         local_date(now),
         &cal,
         &state.deadline_rules,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     Ok(Some(CharterDocumentStatus {
         status: if p.annulled {

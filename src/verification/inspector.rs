@@ -201,7 +201,7 @@ async fn ride_hailing(
             today,
             &cal,
             &state.deadline_rules,
-            &state.ride_hailing_basis,
+            &state.ride_hailing_basis(),
         );
         if !p.annulled && !p.final_ {
             open_autos.push(OpenAuto {
@@ -271,7 +271,7 @@ async fn bus_record(
     let Some(v) = load_vehicle(&state.store, vehicle_id).await? else {
         return Ok(None);
     };
-    let (report, _) = vehicle_live_status(&v, company, termos, today, &state.charter_basis);
+    let (report, _) = vehicle_live_status(&v, company, termos, today, &state.charter_basis());
     let last = v.record.vistorias.last();
     let inspection = RecordInspection {
         last_vistoria_on: last.map(|x| x.performed_on),

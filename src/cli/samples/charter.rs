@@ -69,7 +69,7 @@ impl CharterSamples {
                 valid_from: date(2026, 11, 20),
                 valid_until: date(2028, 11, 20),
                 renews: None,
-                legal_basis_version: basis.version.into(),
+                legal_basis_version: basis.version.clone(),
             },
         };
         let vistoria = Vistoria {
@@ -144,7 +144,7 @@ impl CharterSamples {
                 inspector: "Fiscal SIS nº 12".into(),
                 drawn_up_at: crate::domain::dates::parse_instant("2026-11-27T09:55")?,
                 vehicle_plate: Some("RBG4H56".into()),
-                legal_basis_version: basis.version.into(),
+                legal_basis_version: basis.version.clone(),
             },
             payment: crate::domain::fines::fine_standing(
                 fine.as_ref().map_or(0, |f| i64::from(f.upf)),

@@ -91,7 +91,7 @@ pub struct FineAssessment {
     pub doubling_confirmed: bool,
     /// Art. 20, IV: repeating art. 19, VI opens the cassação procedure.
     pub cassacao_ground: bool,
-    pub legal_basis_version: &'static str,
+    pub legal_basis_version: String,
 }
 
 /// FRET-ART19 and FRET-ART19-PU, with AMB-26/27/29 and DL-10: the fine of every auto of a
@@ -134,7 +134,7 @@ pub fn assess_fines(autos: &[AutoFacts], basis: &CharterLegalBasis) -> Vec<Optio
                 repeats: prior.map(|p| p.number.clone()),
                 doubling_confirmed: prior.is_some_and(|p| p.final_),
                 cassacao_ground: ground,
-                legal_basis_version: basis.version,
+                legal_basis_version: basis.version.clone(),
             })
         })
         .collect()

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::calendar::within_lookback;
 use crate::domain::dates::add_months;
-use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::legal_basis::{Ctb306BarStart, RideHailingLegalBasis};
 use crate::domain::rule::{RuleFailure, fail};
 
 /// Which court issued a criminal-record certificate (AMB-23: state and federal, first and
@@ -74,10 +74,14 @@ pub struct TrafficInfraction {
     pub cancelled: bool,
 }
 
-/// A record of the CTB art. 306 crime (AMB-25: only a final conviction bars).
+/// A record of the CTB art. 306 crime: a final conviction, or a prosecution under way (no
+/// `final_conviction_on`), which bars only where the basis says so (AMB-25).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ctb306Record {
-    pub final_conviction_on: NaiveDate,
+    /// The day the conviction became final (trânsito em julgado); absent while the
+    /// prosecution is under way.
+    #[serde(default)]
+    pub final_conviction_on: Option<NaiveDate>,
     /// The day the sentence was served or extinguished, when it was.
     pub sentence_extinguished_on: Option<NaiveDate>,
 }
@@ -190,8 +194,10 @@ pub fn app_art12_iv_no_gravissima(
     }
 }
 
-/// APP-ART12-P1: a final CTB art. 306 conviction bars until 5 years after the sentence was
-/// served or extinguished (AMB-25; eligible from that date + 5 years + 1 day).
+/// APP-ART12-P1: the CTB art. 306 crime bars until 5 years have passed. AMB-25, as the basis
+/// reads it: only a final conviction bars (`ctb306_requires_final_conviction`), and the years
+/// run from the sentence's extinction (or from the final conviction,
+/// `ctb306_bar_counted_from`); eligible from that date + 5 years + 1 day.
 pub fn app_art12_p1_ctb306(
     r: &DriverRecord,
     today: NaiveDate,
@@ -199,16 +205,26 @@ pub fn app_art12_p1_ctb306(
     out: &mut Vec<RuleFailure>,
 ) {
     let Some(rec) = &r.ctb306 else { return };
-    let message = match rec.sentence_extinguished_on {
-        None => "Condenação definitiva pelo crime do art. 306 do CTB com pena ainda não cumprida ou extinta.".to_owned(),
-        Some(ext) => {
-            let eligible_from = add_months(ext, basis.ctb306_bar_years * 12, basis.month_overflow) + Duration::days(1);
+    let years = basis.ctb306_bar_years;
+    let message = match (rec.final_conviction_on, basis.ctb306_bar_counted_from) {
+        (None, _) if basis.ctb306_requires_final_conviction => return,
+        (None, _) => "Registro do crime do art. 306 do CTB com processo em curso: a base legal em vigor impede a autorização até a decisão.".to_owned(),
+        (Some(_), Ctb306BarStart::SentenceExtinguished) if rec.sentence_extinguished_on.is_none() => {
+            "Condenação definitiva pelo crime do art. 306 do CTB com pena ainda não cumprida ou extinta.".to_owned()
+        }
+        (Some(conviction), start) => {
+            let (from, what) = match (start, rec.sentence_extinguished_on) {
+                (Ctb306BarStart::SentenceExtinguished, Some(ext)) => (ext, "da extinção da pena"),
+                _ => (conviction, "do trânsito em julgado"),
+            };
+            let eligible_from =
+                add_months(from, years * 12, basis.month_overflow) + Duration::days(1);
             if today >= eligible_from {
                 return;
             }
             format!(
-                "Condenação pelo crime do art. 306 do CTB: impedimento por 5 anos a contar da extinção da pena ({}); pedido possível a partir de {}.",
-                ext.format("%d/%m/%Y"),
+                "Condenação pelo crime do art. 306 do CTB: impedimento por {years} anos a contar {what} ({}); pedido possível a partir de {}.",
+                from.format("%d/%m/%Y"),
                 eligible_from.format("%d/%m/%Y")
             )
         }
@@ -373,7 +389,7 @@ mod tests {
         };
         let rec = |ext| DriverRecord {
             ctb306: Some(Ctb306Record {
-                final_conviction_on: d(2019, 5, 1),
+                final_conviction_on: Some(d(2019, 5, 1)),
                 sentence_extinguished_on: ext,
             }),
             ..base.clone()
@@ -387,5 +403,50 @@ mod tests {
             vec![("APP-ART12-P1", "ctb306")]
         );
         assert!(failures(&rec(Some(d(2021, 11, 29))), d(2026, 11, 30)).is_empty());
+    }
+
+    // AMB-25's two switches are parameters of the basis, not of the build (issue 13, item 5).
+    #[test]
+    fn app_art12_p1_ctb306_reads_the_switches_of_the_basis() {
+        let base = DriverRecord {
+            criminal_certificates: certs(d(2026, 11, 1), None),
+            ..Default::default()
+        };
+        let pending = DriverRecord {
+            ctb306: Some(Ctb306Record {
+                final_conviction_on: None,
+                sentence_extinguished_on: None,
+            }),
+            ..base.clone()
+        };
+        let mut b = RideHailingLegalBasis::draft_2023();
+        let run = |r: &DriverRecord, b: &RideHailingLegalBasis| {
+            let mut out = Vec::new();
+            app_art12_p1_ctb306(r, d(2026, 11, 30), b, &mut out);
+            out.len()
+        };
+        assert_eq!(
+            run(&pending, &b),
+            0,
+            "a prosecution does not bar by default"
+        );
+        b.ctb306_requires_final_conviction = false;
+        assert_eq!(
+            run(&pending, &b),
+            1,
+            "it bars when the basis says a record bars"
+        );
+        // Final on 01/05/2019, extinguished 30/11/2024: barred counting from the extinction,
+        // free counting from the conviction (eligible from 02/05/2024).
+        let served = DriverRecord {
+            ctb306: Some(Ctb306Record {
+                final_conviction_on: Some(d(2019, 5, 1)),
+                sentence_extinguished_on: Some(d(2024, 11, 30)),
+            }),
+            ..base
+        };
+        assert_eq!(run(&served, &b), 1);
+        b.ctb306_bar_counted_from = Ctb306BarStart::FinalConviction;
+        assert_eq!(run(&served, &b), 0);
     }
 }

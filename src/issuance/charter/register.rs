@@ -52,7 +52,7 @@ fn event<'a>(
         id,
         act.as_str(),
         actor,
-        state.charter_basis.version,
+        &state.charter_basis().version,
         state.clock.now(),
         data,
     )
@@ -251,7 +251,7 @@ pub async fn grant_termo(
         &c.cassations(),
         latest.as_ref(),
         today,
-        &state.charter_basis,
+        &state.charter_basis(),
     )
     .map_err(UseCaseError::Rules)?;
     let (termo, doc) = super::issue_termo(state, &c, &decision, actor).await?;
@@ -306,7 +306,7 @@ pub async fn enrol_vehicle(
     let c = company(state, company_id).await?;
     let now = state.clock.now();
     let today = local_date(now);
-    let basis = &state.charter_basis;
+    let basis = &state.charter_basis();
     problems(rules::vehicle_requirements(
         &new.facts,
         &c.cnpj,
@@ -485,7 +485,7 @@ pub async fn record_vistoria(
         &c.cnpj,
         v.record.last_itv(vistoria.performed_on),
         vistoria.performed_on,
-        &state.charter_basis,
+        &state.charter_basis(),
     ))?;
     Ok(Some(
         super::issue_selo(state, &c, &v, vistoria, actor).await?,
@@ -572,7 +572,7 @@ pub async fn authorize_substitution(
         &owner.cnpj,
         sub.record.last_itv(req.authorized_from),
         req.authorized_from,
-        &state.charter_basis,
+        &state.charter_basis(),
     );
     let mut failures = Vec::new();
     rules::fret_art14_substitution(
@@ -631,7 +631,7 @@ pub async fn enrol_driver(
     problems(rules::driver_requirements(
         &new.facts,
         local_date(now),
-        &state.charter_basis,
+        &state.charter_basis(),
     ))?;
     let did = Uuid::new_v4();
     let data = DriverData {
@@ -750,7 +750,7 @@ async fn listed_vehicles(
                 .await?
                 .filter(|v| v.company_id == c.id)
                 .map(|v| {
-                    let r = rules::vehicle_status(&v.record, &c.cnpj, on, &state.charter_basis);
+                    let r = rules::vehicle_status(&v.record, &c.cnpj, on, &state.charter_basis());
                     (r.status, v.record.facts.seated_capacity)
                 }),
             Err(_) => None,
@@ -797,7 +797,7 @@ pub async fn register_contract(
         contract.communicated_on,
         &cal,
         &state.deadline_rules,
-        &state.charter_basis,
+        &state.charter_basis(),
     );
     let cid = Uuid::new_v4();
     let commit = CharterCommit {
@@ -861,7 +861,7 @@ pub async fn end_contract(
         communicated_on,
         &cal,
         &state.deadline_rules,
-        &state.charter_basis,
+        &state.charter_basis(),
     );
     let data = json!({ "ended_on": ended_on, "communicated_on": communicated_on, "late_notice": late.is_some() });
     append(
@@ -1016,7 +1016,7 @@ async fn auto_view(
         local_date(state.clock.now()),
         &cal,
         &state.deadline_rules,
-        &state.charter_basis,
+        &state.charter_basis(),
     )
     .await?
     .into_iter()
@@ -1045,7 +1045,7 @@ pub async fn procedure_act(
             floor: act_floor(&view.acts, start),
             fine_upf: view.fine.as_ref().map_or(0, |f| i64::from(f.upf)),
             drawn_up_on: local_date(view.data.drawn_up_at),
-            days: state.charter_basis.as_ref().into(),
+            days: state.charter_basis().as_ref().into(),
         },
         act,
         &cal,

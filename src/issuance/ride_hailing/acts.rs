@@ -23,7 +23,7 @@ pub async fn record(
             id,
             kind,
             actor,
-            state.ride_hailing_basis.version,
+            &state.ride_hailing_basis().version,
             state.clock.now(),
             data,
         )])

@@ -201,7 +201,7 @@ pub async fn draw_up(
         today,
         &prior,
         upf,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     let Some(Consequence::Fine { upf, centavos, .. }) = cons.first() else {
         return Err(UseCaseError::Internal("an auto without its fine"));
@@ -222,7 +222,7 @@ pub async fn draw_up(
         fine_upf: i64::from(*upf),
         fine_centavos: *centavos,
         consequences: serde_json::to_value(proposals).map_err(|_| UseCaseError::Encoding)?,
-        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
+        legal_basis_version: state.ride_hailing_basis().version.clone(),
         notification: None,
     };
     auto.number = state.store.insert_auto(&auto, AUTO_SERIES, actor).await?;
@@ -271,7 +271,7 @@ pub async fn procedure_act(
             floor: act_floor(&acts, start),
             fine_upf: auto.fine_upf,
             drawn_up_on: local_date(auto.drawn_up_at),
-            days: state.ride_hailing_basis.as_ref().into(),
+            days: state.ride_hailing_basis().as_ref().into(),
         },
         act,
         &cal,
@@ -292,7 +292,7 @@ pub async fn procedure_act(
         id,
         RideHailingAct::ProcedureAct.as_str(),
         actor,
-        state.ride_hailing_basis.version,
+        &state.ride_hailing_basis().version,
         state.clock.now(),
         serde_json::to_value(act).map_err(|_| UseCaseError::Encoding)?,
     )];
@@ -362,7 +362,7 @@ pub async fn notice(state: &AppState, actor: &str, id: Uuid) -> Result<Document,
         local_date(state.clock.now()),
         &cal,
         &state.deadline_rules,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     let infractor = super::procedure::Infractor {
         name: &driver.name,

@@ -111,8 +111,8 @@ pub fn inputs(
     let (title, fields, ..) = ride_hailing_subject_fields(p.record, p.subject);
     let a = &p.record.authorization;
     let items = crate::issuance::pipeline::certified_rows(&p.facts.items);
-    let law = letterhead.profile.law(basis.version).map_or_else(
-        || basis.citation.to_owned(),
+    let law = letterhead.profile.law(&basis.version).map_or_else(
+        || basis.citation.clone(),
         crate::documents::profile::LawCitation::law,
     );
     merge(
@@ -120,11 +120,11 @@ pub fn inputs(
             &letterhead.public_url,
             &crate::documents::cite(
                 &letterhead.profile,
-                basis.version,
+                &basis.version,
                 "arts. 3º e 17",
-                basis.citation,
+                &basis.citation,
             ),
-            basis.version,
+            &basis.version,
             code,
             qr_width_mm,
             now,
@@ -168,10 +168,10 @@ pub async fn issue(
     let facts = ride_hailing_certified_facts(state, r, subject, now).await?;
     let issued_by = crate::issuance::officials::name_of(&state.store, actor).await?;
     let valid_until =
-        today + chrono::Duration::days(i64::from(state.charter_basis.certidao_validity_days));
+        today + chrono::Duration::days(i64::from(state.charter_basis().certidao_validity_days));
     let (_, _, entity, entity_id, key) = ride_hailing_subject_fields(r, subject);
     let spec = DocSpec {
-        legal_basis_version: state.ride_hailing_basis.version,
+        legal_basis_version: state.ride_hailing_basis().version.clone(),
         kind: DocumentKind::RideHailingCertidao,
         subject_type: subject,
         subject_id: r.authorization.id,
@@ -186,7 +186,7 @@ pub async fn issue(
         facts: Some(serde_json::to_value(&facts).map_err(|_| UseCaseError::Encoding)?),
     };
     let letterhead = state.letterhead.as_ref();
-    let basis = &state.ride_hailing_basis;
+    let basis = &state.ride_hailing_basis();
     issue_document(
         state,
         spec,
@@ -198,7 +198,7 @@ pub async fn issue(
                 facts: &facts,
                 protocol,
                 valid_until,
-                validity_days: state.charter_basis.certidao_validity_days,
+                validity_days: state.charter_basis().certidao_validity_days,
                 issued_by: &issued_by,
             };
             inputs(&print, number, letterhead, basis, code, qr, now)

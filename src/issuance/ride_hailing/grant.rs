@@ -88,7 +88,8 @@ pub async fn grant_app_authorization(
         driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
         vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
     };
-    let decision = decide_grant(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
+    let decision =
+        decide_grant(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
 
     let reserved = store
         .reserve_number(APP_SERIES, today.year(), now, actor)
@@ -101,7 +102,7 @@ pub async fn grant_app_authorization(
         fee_paid_on,
         valid_from: decision.valid_from,
         valid_until: decision.valid_until,
-        legal_basis_version: decision.legal_basis_version.to_owned(),
+        legal_basis_version: decision.legal_basis_version.clone(),
         granted_at: now,
         granted_by: actor.to_owned(),
         protocolled_on: Some(protocolled_on),
@@ -112,7 +113,7 @@ pub async fn grant_app_authorization(
         authorization: &authorization,
         driver: &driver,
         vehicle: &vehicle,
-        basis: &state.ride_hailing_basis,
+        basis: &state.ride_hailing_basis(),
         letterhead: &state.letterhead,
         issued_at: now,
     };
@@ -146,7 +147,7 @@ pub async fn grant_app_authorization(
                         driver_has_active_authorization: true,
                         ..facts
                     };
-                    Err(decide_grant(&facts, &state.ride_hailing_basis)
+                    Err(decide_grant(&facts, &state.ride_hailing_basis())
                         .err()
                         .map_or(
                             UseCaseError::Internal("grant conflict without a failed rule"),

@@ -64,7 +64,7 @@ pub async fn register_platform(
         today: local_date(now),
     };
     let valid_until =
-        decide_platform(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
+        decide_platform(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
     let record = PlatformRecord {
         id: Uuid::new_v4().to_string(),
         cnpj: new.cnpj.as_str().to_owned(),
@@ -75,7 +75,7 @@ pub async fn register_platform(
         insurance_valid_until: new.insurance_valid_until,
         fee_paid_on: new.fee_paid_on,
         valid_until,
-        legal_basis_version: state.ride_hailing_basis.version.to_owned(),
+        legal_basis_version: state.ride_hailing_basis().version.clone(),
         created_at: now,
     };
     match state.store.insert_platform(&record, actor).await {
@@ -121,7 +121,10 @@ pub async fn request_data(
         justification: new.justification,
         scope: new.scope,
         notified_at: new.notified_at,
-        due_at: deadline_in_hours(new.notified_at, state.ride_hailing_basis.data_request_hours),
+        due_at: deadline_in_hours(
+            new.notified_at,
+            state.ride_hailing_basis().data_request_hours,
+        ),
         delivered_at: None,
         sha256: None,
         signer: None,

@@ -39,7 +39,7 @@ pub async fn print_shop_sticker(
         valid_until,
         code: &doc.verification_code,
         qr: &qr,
-        citation: state.ride_hailing_basis.sticker_citation,
+        citation: &state.ride_hailing_basis().sticker_citation,
         legal_basis_version: &doc.legal_basis_version,
         letterhead: &state.letterhead,
     });

@@ -29,7 +29,7 @@ pub fn annulment_event<'a>(
         auto.driver_id,
         RideHailingAct::AutoAnnulled.as_str(),
         actor,
-        state.ride_hailing_basis.version,
+        &state.ride_hailing_basis().version,
         state.clock.now(),
         json!({ "auto_id": auto.id, "number": auto.number, "infraction_id": auto.infraction_id, "committed_on": auto.committed_on }),
     )
@@ -113,7 +113,7 @@ pub fn notice_inputs(
         &letterhead.profile,
         &auto.legal_basis_version,
         "arts. 22, 24 e 25",
-        basis.citation,
+        &basis.citation,
     );
     Some(merge(
         common_inputs(
@@ -124,7 +124,7 @@ pub fn notice_inputs(
             qr_width_mm,
             now,
         ),
-        notice.inputs(law, basis.citation),
+        notice.inputs(law, &basis.citation),
     ))
 }
 
@@ -156,7 +156,7 @@ pub async fn issue_notice(
         ]));
     }
     let upf = crate::issuance::pipeline::upf_when_drawn_up(state, auto.drawn_up_at).await?;
-    let basis = &state.ride_hailing_basis;
+    let basis = &state.ride_hailing_basis();
     let letterhead = state.letterhead.as_ref();
     notice_inputs(
         auto,
@@ -171,7 +171,7 @@ pub async fn issue_notice(
     )
     .ok_or(UseCaseError::NotFound("Auto de infração não encontrado."))?;
     let spec = DocSpec {
-        legal_basis_version: state.ride_hailing_basis.version,
+        legal_basis_version: state.ride_hailing_basis().version.clone(),
         kind: DocumentKind::RideHailingAuto,
         subject_type: "app_auto",
         subject_id: auto.id,

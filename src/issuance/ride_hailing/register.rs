@@ -176,7 +176,7 @@ pub async fn report_data_change(
         change.reported_on,
         &cal,
         &state.deadline_rules,
-        &state.ride_hailing_basis,
+        &state.ride_hailing_basis(),
     );
     let data = serde_json::json!({
         "what": change.what,

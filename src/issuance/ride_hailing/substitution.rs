@@ -97,7 +97,7 @@ pub(crate) async fn check(
         vistoria_approved: req.vistoria_approved,
         today: local_date(now),
     };
-    decide_substitution(&facts, &state.ride_hailing_basis).map_err(UseCaseError::Rules)?;
+    decide_substitution(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
     Ok(())
 }
 
@@ -152,7 +152,7 @@ pub async fn substitute_vehicle(
         authorization: &updated,
         driver: &driver,
         vehicle: &vehicle,
-        basis: &state.ride_hailing_basis,
+        basis: &state.ride_hailing_basis(),
         letterhead: &state.letterhead,
         issued_at: now,
     };
@@ -172,7 +172,7 @@ pub async fn substitute_vehicle(
         notes: req.notes,
         notified_on: None,
     };
-    let version = state.ride_hailing_basis.version;
+    let version = state.ride_hailing_basis().version.clone();
     let reason = format!("substituição por {}", req.cause.label_pt());
     let link = json!({"authorization_id": a.id, "number": a.number, "seq": seq});
     let event = |entity_type, entity_id, kind, data| NewEvent {
@@ -181,7 +181,7 @@ pub async fn substitute_vehicle(
         kind,
         actor,
         reason: Some(reason.as_str()),
-        legal_basis_version: version,
+        legal_basis_version: version.clone(),
         at: now,
         data,
     };
