@@ -25,6 +25,7 @@ mod charter;
 mod documents;
 mod errors;
 mod icp;
+mod legal_bases;
 mod migrations;
 mod officials;
 mod panel;

@@ -161,3 +161,30 @@ async fn concurrent_issuance_on_two_nodes_gives_unique_gap_free_numbers() {
     let expected: Vec<u32> = (1..=u32::try_from(2 * per_node).unwrap()).collect();
     assert_eq!(seq, expected, "numbers: {numbers:?}");
 }
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
+async fn a_legal_basis_activated_on_one_node_is_in_force_on_the_other_within_a_second() {
+    let (a, b) = nodes().await;
+    let in_force = |node: &TestApp| {
+        let url = node.url("/api/v1/legal-bases");
+        let client = node.client.clone();
+        async move {
+            let v: Value = client.get(url).send().await.unwrap().json().await.unwrap();
+            v["charter"]["in_force"].as_str().unwrap().to_owned()
+        }
+    };
+    assert_eq!(in_force(&b).await, "LEI-4937-2025/v1");
+    let file = selo::domain::legal_basis::LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2");
+    let body = json!({"basis": file, "effective_from": "2026-11-30",
+                      "act": {"kind": "Lei", "number": "5.001/2026", "date": "2026-11-27"}});
+    assert_eq!(
+        a.post("/api/v1/legal-bases/charter", &body).await.status(),
+        StatusCode::CREATED
+    );
+    within_a_second("the activation", || async {
+        in_force(&b).await == "LEI-4937-2025/v2"
+    })
+    .await;
+}

@@ -1,0 +1,232 @@
+//! Issue 13, item 5: the legal bases are files in the repository, and a new version is an act
+//! of an official with a date, not a rebuild. What is granted from that date follows the new
+//! numbers and records (and prints) the new version; what came before keeps its own.
+
+use reqwest::StatusCode;
+use selo::domain::legal_basis::{DRAFT_2023_FILE, LEI_4937_2025_FILE};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app};
+
+const V2: &str = "APP-LEI-4976-2025/v1";
+
+/// The draft's file with a new version and a 6-month authorization.
+fn enacted_file() -> String {
+    DRAFT_2023_FILE
+        .replace("APP-MINUTA-2023-11-23/v1", V2)
+        .replace(
+            "authorization_validity_months = 12",
+            "authorization_validity_months = 6",
+        )
+}
+
+fn activation(basis: &str, effective_from: &str) -> Value {
+    json!({
+        "basis": basis,
+        "effective_from": effective_from,
+        "act": {"kind": "Lei", "number": "4.976/2025", "date": "2025-06-10"},
+    })
+}
+
+async fn first_field(res: reqwest::Response) -> (StatusCode, String, Value) {
+    let status = res.status();
+    let body: Value = res.json().await.unwrap();
+    let field = body["errors"][0]["field"].as_str().unwrap_or("").to_owned();
+    (status, field, body)
+}
+
+async fn legal_bases(app: &TestApp) -> Value {
+    app.get("/api/v1/legal-bases").await.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_new_version_of_the_law_is_an_act_with_a_date_not_a_rebuild() {
+    let app = spawn_app().await;
+    let listed = legal_bases(&app).await;
+    assert_eq!(
+        listed["ride_hailing"]["in_force"],
+        "APP-MINUTA-2023-11-23/v1"
+    );
+    assert_eq!(listed["charter"]["in_force"], "LEI-4937-2025/v1");
+    let first = &listed["ride_hailing"]["versions"][0];
+    assert_eq!(first["origin"], "repositorio");
+    assert_eq!(first["parameters"]["authorization_validity_months"], 12);
+    assert_eq!(first["parameters"]["fine_upf_gravissima"], 950);
+
+    // Granted today (30/11/2026) under the draft: 12 months.
+    let before = app.granted_to(0).await;
+    assert_eq!(before["legal_basis_version"], "APP-MINUTA-2023-11-23/v1");
+    assert_eq!(before["valid_until"], "2027-11-20");
+
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing",
+            &activation(&enacted_file(), "2026-12-15"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let activated: Value = res.json().await.unwrap();
+    assert_eq!(activated["version"], V2);
+    assert_eq!(activated["effective_from"], "2026-12-15");
+    assert_eq!(activated["act"]["number"], "4.976/2025");
+    assert_eq!(activated["sha256"].as_str().unwrap().len(), 64);
+
+    // Scheduled: the draft stays in force until 14/12.
+    let listed = legal_bases(&app).await;
+    assert_eq!(
+        listed["ride_hailing"]["in_force"],
+        "APP-MINUTA-2023-11-23/v1"
+    );
+    let versions = listed["ride_hailing"]["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2);
+    assert_eq!(versions[1]["origin"], "ativacao");
+    assert_eq!(versions[1]["act"]["kind"], "Lei");
+    assert_eq!(
+        versions[1]["parameters"]["authorization_validity_months"],
+        6
+    );
+    app.clock.set(crate::charter::noon("2026-12-14"));
+    assert_eq!(
+        app.granted_to(1).await["valid_until"],
+        "2027-11-20",
+        "the day before, the draft's 12 months"
+    );
+
+    // From 15/12 the enacted law's numbers apply, and the documents say which version.
+    app.clock.set(crate::charter::noon("2026-12-15"));
+    assert_eq!(legal_bases(&app).await["ride_hailing"]["in_force"], V2);
+    let after = app.granted_to(2).await;
+    assert_eq!(after["legal_basis_version"], V2);
+    assert_eq!(after["valid_until"], "2027-05-20");
+    let pdf = app.document_bytes(&after, "app_authorization").await;
+    let text = crate::pdf::pdf_text(&pdf).replace('\u{a0}', " ");
+    assert!(
+        text.contains(V2),
+        "the authorization prints its version: {text}"
+    );
+    // What was granted before keeps its version and its validity.
+    let id = before["id"].as_str().unwrap();
+    let fetched = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(fetched["legal_basis_version"], "APP-MINUTA-2023-11-23/v1");
+    assert_eq!(fetched["valid_until"], "2027-11-20");
+
+    // The activation is an event of the audit chain, with its act.
+    let store = app.store().await;
+    let rows = store.chain_rows(0, 10_000).await.unwrap();
+    let event = rows
+        .iter()
+        .map(selo::storage::audit::ChainRow::fields)
+        .find(|e| e.entity_type == "legal_basis")
+        .expect("an activation event");
+    assert_eq!(event.entity_id, V2);
+    assert_eq!(event.kind, "activated");
+    assert_eq!(event.reason, Some("Lei nº 4.976/2025, de 10/06/2025"));
+}
+
+#[tokio::test]
+async fn an_activation_is_refused_whole_when_its_file_dates_or_role_are_wrong() {
+    let app = spawn_app().await;
+    let path = "/api/v1/legal-bases/ride-hailing";
+    // Only the law's own secretariat activates it.
+    let charter = app.official("sis", "Servidora SIS", "charter_issuer").await;
+    let inspector = app.official("fiscal", "Fiscal", "inspector").await;
+    for token in [&charter, &inspector] {
+        let res = app
+            .send_as(
+                Some(token),
+                "post",
+                path,
+                Some(&activation(&enacted_file(), "2026-12-15")),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    }
+    let cases = [
+        (
+            activation(
+                &enacted_file().replace("defence_days = 15", "defence_days = 0"),
+                "2026-12-15",
+            ),
+            "basis",
+        ),
+        (activation("version = ", "2026-12-15"), "basis"),
+        (activation(LEI_4937_2025_FILE, "2026-12-15"), "basis"),
+        // A basis does not reach back over acts already judged.
+        (activation(&enacted_file(), "2026-11-29"), "effective_from"),
+        (activation(&enacted_file(), "2026-02-30"), "effective_from"),
+    ];
+    for (body, field) in cases {
+        let (status, got, problem) = first_field(app.post(path, &body).await).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{problem}");
+        assert_eq!(got, field, "{problem}");
+    }
+    let mut future_act = activation(&enacted_file(), "2026-12-15");
+    future_act["act"]["date"] = json!("2026-12-01");
+    let (status, field, _) = first_field(app.post(path, &future_act).await).await;
+    assert_eq!(
+        (status, field.as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "act.date")
+    );
+    // The repository's version cannot be taken again.
+    let (status, field, _) = first_field(
+        app.post(path, &activation(DRAFT_2023_FILE, "2026-12-15"))
+            .await,
+    )
+    .await;
+    assert_eq!((status, field.as_str()), (StatusCode::CONFLICT, "version"));
+    assert_eq!(
+        legal_bases(&app).await["ride_hailing"]["versions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1,
+        "nothing was written"
+    );
+
+    // One activation; the next must start after it, under a version of its own.
+    assert_eq!(
+        app.post(path, &activation(&enacted_file(), "2026-12-15"))
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
+    let (status, field, _) = first_field(
+        app.post(path, &activation(&enacted_file(), "2027-01-01"))
+            .await,
+    )
+    .await;
+    assert_eq!((status, field.as_str()), (StatusCode::CONFLICT, "version"));
+    let v3 = enacted_file().replace(V2, "APP-LEI-4976-2025/v2");
+    let (status, field, _) =
+        first_field(app.post(path, &activation(&v3, "2026-12-15")).await).await;
+    assert_eq!(
+        (status, field.as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "effective_from")
+    );
+
+    // The charter secretariat activates its own law.
+    let charter_v2 = LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2")
+        .replace("fine_upf = 500", "fine_upf = 600");
+    let res = app
+        .send_as(
+            Some(&charter),
+            "post",
+            "/api/v1/legal-bases/charter",
+            Some(&activation(&charter_v2, "2026-11-30")),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let listed = legal_bases(&app).await;
+    assert_eq!(listed["charter"]["in_force"], "LEI-4937-2025/v2");
+    assert_eq!(
+        listed["charter"]["versions"][1]["parameters"]["fine_upf"],
+        600
+    );
+    assert_eq!(
+        listed["ride_hailing"]["in_force"],
+        "APP-MINUTA-2023-11-23/v1"
+    );
+}
