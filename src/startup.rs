@@ -103,16 +103,7 @@ impl Application {
                 )
             })?;
         store.listen_for_other_nodes();
-        // Issue 13, item 5: the repository's legal bases and the register's activations; a
-        // version that does not load stops the start rather than judge by another law.
-        let generation = store.changes().generation();
-        let legal_bases =
-            crate::domain::legal_basis::LegalBases::load(store.legal_basis_activations().await?)
-                .context("loading the legal bases")?;
-        for v in legal_bases.activations() {
-            tracing::info!(law = v.law.as_str(), version = %v.version, effective_from = %v.effective_from, "legal basis activated");
-        }
-        let legal_bases = crate::state::LegalBasesCache::new(generation, legal_bases);
+        let legal_bases = load_legal_bases(&store).await?;
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
@@ -192,4 +183,29 @@ impl Application {
         tracing::info!("selo stopped");
         result
     }
+}
+
+/// Issue 13, item 5: the repository's legal bases and the register's activations; a version
+/// that does not load stops the start rather than judge by another law. A database that is
+/// down at start is read on the first request it answers.
+async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBasesCache> {
+    let generation = store.changes().generation();
+    Ok(match store.legal_basis_activations().await {
+        Ok(activations) => {
+            let bases = crate::domain::legal_basis::LegalBases::load(activations)
+                .context("loading the legal bases")?;
+            for v in bases.activations() {
+                tracing::info!(law = v.law.as_str(), version = %v.version, effective_from = %v.effective_from, "legal basis activated");
+            }
+            crate::state::LegalBasesCache::new(generation, bases)
+        }
+        Err(crate::storage::StorageError::Unavailable(e)) => {
+            tracing::warn!(error = %e, "database unavailable: the legal bases' activations are read once it answers");
+            crate::state::LegalBasesCache::unread(
+                crate::domain::legal_basis::LegalBases::load(Vec::new())
+                    .context("loading the legal bases")?,
+            )
+        }
+        Err(e) => return Err(e).context("reading the legal bases' activations"),
+    })
 }

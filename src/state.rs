@@ -57,28 +57,68 @@ impl DecreedDaysCache {
 
 /// The legal bases as last read, with the register's generation they were read at.
 #[derive(Debug)]
-pub struct LegalBasesCache(std::sync::RwLock<(u64, Arc<LegalBases>)>);
+pub struct LegalBasesCache {
+    bases: std::sync::RwLock<(u64, Arc<LegalBases>)>,
+    /// When reading them last failed: no new attempt for a second, so a database that is
+    /// down does not slow every request by a connection timeout.
+    failed_at: Mutex<Option<std::time::Instant>>,
+}
 
 impl LegalBasesCache {
+    /// A generation no register has: the bases were not read from it yet.
+    const UNREAD: u64 = u64::MAX;
+
     /// Bases read at `generation` (start-up reads them before the first request).
     pub fn new(generation: u64, bases: LegalBases) -> Self {
-        Self(std::sync::RwLock::new((generation, Arc::new(bases))))
+        Self {
+            bases: std::sync::RwLock::new((generation, Arc::new(bases))),
+            failed_at: Mutex::default(),
+        }
+    }
+
+    /// Only the repository's files: the register could not be read at start (its
+    /// activations are read on the first request it answers).
+    pub fn unread(bases: LegalBases) -> Self {
+        Self::new(Self::UNREAD, bases)
     }
 
     pub fn current(&self) -> Arc<LegalBases> {
-        self.0
+        self.bases
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .1
             .clone()
     }
 
+    /// Whether the register's activations have been read (else only the files are known).
+    pub fn read_from_register(&self) -> bool {
+        self.read_at() != Self::UNREAD
+    }
+
     fn read_at(&self) -> u64 {
-        self.0.read().unwrap_or_else(PoisonError::into_inner).0
+        self.bases.read().unwrap_or_else(PoisonError::into_inner).0
     }
 
     fn put(&self, generation: u64, bases: LegalBases) {
-        *self.0.write().unwrap_or_else(PoisonError::into_inner) = (generation, Arc::new(bases));
+        *self.bases.write().unwrap_or_else(PoisonError::into_inner) = (generation, Arc::new(bases));
+        *self
+            .failed_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    fn failed_recently(&self) -> bool {
+        self.failed_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some_and(|t| t.elapsed() < std::time::Duration::from_secs(1))
+    }
+
+    fn failed(&self) {
+        *self
+            .failed_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(std::time::Instant::now());
     }
 }
 
@@ -109,14 +149,27 @@ impl AppState {
 
     /// Reads the activated versions again if the register changed since they were read (a
     /// commit of this node, or a notification from another).
+    /// After a failure, the next attempt waits a second (the bases last read stay in force).
     pub async fn refresh_legal_bases(&self) -> Result<(), BasesError> {
         let generation = self.store.changes().generation();
-        if self.legal_bases.read_at() == generation {
+        if self.legal_bases.read_at() == generation || self.legal_bases.failed_recently() {
             return Ok(());
         }
-        let bases = LegalBases::load(self.store.legal_basis_activations().await?)?;
-        self.legal_bases.put(generation, bases);
-        Ok(())
+        let read = async {
+            Ok::<_, BasesError>(LegalBases::load(
+                self.store.legal_basis_activations().await?,
+            )?)
+        };
+        match read.await {
+            Ok(bases) => {
+                self.legal_bases.put(generation, bases);
+                Ok(())
+            }
+            Err(e) => {
+                self.legal_bases.failed();
+                Err(e)
+            }
+        }
     }
 
     /// The calendar in force: statutory days, the switches, and the decreed days.

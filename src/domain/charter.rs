@@ -301,12 +301,18 @@ pub struct TermoDecision {
     /// The Termo this one renews without a gap (AMB-55), if any.
     pub renews: Option<String>,
     pub legal_basis_version: String,
+    /// The day the application was protocolled (issue 13, item 2).
+    pub protocolled_on: NaiveDate,
 }
 
-/// FRET-ART8, FRET-ART8-P1, FRET-ART8-P2 with AMB-55: grant or renew the Termo on `today`.
+/// FRET-ART8, FRET-ART8-P1, FRET-ART8-P2 with AMB-55: grant or renew the Termo on `today`,
+/// on an application protocolled on `protocolled_on` (issue 13, item 2).
 ///
-/// - The art. 7 checklist is re-run in full on every grant and renewal (art. 8 §2º).
-/// - A company within the art. 20 bar is refused.
+/// - The art. 7 checklist is re-run in full on every grant and renewal (art. 8 §2º), at the
+///   grant: the documents must be in force when the Termo rests on them.
+/// - A company within the art. 20 bar is refused. AMB-64 (our reading): the bar forbids the
+///   application itself, so it is judged at the protocol date, and again at the grant (a
+///   cassação between the two bars too).
 /// - Validity is 2 years, date to date (DL-6), last day inclusive, never extended (DL-8).
 /// - Renewed before the current Termo ends: the new term starts the day after it ends and
 ///   runs to its end + 2 years, so nothing is lost. After it ended: from `today`.
@@ -314,12 +320,14 @@ pub fn decide_termo(
     checklist: &CompanyChecklist,
     cassations: &[NaiveDate],
     latest: Option<&PriorTermo>,
-    today: NaiveDate,
+    (protocolled_on, today): (NaiveDate, NaiveDate),
     basis: &CharterLegalBasis,
 ) -> Result<TermoDecision, Failures> {
     let mut out = Vec::new();
     fret_art7_checklist(checklist, today, &mut out);
-    fret_art20_pu_bar(cassations, today, basis, &mut out);
+    if fret_art20_pu_bar(cassations, protocolled_on, basis, &mut out).is_none() {
+        fret_art20_pu_bar(cassations, today, basis, &mut out);
+    }
     if let Some(p) = latest
         && p.valid_from > today
     {
@@ -356,6 +364,7 @@ pub fn decide_termo(
         valid_until: add_months(base, basis.termo_validity_months, basis.month_overflow),
         renews,
         legal_basis_version: basis.version.clone(),
+        protocolled_on,
     })
 }
 

@@ -315,17 +315,44 @@ pub async fn file_checklist(
     Ok(HttpResponse::Ok().json(company_json(&state, &c).await?))
 }
 
+/// What a Termo's application may say; the body may be empty or `{}`.
+#[derive(Deserialize, Default, utoipa::ToSchema)]
+pub struct TermoRequestDto {
+    /// The day the application was protocolled at SIS (AAAA-MM-DD; default today, never
+    /// future): the art. 20 bar is judged there too (AMB-64).
+    protocolled_on: Option<String>,
+}
+
 /// `POST /api/v1/charter/companies/{id}/termos` (FRET-ART8, §1º, §2º, AMB-55): grants or
 /// renews the Termo de Autorização and issues its signed PDF.
 #[utoipa::path(post, path = "/api/v1/charter/companies/{id}/termos", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    request_body = TermoRequestDto,
     responses((status = 201, description = "Termo de Autorização emitido", body = TermoView)))]
 pub async fn grant_termo(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
+    body: web::Bytes,
 ) -> Reply {
     let id = path_id(&id, "Empresa")?;
-    let (c, termo, doc) = register::grant_termo(&state, &official.actor, id).await?;
+    let dto: TermoRequestDto = if body.iter().all(u8::is_ascii_whitespace) {
+        TermoRequestDto::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|_| {
+            ApiError::Invalid(vec![ProblemItem::field(
+                "body",
+                "Corpo inválido: envie {} ou {\"protocolled_on\": \"AAAA-MM-DD\"}.",
+            )])
+        })?
+    };
+    let mut f = Fields::default();
+    let protocolled_on = dto
+        .protocolled_on
+        .as_deref()
+        .map(|d| f.date("protocolled_on", d));
+    f.finish()?;
+    let (c, termo, doc) =
+        register::grant_termo(&state, &official.actor, id, protocolled_on.flatten()).await?;
     Ok(HttpResponse::Created().json(TermoView {
         id: termo.id,
         number: termo.number.clone(),
@@ -335,6 +362,7 @@ pub async fn grant_termo(
         valid_until: termo.data.valid_until,
         renews: termo.data.renews.clone(),
         legal_basis_version: termo.data.legal_basis_version.clone(),
+        protocolled_on: termo.data.protocolled_on,
         document: document_view(&state, &doc),
     }))
 }
@@ -343,6 +371,8 @@ pub async fn grant_termo(
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct TermoView {
     id: Uuid,
+    /// The day the application was protocolled (issue 13, item 2).
+    protocolled_on: Option<NaiveDate>,
     number: String,
     company_id: Uuid,
     modality: Modality,

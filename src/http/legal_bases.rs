@@ -85,10 +85,16 @@ fn versions_of<B: Serialize>(
 /// Every version of both laws' legal bases, and the one in force today.
 #[utoipa::path(get, path = "/api/v1/legal-bases", tag = "legal_bases",
     responses((status = 200, description = "As versões das bases legais", body = LegalBasesView)))]
-pub async fn list(state: web::Data<AppState>) -> HttpResponse {
+pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    if !state.legal_bases.read_from_register() {
+        // Only the repository's files are known: the register's activations are not read yet.
+        return Err(ApiError::Unavailable(
+            "O banco de dados está inacessível no momento.".into(),
+        ));
+    }
     let bases = state.legal_bases.current();
     let today = state.today();
-    HttpResponse::Ok().json(LegalBasesView {
+    Ok(HttpResponse::Ok().json(LegalBasesView {
         today,
         ride_hailing: LawVersions {
             in_force: bases.ride_hailing_on(today).version.clone(),
@@ -110,7 +116,7 @@ pub async fn list(state: web::Data<AppState>) -> HttpResponse {
                 |b| (&b.version, b.effective_from),
             ),
         },
-    })
+    }))
 }
 
 /// The act that enacts a version, as sent.

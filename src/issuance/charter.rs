@@ -150,6 +150,7 @@ pub async fn issue_termo(
         valid_until: decision.valid_until,
         renews: decision.renews.clone(),
         legal_basis_version: decision.legal_basis_version.clone(),
+        protocolled_on: Some(decision.protocolled_on),
     };
     let data_json = serde_json::to_value(&data).map_err(|_| UseCaseError::Encoding)?;
     let spec = DocSpec {

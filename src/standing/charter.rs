@@ -109,6 +109,10 @@ pub struct TermoData {
     pub valid_until: NaiveDate,
     pub renews: Option<String>,
     pub legal_basis_version: String,
+    /// Issue 13, item 2: the day the application was protocolled at SIS; absent on Termos
+    /// granted before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocolled_on: Option<NaiveDate>,
 }
 
 #[derive(Debug, Clone)]

@@ -661,3 +661,49 @@ async fn a_wrong_act_is_voided_by_a_rectification_and_entered_again() {
     assert_eq!(p["payment"]["paid_centavos"], 0, "{p}");
     assert_eq!(p["payment"]["balance_centavos"], 5_000_000, "{p}");
 }
+
+/// Issue 13, item 2 (AMB-64): a Termo's application has a protocol date; the art. 20 bar
+/// forbids the application itself, so one protocolled within the bar is refused even when
+/// the bar has lifted by the grant; a future protocol date is a 422; the Termo records it.
+#[tokio::test]
+async fn fret_art20_pu_a_termo_application_is_judged_at_its_protocol_date() {
+    use crate::charter::{refused_field, termo};
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-01-10"));
+    let c = company(&app, "2027-12-31").await;
+    created(termo(&app, &c).await).await;
+    app.clock.set(noon("2025-12-15"));
+    let cassacao = json!({"kind": "cassacao", "effective_from": "2025-12-15",
+        "article": "art. 20, IV", "reason": "Reincidência no art. 19, VI."});
+    created(
+        app.post(
+            &format!("/api/v1/charter/companies/{c}/sanctions"),
+            &cassacao,
+        )
+        .await,
+    )
+    .await;
+    app.clock.set(noon("2026-12-20"));
+    let path = format!("/api/v1/charter/companies/{c}/termos");
+    let res = app
+        .post(&path, &json!({"protocolled_on": "2026-12-10"}))
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["errors"][0]["rule"], "FRET-ART20-PU", "{body}");
+    let res = app
+        .post(&path, &json!({"protocolled_on": "2026-12-21"}))
+        .await;
+    assert_eq!(refused_field(res).await, "protocolled_on");
+    let res = app
+        .post(&path, &json!({"protocolled_on": "16/12/2026"}))
+        .await;
+    assert_eq!(refused_field(res).await, "protocolled_on");
+    let t = created(
+        app.post(&path, &json!({"protocolled_on": "2026-12-16"}))
+            .await,
+    )
+    .await;
+    assert_eq!(t["protocolled_on"], "2026-12-16");
+    assert_eq!(t["valid_from"], "2026-12-20");
+}

@@ -70,6 +70,7 @@ impl CharterSamples {
                 valid_until: date(2028, 11, 20),
                 renews: None,
                 legal_basis_version: basis.version.clone(),
+                protocolled_on: Some(date(2026, 11, 12)),
             },
         };
         let vistoria = Vistoria {

@@ -120,7 +120,7 @@ fn fret_art7_ii_certificates_valid_through_their_last_day() {
 fn fret_art8_p1_s05_termo_two_years_not_extended_and_renewal_without_gap() {
     let b = basis();
     let c = full_checklist(d(2027, 12, 31));
-    let first = decide_termo(&c, &[], None, d(2025, 5, 23), &b).unwrap();
+    let first = decide_termo(&c, &[], None, (d(2025, 5, 23), d(2025, 5, 23)), &b).unwrap();
     assert_eq!(
         (first.valid_from, first.valid_until),
         (d(2025, 5, 23), d(2027, 5, 23))
@@ -140,14 +140,15 @@ fn fret_art8_p1_s05_termo_two_years_not_extended_and_renewal_without_gap() {
         valid_from: first.valid_from,
         valid_until: first.valid_until,
     };
-    let renewal = decide_termo(&c, &[], Some(&prior), d(2027, 5, 10), &b).unwrap();
+    let renewal =
+        decide_termo(&c, &[], Some(&prior), (d(2027, 5, 10), d(2027, 5, 10)), &b).unwrap();
     assert_eq!(
         (renewal.valid_from, renewal.valid_until),
         (d(2027, 5, 24), d(2029, 5, 23))
     );
     assert_eq!(renewal.renews.as_deref(), Some("FRET-2025/000001"));
     // After expiry, the new term counts from the new issue date.
-    let late = decide_termo(&c, &[], Some(&prior), d(2027, 6, 10), &b).unwrap();
+    let late = decide_termo(&c, &[], Some(&prior), (d(2027, 6, 10), d(2027, 6, 10)), &b).unwrap();
     assert_eq!(
         (late.valid_from, late.valid_until, late.renews),
         (d(2027, 6, 10), d(2029, 6, 10), None)
@@ -158,7 +159,14 @@ fn fret_art8_p1_s05_termo_two_years_not_extended_and_renewal_without_gap() {
         valid_from: renewal.valid_from,
         valid_until: renewal.valid_until,
     };
-    let again = decide_termo(&c, &[], Some(&renewed), d(2027, 5, 12), &b).unwrap_err();
+    let again = decide_termo(
+        &c,
+        &[],
+        Some(&renewed),
+        (d(2027, 5, 12), d(2027, 5, 12)),
+        &b,
+    )
+    .unwrap_err();
     assert_eq!(rules_of(&again), vec![("FRET-ART8-P1", "company")]);
 }
 
@@ -170,7 +178,14 @@ fn fret_art8_p2_renewal_reruns_the_art7_checklist() {
         valid_from: d(2025, 5, 23),
         valid_until: d(2027, 5, 23),
     };
-    let err = decide_termo(&c, &[], Some(&prior), d(2027, 5, 10), &basis()).unwrap_err();
+    let err = decide_termo(
+        &c,
+        &[],
+        Some(&prior),
+        (d(2027, 5, 10), d(2027, 5, 10)),
+        &basis(),
+    )
+    .unwrap_err();
     assert_eq!(err.len(), 5);
     assert!(err.iter().all(|f| f.rule == "FRET-ART7-II"));
 }
@@ -180,12 +195,51 @@ fn fret_art20_pu_s08_bar_lifts_the_day_after_twelve_months() {
     let c = full_checklist(d(2027, 12, 31));
     let cassations = [d(2025, 12, 15)];
     for (today, ok) in [(d(2026, 12, 15), false), (d(2026, 12, 16), true)] {
-        let r = decide_termo(&c, &cassations, None, today, &basis());
+        let r = decide_termo(&c, &cassations, None, (today, today), &basis());
         assert_eq!(r.is_ok(), ok, "{today}");
         if let Err(f) = r {
             assert_eq!(rules_of(&f), vec![("FRET-ART20-PU", "company")]);
         }
     }
+}
+
+// AMB-64: the bar forbids the application, so an application protocolled within it is
+// refused even if the bar has lifted by the grant; a cassação after the protocol bars too.
+#[test]
+fn fret_art20_pu_the_bar_is_judged_at_the_protocol_and_at_the_grant() {
+    let c = full_checklist(d(2027, 12, 31));
+    let cassations = [d(2025, 12, 15)];
+    let within = decide_termo(
+        &c,
+        &cassations,
+        None,
+        (d(2026, 12, 10), d(2026, 12, 20)),
+        &basis(),
+    );
+    assert_eq!(
+        rules_of(&within.unwrap_err()),
+        vec![("FRET-ART20-PU", "company")]
+    );
+    let after = decide_termo(
+        &c,
+        &cassations,
+        None,
+        (d(2026, 12, 16), d(2026, 12, 20)),
+        &basis(),
+    );
+    assert_eq!(after.unwrap().protocolled_on, d(2026, 12, 16));
+    let later_cassation = [d(2026, 12, 18)];
+    let r = decide_termo(
+        &c,
+        &later_cassation,
+        None,
+        (d(2026, 12, 16), d(2026, 12, 20)),
+        &basis(),
+    );
+    assert_eq!(
+        rules_of(&r.unwrap_err()),
+        vec![("FRET-ART20-PU", "company")]
+    );
 }
 
 #[test]

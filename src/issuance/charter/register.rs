@@ -234,9 +234,17 @@ pub async fn grant_termo(
     state: &AppState,
     actor: &str,
     company_id: Uuid,
+    protocolled_on: Option<NaiveDate>,
 ) -> Result<(Company, reg::Termo, Document), UseCaseError> {
     let c = company(state, company_id).await?;
     let today = local_date(state.clock.now());
+    let protocolled_on = protocolled_on.unwrap_or(today);
+    if protocolled_on > today {
+        return Err(UseCaseError::Inconsistent {
+            field: "protocolled_on",
+            message: "A data de protocolo do pedido não pode ser futura.",
+        });
+    }
     let termos = reg::termos_of(&state.store, c.id).await?;
     let latest = termos
         .iter()
@@ -250,7 +258,7 @@ pub async fn grant_termo(
         &c.data.checklist,
         &c.cassations(),
         latest.as_ref(),
-        today,
+        (protocolled_on, today),
         &state.charter_basis(),
     )
     .map_err(UseCaseError::Rules)?;
