@@ -62,6 +62,8 @@ pub struct LegalBasesCache {
     /// When reading them last failed: no new attempt for a second, so a database that is
     /// down does not slow every request by a connection timeout.
     failed_at: Mutex<Option<std::time::Instant>>,
+    /// One reading at a time: requests that find one under way go on with the bases last read.
+    reading: tokio::sync::Mutex<()>,
 }
 
 impl LegalBasesCache {
@@ -73,6 +75,7 @@ impl LegalBasesCache {
         Self {
             bases: std::sync::RwLock::new((generation, Arc::new(bases))),
             failed_at: Mutex::default(),
+            reading: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -129,6 +132,8 @@ pub enum BasesError {
     Storage(#[from] crate::storage::StorageError),
     #[error("a stored legal basis does not load: {0}")]
     Refused(#[from] crate::domain::legal_basis::BasisRefused),
+    #[error("the register did not answer in time")]
+    Timeout,
 }
 
 impl AppState {
@@ -149,16 +154,27 @@ impl AppState {
 
     /// Reads the activated versions again if the register changed since they were read (a
     /// commit of this node, or a notification from another).
-    /// After a failure, the next attempt waits a second (the bases last read stay in force).
+    /// After a failure, the next attempt waits a second (the bases last read stay in force);
+    /// an attempt takes at most 250 ms.
     pub async fn refresh_legal_bases(&self) -> Result<(), BasesError> {
         let generation = self.store.changes().generation();
         if self.legal_bases.read_at() == generation || self.legal_bases.failed_recently() {
             return Ok(());
         }
+        let Ok(_reading) = self.legal_bases.reading.try_lock() else {
+            return Ok(());
+        };
         let read = async {
             Ok::<_, BasesError>(LegalBases::load(
                 self.store.legal_basis_activations().await?,
             )?)
+        };
+        // Bounded, so a database that does not answer does not hold the request: it goes on
+        // with the bases last read, and its own reads answer for the database.
+        let read = async {
+            tokio::time::timeout(std::time::Duration::from_millis(250), read)
+                .await
+                .unwrap_or(Err(BasesError::Timeout))
         };
         match read.await {
             Ok(bases) => {

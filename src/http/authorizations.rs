@@ -411,6 +411,9 @@ pub struct SubstitutionDto {
     /// `sinistro`, `venda` or `locacao` (art. 8º, §2º).
     cause: String,
     vistoria: SubstitutionVistoriaDto,
+    /// The day the request was protocolled (AAAA-MM-DD; default today, never future).
+    #[serde(default)]
+    protocolled_on: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -461,6 +464,17 @@ impl TryFrom<(SubstitutionDto, NaiveDate)> for SubstitutionRequest {
         );
         let performed_on = f.date("vistoria.performed_on", &dto.vistoria.performed_on);
         let inspector = f.text("vistoria.inspector", &dto.vistoria.inspector, 200);
+        let protocolled_on = match dto.protocolled_on.as_deref() {
+            Some(d) => f.date("protocolled_on", d),
+            None => Some(today),
+        };
+        if protocolled_on.is_some_and(|d| d > today) {
+            f.take::<(), ()>(
+                "protocolled_on",
+                Err(()),
+                "A data de protocolo do pedido não pode ser futura.",
+            );
+        }
         if performed_on.is_some_and(|d| d > today) {
             f.take::<(), ()>(
                 "vistoria.performed_on",
@@ -468,12 +482,18 @@ impl TryFrom<(SubstitutionDto, NaiveDate)> for SubstitutionRequest {
                 "A vistoria não pode ter data futura.",
             );
         }
-        let (new_vehicle_id, cause, vistoria_on, inspector) =
-            f.done(parsed!(new_vehicle_id, cause, performed_on, inspector))?;
+        let (new_vehicle_id, cause, vistoria_on, inspector, protocolled_on) = f.done(parsed!(
+            new_vehicle_id,
+            cause,
+            performed_on,
+            inspector,
+            protocolled_on
+        ))?;
         Ok(Self {
             new_vehicle_id,
             cause,
             vistoria_on,
+            protocolled_on,
             vistoria_approved: dto.vistoria.approved,
             inspector,
             notes: dto.vistoria.notes,

@@ -301,3 +301,45 @@ async fn app_art15_how_the_driver_holds_the_car() {
     let res = app.grant(&other, &someone_elses_car, "2026-11-20").await;
     assert_eq!(res.status(), StatusCode::CREATED);
 }
+
+/// Issue 13, item 2 (AMB-65): a substitution records the day its request was protocolled
+/// (never future), in the register and in the history; the new car is judged at the act.
+#[tokio::test]
+async fn app_art8_p2_a_substitution_records_its_protocol_date() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    assert_eq!(
+        app.vistoria(&grant, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    app.clock.advance(chrono::Duration::days(10));
+    let id = grant["id"].as_str().unwrap();
+    let new_vehicle = app
+        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+    let path = format!("/api/v1/app-authorizations/{id}/vehicle-substitutions");
+    let mut body = substitution(&new_vehicle, "venda", "2026-12-09", true);
+    body["protocolled_on"] = json!("2026-12-11");
+    let res = app.post(&path, &body).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: Value = res.json().await.unwrap();
+    assert_eq!(problem["errors"][0]["field"], "protocolled_on", "{problem}");
+    body["protocolled_on"] = json!("2026-12-04");
+    let res = app.post(&path, &body).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let history = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await;
+    let substituted = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "vehicle_substituted")
+        .unwrap_or_else(|| panic!("no substitution event: {history}"));
+    assert_eq!(substituted["data"]["protocolled_on"], "2026-12-04");
+}

@@ -30,6 +30,10 @@ pub struct SubstitutionRequest {
     pub cause: SubstitutionCause,
     /// The SMF vistoria of the new car (art. 8º, §2º).
     pub vistoria_on: NaiveDate,
+    /// The day the request was protocolled (issue 13, item 2). AMB-65 (our reading): art.
+    /// 8º, §2º's requirements of the new car are judged at the substitution, the act that
+    /// rests on them; the protocol date is recorded with it.
+    pub protocolled_on: NaiveDate,
     pub vistoria_approved: bool,
     pub inspector: String,
     pub notes: String,
@@ -196,6 +200,7 @@ pub async fn substitute_vehicle(
                 "new_vehicle_id": vehicle.id,
                 "cause": req.cause,
                 "vistoria_on": req.vistoria_on,
+                "protocolled_on": req.protocolled_on,
                 "documents": documents.iter().map(|d| json!({"id": d.document.id, "kind": d.document.kind.as_str(), "sha256": d.document.sha256})).collect::<Vec<_>>(),
             }),
         ),
@@ -215,6 +220,7 @@ pub async fn substitute_vehicle(
         new_vehicle_id: vehicle.id,
         cause: req.cause,
         vistoria_on: req.vistoria_on,
+        protocolled_on: req.protocolled_on,
         at: now,
         actor,
         documents: &documents,

@@ -20,6 +20,8 @@ pub struct NewSubstitution<'a> {
     pub new_vehicle_id: Uuid,
     pub cause: SubstitutionCause,
     pub vistoria_on: NaiveDate,
+    /// The day the request was protocolled (migration 0022).
+    pub protocolled_on: NaiveDate,
     pub at: DateTime<Utc>,
     pub actor: &'a str,
     pub documents: &'a [SignedDocument],
@@ -28,7 +30,8 @@ pub struct NewSubstitution<'a> {
 
 const COUNT: &str = "SELECT COUNT(*) FROM app_vehicle_substitutions WHERE authorization_id = $1";
 const INSERT: &str = "INSERT INTO app_vehicle_substitutions (authorization_id, seq, old_vehicle_id, \
-    new_vehicle_id, cause, vistoria_on, effective_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    new_vehicle_id, cause, vistoria_on, effective_at, created_by, protocolled_on) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 impl Store {
     /// Commits a replacement, its documents and events, or nothing. `Conflict("substitution")`
     /// if another replacement of the authorization came first; `Conflict("active_authorization")`
@@ -69,6 +72,7 @@ impl Store {
                 .bind(s.vistoria_on)
                 .bind(s.at)
                 .bind(s.actor)
+                .bind(s.protocolled_on)
                 .execute(&mut *tx)
                 .await?;
             for d in s.documents {
