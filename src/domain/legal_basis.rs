@@ -286,21 +286,29 @@ fn positive(values: &[(&str, u32)], out: &mut Vec<String>) {
     }
 }
 
+/// The accessors of `BasisFile` every basis struct shares (its `version`, `effective_from`
+/// and `law` fields).
+macro_rules! basis_fields {
+    () => {
+        fn version(&self) -> &str {
+            &self.version
+        }
+        fn effective_from(&self) -> NaiveDate {
+            self.effective_from
+        }
+        fn set_effective_from(&mut self, from: NaiveDate) {
+            self.effective_from = from;
+        }
+        fn law(&self) -> Law {
+            self.law
+        }
+    };
+}
+
 impl BasisFile for RideHailingLegalBasis {
     const LAW: Law = Law::RideHailing;
 
-    fn version(&self) -> &str {
-        &self.version
-    }
-    fn effective_from(&self) -> NaiveDate {
-        self.effective_from
-    }
-    fn set_effective_from(&mut self, from: NaiveDate) {
-        self.effective_from = from;
-    }
-    fn law(&self) -> Law {
-        self.law
-    }
+    basis_fields!();
 
     fn problems(&self, out: &mut Vec<String>) {
         positive(
@@ -383,18 +391,7 @@ impl BasisFile for RideHailingLegalBasis {
 impl BasisFile for CharterLegalBasis {
     const LAW: Law = Law::Charter;
 
-    fn version(&self) -> &str {
-        &self.version
-    }
-    fn effective_from(&self) -> NaiveDate {
-        self.effective_from
-    }
-    fn set_effective_from(&mut self, from: NaiveDate) {
-        self.effective_from = from;
-    }
-    fn law(&self) -> Law {
-        self.law
-    }
+    basis_fields!();
 
     fn problems(&self, out: &mut Vec<String>) {
         positive(

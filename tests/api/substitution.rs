@@ -28,22 +28,28 @@ fn substitution(vehicle_id: &str, cause: &str, on: &str, approved: bool) -> Valu
     })
 }
 
-#[tokio::test]
-async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_one() {
-    let app = spawn_app().await;
+/// A grant with its vistoria on 30/11/2026, ten days later, and a second car registered.
+async fn granted_then_a_new_car(app: &crate::helpers::TestApp) -> (Value, String) {
     let grant = app.granted().await;
     assert_eq!(
         app.vistoria(&grant, "2026-11-30", true).await.status(),
         StatusCode::CREATED
     );
-    // Ten days later the car is sold.
     app.clock.advance(chrono::Duration::days(10));
-    let id = grant["id"].as_str().unwrap();
-    let old_vehicle = grant["vehicle_id"].as_str().unwrap().to_owned();
-    let old_sticker = sticker_url(&grant);
     let new_vehicle = app
         .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
         .await;
+    (grant, new_vehicle)
+}
+
+#[tokio::test]
+async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_one() {
+    let app = spawn_app().await;
+    // Ten days after the grant the car is sold.
+    let (grant, new_vehicle) = granted_then_a_new_car(&app).await;
+    let id = grant["id"].as_str().unwrap();
+    let old_vehicle = grant["vehicle_id"].as_str().unwrap().to_owned();
+    let old_sticker = sticker_url(&grant);
 
     let res = app
         .post(
@@ -307,16 +313,8 @@ async fn app_art15_how_the_driver_holds_the_car() {
 #[tokio::test]
 async fn app_art8_p2_a_substitution_records_its_protocol_date() {
     let app = spawn_app().await;
-    let grant = app.granted().await;
-    assert_eq!(
-        app.vistoria(&grant, "2026-11-30", true).await.status(),
-        StatusCode::CREATED
-    );
-    app.clock.advance(chrono::Duration::days(10));
+    let (grant, new_vehicle) = granted_then_a_new_car(&app).await;
     let id = grant["id"].as_str().unwrap();
-    let new_vehicle = app
-        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
-        .await;
     let path = format!("/api/v1/app-authorizations/{id}/vehicle-substitutions");
     let mut body = substitution(&new_vehicle, "venda", "2026-12-09", true);
     body["protocolled_on"] = json!("2026-12-11");
