@@ -120,6 +120,7 @@ pub async fn issue_document<'a>(
         state
             .store
             .charter_commit(CharterCommit {
+                unchanged_since: None,
                 row: row(&number)?,
                 issue_number: reserved.then_some(number.as_str()),
                 documents: vec![signed],

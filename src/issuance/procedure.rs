@@ -27,6 +27,34 @@ pub struct ProcedureCase<'a> {
     pub days: ProcedureDays,
 }
 
+/// Another act on the same auto was committed between reading it and writing this one.
+pub const CONCURRENT_ACT: &str =
+    "Outro ato deste auto foi registrado ao mesmo tempo; consulte o auto e tente de novo.";
+
+/// Commits the events of an act on an auto only if its history is still as read when the act
+/// was checked (two payments at once never both pass the balance).
+pub async fn commit_act(
+    state: &AppState,
+    head: crate::storage::charter::EntityHead<'_>,
+    events: Vec<crate::storage::charter::NewEvent<'_>>,
+) -> Result<(), UseCaseError> {
+    match state
+        .store
+        .charter_commit(crate::storage::charter::CharterCommit {
+            events,
+            unchanged_since: Some(head),
+            ..crate::storage::charter::CharterCommit::default()
+        })
+        .await
+    {
+        Ok(()) => Ok(()),
+        Err(crate::storage::StorageError::Conflict("concurrent")) => {
+            Err(UseCaseError::Concurrent(CONCURRENT_ACT))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Whether `act` may be recorded on `case`: 422 naming the date field when its date cannot
 /// be, 409 when it cannot follow the procedure or the account as they stood on that date.
 pub async fn check_procedure_act(

@@ -182,7 +182,20 @@ pub struct CharterCommit<'a> {
     pub issue_number: Option<&'a str>,
     pub documents: Vec<SignedDocument>,
     pub events: Vec<NewEvent<'a>>,
+    /// Commit only if this entity's history is still as read: its last event then (`None`:
+    /// it had none). Else `Conflict("concurrent")`, and nothing is written.
+    pub unchanged_since: Option<EntityHead<'a>>,
 }
+
+/// An entity's history as read: its type, id and last event's id.
+#[derive(Debug, Clone, Copy)]
+pub struct EntityHead<'a> {
+    pub entity_type: &'a str,
+    pub entity_id: Uuid,
+    pub last_event: Option<i64>,
+}
+
+const LAST_EVENT: &str = "SELECT MAX(id) FROM events WHERE entity_type = $1 AND entity_id = $2";
 
 impl Store {
     /// Commits rows, documents, the number and events together, or nothing.
@@ -190,6 +203,18 @@ impl Store {
         on_backend!(self, |pool, begin| {
             let _ = pool;
             let mut tx = begin().await?;
+            // Writers are serialized (`on_backend!`), so the head read here is the one this
+            // commit follows.
+            if let Some(head) = &c.unchanged_since {
+                let now: Option<i64> = sqlx::query_scalar(LAST_EVENT)
+                    .bind(head.entity_type)
+                    .bind(head.entity_id.to_string())
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if now != head.last_event {
+                    return Err(StorageError::Conflict("concurrent"));
+                }
+            }
             if let Some((table, row)) = &c.row {
                 let sql_text = table.insert_sql();
                 let mut q = sqlx::query(sqlx::AssertSqlSafe(sql_text)).bind(row.id.to_string());
@@ -223,6 +248,26 @@ impl Store {
             insert_events!(tx, &c.events);
             tx.commit().await?;
             Ok(())
+        })
+    }
+
+    /// The head of an entity's history now, for `CharterCommit::unchanged_since`.
+    pub async fn entity_head<'a>(
+        &self,
+        entity_type: &'a str,
+        entity_id: Uuid,
+    ) -> Result<EntityHead<'a>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let last_event: Option<i64> = sqlx::query_scalar(LAST_EVENT)
+                .bind(entity_type)
+                .bind(entity_id.to_string())
+                .fetch_one(pool)
+                .await?;
+            Ok(EntityHead {
+                entity_type,
+                entity_id,
+                last_event,
+            })
         })
     }
 

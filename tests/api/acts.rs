@@ -707,3 +707,44 @@ async fn fret_art20_pu_a_termo_application_is_judged_at_its_protocol_date() {
     assert_eq!(t["protocolled_on"], "2026-12-16");
     assert_eq!(t["valid_from"], "2026-12-20");
 }
+
+/// Two officials record the same fine's payment at once: acts on an auto are committed only
+/// if its history is still as it was read, so exactly one of several full payments sent
+/// together passes the balance; the others are a 409 (the balance, or "another act at the
+/// same time") and nothing is paid twice.
+#[tokio::test]
+async fn concurrent_payments_of_one_fine_never_overpay_it() {
+    let app = spawn_app().await; // 30/11/2026
+    set_upf(&app, 2026, 11_972).await;
+    let grant = app.granted().await;
+    let a = notified_auto(&app, &grant, "2026-11-30T08:00").await;
+    let (id, upf) = (
+        a["id"].as_str().unwrap(),
+        a["fine"]["upf"].as_i64().unwrap(),
+    );
+    let path = format!("/api/v1/app-infraction-autos/{id}/acts");
+    let sends = (0..8).map(|i| {
+        let body = json!({"act": "pagamento", "guia": format!("DAM 2026/{i}"),
+                          "paid_on": "2026-11-30", "amount_centavos": upf * 11_972});
+        let (app, path) = (&app, &path);
+        async move { app.post(path, &body).await.status() }
+    });
+    let statuses = futures_util::future::join_all(sends).await;
+    let ok = statuses.iter().filter(|s| s.is_success()).count();
+    assert_eq!(ok, 1, "{statuses:?}");
+    assert!(
+        statuses
+            .iter()
+            .all(|s| s.is_success() || *s == StatusCode::CONFLICT),
+        "{statuses:?}"
+    );
+    let paid = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await;
+    assert_eq!(paid["payment"]["status"], "paga", "{paid}");
+    assert_eq!(
+        paid["payment"]["payments"].as_array().unwrap().len(),
+        1,
+        "{paid}"
+    );
+}

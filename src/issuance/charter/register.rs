@@ -1042,6 +1042,11 @@ pub async fn procedure_act(
     act: &ProcedureAct,
 ) -> Result<Uuid, UseCaseError> {
     let (row, company_id) = auto_company(state, auto_id).await?;
+    // Read first: whatever is recorded on the auto after this is caught at the commit.
+    let head = state
+        .store
+        .entity_head(CharterTable::Autos.entity_type(), row.id)
+        .await?;
     let view = auto_view(state, company_id, row.id).await?;
     let cal = state.calendar().await?;
     let start = view.data.committed_on;
@@ -1059,16 +1064,17 @@ pub async fn procedure_act(
         &cal,
     )
     .await?;
-    append(
+    crate::issuance::procedure::commit_act(
         state,
-        event(
+        head,
+        vec![event(
             state,
             actor,
             CharterTable::Autos,
             row.id,
             CharterAct::ProcedureAct,
             to_json(act)?,
-        ),
+        )],
     )
     .await?;
     if matches!(

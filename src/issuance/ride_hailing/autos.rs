@@ -245,6 +245,11 @@ pub async fn procedure_act(
     id: Uuid,
     act: &ProcedureAct,
 ) -> Result<RideHailingAuto, UseCaseError> {
+    // Read first: whatever is recorded on the auto after this is caught at the commit.
+    let head = state
+        .store
+        .entity_head(standing::ride_hailing::ENTITY, id)
+        .await?;
     let auto = auto(state, id).await?;
     if matches!(act, ProcedureAct::Notificacao { .. }) {
         return Err(UseCaseError::Conflict {
@@ -299,7 +304,7 @@ pub async fn procedure_act(
     if annuls {
         events.push(super::procedure::annulment_event(state, &auto, actor));
     }
-    state.store.append_events(events).await?;
+    crate::issuance::procedure::commit_act(state, head, events).await?;
     Ok(auto)
 }
 
