@@ -230,3 +230,54 @@ async fn an_activation_is_refused_whole_when_its_file_dates_or_role_are_wrong() 
         "APP-MINUTA-2023-11-23/v1"
     );
 }
+
+/// The back office offers the activation to the law's secretariat: its form asks for the file,
+/// the date and the act, and submitting it activates the version.
+#[tokio::test]
+async fn a_version_is_activated_from_the_back_office() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut b = crate::panel::Browser::new(&app);
+    b.sign_in("ana.smf", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    let (_, home, _) = b.get("/painel").await;
+    assert!(
+        home.contains("Ativar nova versão da base legal do transporte por aplicativo"),
+        "{home}"
+    );
+    assert!(!home.contains("base legal do fretamento"), "{home}");
+    let path = "/painel/acao/legal_bases.activate_ride_hailing";
+    let (status, form, _) = b.get(path).await;
+    assert_eq!(status, StatusCode::OK);
+    for label in [
+        "Arquivo da base legal (TOML)",
+        "Vigente a partir de",
+        "Número",
+        "<textarea",
+    ] {
+        assert!(
+            form.contains(label),
+            "{label} missing from the form: {form}"
+        );
+    }
+    let csrf = crate::panel::field(&form, "_csrf").unwrap();
+    let file = enacted_file();
+    let req = b.client.post(app.url(path)).form(&[
+        ("_csrf", csrf.as_str()),
+        ("basis", file.as_str()),
+        ("effective_from", "2026-12-15"),
+        ("act.kind", "Lei"),
+        ("act.number", "4.976/2025"),
+        ("act.date", "2025-06-10"),
+    ]);
+    let (status, page, _) = b.send(req).await;
+    assert!(
+        status == StatusCode::SEE_OTHER || status == StatusCode::OK,
+        "{status}: {page}"
+    );
+    let versions = legal_bases(&app).await["ride_hailing"]["versions"].clone();
+    assert_eq!(versions.as_array().unwrap().len(), 2, "{page}");
+    assert_eq!(versions[1]["version"], V2);
+    assert_eq!(versions[1]["act"]["number"], "4.976/2025");
+}

@@ -323,6 +323,7 @@ fn long_text(name: &str) -> bool {
     matches!(
         name,
         "facts"
+            | "basis"
             | "reason"
             | "justification"
             | "scope"

@@ -147,6 +147,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("kid", "Chave"),
     ("impeded_since", "Impedida desde"),
     ("act", "Ato"),
+    ("basis", "Arquivo da base legal (TOML)"),
     ("address", "Endereço"),
     ("air_conditioning", "Ar-condicionado"),
     (

@@ -337,6 +337,8 @@ const NEW: &[&str] = &[
     "charter.issue_certidao",
     "calendar.add_closed_days",
     "autos.set_upf",
+    "legal_bases.activate_ride_hailing",
+    "legal_bases.activate_charter",
 ];
 
 pub struct HitView {
@@ -612,6 +614,14 @@ const OPERATIONS: &[(&str, &str)] = &[
     (
         "calendar.add_closed_days",
         "Registrar dias sem expediente (decreto)",
+    ),
+    (
+        "legal_bases.activate_ride_hailing",
+        "Ativar nova versão da base legal do transporte por aplicativo",
+    ),
+    (
+        "legal_bases.activate_charter",
+        "Ativar nova versão da base legal do fretamento",
     ),
     ("charter.create_company", "Cadastrar empresa de fretamento"),
     ("charter.file_checklist", "Juntar documentos do art. 7º"),
