@@ -146,6 +146,7 @@ route_table! {
     "/api/v1/app-infraction-autos/{id}/acts" => [post autos::act: IssueRideHailing],
     "/api/v1/app-infraction-autos/{id}/notice" => [post autos::notice: InspectRideHailing],
     "/api/v1/app-infraction-autos/{id}/notification" => [post autos::notify: IssueRideHailing],
+    "/api/v1/app-infraction-autos/{id}/notification/rectification" => [post autos::rectify_notification: IssueRideHailing],
     "/api/v1/drivers/{id}/data-changes" => [post registry::data_change: IssueRideHailing],
     "/api/v1/drivers/{id}/register-acts" => [post registry::driver_register_act: IssueRideHailing],
     "/api/v1/vehicles/{id}/owner" => [post registry::declare_owner: IssueRideHailing],

@@ -904,11 +904,11 @@ pub(crate) mod sql {
     pub const SELECT_AUTO: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, a.authorization_id, \
         a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, a.fine_centavos, \
         a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on FROM app_infraction_autos a \
-        LEFT JOIN app_auto_notifications n ON n.auto_id = a.id WHERE a.id = $1";
+        LEFT JOIN app_auto_notices_in_force n ON n.auto_id = a.id WHERE a.id = $1";
     pub const SELECT_AUTOS_OF_DRIVER: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, \
         a.authorization_id, a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, \
         a.fine_centavos, a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on \
-        FROM app_infraction_autos a LEFT JOIN app_auto_notifications n ON n.auto_id = a.id WHERE a.driver_id = $1 \
+        FROM app_infraction_autos a LEFT JOIN app_auto_notices_in_force n ON n.auto_id = a.id WHERE a.driver_id = $1 \
         ORDER BY a.committed_at DESC, a.number DESC";
     pub const AUTO_EXISTS: &str = "SELECT COUNT(*) FROM app_infraction_autos WHERE id = $1";
     pub const INSERT_NOTIFICATION: &str = "INSERT INTO app_auto_notifications (auto_id, method, notified_on, \

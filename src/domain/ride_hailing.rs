@@ -489,6 +489,8 @@ pub enum RideHailingAct {
     DataChangeReported,
     /// Issue 11: the driver's photo shown to passengers was set or replaced.
     PhotoSet,
+    /// Issue 13, item 1: an auto's notification entered wrongly, rectified by a new one.
+    NotificationRectified,
 }
 
 impl RideHailingAct {
@@ -515,6 +517,7 @@ impl RideHailingAct {
         Self::CertidaoIssued,
         Self::DataChangeReported,
         Self::PhotoSet,
+        Self::NotificationRectified,
     ];
 
     /// The kind as stored.
@@ -541,6 +544,7 @@ impl RideHailingAct {
             Self::CertidaoIssued => "certidao_issued",
             Self::DataChangeReported => "data_change_reported",
             Self::PhotoSet => "photo_set",
+            Self::NotificationRectified => "notification_rectified",
         }
     }
 
@@ -568,6 +572,7 @@ impl RideHailingAct {
             "certidao_issued" => Self::CertidaoIssued,
             "data_change_reported" => Self::DataChangeReported,
             "photo_set" => Self::PhotoSet,
+            "notification_rectified" => Self::NotificationRectified,
             _ => return None,
         })
     }

@@ -360,6 +360,47 @@ pub async fn notify(
     Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
 }
 
+/// A notification that replaces the one entered wrongly, and why.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct NotificationRectificationDto {
+    method: String,
+    notified_on: String,
+    juntada_on: String,
+    /// Why the notification recorded was wrong.
+    reason: String,
+    /// The day of the rectification (AAAA-MM-DD; default today).
+    rectified_on: Option<String>,
+}
+
+/// `POST /api/v1/app-infraction-autos/{id}/notification/rectification` (issue 13, item 1):
+/// replaces a notification entered wrongly, while no act of the procedure follows it.
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/notification/rectification", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 201, description = "Notificação retificada", body = RideHailingAutoView)))]
+pub async fn rectify_notification(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<NotificationRectificationDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let reason = f.text("reason", &dto.reason, 500);
+    let rectified_on = match dto.rectified_on.as_deref() {
+        Some(d) => f.date("rectified_on", d),
+        None => Some(crate::domain::dates::local_date(state.clock.now())),
+    };
+    let n = AutoNotification::try_from(NotificationDto {
+        method: dto.method,
+        notified_on: dto.notified_on,
+        juntada_on: dto.juntada_on,
+    });
+    let (reason, rectified_on) = f.done(parsed!(reason, rectified_on))?;
+    let auto = autos::rectify_notification(&state, &official.actor, id, &n?, &reason, rectified_on)
+        .await?;
+    Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
+}
+
 impl TryFrom<NotificationDto> for AutoNotification {
     type Error = ApiError;
 

@@ -195,7 +195,8 @@ pub struct EntityHead<'a> {
     pub last_event: Option<i64>,
 }
 
-const LAST_EVENT: &str = "SELECT MAX(id) FROM events WHERE entity_type = $1 AND entity_id = $2";
+pub(crate) const LAST_EVENT: &str =
+    "SELECT MAX(id) FROM events WHERE entity_type = $1 AND entity_id = $2";
 
 impl Store {
     /// Commits rows, documents, the number and events together, or nothing.

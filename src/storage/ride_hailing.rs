@@ -5,6 +5,7 @@
 //! PostgreSQL, so concurrent nodes cannot both pass the check.
 
 pub mod events;
+pub mod notices;
 pub mod substitution;
 
 use chrono::{DateTime, NaiveDate, Utc};

@@ -748,3 +748,87 @@ async fn concurrent_payments_of_one_fine_never_overpay_it() {
         "{paid}"
     );
 }
+
+/// Issue 13, item 1 (APP-ART22, §§1º–2º): a ride-hailing notification entered wrongly is
+/// rectified by a new record with its reason, never edited: the defence period then counts
+/// from the right juntada, the history keeps both; not while acts counted from it follow, not
+/// with dates the first could not have, not dated in the future.
+#[tokio::test]
+async fn app_art22_a_wrong_notification_is_rectified_and_the_deadlines_follow() {
+    let app = spawn_app().await; // 30/11/2026
+    let grant = app.granted().await;
+    let a = notified_auto(&app, &grant, "2026-11-30T08:00").await;
+    let id = a["id"].as_str().unwrap();
+    let before: Value = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await;
+    let path = format!("/api/v1/app-infraction-autos/{id}/notification/rectification");
+    let right = |juntada: &str, on: &str| {
+        json!({"method": "post", "notified_on": "2026-11-30", "juntada_on": juntada,
+               "reason": "A juntada do AR foi digitada com a data errada.", "rectified_on": on})
+    };
+    app.clock.set(noon("2026-12-03"));
+    for (body, field) in [
+        (right("2026-12-02", "2026-12-04"), "rectified_on"),
+        (right("2026-12-05", "2026-12-03"), "juntada_on"),
+        (right("2026-11-29", "2026-12-03"), "juntada_on"),
+    ] {
+        let res = app.post(&path, &body).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let problem: Value = res.json().await.unwrap();
+        assert_eq!(problem["errors"][0]["field"], field, "{problem}");
+    }
+    let res = app.post(&path, &right("2026-12-02", "2026-12-03")).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let after: Value = res.json().await.unwrap();
+    assert_eq!(after["notification"]["juntada_on"], "2026-12-02", "{after}");
+    assert_ne!(
+        after["procedure"]["defence_due"], before["procedure"]["defence_due"],
+        "the defence period counts from the right juntada: {after}"
+    );
+    let (last, history) =
+        last_event(&app, &format!("/api/v1/app-infraction-autos/{id}/history")).await;
+    assert_eq!(last["kind"], "notification_rectified", "{history}");
+    let kinds: Vec<&str> = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"notified"),
+        "the wrong one stays: {kinds:?}"
+    );
+    // Once a defence counts from it, the defence is rectified first.
+    let defence = json!({"act": "defesa", "protocol": "PG-2026/1300", "filed_on": "2026-12-03"});
+    let res = app
+        .post(&format!("/api/v1/app-infraction-autos/{id}/acts"), &defence)
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::OK,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let res = app.post(&path, &right("2026-12-01", "2026-12-03")).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    // An auto never notified has nothing to rectify.
+    let fresh = crate::autos::auto_body(
+        grant["driver_id"].as_str().unwrap(),
+        "APP-ART26-VI",
+        "2026-12-01T10:00",
+    );
+    let mut fresh = fresh;
+    fresh["authorization_id"] = grant["id"].clone();
+    let b = created(app.post("/api/v1/app-infraction-autos", &fresh).await).await;
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/app-infraction-autos/{}/notification/rectification",
+                b["id"].as_str().unwrap()
+            ),
+            &right("2026-12-02", "2026-12-03"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+}

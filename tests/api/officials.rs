@@ -49,6 +49,11 @@ const MATRIX: &[(&str, &str, &str)] = &[
         "/api/v1/app-infraction-autos/{id}/notification",
         "r",
     ),
+    (
+        "post",
+        "/api/v1/app-infraction-autos/{id}/notification/rectification",
+        "r",
+    ),
     ("post", "/api/v1/drivers/{id}/data-changes", "r"),
     ("post", "/api/v1/drivers/{id}/register-acts", "r"),
     ("post", "/api/v1/vehicles/{id}/owner", "r"),

@@ -586,6 +586,7 @@ const OPERATIONS: &[(&str, &str)] = &[
     ("autos.act", "Registrar ato do procedimento"),
     ("autos.notice", "Emitir o auto (PDF)"),
     ("autos.notify", "Registrar a notificação"),
+    ("autos.rectify_notification", "Retificar a notificação"),
     ("registry.data_change", "Registrar alteração de dados"),
     (
         "registry.driver_register_act",

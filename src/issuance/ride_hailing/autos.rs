@@ -339,6 +339,75 @@ pub async fn record_notification(
     }
 }
 
+/// Issue 13, item 1: replaces a notification entered wrongly with the right one (art. 22,
+/// §§1º–2º), with the reason and the day of the rectification; the history keeps both. Only
+/// while no act of the procedure follows it (those counted from the wrong dates: rectify
+/// them first), and with the same date rules as the first.
+pub async fn rectify_notification(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    n: &AutoNotification,
+    reason: &str,
+    rectified_on: chrono::NaiveDate,
+) -> Result<RideHailingAuto, UseCaseError> {
+    let head = state
+        .store
+        .entity_head(standing::ride_hailing::ENTITY, id)
+        .await?;
+    let drawn = auto(state, id).await?;
+    let today = local_date(state.clock.now());
+    let Some(current) = &drawn.notification else {
+        return Err(UseCaseError::Conflict {
+            detail: "Ato fora da ordem do procedimento.".into(),
+            field: Some((
+                "act",
+                "Este auto ainda não tem notificação registrada: registre-a em /notification."
+                    .to_owned(),
+            )),
+        });
+    };
+    if !standing::ride_hailing::acts_of(state, id).await?.is_empty() {
+        return Err(UseCaseError::Conflict {
+            detail: "Ato fora da ordem do procedimento.".into(),
+            field: Some((
+                "act",
+                "Há atos do procedimento contados desta notificação; retifique-os antes."
+                    .to_owned(),
+            )),
+        });
+    }
+    crate::domain::ride_hailing::sanctions::app_art22_notice_dates(
+        local_date(drawn.drawn_up_at),
+        n.notified_on,
+        n.juntada_on,
+        today,
+    )
+    .map_err(|(field, message)| UseCaseError::Inconsistent { field, message })?;
+    if rectified_on > today || rectified_on < current.juntada_on.min(current.notified_on) {
+        return Err(UseCaseError::Inconsistent {
+            field: "rectified_on",
+            message: "A retificação não pode ter data futura nem anterior à notificação que corrige.",
+        });
+    }
+    let rectification = crate::storage::ride_hailing::notices::NotificationRectification {
+        auto_id: id,
+        notification: n,
+        reason,
+        rectified_on,
+        actor,
+        at: state.clock.now(),
+        head,
+    };
+    match state.store.rectify_notification(&rectification).await {
+        Ok(()) => auto(state, id).await,
+        Err(StorageError::Conflict("concurrent")) => Err(UseCaseError::Concurrent(
+            crate::issuance::procedure::CONCURRENT_ACT,
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Issues the signed Notificação de Penalidade (APP-ART19, APP-ART22): two copies, deadlines
 /// dated.
 pub async fn notice(state: &AppState, actor: &str, id: Uuid) -> Result<Document, UseCaseError> {

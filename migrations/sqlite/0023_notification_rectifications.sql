@@ -1,0 +1,30 @@
+-- Issue 13, item 1: a ride-hailing auto's notification entered wrongly is rectified by a new
+-- record with its reason and date, never by editing the first (append-only, like it). The
+-- view is the notification in force: the latest rectification, else the one first recorded.
+CREATE TABLE app_auto_notification_rectifications (
+    auto_id TEXT NOT NULL REFERENCES app_infraction_autos (id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    method TEXT NOT NULL CHECK (method IN ('post', 'electronic', 'edital')),
+    notified_on TEXT NOT NULL,
+    juntada_on TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    rectified_on TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    PRIMARY KEY (auto_id, seq)
+);
+CREATE VIEW app_auto_notices_in_force AS
+SELECT n.auto_id,
+    COALESCE(r.method, n.method) AS method,
+    COALESCE(r.notified_on, n.notified_on) AS notified_on,
+    COALESCE(r.juntada_on, n.juntada_on) AS juntada_on
+FROM app_auto_notifications n
+LEFT JOIN app_auto_notification_rectifications r ON r.auto_id = n.auto_id
+    AND r.seq = (SELECT MAX(x.seq) FROM app_auto_notification_rectifications x
+                 WHERE x.auto_id = n.auto_id);
+CREATE TRIGGER app_auto_notification_rectifications_append_only_u BEFORE UPDATE
+ON app_auto_notification_rectifications
+BEGIN SELECT RAISE(ABORT, 'notification rectifications are append-only'); END;
+CREATE TRIGGER app_auto_notification_rectifications_append_only_d BEFORE DELETE
+ON app_auto_notification_rectifications
+BEGIN SELECT RAISE(ABORT, 'notification rectifications are append-only'); END;
