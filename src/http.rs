@@ -215,17 +215,23 @@ route_table! {
     "/v/{token}" => [get verify::page_token: Public],
 }
 
-/// Reads the legal bases again before a request if the register changed since (issue 13,
-/// item 5: an activation on any node takes effect on every node). If the register cannot be
-/// read, the request goes on with the bases last read; its own reads will fail clearly.
+/// Reads the legal bases again, beside the request, once the register changed since they were
+/// read (issue 13, item 5: an activation on another node is in force here within the moment a
+/// reading takes; one on this node, at once, as its use case reads them itself). The request
+/// never waits for the reading, so a slow or frozen database costs it nothing here.
 pub async fn legal_bases_middleware(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
     if let Some(state) = req.app_data::<web::Data<AppState>>()
-        && let Err(e) = state.refresh_legal_bases().await
+        && state.legal_bases_stale()
     {
-        tracing::error!(error = %e, "legal bases not read again; the last read stay in force");
+        let state = state.get_ref().clone();
+        actix_web::rt::spawn(async move {
+            if let Err(e) = state.refresh_legal_bases().await {
+                tracing::error!(error = %e, "legal bases not read again; the last read stay in force");
+            }
+        });
     }
     next.call(req).await
 }

@@ -152,18 +152,39 @@ impl AppState {
         crate::domain::dates::local_date(self.clock.now())
     }
 
+    /// Whether the register changed since the bases were read (and no reading failed in the
+    /// last second).
+    pub fn legal_bases_stale(&self) -> bool {
+        self.legal_bases.read_at() != self.store.changes().generation()
+            && !self.legal_bases.failed_recently()
+    }
+
     /// Reads the activated versions again if the register changed since they were read (a
-    /// commit of this node, or a notification from another).
+    /// commit of this node, or a notification from another), unless a reading is under way.
     /// After a failure, the next attempt waits a second (the bases last read stay in force);
     /// an attempt takes at most 250 ms.
     pub async fn refresh_legal_bases(&self) -> Result<(), BasesError> {
-        let generation = self.store.changes().generation();
-        if self.legal_bases.read_at() == generation || self.legal_bases.failed_recently() {
-            return Ok(());
-        }
         let Ok(_reading) = self.legal_bases.reading.try_lock() else {
             return Ok(());
         };
+        self.read_legal_bases(true).await
+    }
+
+    /// The same, waiting for a reading under way to end first (after an activation of this
+    /// node: what it answers next must know the new version).
+    pub async fn refresh_legal_bases_now(&self) -> Result<(), BasesError> {
+        let _reading = self.legal_bases.reading.lock().await;
+        self.read_legal_bases(false).await
+    }
+
+    /// `backoff`: not again within a second of a failed reading.
+    async fn read_legal_bases(&self, backoff: bool) -> Result<(), BasesError> {
+        let generation = self.store.changes().generation();
+        if self.legal_bases.read_at() == generation
+            || (backoff && self.legal_bases.failed_recently())
+        {
+            return Ok(());
+        }
         let read = async {
             Ok::<_, BasesError>(LegalBases::load(
                 self.store.legal_basis_activations().await?,

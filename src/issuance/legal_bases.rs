@@ -111,7 +111,7 @@ pub async fn activate(
         }
         Err(e) => return Err(UseCaseError::from(e).into()),
     }
-    if let Err(e) = state.refresh_legal_bases().await {
+    if let Err(e) = state.refresh_legal_bases_now().await {
         // Committed: the next request reads the bases again.
         tracing::error!(error = %e, "legal bases not read again after an activation");
     }
