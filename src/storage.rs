@@ -90,6 +90,23 @@ macro_rules! append_event {
     }};
 }
 
+/// Inside the open write transaction `$tx`: `Err(Conflict("concurrent"))` unless the entity
+/// of `$head` (a `charter::EntityHead`) still has the last event it had when read. Writers are
+/// serialized (`on_backend!`), so the head read here is the one the commit follows.
+macro_rules! ensure_head {
+    ($tx:expr, $head:expr) => {{
+        let head: &$crate::storage::charter::EntityHead<'_> = $head;
+        let now: Option<i64> = sqlx::query_scalar($crate::storage::charter::LAST_EVENT)
+            .bind(head.entity_type)
+            .bind(head.entity_id.to_string())
+            .fetch_one(&mut *$tx)
+            .await?;
+        if now != head.last_event {
+            return Err($crate::storage::StorageError::Conflict("concurrent"));
+        }
+    }};
+}
+
 /// Appends `charter::NewEvent`s to `events` inside the open transaction `$tx`.
 macro_rules! insert_events {
     ($tx:expr, $events:expr) => {

@@ -5,7 +5,6 @@
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest as _, Sha256};
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
@@ -51,10 +50,6 @@ pub struct VersionView {
     parameters: serde_json::Value,
 }
 
-fn sha256(text: &str) -> String {
-    crate::signing::hex(&Sha256::digest(text.as_bytes()))
-}
-
 fn versions_of<B: Serialize>(
     law: Law,
     versions: &[std::sync::Arc<B>],
@@ -75,7 +70,10 @@ fn versions_of<B: Serialize>(
                 origin: if i == 0 { "repositorio" } else { "ativacao" },
                 act: activation.map(|a| a.act.clone()),
                 activated_at: activation.map(|a| a.activated_at),
-                sha256: activation.map_or_else(|| sha256(repository_file), |a| a.sha256.clone()),
+                sha256: activation.map_or_else(
+                    || crate::issuance::legal_bases::file_sha256(repository_file),
+                    |a| a.sha256.clone(),
+                ),
                 parameters: serde_json::to_value(b.as_ref()).unwrap_or_default(),
             }
         })

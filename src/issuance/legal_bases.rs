@@ -37,6 +37,11 @@ impl From<UseCaseError> for ActivationRefused {
     }
 }
 
+/// The SHA-256 of a basis file, hex: what an activation records and the list shows.
+pub fn file_sha256(text: &str) -> String {
+    crate::signing::hex(&Sha256::digest(text.as_bytes()))
+}
+
 /// Checks the file and the dates, records the activation and its event, and reads the bases
 /// again. A version never takes effect before today (a basis does not reach back over acts
 /// already judged) nor before the version it follows.
@@ -89,7 +94,7 @@ pub async fn activate(
         version,
         effective_from: new.effective_from,
         act: new.act,
-        sha256: crate::signing::hex(&Sha256::digest(new.source.as_bytes())),
+        sha256: file_sha256(&new.source),
         activated_at: state.clock.now(),
         activated_by: actor.to_owned(),
         source: new.source,

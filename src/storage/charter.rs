@@ -204,17 +204,8 @@ impl Store {
         on_backend!(self, |pool, begin| {
             let _ = pool;
             let mut tx = begin().await?;
-            // Writers are serialized (`on_backend!`), so the head read here is the one this
-            // commit follows.
             if let Some(head) = &c.unchanged_since {
-                let now: Option<i64> = sqlx::query_scalar(LAST_EVENT)
-                    .bind(head.entity_type)
-                    .bind(head.entity_id.to_string())
-                    .fetch_one(&mut *tx)
-                    .await?;
-                if now != head.last_event {
-                    return Err(StorageError::Conflict("concurrent"));
-                }
+                ensure_head!(tx, head);
             }
             if let Some((table, row)) = &c.row {
                 let sql_text = table.insert_sql();

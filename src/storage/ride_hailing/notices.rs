@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use crate::domain::ride_hailing::RideHailingAct;
-use crate::storage::charter::{EntityHead, LAST_EVENT};
+use crate::storage::charter::EntityHead;
 use crate::storage::{AutoNotification, StorageError, Store};
 
 /// A notification that replaces the one in force, and why.
@@ -39,14 +39,7 @@ impl Store {
             let _ = pool;
             let mut tx = begin().await?;
             let id = r.auto_id.to_string();
-            let now: Option<i64> = sqlx::query_scalar(LAST_EVENT)
-                .bind(r.head.entity_type)
-                .bind(&id)
-                .fetch_one(&mut *tx)
-                .await?;
-            if now != r.head.last_event {
-                return Err(StorageError::Conflict("concurrent"));
-            }
+            ensure_head!(tx, &r.head);
             let seq: i32 = sqlx::query_scalar(NEXT_SEQ)
                 .bind(&id)
                 .fetch_one(&mut *tx)
