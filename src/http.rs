@@ -15,6 +15,7 @@ pub mod openapi;
 pub mod panel;
 pub mod platforms;
 pub mod problem;
+pub mod rectification;
 pub mod registry;
 pub mod verify;
 

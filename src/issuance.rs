@@ -15,6 +15,7 @@ pub mod numbering;
 pub mod officials;
 pub mod pipeline;
 pub mod procedure;
+pub mod rectification;
 pub mod ride_hailing;
 
 use crate::documents::render::RenderError;

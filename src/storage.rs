@@ -209,6 +209,7 @@ pub mod documents;
 pub mod legal_bases;
 pub mod officials;
 pub mod postgres;
+pub mod rectifications;
 pub mod ride_hailing;
 pub mod search;
 pub mod sqlite;
@@ -436,6 +437,8 @@ pub struct DriverPhoto {
 /// One append-only event: who did what, when, why, under which legal basis.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Event {
+    /// Its row in `events`: what a rectification names (issue 13, item 1).
+    pub id: i64,
     pub kind: String,
     /// Who did it: the official's id (`admin` and `system` on events older than accounts).
     pub actor: String,
@@ -658,7 +661,8 @@ pub trait Repository: Send + Sync {
         &self,
         authorization_id: Uuid,
     ) -> impl Future<Output = Result<Vec<Sanction>, StorageError>> + Send;
-    /// The append-only history of an entity, oldest first.
+    /// The acts in force of an entity, oldest first: each with the data of its latest
+    /// rectification, the rectifications themselves left out (`history_of` has them all).
     fn events_of(
         &self,
         entity_type: &str,
@@ -903,7 +907,13 @@ pub(crate) mod sql {
         effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
         FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
-    pub const SELECT_EVENTS: &str = "SELECT e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
+    /// The acts in force (issue 13, item 1: rectifications applied, and left out).
+    pub const SELECT_EVENTS: &str = "SELECT e.id, e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
+        e.reason, e.legal_basis_version, e.occurred_at, e.data \
+        FROM events_in_force e LEFT JOIN officials o ON o.id = e.actor \
+        WHERE e.entity_type = $1 AND e.entity_id = $2 ORDER BY e.id";
+    /// Every act as recorded, rectifications included (the history endpoints).
+    pub const SELECT_HISTORY: &str = "SELECT e.id, e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
         e.reason, e.legal_basis_version, e.occurred_at, e.data \
         FROM events e LEFT JOIN officials o ON o.id = e.actor \
         WHERE e.entity_type = $1 AND e.entity_id = $2 ORDER BY e.id";
@@ -939,7 +949,7 @@ pub(crate) mod sql {
         notified_at, due_at, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     pub const SELECT_DATA_REQUEST: &str = "SELECT r.id, r.platform_id, r.justification, r.scope, r.notified_at, \
         r.due_at, d.delivered_at, d.sha256, d.signer FROM data_requests r \
-        LEFT JOIN data_request_deliveries d ON d.request_id = r.id WHERE r.id = $1";
+        LEFT JOIN data_request_deliveries_in_force d ON d.request_id = r.id WHERE r.id = $1";
     pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
         recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
     /// A document with the plate of the car it was issued for, whether a replacement of the

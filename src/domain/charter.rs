@@ -392,6 +392,8 @@ pub enum CharterAct {
     VehicleEnrolled,
     /// FRET-ART9: a change of registration data communicated to SIS.
     DataChangeReported,
+    /// Issue 13, item 1: an act of the register entered wrongly, rectified by a new one.
+    ActRectified,
 }
 
 impl CharterAct {
@@ -416,6 +418,7 @@ impl CharterAct {
         Self::DriverEnrolled,
         Self::VehicleEnrolled,
         Self::DataChangeReported,
+        Self::ActRectified,
     ];
 
     /// The kind as stored.
@@ -440,6 +443,7 @@ impl CharterAct {
             Self::DriverEnrolled => "driver_enrolled",
             Self::VehicleEnrolled => "vehicle_enrolled",
             Self::DataChangeReported => "data_change_reported",
+            Self::ActRectified => "act_rectified",
         }
     }
 
@@ -465,6 +469,7 @@ impl CharterAct {
             "driver_enrolled" => Self::DriverEnrolled,
             "vehicle_enrolled" => Self::VehicleEnrolled,
             "data_change_reported" => Self::DataChangeReported,
+            "act_rectified" => Self::ActRectified,
             _ => return None,
         })
     }

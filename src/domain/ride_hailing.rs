@@ -491,6 +491,10 @@ pub enum RideHailingAct {
     PhotoSet,
     /// Issue 13, item 1: an auto's notification entered wrongly, rectified by a new one.
     NotificationRectified,
+    /// Issue 13, item 1: an act of the register entered wrongly, rectified by a new one.
+    ActRectified,
+    /// Issue 13, item 1: a platform's delivery of data entered wrongly, rectified.
+    DeliveryRectified,
 }
 
 impl RideHailingAct {
@@ -518,6 +522,8 @@ impl RideHailingAct {
         Self::DataChangeReported,
         Self::PhotoSet,
         Self::NotificationRectified,
+        Self::ActRectified,
+        Self::DeliveryRectified,
     ];
 
     /// The kind as stored.
@@ -545,6 +551,8 @@ impl RideHailingAct {
             Self::DataChangeReported => "data_change_reported",
             Self::PhotoSet => "photo_set",
             Self::NotificationRectified => "notification_rectified",
+            Self::ActRectified => "act_rectified",
+            Self::DeliveryRectified => "delivery_rectified",
         }
     }
 
@@ -573,6 +581,8 @@ impl RideHailingAct {
             "data_change_reported" => Self::DataChangeReported,
             "photo_set" => Self::PhotoSet,
             "notification_rectified" => Self::NotificationRectified,
+            "act_rectified" => Self::ActRectified,
+            "delivery_rectified" => Self::DeliveryRectified,
             _ => return None,
         })
     }

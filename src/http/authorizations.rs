@@ -303,6 +303,9 @@ pub struct VistoriaDto {
     /// A failed vistoria: when the driver was notified of what to fix (art. 16 §2º).
     #[serde(default)]
     notified_on: Option<String>,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/app-authorizations/{id}/vistorias` (APP-ART9, APP-ART16, §2º): records a
@@ -317,8 +320,9 @@ pub async fn vistoria(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
     let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let v = RideHailingVistoria::try_from((body.into_inner(), today))?;
-    authorizations::record_vistoria(&state, &official.actor, id, &v).await?;
+    authorizations::record_vistoria(&state, &official.actor, id, &v, rectifies.as_ref()).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
@@ -364,6 +368,9 @@ pub struct SummonsDto {
     platform_notified_on: Option<String>,
     attend_by: String,
     reason: String,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/app-authorizations/{id}/vistoria-summons` (APP-ART16-P1): records the
@@ -378,8 +385,11 @@ pub async fn vistoria_summons(
     body: web::Json<SummonsDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let summons = VistoriaSummons::try_from(body.into_inner())?;
-    authorizations::summon_vistoria(&state, &official.actor, id, &summons).await?;
+    authorizations::summon_vistoria(&state, &official.actor, id, &summons, rectifies.as_ref())
+        .await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 

@@ -11,6 +11,7 @@ use super::auth::Official;
 use super::calendar::calendar;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
+use super::rectification;
 use crate::domain::calendar::Deadline;
 use crate::domain::charter::sanctions::{
     CHARTER_INFRACTIONS, CharterInfraction, ProcedureAct, charter_infraction,
@@ -391,6 +392,9 @@ pub struct CharterSanctionDto {
     until: Option<String>,
     article: String,
     reason: String,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/charter/companies/{id}/sanctions` (FRET-ART18, FRET-ART20): records a
@@ -407,8 +411,10 @@ pub async fn apply_sanction(
     let id = register::company(&state, path_id(&id, "Empresa")?)
         .await?
         .id;
+    let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let sanction = CompanySanction::try_from(body.into_inner())?;
-    register::apply_sanction(&state, &official.actor, id, &sanction).await?;
+    register::apply_sanction(&state, &official.actor, id, &sanction, rectifies.as_ref()).await?;
     let c = register::company(&state, id).await?;
     Ok(HttpResponse::Created().json(company_json(&state, &c).await?))
 }
@@ -668,6 +674,9 @@ pub async fn vehicle_by_plate(
 pub struct ItvDto {
     report_date: String,
     provider: String,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/itv` (FRET-ART12-IV): a new ITV report.
@@ -683,8 +692,9 @@ pub async fn file_itv(
         .await?
         .id;
     let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let report = ItvReport::try_from((body.into_inner(), today))?;
-    register::file_itv(&state, &official.actor, vid, &report).await?;
+    register::file_itv(&state, &official.actor, vid, &report, rectifies.as_ref()).await?;
     vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
 
@@ -715,14 +725,33 @@ pub async fn file_vehicle_documents(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<VehicleDocuments>,
+    body: web::Json<VehicleDocumentsDto>,
 ) -> Reply {
     let vid = path_id(&id, "Veículo")?;
+    let today = local_date(state.clock.now());
     let mut f = Fields::default();
-    check_crlv_year(&mut f, body.crlv_year, local_date(state.clock.now()));
-    f.finish()?;
-    register::file_vehicle_documents(&state, &official.actor, vid, &body.into_inner()).await?;
+    check_crlv_year(&mut f, body.documents.crlv_year, today);
+    let rectifies = rectification::parse(&mut f, body.rectifies.as_ref(), today);
+    let rectifies = f.done(rectifies)?;
+    register::file_vehicle_documents(
+        &state,
+        &official.actor,
+        vid,
+        &body.documents,
+        rectifies.as_ref(),
+    )
+    .await?;
     vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
+}
+
+/// A CRLV year or insurance policy, or the rectification of one filed wrongly.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct VehicleDocumentsDto {
+    #[serde(flatten)]
+    documents: VehicleDocuments,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -732,6 +761,9 @@ pub struct CharterVistoriaDto {
     inspector: String,
     #[serde(default)]
     notes: String,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/charter/vehicles/{id}/vistorias` (FRET-ART13, §1º): records a municipal
@@ -748,8 +780,11 @@ pub async fn record_vistoria(
         .await?
         .id;
     let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let vistoria = Vistoria::try_from((body.into_inner(), today))?;
-    let selo = register::record_vistoria(&state, &official.actor, vid, &vistoria).await?;
+    let selo =
+        register::record_vistoria(&state, &official.actor, vid, &vistoria, rectifies.as_ref())
+            .await?;
     let v = register::vehicle(&state, vid).await?;
     let c = register::company(&state, v.company_id).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
@@ -960,6 +995,16 @@ pub async fn get_driver(state: web::Data<AppState>, _o: Official, id: web::Path<
     driver_reply(&state, path_id(&id, "Condutor")?, StatusCodeKind::Ok).await
 }
 
+/// A driver's documents, or the rectification of a filing entered wrongly.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct DriverDocumentsDto {
+    #[serde(flatten)]
+    facts: CharterDriverFacts,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
+}
+
 /// `POST /api/v1/charter/drivers/{id}/documents` (FRET-ART9, FRET-ART15): updated documents.
 #[utoipa::path(post, path = "/api/v1/charter/drivers/{id}/documents", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor")),
     responses((status = 200, description = "Documentos registrados", body = CharterDriverView)))]
@@ -967,13 +1012,22 @@ pub async fn file_driver_documents(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<CharterDriverFacts>,
+    body: web::Json<DriverDocumentsDto>,
 ) -> Reply {
     let did = path_id(&id, "Condutor")?;
+    let today = local_date(state.clock.now());
     let mut f = Fields::default();
-    check_driver_facts(&mut f, &body, local_date(state.clock.now()));
-    f.finish()?;
-    register::file_driver_documents(&state, &official.actor, did, &body.into_inner()).await?;
+    check_driver_facts(&mut f, &body.facts, today);
+    let rectifies = rectification::parse(&mut f, body.rectifies.as_ref(), today);
+    let rectifies = f.done(rectifies)?;
+    register::file_driver_documents(
+        &state,
+        &official.actor,
+        did,
+        &body.facts,
+        rectifies.as_ref(),
+    )
+    .await?;
     driver_reply(&state, did, StatusCodeKind::Ok).await
 }
 
@@ -1631,9 +1685,18 @@ pub async fn data_change(
         .ok_or_else(|| not_found("Registro"))?;
     let id = path_id(&raw, "Registro")?;
     let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let change =
         crate::issuance::ride_hailing::register::DataChange::try_from((body.into_inner(), today))?;
-    register::report_data_change(&state, &official.actor, table, id, &change).await?;
+    register::report_data_change(
+        &state,
+        &official.actor,
+        table,
+        id,
+        &change,
+        rectifies.as_ref(),
+    )
+    .await?;
     Ok(HttpResponse::Created().json(CharterDataChangeView {
         id,
         what: change.what,

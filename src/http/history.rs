@@ -7,7 +7,6 @@ use serde::Serialize;
 use super::auth::Official;
 use super::problem::ApiError;
 use crate::state::AppState;
-use crate::storage::Repository;
 
 /// The history JSON of any entity (ride-hailing or charter): `404` when it has no events.
 pub(crate) async fn history(
@@ -17,13 +16,14 @@ pub(crate) async fn history(
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Registro não encontrado.".into());
     let id = uuid::Uuid::parse_str(id).map_err(|_| not_found())?;
-    let events = state.store.events_of(entity_type, &id.to_string()).await?;
+    let events = state.store.history_of(entity_type, &id.to_string()).await?;
     if events.is_empty() {
         return Err(not_found());
     }
     let events = events
         .iter()
         .map(|e| EventView {
+            id: e.id,
             kind: e.kind.clone(),
             actor: e.actor.clone(),
             actor_name: e.actor_name.clone(),
@@ -51,6 +51,9 @@ pub struct HistoryView {
 /// One recorded act: who, when, what, why, under which legal basis.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct EventView {
+    /// O número do ato no histórico: o que uma retificação indica em `rectifies.event`
+    /// (issue 13).
+    id: i64,
     kind: String,
     /// Who did it: the official's id (`admin` or `system` on acts older than accounts).
     actor: String,

@@ -254,6 +254,9 @@ pub struct DeliveryDto {
     delivered_at: String,
     sha256: String,
     signer: String,
+    /// Retifica a entrega já registrada, com o motivo (issue 13).
+    #[serde(default)]
+    rectifies: Option<super::rectification::RectificationDto>,
 }
 
 /// `POST /api/v1/data-requests/{id}/delivery` (art. 4º, §3º): the delivered file's hash and
@@ -269,8 +272,22 @@ pub async fn record_delivery(
 ) -> Result<HttpResponse, ApiError> {
     let request_id =
         platforms::request_id(&state, &canonical_id(&id, "Solicitação não encontrada.")?).await?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_reason(body.rectifies.as_ref(), today)?.map(
+        |(reason, rectified_on)| platforms::DeliveryRectifies {
+            reason,
+            rectified_on,
+        },
+    );
     let delivery = Delivery::try_from(body.into_inner())?;
-    let r = platforms::record_delivery(&state, &official.actor, &request_id, delivery).await?;
+    let r = platforms::record_delivery(
+        &state,
+        &official.actor,
+        &request_id,
+        delivery,
+        rectifies.as_ref(),
+    )
+    .await?;
     Ok(HttpResponse::Created().json(request_view(&r)))
 }
 

@@ -382,6 +382,9 @@ pub struct DataChangeDto {
     what: String,
     changed_on: String,
     reported_on: String,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    pub(crate) rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/drivers/{id}/data-changes` (APP-ART13-XIX): records a reported change of
@@ -397,8 +400,11 @@ pub async fn data_change(
 ) -> Result<HttpResponse, ApiError> {
     let id = register::driver_id(&state, path_id(&id, "Condutor não encontrado.")?).await?;
     let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let change = DataChange::try_from((body.into_inner(), today))?;
-    let (due, late) = register::report_data_change(&state, &official.actor, id, &change).await?;
+    let (due, late) =
+        register::report_data_change(&state, &official.actor, id, &change, rectifies.as_ref())
+            .await?;
     Ok(HttpResponse::Created().json(DataChangeView {
         driver_id: id,
         what: change.what,
@@ -486,6 +492,16 @@ impl TryFrom<OwnerDto> for VehicleOwner {
     }
 }
 
+/// A descadastramento or recadastramento, or the rectification of one entered wrongly.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct RegisterActDto {
+    #[serde(flatten)]
+    act: RegisterAct,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
+}
+
 /// `POST /api/v1/drivers/{id}/register-acts` (art. 24, I, d; AMB-36): removes a driver who
 /// lost a requirement from the register, after notice, or restores one.
 #[utoipa::path(post, path = "/api/v1/drivers/{id}/register-acts", tag = "ride-hailing register", security(("bearer" = [])),
@@ -495,7 +511,7 @@ pub async fn driver_register_act(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<RegisterAct>,
+    body: web::Json<RegisterActDto>,
 ) -> Result<HttpResponse, ApiError> {
     register_act(&state, &official, Subject::Driver, &id, body.into_inner()).await
 }
@@ -508,7 +524,7 @@ pub async fn vehicle_register_act(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<RegisterAct>,
+    body: web::Json<RegisterActDto>,
 ) -> Result<HttpResponse, ApiError> {
     register_act(&state, &official, Subject::Vehicle, &id, body.into_inner()).await
 }
@@ -518,15 +534,24 @@ async fn register_act(
     official: &Official,
     subject: Subject,
     raw_id: &str,
-    act: RegisterAct,
+    dto: RegisterActDto,
 ) -> Result<HttpResponse, ApiError> {
     let missing = match subject {
         Subject::Driver => "Condutor não encontrado.",
         Subject::Vehicle => "Veículo não encontrado.",
     };
     let id = path_id(raw_id, missing)?;
-    let (deregistered_since, acts) =
-        register::register_act(state, &official.actor, subject, id, act).await?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_alone(dto.rectifies.as_ref(), today)?;
+    let (deregistered_since, acts) = register::register_act(
+        state,
+        &official.actor,
+        subject,
+        id,
+        dto.act,
+        rectifies.as_ref(),
+    )
+    .await?;
     Ok(HttpResponse::Created().json(RegisterActsView {
         id,
         deregistered_since,

@@ -17,6 +17,7 @@ use crate::domain::ids::Plate;
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{Act, DocSpec, Numbering, certified_rows, issue_document, void};
+use crate::issuance::rectification;
 use crate::standing::charter::{
     AutoData, AutoView, CertidaoSubject, CertifiedFacts, CharterVehicle, Company, Termo, TermoData,
     current_termo, termos_of,
@@ -24,6 +25,7 @@ use crate::standing::charter::{
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::Document;
+use crate::storage::rectifications::ACT_RECTIFIED;
 use crate::storage::{DocumentKind, Repository};
 
 /// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
@@ -229,11 +231,22 @@ pub async fn issue_selo(
     vehicle: &CharterVehicle,
     vistoria: &Vistoria,
     actor: &str,
+    rectifies: Option<&crate::issuance::rectification::Rectifies>,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
     let basis = &state.charter_basis();
     let letterhead = state.letterhead.as_ref();
     let data = serde_json::to_value(vistoria).map_err(|_| UseCaseError::Encoding)?;
+    let act = (
+        CharterTable::Vehicles.entity_type(),
+        vehicle.id,
+        CharterAct::VistoriaRecorded.as_str(),
+    );
+    // Issue 13, item 1: a rectified approved vistoria issues the selo of the right one.
+    let target = match rectifies {
+        Some(r) => Some((rectification::target(state, act, r).await?, r)),
+        None => None,
+    };
     let spec = DocSpec {
         legal_basis_version: state.charter_basis().version.clone(),
         kind: DocumentKind::CharterSelo,
@@ -260,12 +273,19 @@ pub async fn issue_selo(
         },
         |_| Ok(None),
         |_| {
-            vec![Act::new(
-                CharterTable::Vehicles.entity_type(),
-                vehicle.id,
-                CharterAct::VistoriaRecorded.as_str(),
-                data,
-            )]
+            vec![match &target {
+                Some((t, r)) => Act {
+                    kind: ACT_RECTIFIED,
+                    reason: Some(&r.reason),
+                    ..Act::new(
+                        act.0,
+                        act.1,
+                        act.2,
+                        rectification::rectification_data(&data, t, r),
+                    )
+                },
+                None => Act::new(act.0, act.1, act.2, data),
+            }]
         },
     )
     .await

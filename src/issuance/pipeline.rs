@@ -55,6 +55,8 @@ pub struct Act<'a> {
     pub entity_id: Uuid,
     pub kind: &'a str,
     pub data: serde_json::Value,
+    /// Why, for an act that needs a reason (a rectification).
+    pub reason: Option<&'a str>,
 }
 
 impl<'a> Act<'a> {
@@ -69,6 +71,7 @@ impl<'a> Act<'a> {
             entity_id,
             kind,
             data,
+            reason: None,
         }
     }
 }
@@ -126,8 +129,9 @@ pub async fn issue_document<'a>(
                 documents: vec![signed],
                 events: events(&number)
                     .into_iter()
-                    .map(|a| {
-                        NewEvent::act(
+                    .map(|a| NewEvent {
+                        reason: a.reason,
+                        ..NewEvent::act(
                             a.entity_type,
                             a.entity_id,
                             a.kind,

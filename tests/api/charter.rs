@@ -179,7 +179,7 @@ async fn fret_art8_p2_termo_refused_with_expired_certificates_listing_each() {
 }
 
 /// On 02/06/2025: a company with its Termo and a registered 20-seat minibus, QBA1C23.
-async fn minibus_company() -> (TestApp, String, Value) {
+pub(crate) async fn minibus_company() -> (TestApp, String, Value) {
     let app = spawn_app().await;
     app.clock.set(noon("2025-06-02"));
     let c = company(&app, "2026-12-31").await;

@@ -32,6 +32,7 @@ mod panel;
 mod pdf_signatures;
 mod platforms;
 mod printable;
+mod rectifications;
 mod register_acts;
 mod road;
 mod samples;

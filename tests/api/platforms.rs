@@ -186,3 +186,79 @@ async fn app_art24_ii_notice_to_regularize_a_platform() {
         .await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
+
+/// APP-ART4-P3 with issue 13, item 1: a delivery typed in with the wrong minute is rectified by
+/// a new record with its reason, and its timeliness judged again; the first stays in the
+/// request's events; a rectification needs a delivery to correct, and passes the delivery's
+/// own checks.
+#[tokio::test]
+async fn app_art4_p3_a_delivery_entered_wrongly_is_rectified() {
+    let (app, pid) = registered_platform().await;
+    let body = json!({"justification": "Apuração de embarque irregular", "scope": "Viagens de 27/11/2026",
+                      "notified_at": "2026-11-28T15:37:00-04:00"});
+    let r: Value = app
+        .post(&format!("/api/v1/platforms/{pid}/data-requests"), &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let path = format!(
+        "/api/v1/data-requests/{}/delivery",
+        r["id"].as_str().unwrap()
+    );
+    let sha = "b".repeat(64);
+    let delivery = |at: &str, rectifies: Option<Value>| {
+        let mut d = json!({"delivered_at": at, "sha256": sha, "signer": "Representante legal"});
+        if let Some(x) = rectifies {
+            d["rectifies"] = x;
+        }
+        d
+    };
+    let why = json!({"reason": "Hora digitada errada: o protocolo mostra 15h30."});
+    // Nothing delivered yet: nothing to rectify.
+    let res = app
+        .post(
+            &path,
+            &delivery("2026-11-29T15:30:00-04:00", Some(why.clone())),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    let d: Value = app
+        .post(&path, &delivery("2026-11-29T16:30:00-04:00", None))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(d["status"], "delivered_late");
+    // The rectified delivery is checked as any delivery: not before the notice.
+    let res = app
+        .post(
+            &path,
+            &delivery("2026-11-28T15:00:00-04:00", Some(why.clone())),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app
+        .post(
+            &path,
+            &delivery("2026-11-29T15:30:00-04:00", Some(json!({"reason": ""}))),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "rectifies.reason", "{p}");
+    let res = app
+        .post(&path, &delivery("2026-11-29T15:30:00-04:00", Some(why)))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let d: Value = res.json().await.unwrap();
+    assert_eq!(d["status"], "delivered_in_time", "{d}");
+    assert_eq!(d["delivered_at"], "2026-11-29T19:30:00Z", "{d}");
+    let again: Value = app.get_json(&path.replace("/delivery", "")).await;
+    assert_eq!(again["status"], "delivered_in_time", "{again}");
+    // Without `rectifies`, a second delivery is still refused.
+    let res = app
+        .post(&path, &delivery("2026-11-29T15:31:00-04:00", None))
+        .await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+}

@@ -8,7 +8,7 @@ use crate::helpers::{
     CNHS, CPFS, PLATES, RENAVAMS, driver_body, failures, spawn_app, token_of, vehicle_body,
 };
 
-fn sticker_token(grant: &Value) -> String {
+pub(crate) fn sticker_token(grant: &Value) -> String {
     token_of(
         grant["documents"]
             .as_array()

@@ -102,8 +102,30 @@ pub struct Variants {
     pub chosen: String,
 }
 
-/// The variants of a `oneOf` of objects told apart by one constant property.
-fn variants(schema: &Value) -> Option<(String, Vec<(String, &Value)>)> {
+/// The variants of a `oneOf` of objects told apart by one constant property; of an `allOf`
+/// with one such part (an act beside its `rectifies`), each variant with the other parts.
+fn variants(schema: &Value) -> Option<(String, Vec<(String, Value)>)> {
+    if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
+        let (i, (key, vs)) = parts
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| Some((i, variants(resolve(p))?)))?;
+        let rest: Vec<&Value> = parts
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, p)| p)
+            .collect();
+        let merged = vs
+            .into_iter()
+            .map(|(tag, v)| {
+                let mut all = vec![v];
+                all.extend(rest.iter().map(|p| (*p).clone()));
+                (tag, json!({ "allOf": all }))
+            })
+            .collect();
+        return Some((key, merged));
+    }
     let one_of = schema.get("oneOf")?.as_array()?;
     if one_of
         .iter()
@@ -130,7 +152,7 @@ fn variants(schema: &Value) -> Option<(String, Vec<(String, &Value)>)> {
             .pointer(&format!("/properties/{key}/enum/0"))?
             .as_str()?
             .to_owned();
-        out.push((tag, v));
+        out.push((tag, v.clone()));
     }
     Some((key, out))
 }
@@ -146,7 +168,7 @@ pub fn build(schema: &Value, chosen: Option<&str>, rows: usize) -> (Option<Varia
         let body = vs
             .iter()
             .find(|(t, _)| *t == chosen)
-            .map_or(&Value::Null, |(_, s)| *s);
+            .map_or(&Value::Null, |(_, s)| s);
         let mut items = Vec::new();
         object(body, "", &[key.as_str()], rows, true, &mut items);
         let options = vs.iter().map(|(t, _)| (t.clone(), enum_label(t))).collect();
@@ -400,7 +422,7 @@ pub fn to_json<S: std::hash::BuildHasher>(
         let v = vs
             .iter()
             .find(|(t, _)| t == chosen)
-            .map_or(&Value::Null, |(_, s)| *s);
+            .map_or(&Value::Null, |(_, s)| s);
         let mut obj = object_json(v, "", values, rows, &mut errors, &[key.as_str()]);
         obj.insert(key, Value::String(chosen.to_owned()));
         Value::Object(obj)
@@ -590,6 +612,48 @@ mod tests {
             body,
             json!({"act": "defesa", "protocol": "PG-1", "filed_on": "2026-11-30"})
         );
+    }
+
+    /// Issue 13, item 1: an act sent with `rectifies` keeps its variants in the form, with the
+    /// rectification's group beside them, left out of the body when blank.
+    #[test]
+    fn a_register_act_keeps_its_variants_beside_its_rectification() {
+        let schema = body_schema("post", "/api/v1/drivers/{id}/register-acts").unwrap();
+        let (variants, items) = build(schema, Some("recadastramento"), 1);
+        let v = variants.unwrap();
+        assert_eq!(v.key, "act");
+        assert_eq!(v.options.len(), 2, "{:?}", v.options);
+        let names: Vec<&str> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Input(i) => Some(i.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        for n in [
+            "effective_on",
+            "reference",
+            "rectifies.event",
+            "rectifies.reason",
+        ] {
+            assert!(names.contains(&n), "{n} in {names:?}");
+        }
+        let fields = [
+            ("effective_on", "2026-12-01"),
+            ("reference", "Despacho SMF"),
+        ];
+        let body = to_json(schema, &vals(&fields), Some("recadastramento"), 1).unwrap();
+        assert_eq!(
+            body,
+            json!({"act": "recadastramento", "effective_on": "2026-12-01", "reference": "Despacho SMF"})
+        );
+        let mut with = fields.to_vec();
+        with.extend([
+            ("rectifies.event", "7"),
+            ("rectifies.reason", "Data errada"),
+        ]);
+        let body = to_json(schema, &vals(&with), Some("recadastramento"), 1).unwrap();
+        assert_eq!(body["rectifies"]["event"], 7, "{body}");
     }
 
     #[test]

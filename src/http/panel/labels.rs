@@ -7,6 +7,11 @@ const FIELDS: &[(&str, &str)] = &[
     ("amount_centavos", "Valor (em centavos)"),
     ("voids", "Ato a tornar sem efeito"),
     ("rectified_on", "Data da retificação"),
+    (
+        "rectifies",
+        "Retificar um ato já registrado (em branco: ato novo)",
+    ),
+    ("event", "Número do ato no histórico"),
     ("balance_centavos", "Saldo devedor (centavos)"),
     ("divida_ativa", "Dívida ativa"),
     ("enrolled_on", "Protocolo do cadastro"),

@@ -19,6 +19,7 @@ use crate::domain::ids::{CnhNumber, Cnpj, Cpf, Plate, Renavam};
 use crate::domain::rule::RuleFailure;
 use crate::issuance::UseCaseError;
 use crate::issuance::procedure::ProcedureCase;
+use crate::issuance::rectification::{self, Rectifies};
 use crate::standing::charter::{
     self as reg, CharterVehicle, Company, CompanyData, DriverBaixa, DriverData, ItvReport,
     VehicleData, VehicleDocuments,
@@ -104,13 +105,14 @@ pub async fn report_data_change(
     table: CharterTable,
     id: Uuid,
     change: &crate::issuance::ride_hailing::register::DataChange,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     state
         .store
         .charter_get(table, id)
         .await?
         .ok_or(UseCaseError::NotFound("Registro não encontrado."))?;
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -124,6 +126,7 @@ pub async fn report_data_change(
                 "reported_on": change.reported_on,
             }),
         ),
+        rectifies,
     )
     .await
 }
@@ -272,6 +275,7 @@ pub async fn apply_sanction(
     actor: &str,
     company_id: Uuid,
     sanction: &CompanySanction,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let c = company(state, company_id).await?;
     let mut e = event(
@@ -283,7 +287,7 @@ pub async fn apply_sanction(
         to_json(sanction)?,
     );
     e.reason = Some(&sanction.reason);
-    append(state, e).await
+    rectification::record(state, e, rectifies).await
 }
 
 // ----------------------------------------------------------------------------------------
@@ -412,9 +416,10 @@ pub async fn file_itv(
     actor: &str,
     vehicle_id: Uuid,
     report: &ItvReport,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let v = vehicle(state, vehicle_id).await?;
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -424,6 +429,7 @@ pub async fn file_itv(
             CharterAct::ItvReportFiled,
             to_json(report)?,
         ),
+        rectifies,
     )
     .await
 }
@@ -434,6 +440,7 @@ pub async fn file_vehicle_documents(
     actor: &str,
     vehicle_id: Uuid,
     docs: &VehicleDocuments,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let v = vehicle(state, vehicle_id).await?;
     if docs
@@ -446,7 +453,7 @@ pub async fn file_vehicle_documents(
             message: "A vigência do seguro termina antes de começar.",
         });
     }
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -456,6 +463,7 @@ pub async fn file_vehicle_documents(
             CharterAct::VehicleDocumentsFiled,
             to_json(docs)?,
         ),
+        rectifies,
     )
     .await
 }
@@ -467,6 +475,7 @@ pub async fn record_vistoria(
     actor: &str,
     vehicle_id: Uuid,
     vistoria: &Vistoria,
+    rectifies: Option<&Rectifies>,
 ) -> Result<Option<Document>, UseCaseError> {
     let v = vehicle(state, vehicle_id).await?;
     let c = company(state, v.company_id).await?;
@@ -474,7 +483,7 @@ pub async fn record_vistoria(
         return Err(UseCaseError::Rules(vec![failure]));
     }
     if !vistoria.approved {
-        append(
+        rectification::record(
             state,
             event(
                 state,
@@ -484,6 +493,7 @@ pub async fn record_vistoria(
                 CharterAct::VistoriaRecorded,
                 to_json(vistoria)?,
             ),
+            rectifies,
         )
         .await?;
         return Ok(None);
@@ -496,7 +506,7 @@ pub async fn record_vistoria(
         &state.charter_basis(),
     ))?;
     Ok(Some(
-        super::issue_selo(state, &c, &v, vistoria, actor).await?,
+        super::issue_selo(state, &c, &v, vistoria, actor, rectifies).await?,
     ))
 }
 
@@ -693,11 +703,12 @@ pub async fn file_driver_documents(
     actor: &str,
     driver_id: Uuid,
     facts: &CharterDriverFacts,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     reg::load_driver(&state.store, driver_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_DRIVER))?;
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -707,6 +718,7 @@ pub async fn file_driver_documents(
             CharterAct::DriverDocumentsFiled,
             to_json(facts)?,
         ),
+        rectifies,
     )
     .await
 }

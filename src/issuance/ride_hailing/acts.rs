@@ -3,6 +3,7 @@
 //! did it and stamped with the legal basis in force.
 
 use crate::issuance::UseCaseError;
+use crate::issuance::rectification::{self, Rectifies};
 use crate::state::AppState;
 use crate::storage::charter::NewEvent;
 
@@ -15,18 +16,27 @@ pub async fn record(
     kind: &str,
     data: &impl serde::Serialize,
 ) -> Result<(), UseCaseError> {
+    record_or_rectify(state, actor, (entity_type, id, kind), data, None).await
+}
+
+/// As `record`, or, with `rectifies`, the rectification of the act of that kind it names
+/// (issue 13, item 1).
+pub async fn record_or_rectify(
+    state: &AppState,
+    actor: &str,
+    (entity_type, id, kind): (&str, uuid::Uuid, &str),
+    data: &impl serde::Serialize,
+    rectifies: Option<&Rectifies>,
+) -> Result<(), UseCaseError> {
     let data = serde_json::to_value(data).map_err(|_| UseCaseError::Encoding)?;
-    state
-        .store
-        .append_events(vec![NewEvent::act(
-            entity_type,
-            id,
-            kind,
-            actor,
-            &state.ride_hailing_basis().version,
-            state.clock.now(),
-            data,
-        )])
-        .await?;
-    Ok(())
+    let event = NewEvent::act(
+        entity_type,
+        id,
+        kind,
+        actor,
+        &state.ride_hailing_basis().version,
+        state.clock.now(),
+        data,
+    );
+    rectification::record(state, event, rectifies).await
 }

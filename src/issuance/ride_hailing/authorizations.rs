@@ -10,6 +10,7 @@ use crate::domain::ride_hailing::vistoria::{
     RideHailingVistoria, VistoriaSummons, app_art10_fee_before_vistoria, app_art16_p1_check,
 };
 use crate::issuance::UseCaseError;
+use crate::issuance::rectification::Rectifies;
 use crate::standing;
 use crate::state::AppState;
 use crate::storage::documents::Document;
@@ -25,6 +26,7 @@ pub async fn record_vistoria(
     actor: &str,
     id: Uuid,
     v: &RideHailingVistoria,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let authorization = state
         .store
@@ -34,13 +36,12 @@ pub async fn record_vistoria(
     if let Some(f) = app_art10_fee_before_vistoria(authorization.fee_paid_on, v.performed_on) {
         return Err(UseCaseError::Rules(vec![f]));
     }
-    super::acts::record(
+    super::acts::record_or_rectify(
         state,
         actor,
-        ENTITY,
-        id,
-        RideHailingAct::VistoriaRecorded.as_str(),
+        (ENTITY, id, RideHailingAct::VistoriaRecorded.as_str()),
         v,
+        rectifies,
     )
     .await
 }
@@ -52,6 +53,7 @@ pub async fn summon_vistoria(
     actor: &str,
     id: Uuid,
     summons: &VistoriaSummons,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     if state.store.get_authorization(id).await?.is_none() {
         return Err(UseCaseError::NotFound(NO_AUTHORIZATION));
@@ -60,13 +62,12 @@ pub async fn summon_vistoria(
     if !failures.is_empty() {
         return Err(UseCaseError::Rules(failures));
     }
-    super::acts::record(
+    super::acts::record_or_rectify(
         state,
         actor,
-        ENTITY,
-        id,
-        RideHailingAct::VistoriaSummons.as_str(),
+        (ENTITY, id, RideHailingAct::VistoriaSummons.as_str()),
         summons,
+        rectifies,
     )
     .await
 }

@@ -144,12 +144,21 @@ pub struct Delivery {
     pub signer: String,
 }
 
-/// Records the delivery, once, no earlier than the notice.
+/// Why a delivery recorded was wrong, and on what day that was decided (issue 13, item 1).
+pub struct DeliveryRectifies {
+    pub reason: String,
+    pub rectified_on: chrono::NaiveDate,
+}
+
+/// Records the delivery, once, no earlier than the notice; or, with `rectifies`, the
+/// delivery as it should have been recorded, by a new record with the reason (the first
+/// stays).
 pub async fn record_delivery(
     state: &AppState,
     actor: &str,
     request_id: &str,
     d: Delivery,
+    rectifies: Option<&DeliveryRectifies>,
 ) -> Result<DataRequest, UseCaseError> {
     let r = state
         .store
@@ -167,6 +176,41 @@ pub async fn record_delivery(
             field: "delivered_at",
             message: "A entrega não pode ser anterior à notificação.",
         });
+    }
+    if let Some(x) = rectifies {
+        let Some(recorded) = r.delivered_at else {
+            return Err(UseCaseError::Conflict {
+                detail: "Não há entrega registrada a retificar.".into(),
+                field: None,
+            });
+        };
+        let today = crate::domain::dates::local_date(state.clock.now());
+        if x.rectified_on > today
+            || x.rectified_on < crate::domain::dates::local_date(recorded.min(d.delivered_at))
+        {
+            return Err(UseCaseError::Inconsistent {
+                field: "rectifies.rectified_on",
+                message: "A retificação não pode ter data futura nem anterior à entrega que corrige.",
+            });
+        }
+        state
+            .store
+            .rectify_delivery(&crate::storage::rectifications::DeliveryRectification {
+                request_id: &r.id,
+                delivered_at: d.delivered_at,
+                sha256: &d.sha256,
+                signer: &d.signer,
+                reason: &x.reason,
+                rectified_on: x.rectified_on,
+                actor,
+                at: state.clock.now(),
+            })
+            .await?;
+        return state
+            .store
+            .get_data_request(request_id)
+            .await?
+            .ok_or(UseCaseError::NotFound(NO_REQUEST));
     }
     match state
         .store

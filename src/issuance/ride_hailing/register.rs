@@ -15,6 +15,7 @@ use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
 use crate::domain::ride_hailing::{RideHailingAct, VehicleOwner};
 use crate::domain::rule::RuleFailure;
 use crate::issuance::UseCaseError;
+use crate::issuance::rectification::Rectifies;
 use crate::standing;
 use crate::state::AppState;
 use crate::storage::{Repository, StorageError};
@@ -164,6 +165,7 @@ pub async fn report_data_change(
     actor: &str,
     id: Uuid,
     change: &DataChange,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(Deadline, Option<RuleFailure>), UseCaseError> {
     state
         .store
@@ -185,13 +187,12 @@ pub async fn report_data_change(
         "due": due.due,
         "late": late.is_some(),
     });
-    super::acts::record(
+    super::acts::record_or_rectify(
         state,
         actor,
-        "driver",
-        id,
-        RideHailingAct::DataChangeReported.as_str(),
+        ("driver", id, RideHailingAct::DataChangeReported.as_str()),
         &data,
+        rectifies,
     )
     .await?;
     Ok((due, late))
@@ -228,6 +229,7 @@ pub async fn register_act(
     subject: Subject,
     id: Uuid,
     act: RegisterAct,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(Option<NaiveDate>, Vec<RegisterAct>), UseCaseError> {
     let (entity_type, missing, exists) = match subject {
         Subject::Driver => (
@@ -245,20 +247,34 @@ pub async fn register_act(
         return Err(UseCaseError::NotFound(missing));
     }
     let today = local_date(state.clock.now());
-    let mut acts = standing::ride_hailing::register_acts(state, entity_type, id).await?;
+    let kind = RideHailingAct::RegisterAct.as_str();
+    let mut recorded: Vec<(i64, RegisterAct)> = state
+        .store
+        .events_of(entity_type, &id.to_string())
+        .await?
+        .iter()
+        .filter(|e| e.kind == kind)
+        .filter_map(|e| Some((e.id, serde_json::from_str(&e.data).ok()?)))
+        .collect();
+    // Issue 13, item 1: a rectified act is judged in its place, which is the last: the acts
+    // after it were judged against it.
+    if let Some(r) = rectifies {
+        if recorded.last().is_some_and(|(last, _)| *last != r.event)
+            && recorded.iter().any(|(e, _)| *e == r.event)
+        {
+            return Err(UseCaseError::Conflict {
+                detail: "Só o último ato de descadastramento ou recadastramento pode ser retificado: retifique antes os posteriores.".into(),
+                field: Some(("rectifies.event", "Há atos posteriores a este.".into())),
+            });
+        }
+        recorded.retain(|(e, _)| *e != r.event);
+    }
+    let acts: Vec<RegisterAct> = recorded.into_iter().map(|(_, a)| a).collect();
     let failures = check_act(&act, subject, &acts, today);
     if !failures.is_empty() {
         return Err(UseCaseError::Rules(failures));
     }
-    super::acts::record(
-        state,
-        actor,
-        entity_type,
-        id,
-        RideHailingAct::RegisterAct.as_str(),
-        &act,
-    )
-    .await?;
-    acts.push(act);
+    super::acts::record_or_rectify(state, actor, (entity_type, id, kind), &act, rectifies).await?;
+    let acts = standing::ride_hailing::register_acts(state, entity_type, id).await?;
     Ok((deregistered_since(&acts, today), acts))
 }

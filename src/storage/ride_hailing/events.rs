@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use crate::storage::{StorageError, Store};
 
-const STANDING: &str = "SELECT entity_type, kind, data FROM events \
+const STANDING: &str = "SELECT entity_type, kind, data FROM events_in_force \
     WHERE (entity_type = 'app_authorization' AND entity_id = $1 AND kind IN ($4, $5)) \
     OR (kind = $6 AND ((entity_type = 'driver' AND entity_id = $2) \
     OR (entity_type = 'vehicle' AND entity_id = $3))) ORDER BY id";
