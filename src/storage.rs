@@ -906,7 +906,7 @@ pub(crate) mod sql {
     pub const INSERT_SANCTION: &str = "INSERT INTO app_authorization_sanctions (authorization_id, kind, \
         effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
-        FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
+        FROM app_authorization_sanctions_in_force WHERE authorization_id = $1 ORDER BY id";
     /// The acts in force (issue 13, item 1: rectifications applied, and left out).
     pub const SELECT_EVENTS: &str = "SELECT e.id, e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
         e.reason, e.legal_basis_version, e.occurred_at, e.data \
@@ -971,7 +971,7 @@ pub(crate) mod sql {
         WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
         JOIN drivers dr ON dr.id = a.driver_id \
         LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
-        LEFT JOIN app_authorization_sanctions sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
+        LEFT JOIN app_authorization_sanctions_in_force sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
     );
     pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
         WHERE authorization_id = $1";

@@ -47,3 +47,33 @@ BEGIN SELECT RAISE(ABORT, 'delivery rectifications are append-only'); END;
 CREATE TRIGGER data_request_delivery_rectifications_append_only_d BEFORE DELETE
 ON data_request_delivery_rectifications
 BEGIN SELECT RAISE(ABORT, 'delivery rectifications are append-only'); END;
+
+-- A ride-hailing sanction's period (its start and end, art. 26 V and §1º) entered wrongly:
+-- rectified by a new record with its reason and day, never by editing; its kind stays (a
+-- different sanction is a new decision). The view is every sanction as it stands; the
+-- verification path and the authorization read it. Each rectification also appends an
+-- `act_rectified` event naming the `sanctioned` event, in the audit chain.
+CREATE TABLE app_sanction_rectifications (
+    sanction_id INTEGER NOT NULL REFERENCES app_authorization_sanctions (id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    effective_from TEXT NOT NULL,
+    until TEXT,
+    reason TEXT NOT NULL,
+    rectified_on TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    PRIMARY KEY (sanction_id, seq)
+);
+CREATE VIEW app_authorization_sanctions_in_force AS
+SELECT s.id, s.authorization_id, s.kind,
+    COALESCE(r.effective_from, s.effective_from) AS effective_from,
+    CASE WHEN r.sanction_id IS NULL THEN s.until ELSE r.until END AS until,
+    s.reason, s.legal_basis, s.created_at, s.created_by
+FROM app_authorization_sanctions s
+LEFT JOIN app_sanction_rectifications r ON r.sanction_id = s.id
+    AND r.seq = (SELECT MAX(x.seq) FROM app_sanction_rectifications x
+                 WHERE x.sanction_id = s.id);
+CREATE TRIGGER app_sanction_rectifications_append_only_u BEFORE UPDATE ON app_sanction_rectifications
+BEGIN SELECT RAISE(ABORT, 'sanction rectifications are append-only'); END;
+CREATE TRIGGER app_sanction_rectifications_append_only_d BEFORE DELETE ON app_sanction_rectifications
+BEGIN SELECT RAISE(ABORT, 'sanction rectifications are append-only'); END;

@@ -611,6 +611,9 @@ pub struct SanctionDto {
     months: Option<u32>,
     reason: String,
     legal_basis: String,
+    /// Retifica o período da sanção que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<super::rectification::RectifiesDto>,
 }
 
 /// `POST /api/v1/app-authorizations/{id}/sanctions`: a suspension for `days` or `months`
@@ -624,9 +627,11 @@ pub async fn sanction(
     body: web::Json<SanctionDto>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let rectifies = super::rectification::parse_alone(body.rectifies.as_ref(), today)?;
     let sanction =
         Sanction::try_from((body.into_inner(), state.ride_hailing_basis().month_overflow))?;
-    authorizations::sanction(&state, &official.actor, id, &sanction).await?;
+    authorizations::sanction(&state, &official.actor, id, &sanction, rectifies.as_ref()).await?;
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 

@@ -744,6 +744,26 @@ pub async fn file_vehicle_documents(
     vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
 
+/// A vehicle's baixa, or the rectification of one entered wrongly.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct BaixaDto {
+    #[serde(flatten)]
+    baixa: Baixa,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
+}
+
+/// A driver's baixa, or the rectification of one entered wrongly.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct DriverBaixaDto {
+    #[serde(flatten)]
+    baixa: DriverBaixa,
+    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    #[serde(default)]
+    rectifies: Option<crate::http::rectification::RectifiesDto>,
+}
+
 /// A CRLV year or insurance policy, or the rectification of one filed wrongly.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct VehicleDocumentsDto {
@@ -824,10 +844,19 @@ pub async fn baixa_vehicle(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<Baixa>,
+    body: web::Json<BaixaDto>,
 ) -> Reply {
     let vid = path_id(&id, "Veículo")?;
-    register::baixa_vehicle(&state, &official.actor, vid, &body.into_inner()).await?;
+    let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
+    register::baixa_vehicle(
+        &state,
+        &official.actor,
+        vid,
+        &body.baixa,
+        rectifies.as_ref(),
+    )
+    .await?;
     vehicle_reply(&state, &register::vehicle(&state, vid).await?).await
 }
 
@@ -1038,10 +1067,19 @@ pub async fn baixa_driver(
     state: web::Data<AppState>,
     official: Official,
     id: web::Path<String>,
-    body: web::Json<DriverBaixa>,
+    body: web::Json<DriverBaixaDto>,
 ) -> Reply {
     let did = path_id(&id, "Condutor")?;
-    register::baixa_driver(&state, &official.actor, did, &body.into_inner()).await?;
+    let today = local_date(state.clock.now());
+    let rectifies = rectification::parse_alone(body.rectifies.as_ref(), today)?;
+    register::baixa_driver(
+        &state,
+        &official.actor,
+        did,
+        &body.baixa,
+        rectifies.as_ref(),
+    )
+    .await?;
     driver_reply(&state, did, StatusCodeKind::Ok).await
 }
 

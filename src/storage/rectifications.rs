@@ -48,7 +48,93 @@ const INSERT_DELIVERY: &str = "INSERT INTO data_request_delivery_rectifications 
     delivered_at, sha256, signer, reason, rectified_on, recorded_at, recorded_by) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
+/// A ride-hailing sanction's period as it should have been recorded, and why.
+pub struct SanctionRectification<'a> {
+    pub authorization_id: uuid::Uuid,
+    /// The `sanctioned` event it corrects, with its data now.
+    pub target: &'a RecordedEvent,
+    pub effective_from: NaiveDate,
+    pub until: Option<NaiveDate>,
+    /// The corrected act, as the event's data.
+    pub data: serde_json::Value,
+    pub reason: &'a str,
+    pub rectified_on: NaiveDate,
+    pub actor: &'a str,
+    pub at: DateTime<Utc>,
+}
+
+/// The ids of the `sanctioned` events of an authorization and of its sanction rows, each in
+/// the order recorded: one of each per sanction, written in one transaction.
+const SANCTION_EVENTS: &str = "SELECT id FROM events WHERE entity_type = 'app_authorization' \
+    AND entity_id = $1 AND kind = $2 ORDER BY id";
+const SANCTION_ROWS: &str =
+    "SELECT id FROM app_authorization_sanctions WHERE authorization_id = $1 ORDER BY id";
+const NEXT_SANCTION_SEQ: &str = "SELECT CAST(COALESCE(MAX(seq), 0) + 1 AS INTEGER) \
+    FROM app_sanction_rectifications WHERE sanction_id = $1";
+const INSERT_SANCTION: &str = "INSERT INTO app_sanction_rectifications (sanction_id, seq, \
+    effective_from, until, reason, rectified_on, recorded_at, recorded_by) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
 impl Store {
+    /// Commits the rectification of a sanction's period and its `act_rectified` event, or
+    /// nothing; `Conflict("sanction")` when the event names no sanction row of the
+    /// authorization.
+    pub async fn rectify_sanction(
+        &self,
+        r: &SanctionRectification<'_>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let _ = pool;
+            let mut tx = begin().await?;
+            let id = r.authorization_id.to_string();
+            let events: Vec<i64> = sqlx::query_scalar(SANCTION_EVENTS)
+                .bind(&id)
+                .bind(crate::domain::ride_hailing::RideHailingAct::Sanctioned.as_str())
+                .fetch_all(&mut *tx)
+                .await?;
+            let rows: Vec<i64> = sqlx::query_scalar(SANCTION_ROWS)
+                .bind(&id)
+                .fetch_all(&mut *tx)
+                .await?;
+            let row = match events.iter().position(|e| *e == r.target.id) {
+                Some(i) if events.len() == rows.len() => rows[i],
+                _ => return Err(StorageError::Conflict("sanction")),
+            };
+            let seq: i32 = sqlx::query_scalar(NEXT_SANCTION_SEQ)
+                .bind(row)
+                .fetch_one(&mut *tx)
+                .await?;
+            sqlx::query(INSERT_SANCTION)
+                .bind(row)
+                .bind(seq)
+                .bind(r.effective_from)
+                .bind(r.until)
+                .bind(r.reason)
+                .bind(r.rectified_on)
+                .bind(r.at)
+                .bind(r.actor)
+                .execute(&mut *tx)
+                .await?;
+            let previous =
+                serde_json::from_str::<serde_json::Value>(&r.target.data).unwrap_or_default();
+            let data = serde_json::json!({"event": r.target.id, "kind": r.target.kind,
+                "data": r.data, "previous": previous, "rectified_on": r.rectified_on});
+            append_event!(
+                tx,
+                "app_authorization",
+                &id,
+                ACT_RECTIFIED,
+                r.actor,
+                Some(r.reason),
+                None::<String>,
+                r.at,
+                data.to_string(),
+            );
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
     /// Commits the rectification of a delivery and its event, or nothing.
     pub async fn rectify_delivery(
         &self,

@@ -214,6 +214,27 @@ async fn fret_art13_a_vistoria_documents_and_a_suspension_entered_wrongly_are_re
     may["rectifies"] = rectifies(applied, None);
     let body = created(app.post(&sanctions, &may).await).await;
     assert_eq!(body["status"], "ativo", "{body}");
+
+    // A baixa entered with the wrong day: not twice, but rectified, under FRET-ART13-P5 still.
+    let baixa = format!("/api/v1/charter/vehicles/{vid}/baixa");
+    let sold = |on: &str, returned: bool| json!({"requested_on": on, "selo_returned": returned, "reason": "Venda do veículo"});
+    let body = created_ok(app.post(&baixa, &sold("2025-06-20", true)).await).await;
+    assert_eq!(body["status"], "baixado", "{body}");
+    let res = app.post(&baixa, &sold("2025-06-18", true)).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    let recorded = event_id(&app, &hist, "baixa").await;
+    let mut no_selo = sold("2025-06-18", false);
+    no_selo["rectifies"] = rectifies(recorded, None);
+    let p = refused_on(
+        app.post(&baixa, &no_selo).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(p["errors"][0]["rule"], "FRET-ART13-P5", "{p}");
+    let mut right_day = sold("2025-06-18", true);
+    right_day["rectifies"] = rectifies(recorded, None);
+    let body = created_ok(app.post(&baixa, &right_day).await).await;
+    assert_eq!(body["baixa"]["requested_on"], "2025-06-18", "{body}");
 }
 
 async fn created_ok(res: reqwest::Response) -> Value {
@@ -294,4 +315,67 @@ async fn app_art24_i_a_register_act_and_a_data_change_entered_wrongly_are_rectif
         .verify(&crate::register_acts::sticker_token(&grant))
         .await;
     assert_eq!(v["document"]["status"], "veiculo_descadastrado", "{v}");
+}
+
+/// APP-ART26-V and §1º with issue 13, item 1: a suspension typed in from the wrong day is
+/// rectified; the authorization and the sticker's verification follow the right period at
+/// once, the history keeps both, and the rectification cannot turn it into another sanction.
+#[tokio::test]
+async fn app_art26_p1_a_suspension_entered_from_the_wrong_day_is_rectified() {
+    let app = spawn_app().await; // 30/11/2026
+    let grant = app.granted().await;
+    app.vistoria(&grant, "2026-11-30", true).await;
+    let token = token_of(grant["verification_url"].as_str().unwrap());
+    let id = grant["id"].as_str().unwrap();
+    let path = format!("/api/v1/app-authorizations/{id}/sanctions");
+    let hist = format!("/api/v1/app-authorizations/{id}/history");
+    let suspension = |from: &str| {
+        json!({"kind": "suspension", "effective_from": from, "days": 30,
+               "reason": "Reincidência no art. 26, IV", "legal_basis": "art. 26, §1º"})
+    };
+    // The decision suspended from 20/11; typed in from 20/12, the car still drives.
+    let a = created(app.post(&path, &suspension("2026-12-20")).await).await;
+    assert_eq!(a["status"], "active", "{a}");
+    assert_eq!(app.verify(&token).await.1["verdict"], "valid");
+    let wrong = event_id(&app, &hist, "sanctioned").await;
+    // Not into a cassação: another sanction is another decision.
+    let cassacao = json!({"kind": "cassacao", "effective_from": "2026-11-20", "reason": "x",
+                          "legal_basis": "art. 26, §2º", "rectifies": rectifies(wrong, None)});
+    let p = refused_on(
+        app.post(&path, &cassacao).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(p["errors"][0]["field"], "kind", "{p}");
+    let vistoria = event_id(&app, &hist, "vistoria_recorded").await;
+    let mut other = suspension("2026-11-20");
+    other["rectifies"] = rectifies(vistoria, None);
+    let p = refused_on(
+        app.post(&path, &other).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(p["errors"][0]["field"], "rectifies.event", "{p}");
+    let mut right = suspension("2026-11-20");
+    right["rectifies"] = rectifies(wrong, None);
+    let a = created(app.post(&path, &right).await).await;
+    assert_eq!(a["status"], "suspended", "{a}");
+    assert_eq!(a["sanctions"].as_array().unwrap().len(), 1, "{a}");
+    assert_eq!(a["sanctions"][0]["effective_from"], "2026-11-20", "{a}");
+    assert_eq!(a["sanctions"][0]["until"], "2026-12-20", "{a}");
+    let (_, v) = app.verify(&token).await;
+    assert_eq!(v["verdict"], "suspended", "{v}");
+    assert_eq!(v["document"]["suspended_until"], "2026-12-20", "{v}");
+    let events = history(&app, &hist).await;
+    let first = events.iter().find(|e| e["id"] == wrong).unwrap();
+    assert_eq!(
+        first["data"]["effective_from"], "2026-12-20",
+        "kept as recorded"
+    );
+    let last = events.last().unwrap();
+    assert_eq!(last["kind"], "act_rectified", "{last}");
+    assert_eq!(
+        last["data"]["data"]["effective_from"], "2026-11-20",
+        "{last}"
+    );
 }

@@ -516,9 +516,11 @@ pub async fn baixa_vehicle(
     actor: &str,
     vehicle_id: Uuid,
     baixa: &Baixa,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let v = vehicle(state, vehicle_id).await?;
-    if v.record.baixa.is_some() {
+    // A baixa entered wrongly is rectified (issue 13, item 1), never entered twice.
+    if v.record.baixa.is_some() && rectifies.is_none() {
         return Err(UseCaseError::Conflict {
             detail: "Veículo já baixado.".into(),
             field: Some(("vehicle", "A baixa já foi registrada.".into())),
@@ -527,7 +529,7 @@ pub async fn baixa_vehicle(
     let mut failures = Vec::new();
     rules::fret_art13_p5_baixa(baixa, &mut failures);
     problems(failures)?;
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -537,6 +539,7 @@ pub async fn baixa_vehicle(
             CharterAct::Baixa,
             to_json(baixa)?,
         ),
+        rectifies,
     )
     .await
 }
@@ -729,17 +732,19 @@ pub async fn baixa_driver(
     actor: &str,
     driver_id: Uuid,
     baixa: &DriverBaixa,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
     let d = reg::load_driver(&state.store, driver_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_DRIVER))?;
-    if d.deregistered_on.is_some() {
+    // A baixa entered wrongly is rectified (issue 13, item 1), never entered twice.
+    if d.deregistered_on.is_some() && rectifies.is_none() {
         return Err(UseCaseError::Conflict {
             detail: "Condutor já baixado.".into(),
             field: Some(("driver", "A baixa já foi registrada.".into())),
         });
     }
-    append(
+    rectification::record(
         state,
         event(
             state,
@@ -749,6 +754,7 @@ pub async fn baixa_driver(
             CharterAct::Baixa,
             to_json(baixa)?,
         ),
+        rectifies,
     )
     .await
 }

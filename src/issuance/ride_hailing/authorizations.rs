@@ -103,7 +103,11 @@ pub async fn sanction(
     actor: &str,
     id: Uuid,
     sanction: &Sanction,
+    rectifies: Option<&Rectifies>,
 ) -> Result<(), UseCaseError> {
+    if let Some(r) = rectifies {
+        return rectify_sanction(state, actor, id, sanction, r).await;
+    }
     if state
         .store
         .add_sanction(id, sanction, actor, state.clock.now())
@@ -128,4 +132,50 @@ pub async fn certidao(
         .await?
         .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
     super::certidao::issue(state, &record, subject, protocol, actor).await
+}
+
+/// Issue 13, item 1: the period of a sanction entered wrongly (its start, its end), by a new
+/// record with the reason; its kind stays, for another sanction is another decision.
+async fn rectify_sanction(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    sanction: &Sanction,
+    r: &Rectifies,
+) -> Result<(), UseCaseError> {
+    if state.store.get_authorization(id).await?.is_none() {
+        return Err(UseCaseError::NotFound(NO_AUTHORIZATION));
+    }
+    let kind = RideHailingAct::Sanctioned.as_str();
+    let target = crate::issuance::rectification::target(state, (ENTITY, id, kind), r).await?;
+    let data = serde_json::json!({"kind": sanction.kind.as_str(), "effective_from": sanction.effective_from,
+        "until": sanction.until, "legal_basis": sanction.legal_basis});
+    let recorded: serde_json::Value = serde_json::from_str(&target.data).unwrap_or_default();
+    if recorded["kind"] != data["kind"] {
+        return Err(UseCaseError::Inconsistent {
+            field: "kind",
+            message: "A retificação corrige o período da sanção, não o seu tipo: outra sanção é outra decisão.",
+        });
+    }
+    let rectification = crate::storage::rectifications::SanctionRectification {
+        authorization_id: id,
+        target: &target,
+        effective_from: sanction.effective_from,
+        until: sanction.until,
+        data,
+        reason: &r.reason,
+        rectified_on: r.rectified_on,
+        actor,
+        at: state.clock.now(),
+    };
+    match state.store.rectify_sanction(&rectification).await {
+        Ok(()) => Ok(()),
+        Err(crate::storage::StorageError::Conflict("sanction")) => {
+            Err(UseCaseError::Inconsistent {
+                field: "rectifies.event",
+                message: "Não há, no histórico desta autorização, sanção com esse número.",
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
 }
