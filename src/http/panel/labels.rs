@@ -7,11 +7,12 @@ const FIELDS: &[(&str, &str)] = &[
     ("amount_centavos", "Valor (em centavos)"),
     ("voids", "Ato a tornar sem efeito"),
     ("rectified_on", "Data da retificação"),
+    ("previous", "Como estava registrado"),
     (
         "rectifies",
         "Retificar um ato já registrado (em branco: ato novo)",
     ),
-    ("event", "Número do ato no histórico"),
+    ("event", "Número do ato no histórico (Ato nº)"),
     ("balance_centavos", "Saldo devedor (centavos)"),
     ("divida_ativa", "Dívida ativa"),
     ("enrolled_on", "Protocolo do cadastro"),
@@ -378,6 +379,48 @@ pub fn label(name: &str) -> String {
     }
 }
 
+/// The acts of both laws' histories, as the history page names them (`kind` of an event).
+const ACTS: &[(&str, &str)] = &[
+    ("registered", "Cadastro"),
+    ("checklist_filed", "Documentos do art. 7º apresentados"),
+    ("sanction_applied", "Sanção aplicada"),
+    ("termo_granted", "Termo de Autorização concedido"),
+    ("itv_report_filed", "Laudo de ITV registrado"),
+    ("vehicle_documents_filed", "CRLV ou seguro registrado"),
+    ("vistoria_recorded", "Vistoria registrada"),
+    ("baixa", "Baixa"),
+    ("substitution_authorized", "Substituição autorizada"),
+    (
+        "driver_documents_filed",
+        "Documentos do condutor registrados",
+    ),
+    ("contract_ended", "Contrato encerrado"),
+    ("trip_manifest_filed", "Relação de viagem registrada"),
+    ("procedure_act", "Ato do procedimento"),
+    ("auto_drawn_up", "Auto de infração lavrado"),
+    ("notice_issued", "Notificação emitida"),
+    ("certidao_issued", "Certidão emitida"),
+    ("driver_enrolled", "Condutor cadastrado"),
+    ("vehicle_enrolled", "Veículo cadastrado"),
+    ("data_change_reported", "Alteração de dados comunicada"),
+    ("act_rectified", "Retificação de ato"),
+    ("record_filed", "Certidões ou antecedentes registrados"),
+    ("voided", "Número anulado"),
+    ("sanctioned", "Sanção aplicada"),
+    ("drawn_up", "Auto de infração lavrado"),
+    ("notified", "Notificação registrada"),
+    ("owner_declared", "Vínculo com o veículo declarado"),
+    ("auto_annulled", "Auto anulado"),
+    ("vistoria_summons", "Convocação para vistoria"),
+    ("register_act", "Descadastramento ou recadastramento"),
+    ("vehicle_substituted", "Veículo substituído"),
+    ("regularization_notice", "Notificação para regularizar"),
+    ("regularization_cured", "Regularização registrada"),
+    ("photo_set", "Foto do condutor registrada"),
+    ("notification_rectified", "Notificação retificada"),
+    ("delivery_rectified", "Entrega de dados retificada"),
+];
+
 /// Enumerated values and their labels.
 const VALUES: &[(&str, &str)] = &[
     ("app_authorization", "Autorização (PDF)"),
@@ -451,6 +494,7 @@ const VALUES: &[(&str, &str)] = &[
 pub fn enum_label(value: &str) -> String {
     let known = VALUES
         .iter()
+        .chain(ACTS)
         .find(|(k, _)| *k == value)
         .map_or("", |(_, v)| *v);
     if known.is_empty() {
@@ -466,5 +510,27 @@ fn humanize(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ACTS, enum_label};
+    use crate::domain::charter::CharterAct;
+    use crate::domain::ride_hailing::RideHailingAct;
+
+    /// Every act of both histories reads in Portuguese on the history page.
+    #[test]
+    fn every_act_of_both_laws_has_a_portuguese_name() {
+        let kinds = CharterAct::ALL
+            .iter()
+            .map(|a| a.as_str())
+            .chain(RideHailingAct::ALL.iter().map(|a| a.as_str()));
+        for kind in kinds {
+            assert!(
+                ACTS.iter().any(|(k, _)| *k == kind) || enum_label(kind) != super::humanize(kind),
+                "{kind} has no label"
+            );
+        }
     }
 }

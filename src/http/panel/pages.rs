@@ -1233,7 +1233,11 @@ fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                                 )
                                 .0,
                                 who: s("actor_name"),
-                                what: enum_label(&s("kind")),
+                                // Issue 13: the number a rectification names.
+                                what: match e.get("id").and_then(Value::as_i64) {
+                                    Some(id) => format!("Ato nº {id} · {}", enum_label(&s("kind"))),
+                                    None => enum_label(&s("kind")),
+                                },
                                 reason: s("reason"),
                                 details: e.get("data").map(compact).unwrap_or_default(),
                             }
