@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash probe of official numbering (issue 14), on loopback only, bounded in time.
+# Crash probe of official numbering, on loopback only, bounded in time.
 # Starts the release binary, lets N clients issue across both laws (ride-hailing certidões,
 # signed and numbered; charter autos de infração, numbered), kills the process with SIGKILL
 # at random moments R times, restarts it, then audits the register:
@@ -102,7 +102,7 @@ echo "  voided as 'emissão interrompida':  $interrupted"
 echo "  duplicates:                        $dups"
 echo "  stuck reservations:                $stuck"
 echo "  unexplained gaps:                  $gaps"
-# The audit log's hash chain survived the kills too (issue 14).
+# The audit log's hash chain survived the kills too.
 chain=$("$bin" audit verify) || { echo "$chain"; echo "the audit chain is broken" >&2; exit 1; }
 echo "  audit chain:                       $(echo "$chain" | head -1 | cut -d: -f2- | cut -d';' -f1 | xargs), $(echo "$chain" | tail -1)"
 [ "$dups" = 0 ] && [ "$stuck" = 0 ] && [ "$gaps" = 0 ]

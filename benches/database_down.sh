@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Database-down probe (issue 14), on loopback only, bounded in time (≈ 40 s). PostgreSQL is
+# Database-down probe, on loopback only, bounded in time (≈ 40 s). PostgreSQL is
 # reached through a small TCP proxy that this script freezes (bytes held, connections open: a
 # server that stopped answering, the worst case, not one that refuses) and thaws. It measures:
 #   /health, the verification of a sticker scanned before (answered with its last known

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of the public verification endpoint against the release binary, on loopback only
-# (issue 14). Starts selo on a fresh database, grants one authorization, then runs wrk with
+#. Starts selo on a fresh database, grants one authorization, then runs wrk with
 # keep-alive for a bounded time against the JWK Set endpoint (the ceiling: a static answer
 # through the same server, middleware and limits) and against the verification of the
 # sticker's token, in the same run, and prints verification's share of the JWK Set's req/s and

@@ -1,4 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::too_many_lines)]
+#![expect(
+    clippy::unwrap_used,
+    clippy::too_many_lines,
+    reason = "a benchmark: a failed unwrap stops it with its reason"
+)]
 //! `cargo bench`: sticker and A4 render + sign, token sign and verify, on this machine.
 //! A plain harness (no extra dependencies): warm up, then time N runs and print percentiles.
 
@@ -16,10 +20,11 @@ use uuid::Uuid;
 fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration, Duration) {
     samples.sort();
     let at = |p: f64| {
-        #[allow(
+        #[expect(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
-            clippy::cast_precision_loss
+            clippy::cast_precision_loss,
+            reason = "a percentile's index inside the sample"
         )]
         let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
         samples[i]
@@ -114,7 +119,7 @@ fn main() {
     rss_after_renders(&renderer, &ctx, now);
 }
 
-/// Issue 4's memory target: the process RSS after 10,000 sticker renders.
+/// The memory target: the process RSS after 10,000 sticker renders.
 fn rss_after_renders(
     renderer: &Renderer,
     ctx: &selo::documents::RideHailingDocumentContext<'_>,

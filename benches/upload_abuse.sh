@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Upload-abuse probe (issue 14), on loopback only, bounded in time.
+# Upload-abuse probe, on loopback only, bounded in time.
 # Starts the release binary on a fresh SQLite database, grants one authorization, then opens
 # N connections to POST /api/v1/verify/pdf that each declare a 5 MB body, send part of it
 # and stall (the slow-loris of the issue), while a client verifies a token every 100 ms.

@@ -66,7 +66,7 @@ pub fn profile_check(settings: &Settings, file: Option<&Path>) -> anyhow::Result
 }
 
 /// `selo keys import-pkcs12 FILE [DIR]`: the city's A1 certificate (password on standard
-/// input) becomes the PDF signer (issue 12). The service reads the keys at start: restart it.
+/// input) becomes the PDF signer. The service reads the keys at start: restart it.
 pub fn keys_import_pkcs12(dir: &Path, file: &Path) -> anyhow::Result<()> {
     use anyhow::Context;
     let pfx = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
@@ -115,7 +115,7 @@ pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `selo officials …`: accounts from the server's command line (issue 10). Acts are recorded
+/// `selo officials …`: accounts from the server's command line. Acts are recorded
 /// as made by the pseudo-official "linha de comando do servidor".
 pub mod officials {
     use std::io::BufRead;
@@ -244,7 +244,7 @@ pub mod officials {
 roles: admin, ride_hailing_issuer, charter_issuer, inspector, auditor";
 }
 
-/// `selo audit …`: the audit chain from the server's command line (issue 14).
+/// `selo audit …`: the audit chain from the server's command line.
 pub mod audit {
     use anyhow::Context;
 

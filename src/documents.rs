@@ -15,8 +15,8 @@ use serde_json::json;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 
-/// Width of the QR code's modules area on the sticker (APP-ART14 sticker; issue 11 asks for
-/// at least 40 mm with modules of at least 0.6 mm at error correction Q). The quiet zone of
+/// Width of the QR code's modules area on the sticker (APP-ART14 sticker; readable on the
+/// road needs at least 40 mm with modules of at least 0.6 mm at error correction Q). The quiet zone of
 /// 4 modules is added around it.
 pub const STICKER_QR_MM: f64 = 50.0;
 /// Same, on the charter selo de vistoria (A6).
@@ -42,7 +42,7 @@ impl Qr {
     }
 
     /// Encodes `text` at error-correction level Q: the windshield sticker, behind glass, in
-    /// the sun, getting dirty, must still read with a quarter of it damaged (issue 11).
+    /// the sun, getting dirty, must still read with a quarter of it damaged.
     pub fn sticker(text: &str) -> Option<Self> {
         Self::with_level(text, EcLevel::Q)
     }
@@ -72,7 +72,10 @@ impl Qr {
     }
 
     /// Printed width in mm so that the modules area (without quiet zone) is `modules_mm`.
-    #[allow(clippy::cast_precision_loss)]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a QR code has at most 177 modules, exact in f64"
+    )]
     pub fn printed_width_mm(&self, modules_mm: f64) -> f64 {
         let m = self.modules as f64;
         (modules_mm * (m + 8.0) / m * 10.0).ceil() / 10.0
@@ -83,7 +86,7 @@ impl Qr {
 const CODE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /// A random verification code of 8 symbols (40 bits) and a check symbol, printed
-/// `XXX-XXX-XXX` (issue 11): a typo is told apart from a code the register never issued.
+/// `XXX-XXX-XXX`: a typo is told apart from a code the register never issued.
 pub fn new_verification_code() -> Option<String> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).ok()?;
@@ -204,7 +207,7 @@ pub struct Letterhead {
     pub ouvidoria_phone: String,
     /// Base of printed verification addresses, e.g. `https://selo.barradogarcas.mt.gov.br`.
     pub public_url: String,
-    /// The municipality profile (issue 12).
+    /// The municipality profile.
     pub profile: std::sync::Arc<profile::Profile>,
 }
 
@@ -310,7 +313,7 @@ impl RideHailingDocumentContext<'_> {
             "number": a.number,
             "driver_name": d.name,
             "driver_cpf": d.cpf.masked(),
-            // Issue 12: the CNH masked like the CPF beside it.
+            // The CNH masked like the CPF beside it.
             "cnh_number": d.cnh.number.masked(),
             "cnh_category": d.cnh.category.as_str(),
             "cnh_ear": if d.cnh.ear {
@@ -363,7 +366,6 @@ pub fn cite(profile: &profile::Profile, version: &str, articles: &str, fallback:
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -442,13 +444,16 @@ mod tests {
         );
     }
 
-    /// Issue 11: the sticker's QR at level Q stays ≥ 40 mm with modules ≥ 0.6 mm for a token
+    /// The sticker's QR at level Q stays ≥ 40 mm with modules ≥ 0.6 mm for a token
     /// as long as the real ones (≈ 250 characters) behind the production address.
     #[test]
     fn the_sticker_qr_is_level_q_with_modules_of_at_least_0_6_mm() {
         let url = format!("https://selo.barradogarcas.mt.gov.br/v/{}", "A".repeat(260));
         let qr = Qr::sticker(&url).unwrap();
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a QR code has at most 177 modules, exact in f64"
+        )]
         let module_mm = STICKER_QR_MM / qr.modules as f64;
         const { assert!(STICKER_QR_MM >= 40.0) };
         assert!(
@@ -464,7 +469,10 @@ mod tests {
     fn qr_printed_width_keeps_modules_area() {
         let qr = Qr::new("http://127.0.0.1:8080/v/abc").unwrap();
         let w = qr.printed_width_mm(42.0);
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a QR code has at most 177 modules, exact in f64"
+        )]
         let modules_mm = w * qr.modules as f64 / (qr.modules as f64 + 8.0);
         assert!((42.0..42.2).contains(&modules_mm), "{modules_mm}");
     }

@@ -33,7 +33,10 @@ use problem::{ApiError, ProblemItem, REQUEST_ID};
 /// Largest JSON body accepted.
 pub const JSON_LIMIT: usize = 64 * 1024;
 
-#[allow(clippy::needless_pass_by_value)] // the signature actix-web asks for
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "the signature actix-web asks for"
+)]
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let api = match &err {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
@@ -75,8 +78,35 @@ fn resource(path: &str, routes: Vec<Route>) -> impl actix_web::dev::HttpServiceF
         .wrap(actix_web::middleware::from_fn(auth::guard))
 }
 
+/// What every route reads besides its request: the application state and the verdicts served
+/// from memory. The service and the back office's in-process calls are both assembled from it
+/// by [`Assembly::configure`], so a route answers the same whichever way it is reached.
+#[derive(Clone)]
+pub struct Assembly {
+    pub state: web::Data<AppState>,
+    pub verdicts: web::Data<crate::verification::cache::VerdictCache>,
+}
+
+impl Assembly {
+    pub fn new(state: AppState) -> Self {
+        Self {
+            state: web::Data::new(state),
+            verdicts: web::Data::new(crate::verification::cache::VerdictCache::default()),
+        }
+    }
+
+    /// The one assembly of the application: its shared data, the extractor configuration and
+    /// every route.
+    pub fn configure(&self, cfg: &mut web::ServiceConfig) {
+        cfg.app_data(self.state.clone())
+            .app_data(self.verdicts.clone())
+            .app_data(self.clone());
+        configure(cfg);
+    }
+}
+
 /// Registers the extractor configuration and every route.
-pub fn configure(cfg: &mut web::ServiceConfig) {
+fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(
         web::JsonConfig::default()
             .limit(JSON_LIMIT)
@@ -98,7 +128,7 @@ macro_rules! route_table {
         /// Every operation served: (HTTP method in lower case, path pattern).
         pub const ROUTES: &[(&str, &str)] = &[$($((stringify!($method), $path)),+),+];
 
-        /// What every operation needs (issue 10): the role matrix, as data. `auth::guard`
+        /// What every operation needs: the role matrix, as data. `auth::guard`
         /// enforces it before any extractor runs.
         pub const ACCESS: &[(&str, &str, Competence)] =
             &[$($((stringify!($method), $path, Competence::$access)),+),+];
@@ -217,7 +247,7 @@ route_table! {
 }
 
 /// Reads the legal bases again, beside the request, once the register changed since they were
-/// read (issue 13, item 5: an activation on another node is in force here within the moment a
+/// read (an activation on another node is in force here within the moment a
 /// reading takes; one on this node, at once, as its use case reads them itself). The request
 /// never waits for the reading, so a slow or frozen database costs it nothing here.
 pub async fn legal_bases_middleware(

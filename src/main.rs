@@ -10,7 +10,7 @@ use selo::startup::Application;
 const USAGE: &str = "selo — documentos assinados do transporte de passageiros de Barra do Garças-MT
 
 usage:
-  selo [serve]               run the service (configuration: environment variables, see README)
+  selo [serve]               run the service (configuration: environment variables, see docs/operations.md)
   selo keys generate [DIR]   create a new Ed25519 signing key (default DIR: $SELO_KEYS_DIR or keys/)
   selo keys rotate [DIR]     the same: a new active key; the old ones stay published, so the
                              documents they signed keep verifying

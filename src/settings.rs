@@ -1,4 +1,4 @@
-//! Settings from the environment (see the README's configuration table).
+//! Settings from the environment (see the configuration table of docs/operations.md).
 
 use std::path::PathBuf;
 
@@ -25,7 +25,7 @@ pub struct Settings {
     pub admin_token: Option<String>,
     /// `SELO_OUVIDORIA_PHONE`: printed on stickers (APP-ART14); overrides the profile's.
     pub ouvidoria_phone: Option<String>,
-    /// `SELO_PROFILE`: the municipality profile (TOML, issue 12); default: the Barra do
+    /// `SELO_PROFILE`: the municipality profile (TOML); default: the Barra do
     /// Garças profile embedded from `templates/profile/barra-do-garcas.toml`.
     pub profile: Option<PathBuf>,
     /// `SELO_RENDER_THREADS`, default: the number of CPUs.
@@ -36,7 +36,7 @@ pub struct Settings {
     pub limits: Limits,
 }
 
-/// Bounds on what anonymous clients may hold (issue 14).
+/// Bounds on what anonymous clients may hold.
 #[derive(Debug, Clone)]
 pub struct Limits {
     /// `SELO_PDF_VERIFY_SLOTS`, default 8: PDF verifications received or checked at once; a
@@ -209,7 +209,6 @@ impl Settings {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     #[test]
     fn database_passwords_are_redacted() {

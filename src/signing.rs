@@ -2,6 +2,7 @@
 
 pub mod checkpoint;
 pub mod imported;
+mod keyfile;
 pub mod keys;
 pub mod pades;
 pub mod pkcs12;

@@ -5,7 +5,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::dev::Server;
-use actix_web::{App, HttpServer, web};
+use actix_web::{App, HttpServer};
 use anyhow::Context;
 
 use crate::clock::Clock;
@@ -44,7 +44,7 @@ pub fn load_or_create_keys(settings: &Settings) -> anyhow::Result<Keys> {
     }
 }
 
-/// Loads the municipality profile (issue 12) with `SELO_OUVIDORIA_PHONE` applied over it.
+/// Loads the municipality profile with `SELO_OUVIDORIA_PHONE` applied over it.
 /// Production refuses a profile with any fact still to be supplied; development prints them,
 /// highlighted, on the documents.
 pub fn load_profile(settings: &Settings) -> anyhow::Result<Arc<Profile>> {
@@ -78,7 +78,7 @@ impl Application {
     pub async fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let production = settings.environment == Environment::Production;
         let profile = load_profile(&settings)?;
-        // Issue 10: the shared token is a development convenience only; officials use their
+        // The shared token is a development convenience only; officials use their
         // personal tokens and sessions.
         if production && settings.admin_token.is_some() {
             anyhow::bail!(
@@ -132,24 +132,21 @@ impl Application {
                 limits.forget_idle();
             }
         });
-        // Issue 14: a signed checkpoint of the audit chain's head every legal day.
+        // A signed checkpoint of the audit chain's head every legal day.
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
-        // Issue 14: reservations left open by a crash are voided now, before the first request,
+        // Reservations left open by a crash are voided now, before the first request,
         // and then every minute.
         crate::issuance::numbering::start_sweeper(state.clone()).await;
-        let data = web::Data::new(state);
-        // Issue 14: verifications of tokens served from memory while the register is unchanged.
-        let verdicts = web::Data::new(crate::verification::cache::VerdictCache::default());
+        let assembly = http::Assembly::new(state);
         let https = settings.public_url.starts_with("https://");
         let server = HttpServer::new(move || {
             App::new()
-                .app_data(data.clone())
-                .app_data(verdicts.clone())
+                .configure(|cfg| assembly.configure(cfg))
                 .wrap(actix_web::middleware::from_fn(http::legal_bases_middleware))
                 .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)
-                // Issue 14: once served over https, browsers must never fall back to http.
+                // Once served over https, browsers must never fall back to http.
                 .wrap(actix_web::middleware::Condition::new(
                     https,
                     actix_web::middleware::DefaultHeaders::new().add((
@@ -157,7 +154,6 @@ impl Application {
                         "max-age=31536000; includeSubDomains",
                     )),
                 ))
-                .configure(http::configure)
         })
         .workers(settings.workers.max(1))
         .shutdown_timeout(10)
@@ -185,7 +181,7 @@ impl Application {
     }
 }
 
-/// Issue 13, item 5: the repository's legal bases and the register's activations; a version
+/// The repository's legal bases and the register's activations; a version
 /// that does not load stops the start rather than judge by another law. A database that is
 /// down at start is read on the first request it answers.
 async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBasesCache> {

@@ -21,17 +21,17 @@ pub struct AppState {
     pub renderer: Renderer,
     pub clock: Arc<dyn Clock>,
     pub settings: Arc<Settings>,
-    /// The versions of both laws (issue 13, item 5), read again after the register changed.
+    /// The versions of both laws, read again after the register changed.
     pub legal_bases: Arc<LegalBasesCache>,
     pub letterhead: Arc<Letterhead>,
     pub calendar_settings: Arc<CalendarSettings>,
     pub deadline_rules: Arc<DeadlineRules>,
     pub decreed_days: Arc<DecreedDaysCache>,
-    /// Slots for PDF verifications: a body is read only while holding one (issue 14).
+    /// Slots for PDF verifications: a body is read only while holding one.
     pub pdf_slots: Arc<tokio::sync::Semaphore>,
-    /// Requests per client address (issue 14).
+    /// Requests per client address.
     pub rate_limits: Arc<limits::RateLimits>,
-    /// Failed sign-ins per login and address (issue 10).
+    /// Failed sign-ins per login and address.
     pub login_throttle: Arc<throttle::LoginThrottle>,
 }
 
@@ -137,7 +137,7 @@ pub enum BasesError {
 }
 
 impl AppState {
-    /// The ride-hailing legal basis in force today (issue 13, item 5).
+    /// The ride-hailing legal basis in force today.
     pub fn ride_hailing_basis(&self) -> Arc<RideHailingLegalBasis> {
         self.legal_bases.current().ride_hailing_on(self.today())
     }
@@ -213,7 +213,6 @@ impl AppState {
     pub async fn calendar(
         &self,
     ) -> Result<crate::domain::calendar::Calendar, crate::storage::StorageError> {
-        use crate::storage::Repository;
         let generation = self.store.changes().generation();
         let days = if let Some(days) = self.decreed_days.fresh(generation) {
             days

@@ -20,7 +20,7 @@ use crate::signing::token::{TokenError, TokenPayload};
 use crate::standing::ride_hailing::ride_hailing_standing;
 use crate::state::AppState;
 use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, DocumentStatus, Repository, StorageError};
+use crate::storage::{DocumentKind, DocumentStatus, StorageError};
 use documents::CharterDocumentStatus;
 
 /// The verdict on a scanned token.
@@ -111,7 +111,7 @@ pub struct PublicDocument {
     /// While suspended: the day the authorization is reinstated (DL-9).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended_until: Option<NaiveDate>,
-    /// The vehicle, as a passenger sees it (issue 11): the car of a ride-hailing authorization
+    /// The vehicle, as a passenger sees it: the car of a ride-hailing authorization
     /// or sticker, the bus of a selo de vistoria.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vehicle: Option<PublicVehicle>,
@@ -169,7 +169,7 @@ pub struct Verification {
     /// act having changed the register since (then `document` is that status too).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_known: Option<LastKnown>,
-    /// The inspector tier (issue 11): the full record, only for an official who may read the
+    /// The inspector tier: the full record, only for an official who may read the
     /// document's register (`Authorization: Bearer` or a back-office session).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub record: Option<inspector::InspectorRecord>,
@@ -287,7 +287,7 @@ pub fn live_verdict(
             color: Some(status.car.color.clone()),
             body: None,
         }),
-        // Issue 11: the driver only while the authorization is in force (a passenger told
+        // The driver only while the authorization is in force (a passenger told
         // not to board needs no name); the photo's URL carries the document's own signed
         // token, so no one reaches a photo without the sticker.
         driver: (verdict == Verdict::Valid).then(|| PublicDriver {
@@ -368,13 +368,13 @@ async fn lookup(
         DocumentKind::RideHailingCertidao => {
             documents::ride_hailing_certidao_verdict(state, &doc, now).await
         }
-        DocumentKind::RideHailingAuto => documents::auto_document_status(state, &doc, now)
+        DocumentKind::RideHailingAuto => documents::auto_verdict(state, &doc, now)
             .await
             .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
         DocumentKind::CharterTermo
         | DocumentKind::CharterSelo
         | DocumentKind::CharterAuto
-        | DocumentKind::CharterCertidao => documents::document_status(state, &doc, now)
+        | DocumentKind::CharterCertidao => documents::charter_verdict(state, &doc, now)
             .await
             .map(|live| live.and_then(|live| charter_verdict(&doc, live))),
     };
@@ -493,7 +493,7 @@ pub async fn verify_token(
     }
 }
 
-/// How long a verification waits for the register (issue 14): past it, the signature's result
+/// How long a verification waits for the register: past it, the signature's result
 /// stands and the status is `status_unavailable`, so a scan on the road never hangs on a
 /// database that does not answer.
 pub const STATUS_DEADLINE: std::time::Duration = std::time::Duration::from_millis(250);
@@ -533,7 +533,7 @@ pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Ver
     let code = match crate::documents::normalise_verification_code(raw) {
         Ok(code) => code,
         Err(CodeError::Malformed) => return outcome(Verdict::Malformed, None),
-        // Issue 11: a typo is not a forgery; the verdict stays `malformed`, the reason says it.
+        // A typo is not a forgery; the verdict stays `malformed`, the reason says it.
         Err(CodeError::Mistyped) => {
             return Verification {
                 reason: Some(MISTYPED_CODE_PT.to_owned()),
@@ -555,7 +555,7 @@ pub enum Scanned<'a> {
 }
 
 /// Adds the inspector's record to `v` when the official with `roles` may read the register
-/// of the document (issue 11). A forgery, an unknown code or an unreachable register gets no
+/// of the document. A forgery, an unknown code or an unreachable register gets no
 /// record: only the verdict.
 pub async fn with_record(
     state: &AppState,
@@ -660,7 +660,7 @@ pub async fn verify_pdf_upload(
         signed_at: None,
         detail: detail.to_owned(),
     };
-    // Issue 11: each failure says its own reason.
+    // Each failure says its own reason.
     let is_pdf = pdf.windows(5).take(1024).any(|w| w == b"%PDF-");
     if !is_pdf {
         let r = report(
@@ -719,7 +719,7 @@ pub async fn verify_pdf_upload(
     };
     let doc = store.document_by_sha256(&verified.sha256).await;
     let (verdict, document) = lookup(state, doc, now, |_| true).await;
-    // Issue 14: say what was checked. A genuine signature over bytes selo never issued (a bit
+    // Say what was checked. A genuine signature over bytes selo never issued (a bit
     // flipped in the unsigned padding, say) must not read as if the document were fine.
     let detail = match verdict {
         Verdict::UnknownDocument => {

@@ -1,4 +1,4 @@
--- Issue 10: officials with personal accounts and roles. Every event, document and number
+-- Officials with personal accounts and roles. Every event, document and number
 -- reservation names the official who made it (events.actor holds the official's id).
 CREATE TABLE officials (
     id TEXT PRIMARY KEY NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 14: several nodes on one database. Every committed change to the register notifies
+-- Several nodes on one database. Every committed change to the register notifies
 -- channel `selo_register` (payload: the table), so every node drops what it cached from the
 -- register (decreed days, verification answers) at once. Statement-level triggers on every
 -- table except the officials' accounts and sessions, which no verification reads.

@@ -1,4 +1,4 @@
--- Issue 14: an audit log no one can edit unnoticed. Every event row carries the hash of its
+-- An audit log no one can edit unnoticed. Every event row carries the hash of its
 -- content and of the previous row (one chain, in `id` order): `hash` = SHA-256 of the JSON
 -- array ["selo-audit-v1", prev_hash, entity_type, entity_id, kind, actor, reason,
 -- legal_basis_version, occurred_at (RFC 3339, microseconds, Z), data]. Rows written before

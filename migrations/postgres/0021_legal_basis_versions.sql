@@ -1,4 +1,4 @@
--- Issue 13, item 5: versions of the legal bases activated by an official, each from a date
+-- Versions of the legal bases activated by an official, each from a date
 -- with the act that enacts it. The repository's files are the first version of each law;
 -- these rows add the later ones (the file as sent, its SHA-256). Append-only: a version is
 -- replaced by activating another, never edited. Each activation is also an event.

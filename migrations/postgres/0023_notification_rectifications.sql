@@ -1,4 +1,4 @@
--- Issue 13, item 1: a ride-hailing auto's notification entered wrongly is rectified by a new
+-- A ride-hailing auto's notification entered wrongly is rectified by a new
 -- record with its reason and date, never by editing the first (append-only, like it). The
 -- view is the notification in force: the latest rectification, else the one first recorded.
 CREATE TABLE app_auto_notification_rectifications (

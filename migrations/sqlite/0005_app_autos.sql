@@ -1,4 +1,4 @@
--- UPF value per year, from the annual decree (LEGAL_RULES W3); insert-only.
+-- UPF value per year, from the annual decree (the UPF is fixed by decree each year); insert-only.
 CREATE TABLE upf_values (
     year INTEGER PRIMARY KEY NOT NULL,
     centavos INTEGER NOT NULL CHECK (centavos > 0),

@@ -1,3 +1,3 @@
--- Issue 14: change notifications between nodes exist on PostgreSQL only (LISTEN/NOTIFY,
+-- Change notifications between nodes exist on PostgreSQL only (LISTEN/NOTIFY,
 -- migrations/postgres/0016). SQLite has one node, which knows its own commits: nothing here.
 SELECT 1;

@@ -1,4 +1,4 @@
--- Issue 11: the driver's photo a passenger sees beside a valid sticker (LGPD art. 7º, passenger
+-- The driver's photo a passenger sees beside a valid sticker (LGPD art. 7º, passenger
 -- safety). One photo per driver, re-encoded as JPEG without metadata; replaced, never versioned
 -- (the events table records each upload with the photo's SHA-256).
 CREATE TABLE driver_photos (

@@ -1,4 +1,4 @@
--- Issue 13, item 1: an act of the register entered wrongly (a vistoria, an ITV report, a
+-- An act of the register entered wrongly (a vistoria, an ITV report, a
 -- document filing, a data-change report, a sanction, a register act…) is rectified by a new
 -- event `act_rectified` on the same entity, with its reason, never by editing the first: its
 -- data name the event it corrects (`event`), the act as it should have been (`data`), what

@@ -162,7 +162,7 @@ struct SampleWriter<'a> {
     now: DateTime<Utc>,
     renderer: Renderer,
     written: Vec<std::path::PathBuf>,
-    /// Every printed text at the widest the API accepts (issue 12, item 4).
+    /// Every printed text at the widest the API accepts.
     widest: bool,
 }
 
@@ -485,7 +485,7 @@ pub fn write_samples(
     write(dir, keys, keys_dir, letterhead, now, false)
 }
 
-/// The same, with every printed text at the widest the API accepts (issue 12: issuance never
+/// The same, with every printed text at the widest the API accepts (issuance never
 /// fails on content once a number is reserved).
 pub fn write_widest_samples(
     dir: &Path,

@@ -1,4 +1,4 @@
-//! What an Auto de Infração e Notificação states, for both laws (issue 12: autos that hold
+//! What an Auto de Infração e Notificação states, for both laws (autos that hold
 //! up): the infraction's own article and the penalty article, the date and time and place,
 //! the fine in units with the unit's value, the act that set it and the amount in reais and
 //! in words, the notification, the defence deadline with where and how to file it, payment
@@ -149,7 +149,6 @@ impl AutoNotice<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

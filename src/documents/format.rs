@@ -1,4 +1,4 @@
-//! Presentation formats of LEGAL_RULES §4.6–4.7: what a citizen reads on a document.
+//! Presentation formats of docs/readings.md, identifiers–4.7: what a citizen reads on a document.
 
 pub use crate::domain::money::{money, thousands};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
@@ -48,7 +48,6 @@ pub fn time_local(t: DateTime<Utc>) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -228,11 +227,10 @@ pub fn money_in_words(centavos: i64) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod words_tests {
     use super::*;
 
-    // LEGAL_RULES §4.7: "R$ 1.150,00 (mil cento e cinquenta reais)".
+    // docs/readings.md, identifiers: "R$ 1.150,00 (mil cento e cinquenta reais)".
     #[test]
     fn amounts_in_words() {
         let cases = [

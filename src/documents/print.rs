@@ -1,4 +1,4 @@
-//! The print shop's file of the windshield sticker (issue 11): each face in a 10 mm slug
+//! The print shop's file of the windshield sticker: each face in a 10 mm slug
 //! with 3 mm of bleed and crop marks (drawn by the template), and the PDF boxes a print
 //! shop's software reads — `TrimBox` (the 100 × 140 mm cut) and `BleedBox`.
 
@@ -16,7 +16,10 @@ fn pt(mm: f64) -> f64 {
 }
 
 fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Object {
-    #[allow(clippy::cast_possible_truncation)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "page coordinates in points, far inside f32"
+    )]
     let n = |v: f64| Object::Real(v as f32);
     Object::Array(vec![n(pt(x0)), n(pt(y0)), n(pt(x1)), n(pt(y1))])
 }

@@ -1,4 +1,4 @@
-//! What the documents can print (issue 12, item 4): a text an official types ends up in a PDF
+//! What the documents can print: a text an official types ends up in a PDF
 //! set in the embedded Noto Sans (Latin, Greek and Cyrillic scripts), regular and bold. A
 //! character neither face can draw would fail the render (PDF/A forbids a missing glyph) after
 //! a number was reserved; so every text is checked at the door instead. Control characters

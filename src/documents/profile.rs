@@ -1,4 +1,4 @@
-//! The municipality profile (issue 12): the facts a document states about the city — the
+//! The municipality profile: the facts a document states about the city — the
 //! Prefeitura's name, CNPJ, address and brasão, each secretariat with its secretary and
 //! appointment act, the Ouvidoria, where and how a defence is filed, how a fine is paid, and
 //! how each law is cited. Loaded from TOML (`SELO_PROFILE`, or the Barra do Garças default
@@ -341,7 +341,6 @@ fn read_brasao(file: &Path) -> Result<Brasao, String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

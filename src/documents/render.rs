@@ -56,7 +56,7 @@ pub enum RenderError {
 pub struct Renderer {
     engine: Arc<TypstEngine>,
     permits: Arc<Semaphore>,
-    /// The municipality profile every document states (issue 12): given to each template
+    /// The municipality profile every document states: given to each template
     /// as `profile`, its brasão as the bytes `brasao`.
     profile: Arc<super::profile::Profile>,
     profile_inputs: Arc<Value>,
@@ -164,7 +164,6 @@ impl Renderer {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 pub(crate) mod tests {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! The audit log's hash chain (issue 14): what a row's hash covers, and the walk that finds
+//! The audit log's hash chain: what a row's hash covers, and the walk that finds
 //! the first broken link. Pure: storage feeds it the rows in `id` order.
 //!
 //! `hash` = SHA-256 (hex) of the JSON array `["selo-audit-v1", prev_hash, entity_type,
@@ -197,7 +197,6 @@ impl ChainWalk {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use chrono::TimeZone;

@@ -1,4 +1,4 @@
-//! The municipal calendar and the deadline rules DL-1…DL-12 (LEGAL_RULES §3.1 and §5).
+//! The municipal calendar and the deadline rules DL-1…DL-12 (docs/rules.md; the holidays in docs/readings.md).
 //!
 //! Lei 9.784/1999 art. 66 applies subsidiarily (STJ Súmula 633): periods in days are
 //! continuous (DL-1), the start day is excluded and the end day included (DL-2), a deadline
@@ -43,8 +43,11 @@ pub struct ClosedDay {
     pub act: Option<String>,
 }
 
-/// Calendar switches (LEGAL_RULES §5.4, several UNSURE and decided yearly by decree).
-#[allow(clippy::struct_excessive_bools)] // independent switches, one per day
+/// Calendar switches (municipal days of docs/readings.md, several unsure and decided yearly by decree).
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches, one per day"
+)]
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CalendarSettings {
     /// 13/06, Santo Antônio, padroeiro (likely a municipal holiday; scenario default: on).
@@ -69,7 +72,10 @@ impl Default for CalendarSettings {
 }
 
 /// Easter Sunday, Gregorian computus (Meeus/Jones/Butcher); the letters are the algorithm's.
-#[allow(clippy::many_single_char_names)]
+#[expect(
+    clippy::many_single_char_names,
+    reason = "the letters are the algorithm's"
+)]
 pub fn easter(year: i32) -> NaiveDate {
     let a = year % 19;
     let b = year / 100;
@@ -378,7 +384,6 @@ pub fn within_lookback(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -411,7 +416,7 @@ mod tests {
         assert_eq!(easter(2026), d(2026, 4, 5));
         assert_eq!(easter(2027), d(2027, 3, 28));
         let cal = default_calendar();
-        // Good Friday and Carnival per LEGAL_RULES §5.5.
+        // Good Friday and Carnival (docs/readings.md, computed calendar).
         assert!(!cal.is_business_day(d(2025, 4, 18)));
         assert!(!cal.is_business_day(d(2026, 4, 3)));
         assert!(!cal.is_business_day(d(2027, 3, 26)));

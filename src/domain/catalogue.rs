@@ -1,5 +1,5 @@
-//! Catalogue notes: the rules of `LEGAL_RULES.md` that are not rules of behaviour selo can
-//! check, each with the reason (issue 13, item 8). Every other rule of both laws is encoded
+//! Catalogue notes: the rules of the catalogue (`docs/rules.md`) that are not rules of behaviour selo can
+//! check, each with the reason. Every other rule of both laws is encoded
 //! where it applies, with a test named after its id.
 
 /// A rule selo does not decide, and why.

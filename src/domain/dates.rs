@@ -1,4 +1,4 @@
-//! Legal date arithmetic (LEGAL_RULES §3.1, DL-6 and DL-11).
+//! Legal date arithmetic (DL-6 and DL-11, docs/rules.md).
 
 use chrono::{DateTime, Datelike, Months, NaiveDate, Utc};
 use chrono_tz::America::Cuiaba;
@@ -56,7 +56,6 @@ pub fn parse_instant(input: &str) -> Option<DateTime<Utc>> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

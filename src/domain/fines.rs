@@ -1,4 +1,4 @@
-//! The fine of an auto once imposed, for both laws (issue 13, item 3): payments by guia (DAM),
+//! The fine of an auto once imposed, for both laws: payments by guia (DAM),
 //! the payment deadline, `vencida`, and the inscription of the balance in dívida ativa.
 //!
 //! - Lei 4.937/2025, art. 23 (FRET-ART23): with no defence the fine is paid within 30 days of
@@ -7,7 +7,7 @@
 //!   the set deadline; art. 22, §1º names the dívida ativa (AMB-33, AMB-34: the charter periods
 //!   by analogy until the decree).
 //! - AMB-03: the fine in reais uses the UPF value of the year the auto was drawn up; paid
-//!   late, it is updated monetarily. Reading taken (AMB-61 in the README): the update is the
+//!   late, it is updated monetarily. Reading taken (AMB-61): the update is the
 //!   unit's own — a payment made after the deadline is converted at the UPF value of the year
 //!   it was made in (no interest or surcharge: the tax code's, outside these laws). Partial
 //!   payments are accepted and credited in units; the balance stays owed, becomes `vencida`
@@ -258,7 +258,6 @@ pub fn check_account_act(s: &FineStanding, act: &ProcedureAct) -> Result<(), Str
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::domain::calendar::{CalendarSettings, DeadlineRules};

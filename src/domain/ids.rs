@@ -1,4 +1,4 @@
-//! Brazilian identifiers as parsed values (LEGAL_RULES §4): once you hold one, it is valid.
+//! Brazilian identifiers as parsed values (docs/readings.md, identifiers): once you hold one, it is valid.
 //!
 //! Every parser normalises first (trim; drop `.`, `-`, `/` and spaces; upper case), then
 //! checks the format and check digits, and stores the canonical, unformatted form.
@@ -41,7 +41,7 @@ fn mod11_dv(sum: u32) -> u32 {
     if r < 2 { 0 } else { 11 - r }
 }
 
-/// CPF, 11 digits (LEGAL_RULES §4.1).
+/// CPF, 11 digits (docs/readings.md, identifiers).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cpf(String);
 
@@ -85,7 +85,7 @@ const CNPJ_W1: [u32; 12] = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 const CNPJ_W2: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 const RENAVAM_W: [u32; 10] = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 
-/// CNPJ, 14 characters, numeric or alphanumeric (LEGAL_RULES §4.2, IN RFB nº 2.229/2024).
+/// CNPJ, 14 characters, numeric or alphanumeric (docs/readings.md, identifiers, IN RFB nº 2.229/2024).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Cnpj(String);
 
@@ -134,7 +134,7 @@ impl Cnpj {
     }
 }
 
-/// Vehicle plate, old (`ABC1234`) or Mercosul (`BRA2E19`) (LEGAL_RULES §4.3).
+/// Vehicle plate, old (`ABC1234`) or Mercosul (`BRA2E19`) (docs/readings.md, identifiers).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Plate(String);
 
@@ -184,7 +184,7 @@ impl Plate {
     }
 }
 
-/// RENAVAM, 11 digits; 9-digit numbers are left-padded with zeros (LEGAL_RULES §4.4).
+/// RENAVAM, 11 digits; 9-digit numbers are left-padded with zeros (docs/readings.md, identifiers).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Renavam(String);
 
@@ -218,7 +218,7 @@ impl Renavam {
     }
 }
 
-/// CNH registration number (*Nº Registro*), 11 digits (LEGAL_RULES §4.5).
+/// CNH registration number (*Nº Registro*), 11 digits (docs/readings.md, identifiers).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CnhNumber(String);
 
@@ -231,7 +231,7 @@ impl CnhNumber {
         if s.len() > 11 {
             return Err(IdError::Length);
         }
-        // Old CNHs may carry shorter numbers: left-pad to 11 [UNSURE, LEGAL_RULES §4.5].
+        // Old CNHs may carry shorter numbers: left-pad to 11 [UNSURE, docs/readings.md, identifiers].
         if s.len() < 11 {
             s = format!("{s:0>11}");
         }
@@ -253,7 +253,7 @@ impl CnhNumber {
         &self.0
     }
 
-    /// `***456789**`: masked like the CPF beside it (issue 12), the middle six digits only —
+    /// `***456789**`: masked like the CPF beside it, the middle six digits only —
     /// enough to match the card in hand, not enough to reuse the number.
     pub fn masked(&self) -> String {
         let s = &self.0;
@@ -261,7 +261,7 @@ impl CnhNumber {
     }
 }
 
-/// CNH category (LEGAL_RULES §4.5).
+/// CNH category (docs/readings.md, identifiers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CnhCategory {
     A,
@@ -348,11 +348,10 @@ impl IbgeCode {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
-    // LEGAL_RULES §4.1
+    // docs/readings.md, identifiers
     #[test]
     fn cpf_table() {
         for ok in [
@@ -378,7 +377,7 @@ mod tests {
         assert_eq!(cpf.masked(), "***.982.247-**");
     }
 
-    // LEGAL_RULES §4.2
+    // docs/readings.md, identifiers
     #[test]
     fn cnpj_table() {
         for ok in [
@@ -407,7 +406,7 @@ mod tests {
         );
     }
 
-    // LEGAL_RULES §4.3
+    // docs/readings.md, identifiers
     #[test]
     fn plate_table() {
         let p = Plate::parse("ABC-1234").unwrap();
@@ -424,7 +423,7 @@ mod tests {
         }
     }
 
-    // LEGAL_RULES §4.4
+    // docs/readings.md, identifiers
     #[test]
     fn renavam_table() {
         for ok in [
@@ -448,7 +447,7 @@ mod tests {
         }
     }
 
-    // LEGAL_RULES §4.5
+    // docs/readings.md, identifiers
     #[test]
     fn cnh_table() {
         for ok in ["65821310502", "58316794534", "22571182500"] {

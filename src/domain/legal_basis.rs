@@ -1,9 +1,9 @@
 //! Versioned legal-basis parameter sets: every number of the law lives here, never as a
-//! literal in a rule. The ride-hailing text is a draft (LEGAL_RULES W1) and Lei 4.976/2025
+//! literal in a rule. The ride-hailing text is a draft (its article numbers are the draft's) and Lei 4.976/2025
 //! may replace its numbers, so each set has a version and an effective date, and every
 //! decision and document records the version that produced it.
 //!
-//! Issue 13, item 5: the numbers live in files beside this module (`legal_basis/*.toml`, one
+//! The numbers live in files beside this module (`legal_basis/*.toml`, one
 //! per law and version), loaded and checked at start; an official activates a new version
 //! from a date with the act that enacts it, and [`LegalBases`] answers which is in force.
 
@@ -96,7 +96,7 @@ pub struct RideHailingLegalBasis {
     pub vistoria_fix_days: u32,
     /// APP-ART13-XIX: days to report a change of registration data.
     pub data_change_report_days: u32,
-    /// Issue 13, item 2 (AMB-63): the driver's history requirements — licence seniority
+    /// The driver's history requirements — licence seniority
     /// (art. 12, I), no gravíssima in 12 months (art. 12, IV: "before the protocol"), the CTB
     /// 306 bar (art. 12, §1º) — are judged at the application's protocol date; `false`: at
     /// the grant.
@@ -111,7 +111,7 @@ impl RideHailingLegalBasis {
     }
 }
 
-/// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as LEGAL_RULES recommends.
+/// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as the catalogue (docs/rules.md) reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CharterLegalBasis {
@@ -160,7 +160,7 @@ pub struct CharterLegalBasis {
     pub toxicological_validity_months: u32,
     /// FRET-ART15-III (AMB-58): validity of a folha corrida that prints none.
     pub certificate_default_validity_days: u32,
-    /// FRET-ART25: validity of a certidão de situação cadastral (issue 4: default 30 days).
+    /// FRET-ART25: validity of a certidão de situação cadastral (default 30 days).
     pub certidao_validity_days: u32,
     /// AMB-58 [FED] CTB art. 145, I: minimum age of a charter driver.
     pub min_driver_age_years: u32,
@@ -434,17 +434,23 @@ impl BasisFile for CharterLegalBasis {
 }
 
 impl RideHailingLegalBasis {
-    /// The draft in `../shared/laws/004_*.txt`, from its file in the repository
+    /// The draft consolidated text, from its file in the repository
     /// (`tests::the_files_in_the_repository_load` keeps it loadable).
-    #[allow(clippy::expect_used)]
+    #[expect(
+        clippy::expect_used,
+        reason = "the repository's own file; a test keeps it loadable"
+    )]
     pub fn draft_2023() -> Self {
         Self::from_toml(DRAFT_2023_FILE).expect("the draft's basis file in the repository loads")
     }
 }
 
 impl CharterLegalBasis {
-    /// Lei 4.937/2025 (`../shared/laws/000_*.txt`), from its file in the repository.
-    #[allow(clippy::expect_used)]
+    /// Lei 4.937/2025, from its file in the repository.
+    #[expect(
+        clippy::expect_used,
+        reason = "the repository's own file; a test keeps it loadable"
+    )]
     pub fn lei_4937_2025() -> Self {
         Self::from_toml(LEI_4937_2025_FILE).expect("Lei 4.937/2025's basis file loads")
     }
@@ -478,7 +484,7 @@ pub struct Activation {
 }
 
 /// Every version of both laws the register knows, in the order they take effect: the files in
-/// the repository first, then the activations (issue 13, item 5).
+/// the repository first, then the activations.
 #[derive(Debug, Clone)]
 pub struct LegalBases {
     ride_hailing: Vec<Arc<RideHailingLegalBasis>>,
@@ -569,7 +575,6 @@ fn in_force<B>(versions: &[Arc<B>], date: NaiveDate, from: impl Fn(&B) -> NaiveD
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! The officials who operate selo and what each may do (issue 10): roles fixed by name, the
+//! The officials who operate selo and what each may do: roles fixed by name, the
 //! competence every operation needs, logins and the password rule. Each secretariat acts only
 //! within its own law: the Secretaria Municipal de Finanças grants under the ride-hailing law,
 //! the Secretaria de Infraestrutura e Serviços under Lei 4.937/2025 (art. 3).

@@ -1,11 +1,13 @@
 //! A legal requirement that was not met: the one shape every rule of both laws reports.
 
+pub mod catalogue;
+
 use serde::Serialize;
 
 /// One legal requirement that was not met.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RuleFailure {
-    /// Rule id in `LEGAL_RULES.md`, e.g. `APP-ART2-P1`.
+    /// Rule id of the catalogue (`catalogue::CATALOGUE`, `docs/rules.md`), e.g. `APP-ART2-P1`.
     pub rule: &'static str,
     /// Article of the law, in Portuguese, e.g. `art. 2º, §1º`.
     pub article: &'static str,

@@ -1,4 +1,4 @@
-//! Who may do what (issue 10). Every route of the JSON API names the competence it needs in
+//! Who may do what. Every route of the JSON API names the competence it needs in
 //! the route table (`http::ACCESS`); [`guard`] runs on every resource before any extractor:
 //! a public operation passes, any other needs `Authorization: Bearer` with a personal token
 //! (or, outside production, the development token) whose official holds a role that grants
@@ -16,6 +16,12 @@ use super::problem::ApiError;
 use crate::domain::officials::{Competence, Roles};
 use crate::issuance::officials::{BearerRefusal, authenticate_bearer};
 use crate::state::AppState;
+
+/// The official an in-process call of the back office acts as (`panel::gateway` is the only
+/// code that creates it). It lives in a request's extensions, which a request from the network
+/// cannot set, so the guard trusts it.
+#[derive(Clone)]
+pub struct InProcess(pub Official);
 
 /// The official a request acts as; the extractor answers 401 when the route's guard let no
 /// one in (a public route's handler asking for one).
@@ -98,10 +104,7 @@ pub async fn guard(
     };
     // The back office's in-process call (`panel::gateway`) comes with its signed-in official;
     // a request from the network never carries one.
-    let in_process = req
-        .extensions()
-        .get::<super::panel::gateway::InProcess>()
-        .map(|p| p.0.clone());
+    let in_process = req.extensions().get::<InProcess>().map(|p| p.0.clone());
     let outcome = match in_process {
         Some(o) if competence.allows(Some(&o.roles)) => Ok(o),
         Some(_) => Err(forbidden(competence)),
@@ -125,7 +128,7 @@ async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Offic
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or(ApiError::Internal)?;
-    // Issue 14: an address past its failed tokens is refused, token or not.
+    // An address past its failed tokens is refused, token or not.
     let client = state
         .rate_limits
         .client(req.peer_addr().map(|a| a.ip()), req.headers());
@@ -146,7 +149,7 @@ async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Offic
     Ok(official)
 }
 
-/// The official of a public route's request, when it presents a token (issue 11: the
+/// The official of a public route's request, when it presents a token (the
 /// inspector tier of verification): `None` without `Authorization`, 401 for a token that is
 /// not valid, so a client never mistakes a refused token for the public answer.
 pub async fn optional_official(
@@ -170,7 +173,7 @@ async fn bearer_official(
     let Some(presented) = presented else {
         return Ok(None);
     };
-    // Issue 14: an address past its failed tokens is refused before its token is compared.
+    // An address past its failed tokens is refused before its token is compared.
     let client = state.rate_limits.client(peer, headers);
     state
         .rate_limits

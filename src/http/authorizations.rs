@@ -22,8 +22,8 @@ use crate::issuance::ride_hailing::authorizations;
 use crate::issuance::ride_hailing::substitution::SubstitutionRequest;
 use crate::issuance::verification_url;
 use crate::state::AppState;
+use crate::storage::DocumentKind;
 use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, Repository};
 use crate::{issuance, standing};
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -31,7 +31,7 @@ pub struct GrantDto {
     driver_id: String,
     vehicle_id: String,
     fee_paid_on: String,
-    /// Data do protocolo do requerimento (issue 13): o histórico do condutor (art. 12, I e
+    /// Data do protocolo do requerimento: o histórico do condutor (art. 12, I e
     /// IV; §1º) é apurado nessa data; padrão: hoje.
     #[serde(default)]
     #[schema(format = Date)]
@@ -303,7 +303,7 @@ pub struct VistoriaDto {
     /// A failed vistoria: when the driver was notified of what to fix (art. 16 §2º).
     #[serde(default)]
     notified_on: Option<String>,
-    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    /// Retifica o ato de mesmo tipo que o histórico numera `event`.
     #[serde(default)]
     rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
@@ -368,7 +368,7 @@ pub struct SummonsDto {
     platform_notified_on: Option<String>,
     attend_by: String,
     reason: String,
-    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    /// Retifica o ato de mesmo tipo que o histórico numera `event`.
     #[serde(default)]
     rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
@@ -541,7 +541,7 @@ impl TryFrom<RevocationDto> for Reason {
 
 /// The signed PDF of a ride-hailing authorization or sticker.
 /// `GET /api/v1/documents/{id}/print`: the print shop's file of a windshield sticker —
-/// both faces with 3 mm of bleed, crop marks and the PDF `TrimBox`/`BleedBox` (issue 11).
+/// both faces with 3 mm of bleed, crop marks and the PDF `TrimBox`/`BleedBox`.
 #[utoipa::path(get, path = "/api/v1/documents/{id}/print", tag = "ride-hailing authorizations", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "O documento do adesivo")),
     responses((status = 200, description = "PDF para a gráfica (120 × 160 mm por face: 100 × 140 mm de corte, sangria de 3 mm, marcas de corte), assinado", content_type = "application/pdf", body = super::openapi::PdfFile)))]
@@ -611,7 +611,7 @@ pub struct SanctionDto {
     months: Option<u32>,
     reason: String,
     legal_basis: String,
-    /// Retifica o período da sanção que o histórico numera `event` (issue 13).
+    /// Retifica o período da sanção que o histórico numera `event`.
     #[serde(default)]
     rectifies: Option<super::rectification::RectifiesDto>,
 }
@@ -779,7 +779,7 @@ pub struct IssuedDocument {
     facts: Option<serde_json::Value>,
     /// Onde baixar o PDF.
     pdf: String,
-    /// A versão do perfil do município sob a qual foi emitido (issue 12).
+    /// A versão do perfil do município sob a qual foi emitido.
     profile_version: Option<String>,
 }
 

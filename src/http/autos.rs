@@ -19,7 +19,7 @@ use crate::domain::ride_hailing::sanctions::{
 };
 use crate::issuance::ride_hailing::autos::{self, NewAuto, Proposal};
 use crate::state::AppState;
-use crate::storage::{AutoNotification, DocumentKind, Repository, RideHailingAuto};
+use crate::storage::{AutoNotification, DocumentKind, RideHailingAuto};
 use crate::{issuance, standing};
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -98,7 +98,7 @@ pub struct AutoDto {
     place: String,
     facts: String,
     inspector: String,
-    /// Quando o agente lavrou o auto (issue 12: o "Lavrado em" do documento), se antes do
+    /// Quando o agente lavrou o auto (o "Lavrado em" do documento), se antes do
     /// registro no sistema; padrão: agora.
     #[serde(default)]
     #[schema(format = DateTime)]
@@ -131,7 +131,7 @@ pub struct RideHailingAutoView {
     annulled: bool,
     /// AMB-29: recalculadas a partir dos autos do condutor cuja penalidade subsiste.
     current_consequences: Option<Vec<Proposal>>,
-    /// A conta da multa: pagamentos, vencimento, vencida, dívida ativa (issue 13).
+    /// A conta da multa: pagamentos, vencimento, vencida, dívida ativa.
     payment: FineStanding,
 }
 
@@ -245,7 +245,7 @@ pub struct NoticeIssued {
     sha256: String,
     /// Onde baixar o PDF.
     pdf: String,
-    /// A versão do perfil do município sob a qual foi emitida (issue 12).
+    /// A versão do perfil do município sob a qual foi emitida.
     profile_version: Option<String>,
 }
 
@@ -372,7 +372,7 @@ pub struct NotificationRectificationDto {
     rectified_on: Option<String>,
 }
 
-/// `POST /api/v1/app-infraction-autos/{id}/notification/rectification` (issue 13, item 1):
+/// `POST /api/v1/app-infraction-autos/{id}/notification/rectification`:
 /// replaces a notification entered wrongly, while no act of the procedure follows it.
 #[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/notification/rectification", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
     responses((status = 201, description = "Notificação retificada", body = RideHailingAutoView)))]

@@ -110,7 +110,7 @@ impl Fields {
     }
 }
 
-/// Issue 12, item 4: every text a JSON body carries may end up printed on a document; one that
+/// Every text a JSON body carries may end up printed on a document; one that
 /// the documents' fonts cannot draw is refused here with 422, naming the field and the
 /// character, before any handler runs (so no number is ever reserved for a document that
 /// cannot be rendered). Runs on every resource of the route table, inside the role guard.
@@ -148,7 +148,7 @@ pub async fn printable_body(
             actix_web::dev::ServiceResponse::new(http, e.error_response()).map_into_right_body(),
         );
     }
-    // Issue 13, item 7: a date no official act can bear (a signed or five-digit year, before
+    // A date no official act can bear (a signed or five-digit year, before
     // 1900 or after 2100) is refused here too, whatever field carries it.
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
         && let Some(field) = implausible_date_in(&value, "")

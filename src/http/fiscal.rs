@@ -1,4 +1,4 @@
-//! The offline verifier at `/fiscal/` (issue 11): an installable web app (manifest and service
+//! The offline verifier at `/fiscal/`: an installable web app (manifest and service
 //! worker) that verifies QR tokens in the browser with the published keys and the signed status
 //! list, kept on the device for use with no signal. The files are embedded in the binary
 //! (`templates/fiscal/`), the QR decoder vendored (`templates/fiscal/vendor/`): nothing is

@@ -52,12 +52,12 @@ pub struct HistoryView {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct EventView {
     /// O número do ato no histórico: o que uma retificação indica em `rectifies.event`
-    /// (issue 13).
+    ///.
     id: i64,
     kind: String,
     /// Who did it: the official's id (`admin` or `system` on acts older than accounts).
     actor: String,
-    /// The official's full name (issue 10).
+    /// The official's full name.
     actor_name: String,
     reason: Option<String>,
     legal_basis_version: Option<String>,

@@ -1,4 +1,4 @@
-//! `/api/v1/legal-bases`: the versions of both laws' legal bases (issue 13, item 5), which is
+//! `/api/v1/legal-bases`: the versions of both laws' legal bases, which is
 //! in force today, and the activation of a new version by an official of the law's
 //! secretariat (SMF for the ride-hailing law, SIS for the charter law).
 

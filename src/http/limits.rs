@@ -1,4 +1,4 @@
-//! Rate limits per client address (issue 14): token verification, printed-code look-ups
+//! Rate limits per client address: token verification, printed-code look-ups
 //! (strict: the codes are 40 bits), PDF uploads, and failed bearer tokens. A request over its
 //! limit is answered 429 with `Retry-After` before anything else is done; the pages under `/v`
 //! answer it as a page. The client address is the peer's, or, when the peer is a configured
@@ -81,7 +81,7 @@ where
                 .app_data::<actix_web::web::Data<crate::state::AppState>>()
                 .cloned();
             let res = match (page, state) {
-                (true, Some(state)) => super::verify::refused_page(&state, &e, &e.detail()),
+                (true, Some(state)) => super::verify::page::refused_page(&state, &e, &e.detail()),
                 _ => actix_web::ResponseError::error_response(&e),
             };
             Ok(req.into_response(res).map_into_right_body())
@@ -91,7 +91,7 @@ where
 
 /// Middleware: a request (uploads aside: they have their own deadline) not answered within
 /// `SELO_REQUEST_DEADLINE_SECS` is answered 503; the handler is dropped, and with it any
-/// transaction it had open (issue 14: a database that stopped answering held requests 75 s).
+/// transaction it had open (a database that stopped answering held requests 75 s).
 pub fn deadline<S, B>(
     req: ServiceRequest,
     srv: &S,

@@ -6,7 +6,6 @@ use serde::Serialize;
 use super::problem::ApiError;
 use crate::domain::officials::Role;
 use crate::state::AppState;
-use crate::storage::Repository;
 
 /// Whether the service and its database answer.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -26,7 +25,7 @@ pub struct Health {
         (status = 503, description = "Banco de dados inacessível", body = Health),
     ))]
 pub async fn health(state: web::Data<AppState>) -> HttpResponse {
-    // Issue 14: answered within a second, whatever the database does.
+    // Answered within a second, whatever the database does.
     let ping = tokio::time::timeout(std::time::Duration::from_millis(800), state.store.ping())
         .await
         .unwrap_or_else(|_| {
@@ -63,7 +62,7 @@ pub async fn jwks(state: web::Data<AppState>) -> HttpResponse {
         .body(state.keys.public.to_jwks().to_string())
 }
 
-/// The audit chain's signed checkpoints (issue 14).
+/// The audit chain's signed checkpoints.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct AuditCheckpoints {
     /// How a row's hash is made and how to check a checkpoint, in one sentence.

@@ -52,7 +52,7 @@ impl Modify for Contract {
                     .iter()
                     .find(|(m, p, _)| *m == method && p == path)
                     .map(|(.., id)| (*id).to_owned());
-                // Issue 10: who may call it, from the route table's competence.
+                // Who may call it, from the route table's competence.
                 if let Some((.., c)) = super::ACCESS
                     .iter()
                     .find(|(m, p, _)| *m == method && p == path)
@@ -171,6 +171,9 @@ impl ToSchema for JpegFile {}
 pub struct PdfUpload {
     /// O arquivo PDF.
     #[schema(value_type = String, format = Binary)]
-    #[allow(dead_code)] // described, never built: the handler streams the part
+    #[expect(
+        dead_code,
+        reason = "described, never built: the handler streams the part"
+    )]
     pdf: Vec<u8>,
 }

@@ -1,4 +1,4 @@
-//! The officials' back office at `/painel` (issue 10): sign-in with a session cookie, CSRF
+//! The officials' back office at `/painel`: sign-in with a session cookie, CSRF
 //! tokens on every form, a search box across both laws, the registers listed, every record
 //! with the acts that apply to it, and every act of the JSON API as a form. Pages are
 //! server-rendered in pt-BR and work without JavaScript. Every act goes through
@@ -24,7 +24,11 @@ use crate::issuance::officials as accounts;
 use crate::state::AppState;
 use crate::storage::officials::Session;
 
-pub use pages::configure;
+/// Registers the back office's routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    pages::configure(cfg);
+    photo::configure(cfg);
+}
 
 /// The session cookie.
 pub const SESSION_COOKIE: &str = "selo_sessao";
@@ -48,6 +52,12 @@ pub enum PanelError {
     NotFound,
     /// Too many failed sign-ins: wait this many seconds.
     Throttled(u64),
+    /// The API refused the request: its status, title and what it said.
+    Refused {
+        status: StatusCode,
+        title: String,
+        detail: String,
+    },
     Internal,
 }
 
@@ -64,6 +74,7 @@ impl ResponseError for PanelError {
             Self::Forbidden(_) | Self::Csrf => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Refused { status, .. } => *status,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -97,6 +108,7 @@ impl ResponseError for PanelError {
                     "Muitas tentativas de entrada sem sucesso. Aguarde {secs} s e tente de novo."
                 ),
             ),
+            Self::Refused { title, detail, .. } => (title.as_str(), detail.clone()),
             Self::Internal => (
                 "Erro interno",
                 "Ocorreu um erro interno. Nada foi gravado pela metade; tente novamente."
@@ -180,6 +192,8 @@ pub fn set_cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64
 pub struct Signed {
     pub official: Official,
     pub session: Session,
+    /// The application the back office's acts are sent to, in process.
+    pub app: crate::http::Assembly,
 }
 
 impl Signed {
@@ -195,10 +209,15 @@ impl Signed {
                 back,
             });
         };
+        let app = req
+            .app_data::<crate::http::Assembly>()
+            .cloned()
+            .ok_or(PanelError::Internal)?;
         match accounts::session(state, &cookie).await? {
             Some(session) => Ok(Self {
                 official: Official::from_account(session.official.clone()),
                 session,
+                app,
             }),
             None => Err(PanelError::SignIn {
                 expired: true,
@@ -311,13 +330,12 @@ pub fn match_get(path: &str) -> Option<(&'static str, HashMap<String, String>)> 
 
 /// Calls the API as the signed-in official.
 pub async fn call(
-    state: &web::Data<AppState>,
     signed: &Signed,
     method: Method,
     path: &str,
     body: Option<&serde_json::Value>,
 ) -> Result<gateway::Answer, PanelError> {
-    Ok(gateway::call(state, &signed.official, method, path, body).await?)
+    Ok(gateway::call(&signed.app, &signed.official, method, path, body).await?)
 }
 
 /// The problem items of an API answer: (field, message with rule and article).

@@ -20,7 +20,7 @@ use crate::issuance::ride_hailing::platforms::{
 };
 use crate::standing;
 use crate::state::AppState;
-use crate::storage::{PlatformRecord, Repository};
+use crate::storage::PlatformRecord;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct InsuranceDto {
@@ -254,7 +254,7 @@ pub struct DeliveryDto {
     delivered_at: String,
     sha256: String,
     signer: String,
-    /// Retifica a entrega já registrada, com o motivo (issue 13).
+    /// Retifica a entrega já registrada, com o motivo.
     #[serde(default)]
     rectifies: Option<super::rectification::RectificationDto>,
 }

@@ -1,4 +1,4 @@
-//! `rectifies` beside an act (issue 13, item 1): the same request that records an act, sent
+//! `rectifies` beside an act: the same request that records an act, sent
 //! with `rectifies`, records it instead as the rectification of the act of that kind the
 //! entity's history numbers `event`, with the reason and the day; the act passes every check
 //! it would pass if entered now.

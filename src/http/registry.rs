@@ -382,7 +382,7 @@ pub struct DataChangeDto {
     what: String,
     changed_on: String,
     reported_on: String,
-    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    /// Retifica o ato de mesmo tipo que o histórico numera `event`.
     #[serde(default)]
     pub(crate) rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
@@ -497,7 +497,7 @@ impl TryFrom<OwnerDto> for VehicleOwner {
 pub struct RegisterActDto {
     #[serde(flatten)]
     act: RegisterAct,
-    /// Retifica o ato de mesmo tipo que o histórico numera `event` (issue 13).
+    /// Retifica o ato de mesmo tipo que o histórico numera `event`.
     #[serde(default)]
     rectifies: Option<crate::http::rectification::RectifiesDto>,
 }
@@ -578,13 +578,15 @@ pub async fn get_driver(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id, "Condutor não encontrado.")?;
-    let driver = crate::storage::Repository::get_driver(&state.store, id)
+    let driver = state
+        .store
+        .get_driver(id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Condutor não encontrado.".into()))?;
     Ok(HttpResponse::Ok().json(DriverView::from(&driver)))
 }
 
-/// The photo stored for a driver (issue 11).
+/// The photo stored for a driver.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct DriverPhotoView {
     driver_id: Uuid,
@@ -595,7 +597,7 @@ pub struct DriverPhotoView {
     sha256: String,
 }
 
-/// Sets or replaces a driver's photo, shown to passengers beside a valid sticker (issue 11):
+/// Sets or replaces a driver's photo, shown to passengers beside a valid sticker:
 /// a JPEG or PNG up to 2 MB, as the raw body or the file of a multipart form, re-encoded as a
 /// JPEG of at most 480 × 640 pixels without metadata.
 #[utoipa::path(put, path = "/api/v1/drivers/{id}/photo", tag = "ride-hailing register", security(("bearer" = [])),
@@ -646,7 +648,9 @@ pub async fn get_vehicle(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id, "Veículo não encontrado.")?;
-    let vehicle = crate::storage::Repository::get_vehicle(&state.store, id)
+    let vehicle = state
+        .store
+        .get_vehicle(id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Veículo não encontrado.".into()))?;
     Ok(HttpResponse::Ok().json(VehicleView::from(&vehicle)))

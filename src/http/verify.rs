@@ -3,7 +3,7 @@
 //! phone opens when the QR code is scanned. Public tier: what a passenger needs to match the
 //! car and driver, and no more (LGPD art. 6º, III).
 
-mod page;
+pub(crate) mod page;
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -11,7 +11,6 @@ use serde::Deserialize;
 
 use super::problem::ApiError;
 use crate::state::AppState;
-use crate::storage::Repository as _;
 use crate::verification::cache::VerdictCache;
 use crate::verification::{
     PdfVerification, Scanned, Verdict, Verification, verify_code, verify_pdf_upload, verify_token,
@@ -33,7 +32,7 @@ async fn verified(state: &AppState, cache: &VerdictCache, token: &str) -> Verifi
 }
 
 /// The verification of what was scanned, with the inspector's record for an official who may
-/// read the document's register (issue 11).
+/// read the document's register.
 async fn verified_for(
     state: &AppState,
     cache: &VerdictCache,
@@ -72,7 +71,7 @@ pub async fn api_token(
         .json(v))
 }
 
-/// The driver's photo of a valid ride-hailing authorization or sticker (issue 11): served only
+/// The driver's photo of a valid ride-hailing authorization or sticker: served only
 /// through its signed token and only while the verdict is `valid`.
 #[utoipa::path(get, path = "/api/v1/verify/{token}/photo", tag = "verification",
     params(("token" = String, Path, description = "O token COSE do QR code (base64url)")),
@@ -123,7 +122,7 @@ pub async fn api_photo(
 }
 
 /// The signed status list: every document that does not verify `valid` now, as a tagged
-/// `COSE_Sign1` over CBOR (README, "The status list"), for verifiers that work offline.
+/// `COSE_Sign1` over CBOR (docs/verification-formats.md, "The status list"), for verifiers that work offline.
 #[utoipa::path(get, path = "/api/v1/status-list", tag = "verification",
     responses(
         (status = 200, description = "COSE_Sign1 (CBOR, tag 18) assinado com as chaves do JWK Set: {v, t, iat, exp, docs: [{d, s, u?}]}", content_type = "application/cose", body = super::openapi::CoseFile),
@@ -193,7 +192,7 @@ pub async fn api_code(
         .json(v))
 }
 
-/// `GET /api/v1/vehicles/by-plate/{plate}` (issue 11): the ride-hailing look-up by plate on
+/// `GET /api/v1/vehicles/by-plate/{plate}`: the ride-hailing look-up by plate on
 /// the road — the verdict of the latest sticker issued for the car, with the full record,
 /// exactly as if the inspector had scanned it.
 #[utoipa::path(get, path = "/api/v1/vehicles/by-plate/{plate}", tag = "verification", security(("bearer" = [])),
@@ -245,7 +244,7 @@ async fn page_official(state: &AppState, req: &HttpRequest) -> Option<super::aut
 /// Largest PDF accepted for verification.
 pub const MAX_PDF_BYTES: usize = 5 * 1024 * 1024;
 
-/// A slot to receive and check one PDF (issue 14: at most `SELO_PDF_VERIFY_SLOTS` bodies are
+/// A slot to receive and check one PDF (at most `SELO_PDF_VERIFY_SLOTS` bodies are
 /// held at once); none free is a 429 with `Retry-After`, answered before the body is read.
 fn pdf_slot(state: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
     state
@@ -422,7 +421,7 @@ pub async fn page_pdf(
                 }
                 _ => e.detail(),
             };
-            refused_page(&state, &e, &note)
+            page::refused_page(&state, &e, &note)
         }
     }
 }
@@ -490,27 +489,4 @@ pub async fn page_code(
             )
         }
     }
-}
-
-/// A verification page refused (a rate limit, an upload not read): `note` says why, with the
-/// error's status and, for a 429, its `Retry-After`.
-pub(crate) fn refused_page(state: &AppState, e: &ApiError, note: &str) -> HttpResponse {
-    let v = Verification {
-        verdict: Verdict::Malformed,
-        checked_at: state.clock.now(),
-        document: None,
-        reason: None,
-        last_known: None,
-        record: None,
-    };
-    let mut res = html(
-        actix_web::ResponseError::status_code(e),
-        &page::render(state, Some(&v), Some(note), Source::Refused, None),
-    );
-    if let ApiError::TooManyRequests { retry_after, .. } = e
-        && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())
-    {
-        res.headers_mut().insert(header::RETRY_AFTER, value);
-    }
-    res
 }

@@ -1,4 +1,4 @@
-//! Use cases of the audit chain (issue 14): signing a checkpoint of its head (daily, and on
+//! Use cases of the audit chain: signing a checkpoint of its head (daily, and on
 //! demand from the command line), and walking it against every checkpoint known.
 
 use chrono::{DateTime, Utc};

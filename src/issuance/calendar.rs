@@ -4,7 +4,7 @@
 use crate::domain::calendar::ClosedDay;
 use crate::issuance::UseCaseError;
 use crate::state::AppState;
-use crate::storage::{Repository, StorageError};
+use crate::storage::StorageError;
 
 /// Records decreed days, none already recorded, which every node's cached calendar then reads again.
 pub async fn add_closed_days(

@@ -23,10 +23,10 @@ use crate::standing::charter::{
     current_termo, termos_of,
 };
 use crate::state::AppState;
+use crate::storage::DocumentKind;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::Document;
 use crate::storage::rectifications::ACT_RECTIFIED;
-use crate::storage::{DocumentKind, Repository};
 
 /// Series of Termo numbers (`FRET-2025/000001`), selos and autos.
 pub const TERMO_SERIES: &str = "FRET";
@@ -44,7 +44,7 @@ pub const CERTIDAO_SERIES: &str = "CERT";
 pub(crate) const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
 
 /// The inputs every charter document shares, under Lei 4.937/2025, citing `articles` of it
-/// as the profile cites the law (issue 12).
+/// as the profile cites the law.
 fn charter_common(
     letterhead: &Letterhead,
     basis: &CharterLegalBasis,
@@ -104,7 +104,10 @@ pub fn termo_inputs(
 }
 
 /// Inputs of `templates/charter_selo.typ` (FRET-ART13).
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "every fact the document prints, each its own value"
+)]
 pub fn selo_inputs(
     company: &Company,
     vehicle: &CharterVehicle,
@@ -242,7 +245,7 @@ pub async fn issue_selo(
         vehicle.id,
         CharterAct::VistoriaRecorded.as_str(),
     );
-    // Issue 13, item 1: a rectified approved vistoria issues the selo of the right one.
+    // A rectified approved vistoria issues the selo of the right one.
     let target = match rectifies {
         Some(r) => Some((rectification::target(state, act, r).await?, r)),
         None => None,
@@ -303,7 +306,7 @@ pub struct CertidaoPrint<'a> {
     pub facts: &'a CertifiedFacts,
     pub protocol: &'a str,
     pub valid_until: NaiveDate,
-    /// The official who issues it, by name (issue 10: the certidão's audit line).
+    /// The official who issues it, by name (the certidão's audit line).
     pub issued_by: &'a str,
 }
 
@@ -508,7 +511,10 @@ fn rule_failure(
 
 /// Inputs of `templates/auto_infracao.typ` for a charter auto; `None` until the notification
 /// is recorded or when the auto was annulled.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "every fact the document prints, each its own value"
+)]
 pub fn auto_notice_inputs(
     company: &Company,
     view: &AutoView,
@@ -682,7 +688,7 @@ pub struct NewAuto {
     /// `FRET-ART19-I` … `FRET-ART19-VI`.
     pub infraction: &'static str,
     pub committed_on: NaiveDate,
-    /// The time of the infraction, when known (issue 12).
+    /// The time of the infraction, when known.
     pub committed_at: Option<DateTime<Utc>>,
     /// When the inspector drew it up, if before it was entered; `None`: now.
     pub drawn_up_at: Option<DateTime<Utc>>,
@@ -702,7 +708,7 @@ pub async fn draw_up_auto(
     actor: &str,
 ) -> Result<Uuid, UseCaseError> {
     let now = state.clock.now();
-    // Issue 12: "Lavrado em" is the instant the inspector drew the auto up, which may come
+    // "Lavrado em" is the instant the inspector drew the auto up, which may come
     // before it is entered here, never after, and never before the infraction.
     let drawn_up_at = auto.drawn_up_at.unwrap_or(now);
     if drawn_up_at > now {

@@ -1,4 +1,4 @@
-//! Use case of the legal bases (issue 13, item 5): an official activates a new version of a
+//! Use case of the legal bases: an official activates a new version of a
 //! law from a date, with the act that enacts it. The file is checked whole before anything
 //! is written; the activation and its event commit together; every node reads the bases
 //! again on its next request (`AppState::refresh_legal_bases`).

@@ -1,4 +1,4 @@
-//! Official numbering that survives a crash (issue 14): every number of every series ends
+//! Official numbering that survives a crash: every number of every series ends
 //! issued or voided. A number is reserved (and committed) before its document is signed; if
 //! the process dies before the document commits, the reservation would stay open for ever, an
 //! unexplained gap. This sweep voids such reservations with the reason "emissão interrompida";
@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use crate::issuance::UseCaseError;
 use crate::state::AppState;
-use crate::storage::Repository;
 
 /// The reason recorded on a number whose issuance never committed.
 pub const INTERRUPTED: &str = "emissão interrompida";

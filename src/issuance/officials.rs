@@ -1,4 +1,4 @@
-//! Officials' accounts (issue 10): creating and changing them (command line and back office),
+//! Officials' accounts: creating and changing them (command line and back office),
 //! authenticating a bearer token or a browser session, signing in and out. Every change is an
 //! event of the official, made by a named official (or the server's command line).
 
@@ -35,7 +35,7 @@ pub enum AccountError {
 }
 
 /// The official the development token stands for: every role, named in events as "token de
-/// desenvolvimento" (issue 10; refused in production).
+/// desenvolvimento" (refused in production).
 pub fn development_official(now: DateTime<Utc>) -> Official {
     Official {
         id: DEV_TOKEN_OFFICIAL,

@@ -16,7 +16,7 @@ use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::{Document, SignedDocument};
-use crate::storage::{DocumentKind, Repository, StorageError};
+use crate::storage::{DocumentKind, StorageError};
 
 /// Where a charter document's number comes from.
 pub enum Numbering {
@@ -154,12 +154,11 @@ pub async fn issue_document<'a>(
 }
 
 /// AMB-03: the UPF value of the year an auto drawn up at `drawn_up_at` was drawn up, with the
-/// decree that set it (issue 12: the notice cites both); `None` until it is registered.
+/// decree that set it (the notice cites both); `None` until it is registered.
 pub(crate) async fn upf_when_drawn_up(
     state: &AppState,
     drawn_up_at: DateTime<Utc>,
 ) -> Result<Option<crate::documents::auto_notice::UpfOfYear>, UseCaseError> {
-    use crate::storage::Repository as _;
     let year = chrono::Datelike::year(&crate::domain::dates::local_date(drawn_up_at));
     Ok(state.store.upf_entry(year).await?.map(|(centavos, act)| {
         crate::documents::auto_notice::UpfOfYear {
@@ -219,7 +218,7 @@ pub(crate) struct Identity {
     pub issuer: &'static str,
     pub legal_basis_version: String,
     pub facts: Option<serde_json::Value>,
-    /// The official who issues it (issue 10: every act is signed by a person).
+    /// The official who issues it (every act is signed by a person).
     pub issued_by: String,
 }
 

@@ -1,4 +1,4 @@
-//! What both laws' auto procedures share when an act is recorded (issue 13, items 1 and 3):
+//! What both laws' auto procedures share when an act is recorded:
 //! the act's own date judged against the procedure as it stood on that date, and a payment
 //! or an inscription in dívida ativa against the fine's account on that date.
 

@@ -1,4 +1,4 @@
-//! Rectification of an act of the register (issue 13, item 1): an act entered wrongly — a
+//! Rectification of an act of the register: an act entered wrongly — a
 //! vistoria, an ITV report, a filing of documents, a data-change report, a sanction, a
 //! register act — is corrected by a new act that names it, with the reason and the day, never
 //! by editing it. The corrected act passes every check of its kind, as if entered now in its

@@ -1,4 +1,4 @@
-//! Signed checkpoints of the audit chain's head (issue 14): a `COSE_Sign1` token, made with
+//! Signed checkpoints of the audit chain's head: a `COSE_Sign1` token, made with
 //! the document keys, over the CBOR map `{"v": 1, "t": "selo-audit-checkpoint", "day":
 //! "AAAA-MM-DD", "e": event id, "n": rows of the chain, "h": head hash (hex), "at": Unix
 //! seconds}`. Anyone holding a copy can check it against the JWK Set and the chain.
@@ -92,7 +92,6 @@ pub fn verify(token: &str, keys: &KeySet) -> Result<CheckpointPayload, TokenErro
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! The city's own certificate as the PDF signer (issue 12): an A1 e-CNPJ or e-CPF issued
+//! The city's own certificate as the PDF signer: an A1 e-CNPJ or e-CPF issued
 //! under ICP-Brasil (or any X.509 certificate the city holds), RSA ≥ 2048 bits with SHA-256 or
 //! ECDSA P-256, imported from PKCS#12 by `selo keys import-pkcs12`. In Brazil a document
 //! signed with an ICP-Brasil certificate is presumed authentic (MP 2.200-2/2001, art. 10, §1º).
@@ -20,7 +20,7 @@ use der::{Decode, Encode, EncodePem};
 use sha2::{Digest, Sha256};
 use x509_cert::certificate::Certificate;
 
-use super::keys::KeyError;
+use super::keyfile::KeyError;
 
 pub const KEY_FILE: &str = "pdf-signer.key";
 pub const CHAIN_FILE: &str = "pdf-signer-chain.pem";
@@ -268,13 +268,13 @@ fn write_chain(path: &Path, chain: &[Certificate]) -> Result<(), KeyError> {
 /// replaces is kept under its fingerprint, so the PDFs it signed keep verifying. Nothing is
 /// written unless the file reads and the signer checks out.
 pub fn import(dir: &Path, pfx: &[u8], password: &str) -> Result<ImportedSigner, KeyError> {
-    let contents = super::pkcs12::parse(pfx, password).map_err(|e| KeyError::Import {
-        reason: e.to_string(),
-    })?;
-    let signer =
-        ImportedSigner::new(&contents.key_pkcs8, contents.chain).map_err(|e| KeyError::Import {
-            reason: e.to_string(),
-        })?;
+    let refused = |reason: String| KeyError::Import { reason };
+    let contents = super::pkcs12::parse(pfx, password).map_err(|e| refused(e.to_string()))?;
+    let spki = public_key_of(&contents.key_pkcs8).map_err(|e| refused(e.to_string()))?;
+    let (key_pkcs8, chain) = contents
+        .chain_of(&spki)
+        .map_err(|e| refused(e.to_string()))?;
+    let signer = ImportedSigner::new(&key_pkcs8, chain).map_err(|e| refused(e.to_string()))?;
     let pem = signer.key.to_pkcs8_pem().map_err(|e| KeyError::Import {
         reason: e.to_string(),
     })?;
@@ -290,7 +290,7 @@ pub fn import(dir: &Path, pfx: &[u8], password: &str) -> Result<ImportedSigner, 
     let key_path = dir.join(KEY_FILE);
     let staged = dir.join(format!("{KEY_FILE}.new"));
     let _ = std::fs::remove_file(&staged);
-    super::keys::write_private(&staged, pem.as_bytes())?;
+    super::keyfile::write_private(&staged, pem.as_bytes())?;
     write_chain(&chain_path, &signer.chain)?;
     std::fs::rename(&staged, &key_path).map_err(io(&key_path))?;
     Ok(signer)
@@ -337,7 +337,6 @@ pub fn signing_certificates(dir: &Path) -> Result<Vec<Certificate>, KeyError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

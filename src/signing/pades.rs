@@ -4,7 +4,7 @@
 //! byte what Typst produced. Two signers:
 //! - the municipal chain: SHA-512 and Ed25519 (ISO 32002, RFC 8419), the document-signing
 //!   certificate and the municipal root in the CMS;
-//! - the city's imported certificate (issue 12): SHA-256 with RSA PKCS#1 v1.5 or ECDSA P-256,
+//! - the city's imported certificate: SHA-256 with RSA PKCS#1 v1.5 or ECDSA P-256,
 //!   the whole chain in the CMS and, for an ICP-Brasil certificate, the signature policy of
 //!   PAdES AD-RB (DOC-ICP-15.03) — what Adobe Reader, poppler and ITI's VALIDAR check.
 //!
@@ -30,18 +30,17 @@ use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::serial_number::SerialNumber;
 
 use super::imported::ImportedSigner;
-use super::keys::{ActiveKey, KeySet, key_id};
+use super::keyfile::{ActiveKey, KeySet, key_id};
 use super::pki::Chain;
 
-const ID_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.1");
-const ID_SIGNED_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.2");
-const ID_CONTENT_TYPE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.3");
-const ID_MESSAGE_DIGEST: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.4");
-const ID_AA_SIGNING_CERTIFICATE_V2: ObjectIdentifier =
-    ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.47");
-const ID_SHA512: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.3");
-const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
-const ID_ED25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
+use const_oid::db::rfc5911::{
+    ID_AA_SIGNING_CERTIFICATE_V_2 as ID_AA_SIGNING_CERTIFICATE_V2, ID_CONTENT_TYPE, ID_DATA,
+    ID_MESSAGE_DIGEST, ID_SIGNED_DATA,
+};
+use const_oid::db::rfc5912::{ID_SHA_256 as ID_SHA256, ID_SHA_512 as ID_SHA512};
+use const_oid::db::rfc8410::ID_ED_25519 as ID_ED25519;
+
+// ETSI's OIDs, which const-oid's database does not list.
 const ID_AA_SIG_POLICY_ID: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.15");
 const ID_SPQ_ETS_URI: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.5.1");
@@ -538,7 +537,7 @@ pub enum PdfVerifyError {
     UnknownKey,
     /// Certified by the municipal root, but its key was retired (`selo keys retire`).
     #[error("the signing key was retired on {}: {}", .0.on, .0.reason)]
-    RetiredKey(super::keys::Retirement),
+    RetiredKey(super::keyfile::Retirement),
 }
 
 /// A verified embedded signature.
@@ -748,7 +747,6 @@ pub fn verify_pdf_with(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -1,5 +1,5 @@
 //! Reading the city's A1 certificate from a PKCS#12 file (RFC 7292), as the certificate
-//! authorities deliver it (issue 12): the private key (RSA or ECDSA P-256) and the
+//! authorities deliver it: the private key (RSA or ECDSA P-256) and the
 //! certificate chain. Both encryptions in use are read: PBES2 (PBKDF2 + AES, the default of
 //! OpenSSL 3 and current CAs) and the legacy PKCS#12 PBE (SHA-1 with 3DES or RC2, Windows and
 //! older files); the MAC (HMAC-SHA-1 or HMAC-SHA-256) is checked first, so a wrong password is
@@ -15,8 +15,11 @@ use spki::AlgorithmIdentifierOwned;
 use x509_cert::attr::Attribute;
 use x509_cert::certificate::Certificate;
 
-const ID_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.1");
-const ID_ENCRYPTED_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.6");
+use const_oid::db::rfc5911::{ID_DATA, ID_ENCRYPTED_DATA};
+use const_oid::db::rfc5912::{ID_SHA_1 as SHA1, ID_SHA_256 as SHA256};
+
+// PKCS#12 and PKCS#5 OIDs, which const-oid's database does not list.
+
 const KEY_BAG: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.10.1.1");
 const SHROUDED_KEY_BAG: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.10.1.2");
@@ -26,8 +29,6 @@ const PBES2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5
 const PBE_SHA1_3DES: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.1.3");
 const PBE_SHA1_RC2_128: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.1.5");
 const PBE_SHA1_RC2_40: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.1.6");
-const SHA1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.14.3.2.26");
-const SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
 
 /// Why a PKCS#12 file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +108,40 @@ struct PbeParams {
 /// its certificate first, then each issuer up to the root as far as the file has them.
 pub struct Contents {
     pub key_pkcs8: Vec<u8>,
-    pub chain: Vec<Certificate>,
+    /// The certificates as the file lists them.
+    pub certs: Vec<Certificate>,
+}
+
+impl Contents {
+    /// The chain of the key whose public key is `spki` (DER): its certificate first, then each
+    /// issuer after its subject, as far as the file has them.
+    pub fn chain_of(mut self, spki: &[u8]) -> Result<(Vec<u8>, Vec<Certificate>), Pkcs12Error> {
+        let certs = &mut self.certs;
+        let leaf_at = certs
+            .iter()
+            .position(|c| {
+                c.tbs_certificate()
+                    .subject_public_key_info()
+                    .to_der()
+                    .is_ok_and(|d| d == spki)
+            })
+            .ok_or(Pkcs12Error::NoCertificate)?;
+        let mut chain = vec![certs.swap_remove(leaf_at)];
+        while let Some(last) = chain.last() {
+            let tbs = last.tbs_certificate();
+            if tbs.issuer() == tbs.subject() {
+                break;
+            }
+            let Some(at) = certs
+                .iter()
+                .position(|c| c.tbs_certificate().subject() == tbs.issuer())
+            else {
+                break;
+            };
+            chain.push(certs.swap_remove(at));
+        }
+        Ok((self.key_pkcs8, chain))
+    }
 }
 
 /// The password as the PKCS#12 KDF takes it: UTF-16BE with a two-byte terminator.
@@ -293,33 +327,7 @@ pub fn parse(pfx: &[u8], password: &str) -> Result<Contents, Pkcs12Error> {
         }
     }
     let key_pkcs8 = key.ok_or(Pkcs12Error::NoKey)?;
-    let spki = super::imported::public_key_of(&key_pkcs8)
-        .map_err(|e| Pkcs12Error::Unsupported(e.to_string()))?;
-    let leaf_at = certs
-        .iter()
-        .position(|c| {
-            c.tbs_certificate()
-                .subject_public_key_info()
-                .to_der()
-                .is_ok_and(|d| d == spki)
-        })
-        .ok_or(Pkcs12Error::NoCertificate)?;
-    let mut chain = vec![certs.swap_remove(leaf_at)];
-    // Each issuer after its subject, as far as the file has them.
-    while let Some(last) = chain.last() {
-        let tbs = last.tbs_certificate();
-        if tbs.issuer() == tbs.subject() {
-            break;
-        }
-        let Some(at) = certs
-            .iter()
-            .position(|c| c.tbs_certificate().subject() == tbs.issuer())
-        else {
-            break;
-        };
-        chain.push(certs.swap_remove(at));
-    }
-    Ok(Contents { key_pkcs8, chain })
+    Ok(Contents { key_pkcs8, certs })
 }
 
 /// Writes a PKCS#12 file as OpenSSL 3 does by default: the key shrouded and the certificates
@@ -428,7 +436,6 @@ pub fn build(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

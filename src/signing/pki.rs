@@ -26,7 +26,7 @@ use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::{Time, Validity};
 
-use super::keys::{KeyError, key_id, read_seed, write_secret};
+use super::keyfile::{KeyError, key_id, read_seed, write_secret};
 
 pub const ROOT_KEY_FILE: &str = "root-ca.key";
 pub const ROOT_CERT_FILE: &str = "root-ca.pem";

@@ -1,4 +1,4 @@
-//! Officials' secrets (issue 10): passwords hashed with Argon2id, random bearer tokens, session
+//! Officials' secrets: passwords hashed with Argon2id, random bearer tokens, session
 //! ids and CSRF tokens, and the SHA-256 under which tokens and session ids are stored.
 
 use argon2::Argon2;

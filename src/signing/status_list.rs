@@ -1,4 +1,4 @@
-//! The signed status list (issue 11): what an offline verifier needs besides the JWK Set to
+//! The signed status list: what an offline verifier needs besides the JWK Set to
 //! tell a valid document from one revoked, suspended or otherwise not in force. Tagged
 //! `COSE_Sign1` (CBOR tag 18, `EdDSA`, the key's id in the protected header: the same keys as
 //! the QR tokens) over the CBOR map
@@ -136,7 +136,6 @@ pub fn verify(bytes: &[u8], keys: &KeySet) -> Result<StatusList, TokenError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

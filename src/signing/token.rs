@@ -206,7 +206,6 @@ pub fn verify_cose(bytes: &[u8], keys: &KeySet) -> Result<Vec<u8>, TokenError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

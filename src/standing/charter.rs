@@ -21,7 +21,7 @@ use crate::domain::fines::{FineStanding, UpfValues, fine_standing};
 use crate::domain::ids::{Cnpj, Plate};
 use crate::domain::legal_basis::CharterLegalBasis;
 use crate::storage::charter::{CharterRow, CharterTable};
-use crate::storage::{Event, Repository as _, StorageError, Store};
+use crate::storage::{Event, StorageError, Store};
 
 fn corrupt(what: &str, id: Uuid) -> StorageError {
     StorageError::Corrupt(format!("{what} in charter row {id}"))
@@ -109,7 +109,7 @@ pub struct TermoData {
     pub valid_until: NaiveDate,
     pub renews: Option<String>,
     pub legal_basis_version: String,
-    /// Issue 13, item 2: the day the application was protocolled at SIS; absent on Termos
+    /// The day the application was protocolled at SIS; absent on Termos
     /// granted before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocolled_on: Option<NaiveDate>,
@@ -176,7 +176,7 @@ pub struct VehicleData {
     pub model: String,
     #[serde(flatten)]
     pub facts: CharterVehicleFacts,
-    /// The day the enrolment was protocolled at SIS (issue 13, item 4; FRET-ART24, art. 26
+    /// The day the enrolment was protocolled at SIS (FRET-ART24, art. 26
     /// §1º); absent in vehicles enrolled before it was recorded: the day it was entered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enrolled_on: Option<NaiveDate>,
@@ -358,7 +358,7 @@ pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver
 pub struct AutoData {
     pub infraction: String,
     pub committed_on: NaiveDate,
-    /// The time of the infraction, when it was given (issue 12).
+    /// The time of the infraction, when it was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub committed_at: Option<DateTime<Utc>>,
     pub place: String,
@@ -383,7 +383,7 @@ pub struct AutoView {
     pub procedure: ProcedureState,
     /// `None` when annulled.
     pub fine: Option<FineAssessment>,
-    /// The fine's account: payments, deadline, vencida, dívida ativa (issue 13, item 3).
+    /// The fine's account: payments, deadline, vencida, dívida ativa.
     pub payment: FineStanding,
     /// The acts recorded, in order (the history shows them with who entered them and when).
     #[serde(skip)]
@@ -412,7 +412,7 @@ pub async fn company_autos(
             .filter(|e| e.kind == CharterAct::ProcedureAct.as_str())
             .map(|e| event_data(e, row.id))
             .collect::<Result<_, _>>()?;
-        // Issue 13: the acts as they stand, rectifications applied.
+        // The acts as they stand, rectifications applied.
         let acts_ = crate::domain::charter::sanctions::effective_acts(&acts_);
         let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
         let infraction = crate::domain::charter::sanctions::charter_infraction(&data.infraction)

@@ -26,7 +26,7 @@ use crate::domain::ride_hailing::vistoria::{
 use crate::domain::ride_hailing::{AuthorizationStatus, driver_record};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
-use crate::storage::{Repository, RideHailingAuto, StorageError};
+use crate::storage::{RideHailingAuto, StorageError};
 
 /// What a ride-hailing certidão certifies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -160,7 +160,7 @@ pub async fn ride_hailing_certified_facts(
     Ok(RideHailingCertifiedFacts { status, items })
 }
 
-/// The account of `auto`'s fine on `today` (issue 13, item 3), with its procedure's state.
+/// The account of `auto`'s fine on `today`, with its procedure's state.
 pub async fn fine_standing_of(
     state: &AppState,
     auto: &RideHailingAuto,
@@ -228,7 +228,7 @@ pub async fn acts_of(state: &AppState, auto_id: Uuid) -> Result<Vec<ProcedureAct
                 .map_err(|_| StorageError::Corrupt(format!("procedure act of auto {auto_id}")))
         })
         .collect::<Result<_, _>>()?;
-    // Issue 13: the acts as they stand, rectifications applied (the history keeps them all).
+    // The acts as they stand, rectifications applied (the history keeps them all).
     Ok(crate::domain::charter::sanctions::effective_acts(&recorded))
 }
 

@@ -1,4 +1,4 @@
-//! Rate limits per client address (issue 14): token verification, printed-code look-ups
+//! Rate limits per client address: token verification, printed-code look-ups
 //! (strict: the codes are 40 bits), PDF uploads, and failed bearer tokens. The client address
 //! is the peer's, or, when the peer is a configured reverse proxy (`SELO_TRUSTED_PROXIES`), the
 //! nearest untrusted address of `X-Forwarded-For`. The HTTP layer decides what counts against

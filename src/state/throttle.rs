@@ -1,4 +1,4 @@
-//! Failed sign-ins throttled per login and per client address (issue 10): after
+//! Failed sign-ins throttled per login and per client address: after
 //! [`FREE_FAILURES`] failures in a row, each further attempt must wait a delay that doubles
 //! with every failure (2 s, 4 s, 8 s … up to 15 min), whatever the password. An unknown login
 //! counts like a known one, so the answer never tells them apart. A success clears its login.

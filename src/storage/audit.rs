@@ -1,4 +1,4 @@
-//! The audit chain's rows and its signed checkpoints (issue 14), for both backends. The hash
+//! The audit chain's rows and its signed checkpoints, for both backends. The hash
 //! itself is `domain::audit`; rows join the chain in `append_event!` (storage.rs).
 
 use chrono::{DateTime, Utc};

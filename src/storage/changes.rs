@@ -1,4 +1,4 @@
-//! What tells the caches of this node that the register changed (issue 14): a generation
+//! What tells the caches of this node that the register changed: a generation
 //! bumped after every committed write of this node and, on PostgreSQL, on every notification
 //! of a commit by any node (`LISTEN selo_register`, sent by the triggers of migration 0016).
 //!

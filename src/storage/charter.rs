@@ -338,7 +338,6 @@ impl Store {
         table: CharterTable,
         id: Uuid,
     ) -> Result<Vec<Event>, StorageError> {
-        use super::Repository;
         self.events_of(table.entity_type(), &id.to_string()).await
     }
 }

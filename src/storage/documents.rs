@@ -37,7 +37,7 @@ pub struct Document {
     pub facts: Option<serde_json::Value>,
     /// The official who issued it (`None` on documents older than accounts).
     pub issued_by: Option<String>,
-    /// The municipality profile it was issued under (issue 12; `None` on older documents).
+    /// The municipality profile it was issued under (`None` on older documents).
     pub profile_version: Option<String>,
 }
 

@@ -1,4 +1,4 @@
-//! Versions of the legal bases activated by an official (issue 13, item 5): one row per
+//! Versions of the legal bases activated by an official: one row per
 //! version with its file, and an event of the entity `legal_basis` in the same transaction.
 
 use chrono::{DateTime, NaiveDate, Utc};

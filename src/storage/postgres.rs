@@ -13,7 +13,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use super::StorageError;
 use super::changes::Changes;
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 #[derive(Debug, Clone)]
 pub struct PgRepository {
@@ -26,7 +26,7 @@ pub struct PgRepository {
 impl PgRepository {
     /// Opens (creating file and folder if needed) and migrates the database at `url`.
     pub async fn connect(url: &str) -> Result<Self, StorageError> {
-        // Issue 14: fail fast. A statement the server runs longer than 10 s is cancelled by the
+        // Fail fast. A statement the server runs longer than 10 s is cancelled by the
         // server; a connection not free within 2 s is a 503, not a queue.
         let options = PgConnectOptions::from_str(url)?.options([("statement_timeout", "10s")]);
         let pool = PgPoolOptions::new()
@@ -34,9 +34,9 @@ impl PgRepository {
             .acquire_timeout(Duration::from_secs(2))
             .connect_lazy_with(options);
         let migrated = Arc::new(AtomicBool::new(true));
-        match MIGRATOR.run(&pool).await {
+        match migrate(&pool).await {
             Ok(()) => {}
-            // Issue 14: a database that does not answer at start does not keep selo down: it
+            // A database that does not answer at start does not keep selo down: it
             // serves (health 503, register operations 503, verification `status_unavailable`)
             // and migrates as soon as the database answers, without a restart.
             Err(sqlx::migrate::MigrateError::Execute(e)) if unreachable(&e) => {
@@ -46,7 +46,7 @@ impl PgRepository {
                 tokio::spawn(async move {
                     loop {
                         tokio::time::sleep(Duration::from_millis(250)).await;
-                        match MIGRATOR.run(&pool).await {
+                        match migrate(&pool).await {
                             Ok(()) => {
                                 migrated.store(true, Ordering::Release);
                                 tracing::info!("PostgreSQL answers again; migrations applied");
@@ -91,4 +91,28 @@ fn unreachable(e: &sqlx::Error) -> bool {
         e,
         sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed
     )
+}
+
+/// Applies the migrations, after bringing the records of reworded ones up to date.
+async fn migrate(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
+    let recorded: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_sqlx_migrations'",
+    )
+    .fetch_one(pool)
+    .await
+    .map_err(sqlx::migrate::MigrateError::Execute)?;
+    if recorded > 0 {
+        for (version, former, current) in
+            super::reworded::updates(&MIGRATOR, super::reworded::POSTGRES)
+        {
+            sqlx::query(super::reworded::UPDATE)
+                .bind(current)
+                .bind(version)
+                .bind(former)
+                .execute(pool)
+                .await
+                .map_err(sqlx::migrate::MigrateError::Execute)?;
+        }
+    }
+    MIGRATOR.run(pool).await
 }

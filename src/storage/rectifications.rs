@@ -1,4 +1,4 @@
-//! Rectifications of acts of the register (issue 13, item 1): an act entered wrongly is
+//! Rectifications of acts of the register: an act entered wrongly is
 //! corrected by a new event `act_rectified` on the same entity that names it, never by
 //! editing it. `events_in_force` (migration 0024) is the history as it stands; the history
 //! endpoints read every event as recorded.

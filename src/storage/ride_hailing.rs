@@ -14,8 +14,8 @@ use uuid::Uuid;
 use super::{
     AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentStatus,
     DocumentStatusRow, DriverPhoto, DriverRow, Event, NewEvent, NewGrant, PlatformRecord,
-    Repository, ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow,
-    StorageError, Store, VehicleRow, day_kind_name, event_data, sql,
+    ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow, StorageError,
+    Store, VehicleRow, day_kind_name, event_data, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
@@ -75,8 +75,11 @@ macro_rules! void_in {
     };
 }
 
-impl Repository for Store {
-    async fn ping(&self) -> Result<(), StorageError> {
+mod autos;
+mod platforms;
+
+impl Store {
+    pub async fn ping(&self) -> Result<(), StorageError> {
         if let Store::Postgres(pg) = self
             && !pg.migrated()
         {
@@ -88,7 +91,7 @@ impl Repository for Store {
         })
     }
 
-    async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
+    pub async fn insert_driver(&self, driver: &Driver, actor: &str) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
             sqlx::query(sql::INSERT_DRIVER)
@@ -129,7 +132,8 @@ impl Repository for Store {
         })
     }
 
-    async fn add_driver_record(
+    /// Appends a new snapshot of the driver's record; `false` if the driver does not exist.
+    pub async fn add_driver_record(
         &self,
         driver_id: Uuid,
         record: &DriverRecord,
@@ -172,7 +176,8 @@ impl Repository for Store {
         })
     }
 
-    async fn set_driver_photo(
+    /// Sets (or replaces) a driver's photo, with its event; `false` if the driver does not exist.
+    pub async fn set_driver_photo(
         &self,
         driver_id: Uuid,
         photo: &DriverPhoto,
@@ -222,7 +227,8 @@ impl Repository for Store {
         })
     }
 
-    async fn driver_photo(&self, driver_id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
+    /// A driver's photo (JPEG), if one is on file.
+    pub async fn driver_photo(&self, driver_id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {
             Ok(sqlx::query_scalar(sql::SELECT_DRIVER_PHOTO)
                 .bind(driver_id.to_string())
@@ -231,7 +237,7 @@ impl Repository for Store {
         })
     }
 
-    async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
+    pub async fn get_driver(&self, id: Uuid) -> Result<Option<Driver>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<DriverRow> = sqlx::query_as(sql::SELECT_DRIVER)
                 .bind(id.to_string())
@@ -241,7 +247,7 @@ impl Repository for Store {
         })
     }
 
-    async fn insert_vehicle(&self, v: &Vehicle, actor: &str) -> Result<(), StorageError> {
+    pub async fn insert_vehicle(&self, v: &Vehicle, actor: &str) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
             sqlx::query(sql::INSERT_VEHICLE)
@@ -282,7 +288,7 @@ impl Repository for Store {
         })
     }
 
-    async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
+    pub async fn get_vehicle(&self, id: Uuid) -> Result<Option<Vehicle>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<VehicleRow> = sqlx::query_as(sql::SELECT_VEHICLE)
                 .bind(id.to_string())
@@ -292,7 +298,9 @@ impl Repository for Store {
         })
     }
 
-    async fn driver_authorization_facts(
+    /// Every authorization of a driver with its validity, revocation and sanctions (for
+    /// what the driver held when an infraction was committed).
+    pub async fn driver_authorization_facts(
         &self,
         driver_id: Uuid,
     ) -> Result<Vec<crate::domain::ride_hailing::sanctions::AuthorizationFacts>, StorageError> {
@@ -317,7 +325,9 @@ impl Repository for Store {
         Ok(facts)
     }
 
-    async fn active_authorization_flags(
+    /// Whether the driver and the vehicle hold an authorization that still binds them at
+    /// `now`; the decision is `domain::ride_hailing::sanctions::binds_driver_and_vehicle`.
+    pub async fn active_authorization_flags(
         &self,
         driver_id: Uuid,
         vehicle_id: Uuid,
@@ -331,7 +341,9 @@ impl Repository for Store {
         })
     }
 
-    async fn reserve_number(
+    /// Reserves the next number of a series and year, committed at once (never reused),
+    /// recording the official who reserved it (`actor`).
+    pub async fn reserve_number(
         &self,
         series: &str,
         year: i32,
@@ -360,7 +372,10 @@ impl Repository for Store {
         })
     }
 
-    async fn void_stale_reservations(
+    /// Voids, with `reason`, every number still reserved that was reserved before
+    /// `reserved_before`: an issuance that never committed (a crash, `kill -9`). A commit that
+    /// comes after finds its number voided and fails. Answers the numbers voided.
+    pub async fn void_stale_reservations(
         &self,
         reserved_before: DateTime<Utc>,
         reason: &str,
@@ -380,7 +395,8 @@ impl Repository for Store {
         })
     }
 
-    async fn void_number(
+    /// Closes a reserved number that will not be issued.
+    pub async fn void_number(
         &self,
         number: &str,
         reason: &str,
@@ -394,7 +410,9 @@ impl Repository for Store {
         })
     }
 
-    async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
+    /// Commits a grant in one transaction; `Conflict("active_authorization")` if the driver
+    /// or the vehicle gained an active authorization meanwhile.
+    pub async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin, pg| {
             let a = &grant.authorization;
             let mut tx = begin().await?;
@@ -472,7 +490,7 @@ impl Repository for Store {
         })
     }
 
-    async fn get_authorization(
+    pub async fn get_authorization(
         &self,
         id: Uuid,
     ) -> Result<Option<RideHailingAuthorization>, StorageError> {
@@ -485,7 +503,7 @@ impl Repository for Store {
         })
     }
 
-    async fn documents_of(
+    pub async fn documents_of(
         &self,
         authorization_id: Uuid,
     ) -> Result<Vec<super::documents::Document>, StorageError> {
@@ -500,7 +518,7 @@ impl Repository for Store {
         })
     }
 
-    async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
+    pub async fn document_status(&self, id: Uuid) -> Result<Option<DocumentStatus>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let rows: Vec<DocumentStatusRow> = sqlx::query_as(sql::SELECT_DOCUMENT_STATUS)
                 .bind(id.to_string())
@@ -510,7 +528,9 @@ impl Repository for Store {
         })
     }
 
-    async fn add_sanction(
+    /// The document whose stored (signed) PDF has this SHA-256, lower-case hex.
+    /// Appends a sanction; `false` if the authorization does not exist.
+    pub async fn add_sanction(
         &self,
         authorization_id: Uuid,
         sanction: &Sanction,
@@ -561,7 +581,11 @@ impl Repository for Store {
         })
     }
 
-    async fn sanctions_of(&self, authorization_id: Uuid) -> Result<Vec<Sanction>, StorageError> {
+    /// The sanctions of an authorization, oldest first.
+    pub async fn sanctions_of(
+        &self,
+        authorization_id: Uuid,
+    ) -> Result<Vec<Sanction>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let rows: Vec<SanctionRow> = sqlx::query_as(sql::SELECT_SANCTIONS)
                 .bind(authorization_id.to_string())
@@ -571,7 +595,9 @@ impl Repository for Store {
         })
     }
 
-    async fn events_of(
+    /// The acts in force of an entity, oldest first: each with the data of its latest
+    /// rectification, the rectifications themselves left out (`history_of` has them all).
+    pub async fn events_of(
         &self,
         entity_type: &str,
         entity_id: &str,
@@ -585,271 +611,8 @@ impl Repository for Store {
         })
     }
 
-    async fn set_upf_value(
-        &self,
-        year: i32,
-        centavos: i64,
-        act: &str,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        on_backend!(self, |pool, _begin| {
-            sqlx::query(sql::INSERT_UPF)
-                .bind(year)
-                .bind(centavos)
-                .bind(act)
-                .bind(now)
-                .bind(actor)
-                .execute(pool)
-                .await?;
-            self.changes().committed();
-            Ok(())
-        })
-    }
-
-    async fn upf_value(&self, year: i32) -> Result<Option<i64>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            Ok(sqlx::query_scalar(sql::SELECT_UPF)
-                .bind(year)
-                .fetch_optional(pool)
-                .await?)
-        })
-    }
-
-    async fn upf_entry(&self, year: i32) -> Result<Option<(i64, String)>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            Ok(sqlx::query_as(sql::SELECT_UPF_ENTRY)
-                .bind(year)
-                .fetch_optional(pool)
-                .await?)
-        })
-    }
-
-    async fn prior_autos(&self, driver_id: Uuid) -> Result<Vec<(String, NaiveDate)>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            Ok(sqlx::query_as(sql::SELECT_PRIOR_AUTOS)
-                .bind(driver_id.to_string())
-                .fetch_all(pool)
-                .await?)
-        })
-    }
-
-    async fn insert_auto(
-        &self,
-        auto: &RideHailingAuto,
-        series: &str,
-        actor: &str,
-    ) -> Result<String, StorageError> {
-        on_backend!(self, |pool, begin| {
-            let mut tx = begin().await?;
-            let year = chrono::Datelike::year(&crate::domain::dates::local_date(auto.drawn_up_at));
-            let seq: i64 = sqlx::query_scalar(sql::BUMP_COUNTER)
-                .bind(series)
-                .bind(year)
-                .fetch_one(&mut *tx)
-                .await?;
-            let number = ReservedNumber::format(series, year, seq);
-            sqlx::query(sql::INSERT_ISSUED_NUMBER)
-                .bind(&number)
-                .bind(series)
-                .bind(year)
-                .bind(seq)
-                .bind(auto.drawn_up_at)
-                .bind(actor)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(sql::INSERT_AUTO)
-                .bind(auto.id.to_string())
-                .bind(&number)
-                .bind(&auto.infraction_id)
-                .bind(auto.driver_id.to_string())
-                .bind(auto.authorization_id.map(|a| a.to_string()))
-                .bind(auto.committed_at)
-                .bind(auto.committed_on)
-                .bind(&auto.place)
-                .bind(&auto.facts)
-                .bind(&auto.inspector)
-                .bind(auto.drawn_up_at)
-                .bind(auto.fine_upf)
-                .bind(auto.fine_centavos)
-                .bind(auto.consequences.to_string())
-                .bind(&auto.legal_basis_version)
-                .bind(actor)
-                .execute(&mut *tx)
-                .await?;
-            let data = serde_json::json!({"number": number, "infraction_id": auto.infraction_id, "driver_id": auto.driver_id});
-            insert_event!(
-                tx,
-                NewEvent {
-                    entity_type: "app_infraction_auto",
-                    entity_id: auto.id.to_string(),
-                    kind: RideHailingAct::DrawnUp.as_str(),
-                    actor,
-                    reason: None::<String>,
-                    legal_basis_version: &auto.legal_basis_version,
-                    at: auto.drawn_up_at,
-                    data: event_data(&data),
-                },
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(number)
-        })
-    }
-
-    async fn get_auto(&self, id: Uuid) -> Result<Option<RideHailingAuto>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let row: Option<AutoRow> = sqlx::query_as(sql::SELECT_AUTO)
-                .bind(id.to_string())
-                .fetch_optional(pool)
-                .await?;
-            row.map(RideHailingAuto::try_from).transpose()
-        })
-    }
-
-    async fn autos_of_driver(&self, driver_id: Uuid) -> Result<Vec<RideHailingAuto>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            let rows: Vec<AutoRow> = sqlx::query_as(sql::SELECT_AUTOS_OF_DRIVER)
-                .bind(driver_id.to_string())
-                .fetch_all(pool)
-                .await?;
-            rows.into_iter().map(RideHailingAuto::try_from).collect()
-        })
-    }
-
-    async fn record_notification(
-        &self,
-        auto_id: Uuid,
-        n: &AutoNotification,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StorageError> {
-        on_backend!(self, |pool, begin| {
-            let mut tx = begin().await?;
-            let exists: i64 = sqlx::query_scalar(sql::AUTO_EXISTS)
-                .bind(auto_id.to_string())
-                .fetch_one(&mut *tx)
-                .await?;
-            if exists == 0 {
-                return Ok(false);
-            }
-            sqlx::query(sql::INSERT_NOTIFICATION)
-                .bind(auto_id.to_string())
-                .bind(&n.method)
-                .bind(n.notified_on)
-                .bind(n.juntada_on)
-                .bind(now)
-                .bind(actor)
-                .execute(&mut *tx)
-                .await?;
-            let data = serde_json::json!({"method": n.method, "notified_on": n.notified_on, "juntada_on": n.juntada_on});
-            insert_event!(
-                tx,
-                NewEvent {
-                    entity_type: "app_infraction_auto",
-                    entity_id: auto_id.to_string(),
-                    kind: RideHailingAct::Notified.as_str(),
-                    actor,
-                    reason: None::<String>,
-                    legal_basis_version: None::<String>,
-                    at: now,
-                    data: event_data(&data),
-                },
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(true)
-        })
-    }
-
-    async fn insert_platform(&self, p: &PlatformRecord, actor: &str) -> Result<(), StorageError> {
-        on_backend!(self, |pool, _begin| {
-            sqlx::query(sql::INSERT_PLATFORM)
-                .bind(&p.id)
-                .bind(&p.cnpj)
-                .bind(&p.name)
-                .bind(&p.insurance_policy)
-                .bind(&p.insurer)
-                .bind(p.insurance_cover_centavos)
-                .bind(p.insurance_valid_until)
-                .bind(p.fee_paid_on)
-                .bind(p.valid_until)
-                .bind(&p.legal_basis_version)
-                .bind(p.created_at)
-                .bind(actor)
-                .execute(pool)
-                .await?;
-            self.changes().committed();
-            Ok(())
-        })
-    }
-
-    async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            Ok(sqlx::query_as(sql::SELECT_PLATFORM)
-                .bind(id)
-                .fetch_optional(pool)
-                .await?)
-        })
-    }
-
-    async fn insert_data_request(
-        &self,
-        r: &DataRequest,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        on_backend!(self, |pool, _begin| {
-            sqlx::query(sql::INSERT_DATA_REQUEST)
-                .bind(&r.id)
-                .bind(&r.platform_id)
-                .bind(&r.justification)
-                .bind(&r.scope)
-                .bind(r.notified_at)
-                .bind(r.due_at)
-                .bind(now)
-                .bind(actor)
-                .execute(pool)
-                .await?;
-            self.changes().committed();
-            Ok(())
-        })
-    }
-
-    async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
-        on_backend!(self, |pool, _begin| {
-            Ok(sqlx::query_as(sql::SELECT_DATA_REQUEST)
-                .bind(id)
-                .fetch_optional(pool)
-                .await?)
-        })
-    }
-
-    async fn record_delivery(
-        &self,
-        id: &str,
-        delivered_at: DateTime<Utc>,
-        sha256: &str,
-        signer: &str,
-        actor: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StorageError> {
-        on_backend!(self, |pool, _begin| {
-            sqlx::query(sql::INSERT_DELIVERY)
-                .bind(id)
-                .bind(delivered_at)
-                .bind(sha256)
-                .bind(signer)
-                .bind(now)
-                .bind(actor)
-                .execute(pool)
-                .await?;
-            self.changes().committed();
-            Ok(())
-        })
-    }
-
-    async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
+    /// Every decreed day without office hours.
+    pub async fn decreed_days(&self) -> Result<Vec<ClosedDay>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let rows: Vec<DecreedDayRow> = sqlx::query_as(sql::SELECT_DECREED_DAYS)
                 .fetch_all(pool)
@@ -858,7 +621,8 @@ impl Repository for Store {
         })
     }
 
-    async fn add_decreed_days(
+    /// Records decreed days, all or none; `Conflict("date")` if one is already recorded.
+    pub async fn add_decreed_days(
         &self,
         days: &[ClosedDay],
         actor: &str,
@@ -882,7 +646,7 @@ impl Repository for Store {
         })
     }
 
-    async fn revoke_authorization(
+    pub async fn revoke_authorization(
         &self,
         id: Uuid,
         reason: &str,

@@ -1,4 +1,4 @@
-//! What the back office's search box and lists read (issue 10): records of both laws found by
+//! What the back office's search box and lists read: records of both laws found by
 //! plate, CPF, CNPJ, name, document number or printed code, and the registers listed newest
 //! first, a page at a time. The caller filters by the official's roles.
 

@@ -14,7 +14,7 @@ use sqlx::sqlite::{
 use super::StorageError;
 use super::changes::Changes;
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 #[derive(Debug, Clone)]
 pub struct SqliteRepository {
@@ -43,8 +43,7 @@ impl SqliteRepository {
             .acquire_timeout(Duration::from_secs(2))
             .connect_with(options)
             .await?;
-        MIGRATOR
-            .run(&pool)
+        migrate(&pool)
             .await
             .map_err(|e| StorageError::Database(sqlx::Error::Migrate(Box::new(e))))?;
         Ok(Self {
@@ -60,4 +59,28 @@ impl SqliteRepository {
     pub fn changes(&self) -> &Arc<Changes> {
         &self.changes
     }
+}
+
+/// Applies the migrations, after bringing the records of reworded ones up to date.
+async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
+    let recorded: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+    )
+    .fetch_one(pool)
+    .await
+    .map_err(sqlx::migrate::MigrateError::Execute)?;
+    if recorded > 0 {
+        for (version, former, current) in
+            super::reworded::updates(&MIGRATOR, super::reworded::SQLITE)
+        {
+            sqlx::query(super::reworded::UPDATE)
+                .bind(current)
+                .bind(version)
+                .bind(former)
+                .execute(pool)
+                .await
+                .map_err(sqlx::migrate::MigrateError::Execute)?;
+        }
+    }
+    MIGRATOR.run(pool).await
 }

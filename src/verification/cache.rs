@@ -1,4 +1,4 @@
-//! Verification from memory (issue 14): the answer for a token, by its exact bytes, while the
+//! Verification from memory: the answer for a token, by its exact bytes, while the
 //! register is unchanged.
 //!
 //! A scan of a sticker already verified answers without the signature check (the same bytes
@@ -20,12 +20,30 @@
 //! [`MAX_ENTRIES`].
 
 use std::collections::HashMap;
-use std::sync::{PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use chrono::{DateTime, Duration, Utc};
 
 use super::{LastKnown, PublicDocument, Verdict, Verification};
 use crate::domain::dates::local_date;
+
+/// A list as served.
+#[derive(Debug, Clone)]
+pub struct SignedList {
+    /// Tagged `COSE_Sign1` bytes.
+    pub bytes: Arc<Vec<u8>>,
+    /// A strong `ETag` (quoted): SHA-256 of the bytes, first 32 hex digits.
+    pub etag: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A status list built under a generation (`status_list` builds it; the cache keeps it).
+#[derive(Debug)]
+pub(super) struct Built {
+    pub(super) generation: u64,
+    pub(super) at: DateTime<Utc>,
+    pub(super) list: SignedList,
+}
 
 /// How long an answer is served from memory without reading the register again: the bound
 /// on staleness should a notification from another node be lost (a network partition).
@@ -58,7 +76,7 @@ pub struct VerdictCache {
     /// that miss together wait for the first one instead of all reading the register.
     computing: [tokio::sync::Mutex<()>; STRIPES],
     /// The signed status list last built (`status_list`), and the lock of its building.
-    pub(super) status_list: tokio::sync::Mutex<Option<super::status_list::Built>>,
+    pub(super) status_list: tokio::sync::Mutex<Option<Built>>,
 }
 
 impl Default for VerdictCache {
@@ -169,7 +187,6 @@ fn stripe_hash(token: &str) -> u64 {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use chrono::TimeZone;

@@ -15,8 +15,8 @@ use crate::standing::ride_hailing::{
 };
 use crate::state::AppState;
 use crate::storage::DocumentKind;
+use crate::storage::StorageError;
 use crate::storage::documents::Document;
-use crate::storage::{Repository, StorageError};
 use crate::verification::{LiveStatus, PublicDocument, PublicVehicle, Verdict};
 
 /// The live state of a charter document, for verification.
@@ -35,7 +35,7 @@ pub struct CharterDocumentStatus {
 }
 
 /// FRET-ART8-P1, FRET-ART13, FRET-ART18–20, FRET-ART25: what a charter document says now.
-pub async fn document_status(
+pub async fn charter_verdict(
     state: &AppState,
     doc: &Document,
     now: DateTime<Utc>,
@@ -164,7 +164,7 @@ async fn charter_certidao_holds(
 }
 
 /// Whether each item a certidão certified still holds as certified. Items a later version of
-/// selo certifies (the fines line of issue 13) are not held against a certidão issued before
+/// selo certifies (the line of fines in debt) are not held against a certidão issued before
 /// them; an item no longer certified makes it outdated.
 fn same_items(then: &[CertifiedItem], now: &[CertifiedItem]) -> bool {
     then.iter().all(|t| now.contains(t))
@@ -222,7 +222,7 @@ pub async fn ride_hailing_certidao_verdict(
 }
 
 /// What a ride-hailing auto notice says now: `anulado` once annulled, else `ativo`.
-pub async fn auto_document_status(
+pub async fn auto_verdict(
     state: &AppState,
     doc: &Document,
     now: DateTime<Utc>,

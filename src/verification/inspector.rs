@@ -1,4 +1,4 @@
-//! The inspector tier (issue 11): beside the public verdict, an official who may read the
+//! The inspector tier: beside the public verdict, an official who may read the
 //! document's register (an inspector, an issuer of its law, an auditor or an admin) sees the
 //! full record needed to act on the road — who holds the document, the vehicle, vistorias or
 //! ITV, sanctions and revocation with their reasons, open autos, and links to the history and
@@ -18,7 +18,7 @@ use crate::standing::ride_hailing::{
 };
 use crate::state::AppState;
 use crate::storage::documents::Document;
-use crate::storage::{DocumentKind, Repository, StorageError};
+use crate::storage::{DocumentKind, StorageError};
 
 /// The full record of a verified document, for officials.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -1,4 +1,4 @@
-//! The signed status list (issue 11): every document that does not verify `valid` now, signed
+//! The signed status list: every document that does not verify `valid` now, signed
 //! with the document keys, for verifiers that work offline (`signing::status_list` holds the
 //! format). Built from the register by the same dispatch as a scan, then kept while the
 //! register's generation and the legal day hold, for an hour at most; while the register does
@@ -9,7 +9,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
-use super::cache::VerdictCache;
+pub use super::cache::SignedList;
+use super::cache::{Built, VerdictCache};
 use super::{Verdict, lookup};
 use crate::domain::dates::local_date;
 use crate::signing::status_list::{self, StatusEntry, StatusList};
@@ -19,24 +20,6 @@ use crate::state::AppState;
 pub const VALID_FOR: Duration = Duration::hours(24);
 /// How long a list is served before it is built again, even with no act in between.
 const REBUILD_AFTER: Duration = Duration::hours(1);
-
-/// A list as served.
-#[derive(Debug, Clone)]
-pub struct SignedList {
-    /// Tagged `COSE_Sign1` bytes.
-    pub bytes: Arc<Vec<u8>>,
-    /// A strong `ETag` (quoted): SHA-256 of the bytes, first 32 hex digits.
-    pub etag: String,
-    pub expires_at: DateTime<Utc>,
-}
-
-/// A list built under a generation.
-#[derive(Debug)]
-pub(super) struct Built {
-    generation: u64,
-    at: DateTime<Utc>,
-    list: SignedList,
-}
 
 /// The list now: the one kept if it still holds, else one built now; `None` when the register
 /// does not answer and no unexpired list was built before.

@@ -1,4 +1,4 @@
-// The offline verifier (issue 11). Verifies a selo QR token in this browser: the COSE_Sign1
+// The offline verifier. Verifies a selo QR token in this browser: the COSE_Sign1
 // signature with WebCrypto Ed25519 against the published JWK Set, then the document's status
 // from the signed status list. Both are kept on the device (Cache API), so a scan works with
 // no signal; the page says how fresh the status is. Online, the service's own answer is shown

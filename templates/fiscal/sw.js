@@ -1,4 +1,4 @@
-// Service worker of the offline verifier (issue 11): keeps the app's own files so that it opens
+// Service worker of the offline verifier: keeps the app's own files so that it opens
 // with no signal. Network first (updates arrive as soon as there is signal), the kept copy
 // when the network fails or takes more than 3 s. The keys and the status list are kept by the
 // page itself (app.js), which must know whether what it shows is fresh.

@@ -1,4 +1,4 @@
-//! Issue 13, items 1, 3 and 4: acts entered after the fact with the date they happened,
+//! Acts entered after the fact with the date they happened,
 //! fines paid or inscribed in dívida ativa, and a charter vehicle's enrolment date. Every
 //! act is tried entered on the day, late but timely, really late and dated in the future.
 
@@ -249,7 +249,7 @@ async fn app_art22_notification_and_defence_are_judged_on_their_dates() {
     assert_eq!(p["procedure"]["stage"], "definitivo", "{p}");
 }
 
-/// FRET-ART23 and AMB-03 (issue 13, item 3): a fine is paid by guia in parts, the rest falls
+/// FRET-ART23 and AMB-03: a fine is paid by guia in parts, the rest falls
 /// due (`vencida`) after the deadline and is inscribed in dívida ativa; paid late, the units
 /// owed are valued at the UPF of the year of payment. Nothing is paid before notice, beyond
 /// the balance, or in the future; only a fine past its deadline is inscribed, once.
@@ -381,7 +381,7 @@ async fn app_art13_xxii_a_ride_hailing_fine_is_paid_or_falls_due() {
     assert!(text.contains("em débito"), "{text}");
 }
 
-/// FRET-ART26-P1 with issue 13, item 4: each vehicle's enrolment date is the day it was
+/// FRET-ART26-P1: each vehicle's enrolment date is the day it was
 /// protocolled at SIS; the transitional deadline is judged on it, not on the day it is typed.
 #[tokio::test]
 async fn fret_art26_p1_is_judged_on_each_vehicles_enrolment_date() {
@@ -469,7 +469,7 @@ async fn fret_art9_changes_are_recorded_with_their_dates_and_no_deadline() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
 
-/// Issue 13, item 3, end to end in the back office: the act form offers the payment with the
+/// A fine's payment, end to end in the back office: the act form offers the payment with the
 /// guia, the date and the amount; recording it settles the fine, and the auto's page shows it.
 #[tokio::test]
 async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page() {
@@ -537,7 +537,7 @@ async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page(
     assert!(page.contains("DAM 2026/5532"), "{page}");
 }
 
-/// Issue 13, item 2 — APP-ART12-IV (DL-10) and AMB-63: an application protocolled on
+/// APP-ART12-IV (DL-10) and AMB-63: an application protocolled on
 /// 20/11/2026 and granted on 30/11 is judged on the driver's history as of the protocol: a
 /// first licence of 25/11/2024 had not reached its two years then. Protocolled on its
 /// anniversary it is granted, and the authorization records the protocol date; a protocol
@@ -586,7 +586,7 @@ async fn app_art12_a_grant_judges_the_drivers_history_at_the_applications_protoc
     assert_eq!(again["protocolled_on"], "2026-11-25", "{again}");
 }
 
-/// Issue 13, item 1: an act entered wrongly is rectified by a new act with a reason, never by
+/// An act entered wrongly is rectified by a new act with a reason, never by
 /// editing. A defence typed with the wrong protocol date (after the period: untimely) is voided
 /// and entered again with its true date (timely); only the latest act can be voided, a payment
 /// by its guia; the history keeps the wrong act, the rectification and the right one.
@@ -662,7 +662,7 @@ async fn a_wrong_act_is_voided_by_a_rectification_and_entered_again() {
     assert_eq!(p["payment"]["balance_centavos"], 5_000_000, "{p}");
 }
 
-/// Issue 13, item 2 (AMB-64): a Termo's application has a protocol date; the art. 20 bar
+/// A Termo's application has a protocol date; the art. 20 bar
 /// forbids the application itself, so one protocolled within the bar is refused even when
 /// the bar has lifted by the grant; a future protocol date is a 422; the Termo records it.
 #[tokio::test]
@@ -749,7 +749,7 @@ async fn concurrent_payments_of_one_fine_never_overpay_it() {
     );
 }
 
-/// Issue 13, item 1 (APP-ART22, §§1º–2º): a ride-hailing notification entered wrongly is
+/// A ride-hailing notification entered wrongly is
 /// rectified by a new record with its reason, never edited: the defence period then counts
 /// from the right juntada, the history keeps both; not while acts counted from it follow, not
 /// with dates the first could not have, not dated in the future.

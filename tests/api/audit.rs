@@ -1,4 +1,4 @@
-//! Issue 14: an audit log no one can edit unnoticed. Every event row is chained by hash;
+//! An audit log no one can edit unnoticed. Every event row is chained by hash;
 //! `selo audit verify` names the first broken link after an edit, a deletion or an insertion
 //! made directly in the database (the append-only triggers dropped first, as someone with
 //! database access would), and a rewrite of the whole chain after the edited row is caught by

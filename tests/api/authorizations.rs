@@ -395,7 +395,7 @@ async fn unknown_driver_or_vehicle_is_a_field_error() {
     assert_eq!(body["errors"][0]["field"], "driver_id");
 }
 
-/// LEGAL_RULES S01: model year 2013 at the year rollover, in America/Cuiaba.
+/// Scenario S01 (docs/readings.md): model year 2013 at the year rollover, in America/Cuiaba.
 #[tokio::test]
 async fn s01_vehicle_age_boundary_follows_the_local_year() {
     let at = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().to_utc();

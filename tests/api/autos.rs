@@ -86,7 +86,7 @@ async fn autos_compute_fines_recidivism_and_procedure_deadlines() {
 
     // Notification: defence 15 days from the juntada, payment 30 days after it.
     let id = second["id"].as_str().unwrap();
-    // The AR is filed on 15/12 and entered that day (issue 13: never a future date).
+    // The AR is filed on 15/12 and entered that day (never a future date).
     app.clock.set(crate::charter::noon("2026-12-15"));
     let notified = notify(&app, id, "2026-12-14", "2026-12-15").await;
     assert_eq!(notified["deadlines"]["dispatched_in_time"], true);
@@ -195,7 +195,7 @@ async fn auto_inputs_are_validated() {
 /// and annulment recalculating the recidivism of the driver's later auto; the signed
 /// Notificação de Penalidade in two copies, verifiable, and revoked once annulled.
 #[tokio::test]
-#[allow(clippy::too_many_lines)] // one scenario, step by step
+#[expect(clippy::too_many_lines, reason = "one scenario, step by step")]
 async fn annulment_recalculates_recidivism_and_the_notice_is_signed_and_verifiable() {
     let app = spawn_app().await;
     let grant = app.granted().await;
@@ -328,7 +328,7 @@ async fn annulment_recalculates_recidivism_and_the_notice_is_signed_and_verifiab
     assert_eq!(v["document"]["status"], "anulado");
 }
 
-/// Issue 12: an auto records when the inspector drew it up (never in the future, never
+/// An auto records when the inspector drew it up (never in the future, never
 /// before the infraction), and its notice states the date and time of the infraction, the
 /// UPF value with the decree that set it, the defence and payment instructions, and the
 /// profile version it was issued under.
@@ -401,7 +401,7 @@ async fn an_auto_is_dated_when_drawn_up_and_its_notice_states_what_a_defence_nee
     assert!(!text.contains(") ("), "{text}");
 }
 
-/// Issue 13, item 6 — APP-ART27 (AMB-36) and APP-ART26 (AMB-37): illegal transport is service
+/// APP-ART27 (AMB-36) and APP-ART26 (AMB-37): illegal transport is service
 /// without a valid authorization, so an art. 27 auto against a driver whose authorization was
 /// in force when the infraction was committed is refused with the rule and article; the
 /// duties of art. 26 are an authorized driver's, so an art. 26 auto against a driver who held

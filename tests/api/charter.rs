@@ -1,4 +1,4 @@
-//! The charter register (Lei 4.937/2025) through the API: scenarios S03–S08 of LEGAL_RULES §6,
+//! The charter register (Lei 4.937/2025) through the API: scenarios S03–S08 of docs/readings.md,
 //! the Termo and selo documents, and verification of both, on either database.
 
 use chrono::{DateTime, Utc};
@@ -473,7 +473,7 @@ async fn selo_turns_irregular_when_itv_lapses_and_revoked_on_baixa() {
     );
 }
 
-/// Issue 12: a charter auto takes the time of the infraction and the instant it was drawn up
+/// A charter auto takes the time of the infraction and the instant it was drawn up
 /// in the field; "Lavrado em" is that instant, not when it was typed in.
 #[tokio::test]
 async fn a_charter_auto_states_the_time_of_the_infraction_and_when_it_was_drawn_up() {
@@ -744,7 +744,7 @@ async fn fret_art15_driver_registration_and_status() {
     assert_eq!(now["irregularities"][0]["rule"], "FRET-ART15-III");
 }
 
-/// Issue 13, item 7: what no act can say is refused at the door with the field — a CNH
+/// What no act can say is refused at the door with the field — a CNH
 /// category outside the CTB's list, an age under 18 or over 100, a CRLV year of 0 or −1, a
 /// first registration in the future, a date with a signed or far year in any field.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Issue 14: the database fails fast. PostgreSQL is reached through a proxy the test can
+//! The database fails fast. PostgreSQL is reached through a proxy the test can
 //! freeze (bytes held, connections open: a server that stopped answering, not one that
 //! refused), so the service's own deadlines are what answer.
 
@@ -131,7 +131,7 @@ async fn a_frozen_database_is_answered_fast_and_recovered_from_without_restart()
     assert_eq!(body["verdict"], "valid");
 }
 
-/// Issue 14: selo starts while PostgreSQL does not answer, reports unhealthy, and serves as
+/// Selo starts while PostgreSQL does not answer, reports unhealthy, and serves as
 /// soon as the database answers (migrations applied then), without a restart.
 #[tokio::test]
 #[ignore = "needs PostgreSQL: TEST_DATABASE_URL=postgres://… and --include-ignored (CI's PostgreSQL step)"]
@@ -159,7 +159,7 @@ async fn selo_starts_while_the_database_is_down_and_serves_once_it_answers() {
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
-/// Issue 14: while the database does not answer, a sticker this node verified before (no act
+/// While the database does not answer, a sticker this node verified before (no act
 /// since, under 15 minutes ago) is answered `status_unavailable` with its last known status
 /// and how old it is; one never verified gets the signature's result alone.
 #[tokio::test]

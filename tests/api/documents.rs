@@ -12,7 +12,7 @@ async fn sticker_pages_are_exactly_100_by_140_mm_one_per_face() {
         info.contains("Page size:       283.465 x 396.85 pts"),
         "{info}"
     );
-    // Issue 11: the face read from outside and the face read from inside.
+    // The face read from outside and the face read from inside.
     assert!(info.contains("Pages:           2"), "{info}");
 }
 

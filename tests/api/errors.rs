@@ -219,7 +219,7 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
     ));
 }
 
-/// Issue 14: a NUL (or any other control character) in a text field is refused with 422
+/// A NUL (or any other control character) in a text field is refused with 422
 /// naming the field, on both backends (PostgreSQL cannot store it and answered 500).
 #[tokio::test]
 async fn a_control_character_in_a_text_field_is_refused_naming_the_field() {
@@ -254,7 +254,7 @@ async fn a_control_character_in_a_text_field_is_refused_naming_the_field() {
     assert_eq!(res.status(), StatusCode::CREATED);
 }
 
-/// Issue 14: a path id that is not an id (a NUL, say) is a 404 problem, never a database
+/// A path id that is not an id (a NUL, say) is a 404 problem, never a database
 /// error.
 #[tokio::test]
 async fn a_path_id_that_is_not_an_id_is_not_found() {
@@ -270,7 +270,7 @@ async fn a_path_id_that_is_not_an_id_is_not_found() {
     }
 }
 
-/// Issue 14: no other site may frame the verification page.
+/// No other site may frame the verification page.
 #[tokio::test]
 async fn the_verification_page_cannot_be_framed() {
     let app = spawn_app().await;

@@ -152,7 +152,7 @@ pub async fn spawn_configured(
 
 pub use crate::bodies::{clear_certificates, driver_body, vehicle_body};
 
-/// Valid identifiers for several drivers and vehicles (LEGAL_RULES §4).
+/// Valid identifiers for several drivers and vehicles (docs/readings.md, identifiers).
 pub const CPFS: [&str; 3] = ["529.982.247-25", "111.444.777-35", "123.456.789-09"];
 pub const CNHS: [&str; 3] = ["58316794534", "65821310502", "22571182500"];
 pub const PLATES: [&str; 3] = ["BRA2E19", "ABC-1234", "QWE1R23"];

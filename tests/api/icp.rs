@@ -1,4 +1,4 @@
-//! Issue 12, item 3: the city's A1 certificate (PKCS#12, RSA or ECDSA P-256) imported with
+//! The city's A1 certificate (PKCS#12, RSA or ECDSA P-256) imported with
 //! `selo keys import-pkcs12` signs every PDF. The chains here are throw-away ones built in the
 //! test (root → intermediate → A1-like leaf under an ICP-Brasil-like policy); pdfsig and
 //! pyHanko check the same with OpenSSL-made files in `.ci/run` (`tests/interop/icp_check.sh`).

@@ -1,4 +1,4 @@
-//! Issue 13, item 5: the legal bases are files in the repository, and a new version is an act
+//! The legal bases are files in the repository, and a new version is an act
 //! of an official with a date, not a rebuild. What is granted from that date follows the new
 //! numbers and records (and prints) the new version; what came before keeps its own.
 

@@ -1,4 +1,4 @@
-//! Issue 14: what one anonymous client may hold of the service.
+//! What one anonymous client may hold of the service.
 
 use std::time::{Duration, Instant};
 
@@ -92,12 +92,11 @@ async fn number_state(url: &str, number: &str) -> (String, Option<String>) {
     }
 }
 
-/// Issue 14: a number reserved by an issuance that never committed (the process killed
+/// A number reserved by an issuance that never committed (the process killed
 /// between reservation and commit) does not stay `reserved` for ever: the sweep at start (and
 /// every minute) voids it as "emissão interrompida"; a reservation in flight is left alone.
 #[tokio::test]
 async fn a_number_left_reserved_by_a_crash_is_voided_as_interrupted() {
-    use selo::storage::Repository;
     let app = crate::helpers::spawn_app().await;
     let store = selo::storage::Store::connect(&app.database_url)
         .await
@@ -136,7 +135,7 @@ async fn a_number_left_reserved_by_a_crash_is_voided_as_interrupted() {
     );
 }
 
-/// Issue 14: served under an https public URL, every answer tells browsers to keep to https.
+/// Served under an https public URL, every answer tells browsers to keep to https.
 #[tokio::test]
 async fn an_https_public_url_sends_hsts() {
     let app = crate::helpers::spawn_app().await; // PUBLIC_URL is https
@@ -171,7 +170,7 @@ async fn get_from(
     crate::contract::checked("get", path, req.send().await.unwrap()).await
 }
 
-/// Issue 14: printed codes (40 bits) cannot be tried at thousands per second: past the limit
+/// Printed codes (40 bits) cannot be tried at thousands per second: past the limit
 /// an address is answered 429 with `Retry-After`, by the API and by the page alike.
 #[tokio::test]
 async fn printed_code_look_ups_are_limited_per_address() {
@@ -207,7 +206,7 @@ async fn printed_code_look_ups_are_limited_per_address() {
     );
 }
 
-/// Issue 14: token verifications are limited per address too.
+/// Token verifications are limited per address too.
 #[tokio::test]
 async fn token_verifications_are_limited_per_address() {
     let app = spawn_app_with_limits(rates(|r| r.verify = 2)).await;
@@ -223,7 +222,7 @@ async fn token_verifications_are_limited_per_address() {
     );
 }
 
-/// Issue 14: `X-Forwarded-For` names the client only when a configured proxy sends it;
+/// `X-Forwarded-For` names the client only when a configured proxy sends it;
 /// from anyone else it is ignored, so a client cannot dodge its limit by inventing addresses.
 #[tokio::test]
 async fn forwarded_addresses_are_believed_only_from_trusted_proxies() {
@@ -268,7 +267,7 @@ async fn forwarded_addresses_are_believed_only_from_trusted_proxies() {
     );
 }
 
-/// Issue 14: bearer tokens cannot be guessed at speed: past the failures allowed, the address
+/// Bearer tokens cannot be guessed at speed: past the failures allowed, the address
 /// is refused before its token is even compared, a good one included.
 #[tokio::test]
 async fn failed_bearer_tokens_lock_the_address_out_for_the_minute() {
@@ -289,7 +288,7 @@ async fn failed_bearer_tokens_lock_the_address_out_for_the_minute() {
     assert!(res.headers().get("retry-after").is_some());
 }
 
-/// Issue 14: `selo keys rotate` keeps the old key published (its documents keep verifying);
+/// `selo keys rotate` keeps the old key published (its documents keep verifying);
 /// `selo keys retire KID` makes the documents it signed verify as no longer trusted, with the
 /// reason, and takes it out of the JWK Set.
 #[tokio::test]

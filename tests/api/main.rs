@@ -1,7 +1,8 @@
-#![allow(
+#![expect(
     clippy::unwrap_used,
     clippy::expect_used,
-    clippy::case_sensitive_file_extension_comparisons
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "a test suite: a failed unwrap is a failed test"
 )]
 //! Integration suite: the real application on a random port, through real HTTP.
 //! Runs on SQLite by default and on PostgreSQL when `TEST_DATABASE_URL=postgres://…` is set
@@ -17,6 +18,7 @@ mod nodes;
 mod pdf;
 
 mod acts;
+mod assembly;
 mod audit;
 mod authorizations;
 mod autos;
@@ -35,6 +37,7 @@ mod printable;
 mod rectifications;
 mod register_acts;
 mod road;
+mod rules;
 mod samples;
 mod sanctions;
 mod startup;

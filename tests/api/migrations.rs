@@ -335,7 +335,7 @@ async fn verification_answers(
     answers
 }
 
-/// Issue 9: the one document table. Documents issued on the two-table schema (both laws'
+/// The one document table. Documents issued on the two-table schema (both laws'
 /// kinds, as selo stored them then) verify exactly as before once selo moves them: by token,
 /// by printed code and by PDF, on whichever backend the suite runs.
 #[tokio::test]

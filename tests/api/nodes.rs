@@ -1,4 +1,4 @@
-//! Issue 14: several selo nodes on one PostgreSQL (DESIGN.md, the path to scale). Two
+//! Several selo nodes on one PostgreSQL (the path to scale). Two
 //! applications share the database and the keys; each tells the other of its commits by
 //! `LISTEN/NOTIFY`, so what one node cached from the register never outlives an act of the
 //! other by more than the notification's trip.

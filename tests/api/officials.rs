@@ -1,4 +1,4 @@
-//! Issue 10: officials' accounts, personal tokens, the role matrix of every operation, and
+//! Officials' accounts, personal tokens, the role matrix of every operation, and
 //! every act signed by a named official.
 
 use reqwest::StatusCode;
@@ -154,7 +154,7 @@ fn the_matrix_names_every_operation_of_the_route_table_once() {
     assert_eq!(table, routes);
 }
 
-/// Issue 10's role matrix on the API: each operation × each role → allowed or 403 naming the
+/// The role matrix on the API: each operation × each role → allowed or 403 naming the
 /// roles, and without a token → 401 unless public; on both databases.
 #[tokio::test]
 async fn every_operation_answers_each_role_as_the_matrix_says() {
@@ -334,10 +334,13 @@ async fn bad_account_input_is_refused_and_changes_nothing() {
     assert!(unknown.to_string().contains("ninguem"), "{unknown}");
 }
 
-/// Issue 10, item 3: the grant, its documents and its number name the official who made them,
+/// The grant, its documents and its number name the official who made them,
 /// and the history shows their name.
 #[tokio::test]
-#[allow(clippy::too_many_lines)] // one story: register, grant, read back, then the dev token
+#[expect(
+    clippy::too_many_lines,
+    reason = "one story: register, grant, read back, then the dev token"
+)]
 async fn every_act_names_the_official_who_made_it() {
     let app = spawn_app().await;
     let token = app
@@ -581,7 +584,7 @@ fn the_officials_command_line_creates_lists_and_disables_accounts() {
     assert!(err.contains("ninguem"), "{err}");
 }
 
-/// Issue 10, item 3: the certidão's audit line names the official who issued it.
+/// The certidão's audit line names the official who issued it.
 #[tokio::test]
 async fn a_certidao_names_the_official_who_issued_it() {
     let app = spawn_app().await;

@@ -1,12 +1,10 @@
-//! Issue 10: the back office at `/painel` over HTTP — sign-in, sessions, CSRF, throttling,
+//! The back office at `/painel` over HTTP — sign-in, sessions, CSRF, throttling,
 //! roles, and acts done through forms that reach the same use cases as the JSON API.
 
 use std::collections::HashMap;
 
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
-
-use selo::storage::Repository;
 
 use crate::helpers::{OFFICIAL_PASSWORD, TestApp, spawn_app};
 
@@ -48,7 +46,7 @@ impl<'a> Browser<'a> {
         }
     }
 
-    fn cookie_header(&self) -> String {
+    pub(crate) fn cookie_header(&self) -> String {
         self.cookies
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
@@ -513,7 +511,10 @@ async fn the_search_box_finds_records_of_the_officials_own_law_only() {
 }
 
 #[tokio::test]
-#[allow(clippy::too_many_lines)] // one story: create, sign in, change, reset, roles, history
+#[expect(
+    clippy::too_many_lines,
+    reason = "one story: create, sign in, change, reset, roles, history"
+)]
 async fn an_admin_manages_accounts_and_an_official_changes_their_own_password() {
     let app = spawn_app().await;
     app.official("helena.admin", "Helena Prado", "admin").await;
@@ -669,7 +670,7 @@ async fn a_session_ends_ten_hours_after_sign_in_however_used() {
     assert_eq!(status, StatusCode::SEE_OTHER, "{location:?}");
 }
 
-/// Issue 11: the driver's photo is sent from the driver's page, as a file, and refused with
+/// The driver's photo is sent from the driver's page, as a file, and refused with
 /// its reason when it is not a usable photo.
 #[tokio::test]
 async fn an_issuer_uploads_a_drivers_photo_from_the_back_office() {

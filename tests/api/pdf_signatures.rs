@@ -108,7 +108,7 @@ async fn the_page_form_accepts_a_multipart_upload() {
     );
 }
 
-/// Issue 14: a bit flipped in the unsigned padding of a genuine signature leaves the signature
+/// A bit flipped in the unsigned padding of a genuine signature leaves the signature
 /// intact but the file is no issued document; the answer says both, not just "intact".
 #[tokio::test]
 async fn a_genuine_signature_over_bytes_never_issued_says_the_document_is_not_registered() {

@@ -187,7 +187,7 @@ async fn app_art24_ii_notice_to_regularize_a_platform() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
 
-/// APP-ART4-P3 with issue 13, item 1: a delivery typed in with the wrong minute is rectified by
+/// APP-ART4-P3: a delivery typed in with the wrong minute is rectified by
 /// a new record with its reason, and its timeliness judged again; the first stays in the
 /// request's events; a rectification needs a delivery to correct, and passes the delivery's
 /// own checks.

@@ -1,4 +1,4 @@
-//! Issue 12, item 4: any name an official can type prints, or is refused at the door — never
+//! Any name an official can type prints, or is refused at the door — never
 //! a 500 after a number was reserved.
 
 use reqwest::StatusCode;

@@ -1,4 +1,4 @@
-//! Issue 13, item 1: an act of the register entered wrongly is rectified by a new act with
+//! An act of the register entered wrongly is rectified by a new act with
 //! its reason, sent to the same endpoint with `rectifies`; never by editing. The rectified act
 //! passes the checks of its kind, every reader (status, deadlines, verification, documents)
 //! follows it, and the history keeps both.
@@ -317,7 +317,7 @@ async fn app_art24_i_a_register_act_and_a_data_change_entered_wrongly_are_rectif
     assert_eq!(v["document"]["status"], "veiculo_descadastrado", "{v}");
 }
 
-/// APP-ART26-V and §1º with issue 13, item 1: a suspension typed in from the wrong day is
+/// APP-ART26-V and §1º: a suspension typed in from the wrong day is
 /// rectified; the authorization and the sticker's verification follow the right period at
 /// once, the history keeps both, and the rectification cannot turn it into another sanction.
 #[tokio::test]

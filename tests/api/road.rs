@@ -1,4 +1,4 @@
-//! Issue 11, verification on the road: what a passenger can match (car, driver's first name and
+//! Verification on the road: what a passenger can match (car, driver's first name and
 //! photo), the printed code's check symbol, and each failure of the pages saying its reason.
 
 use reqwest::StatusCode;
@@ -617,7 +617,10 @@ async fn an_inspector_scanning_a_selo_sees_the_company_the_bus_and_its_inspectio
 /// `grey` (w × h) rotated by `degrees` about its centre, on white (bilinear).
 fn rotate(w: usize, h: usize, grey: &[u8], degrees: f64) -> Vec<u8> {
     let (sin, cos) = degrees.to_radians().sin_cos();
-    #[allow(clippy::cast_precision_loss)]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "image sizes of a few thousand pixels, exact in f64"
+    )]
     let (cx, cy) = (w as f64 / 2.0, h as f64 / 2.0);
     let at = |x: i64, y: i64| -> f64 {
         match (usize::try_from(x), usize::try_from(y)) {
@@ -628,18 +631,28 @@ fn rotate(w: usize, h: usize, grey: &[u8], degrees: f64) -> Vec<u8> {
     let mut out = vec![255u8; w * h];
     for y in 0..h {
         for x in 0..w {
-            #[allow(clippy::cast_precision_loss)]
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "image sizes of a few thousand pixels, exact in f64"
+            )]
             let (dx, dy) = (x as f64 - cx, y as f64 - cy);
             let (sx, sy) = (cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy);
             let (x0, y0) = (sx.floor(), sy.floor());
             let (fx, fy) = (sx - x0, sy - y0);
-            #[allow(clippy::cast_possible_truncation)]
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "pixel coordinates and values, bounded and clamped"
+            )]
             let (x0, y0) = (x0 as i64, y0 as i64);
             let v = at(x0, y0) * (1.0 - fx) * (1.0 - fy)
                 + at(x0 + 1, y0) * fx * (1.0 - fy)
                 + at(x0, y0 + 1) * (1.0 - fx) * fy
                 + at(x0 + 1, y0 + 1) * fx * fy;
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "pixel coordinates and values, bounded and clamped"
+            )]
             {
                 out[y * w + x] = v.round().clamp(0.0, 255.0) as u8;
             }
@@ -729,7 +742,7 @@ async fn the_sticker_has_two_faces_and_its_qr_survives_dirt_blur_and_a_tilt() {
     }
     let tilted = rotate(w, h, &grey, 15.0);
     let photo = jpeg_roundtrip(w, h, &tilted, 30);
-    // (At error correction M, as before issue 11, this photo does not decode.)
+    // (At error correction M, the level the sticker once used, this photo does not decode.)
     assert_eq!(crate::pdf::decode_qr(w, h, &photo), vec![url.to_owned()]);
 }
 

@@ -51,7 +51,7 @@ fn samples_of_every_kind_have_their_text_and_page_size() {
         .collect();
     assert_eq!(pdfs.len(), 8, "one sample per document kind");
     for (kind, size, pages) in [
-        // Two faces: read from outside, through the glass, and from inside (issue 11).
+        // Two faces: read from outside, through the glass, and from inside.
         ("app_sticker", "283.465 x 396.85 pts", 2),
         ("app_authorization", "595.276 x 841.89 pts (A4)", 1),
         ("charter_termo", "595.276 x 841.89 pts (A4)", 1),
@@ -131,7 +131,7 @@ fn render_all(
         .collect()
 }
 
-/// Issue 12, item 1: with a complete profile every document states who signs, under which
+/// With a complete profile every document states who signs, under which
 /// act, with the Prefeitura's CNPJ and address, and nothing is left "A DEFINIR".
 #[test]
 fn a_complete_profile_names_the_signatory_the_act_and_the_prefeitura_on_every_kind() {
@@ -225,7 +225,7 @@ fn a_complete_profile_names_the_signatory_the_act_and_the_prefeitura_on_every_ki
     assert!(!authorization.contains("Observação EAR"), "{authorization}");
 }
 
-/// Issue 12, item 1: the default profile prints each fact still to be supplied as such; the
+/// The default profile prints each fact still to be supplied as such; the
 /// ride-hailing documents say "minuta" while the draft is the basis, and cite the enacted law
 /// once the profile gives its number.
 #[test]
@@ -261,7 +261,7 @@ fn placeholders_print_as_such_and_the_enacted_law_replaces_the_minuta() {
     }
 }
 
-/// Issue 12, item 4: every kind renders with every printed text at the widest the API
+/// Every kind renders with every printed text at the widest the API
 /// accepts, nothing cut; the sticker and the selo, printed on fixed stock, keep their pages
 /// (A4 documents may run onto another page).
 #[test]

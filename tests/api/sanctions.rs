@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{spawn_app, token_of};
 
-/// Issue 3 §6: a suspended driver's sticker verifies as suspended, with until when.
+/// A suspended driver's sticker verifies as suspended, with until when.
 #[tokio::test]
 async fn a_suspended_authorization_verifies_as_suspended_until_reinstated() {
     let app = spawn_app().await;
@@ -259,7 +259,7 @@ async fn app_art26_ii_impedida_after_fifteen_days_until_a_new_vistoria() {
     assert_eq!(a["inspection"]["vistoria_valid_until"], "2027-12-18");
 }
 
-/// The ride-hailing certidão (issue 4): status and requirements at issue; `outdated` once a
+/// The ride-hailing certidão: status and requirements at issue; `outdated` once a
 /// suspension changes them; the driver's CPF never in the public answer.
 #[tokio::test]
 async fn app_certidao_of_driver_and_vehicle_tells_when_facts_change() {

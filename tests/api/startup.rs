@@ -55,12 +55,12 @@ async fn production_refuses_to_start_without_a_key_or_with_a_readable_one() {
         assert!(err.contains("chmod 600"), "{err}");
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    // Issue 10: the shared token is for development only.
+    // The shared token is for development only.
     let mut s = settings(keys.path(), data.path(), Environment::Production);
     s.admin_token = Some("um-token-compartilhado".into());
     let err = build_error(s).await;
     assert!(err.contains("SELO_ADMIN_TOKEN"), "{err}");
-    // Issue 12: the default profile's facts still to be supplied keep production from
+    // The default profile's facts still to be supplied keep production from
     // starting, each named; SELO_OUVIDORIA_PHONE replaces the profile's phone but not the rest.
     let mut s = settings(keys.path(), data.path(), Environment::Production);
     s.profile = None;
@@ -128,7 +128,7 @@ async fn development_creates_a_private_key_certificates_and_the_database_folder(
     }
 }
 
-/// Issue 12: `selo profile check [FILE]` lists what the profile still lacks and exits 1 until
+/// `selo profile check [FILE]` lists what the profile still lacks and exits 1 until
 /// nothing does.
 #[test]
 fn selo_profile_check_lists_the_facts_still_to_be_supplied() {

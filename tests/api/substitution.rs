@@ -308,7 +308,7 @@ async fn app_art15_how_the_driver_holds_the_car() {
     assert_eq!(res.status(), StatusCode::CREATED);
 }
 
-/// Issue 13, item 2 (AMB-65): a substitution records the day its request was protocolled
+/// A substitution records the day its request was protocolled
 /// (never future), in the register and in the history; the new car is judged at the act.
 #[tokio::test]
 async fn app_art8_p2_a_substitution_records_its_protocol_date() {

@@ -29,7 +29,7 @@ async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
     assert_eq!(body["document"]["number"], "APP-2026/000001");
     assert_eq!(body["document"]["plate"], "BRA2E19");
     assert_eq!(body["document"]["valid_until"], "2027-11-20");
-    // Public tier: the driver's first name only (issue 11), nothing else personal.
+    // Public tier: the driver's first name only, nothing else personal.
     assert_eq!(body["document"]["driver"]["first_name"], "Maria");
     let text = body.to_string();
     assert!(
@@ -168,7 +168,7 @@ async fn verification_page_is_portuguese_and_shows_the_verdict() {
     assert!(html.contains("AUTORIZADO"));
     assert!(html.contains("BRA2E19"));
     assert!(html.contains("20/11/2027"));
-    // Issue 11: the passenger sees the driver's first name, never the full name or the CPF.
+    // The passenger sees the driver's first name, never the full name or the CPF.
     assert!(html.contains("Maria"));
     assert!(
         !html.contains("Souza") && !html.contains("529.982") && !html.contains("52998224725"),
@@ -291,7 +291,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
     assert!(store.charter_commit(commit(&taken)).await.is_err());
 }
 
-/// Issue 14: a verification answered from memory never outlives an act. The second scan is
+/// A verification answered from memory never outlives an act. The second scan is
 /// served from memory; the revocation commits and the very next scan says `revoked`.
 #[tokio::test]
 async fn a_sticker_verified_from_memory_verifies_revoked_on_the_very_next_scan() {
@@ -338,7 +338,7 @@ async fn suspend_for_five_days(app: &crate::helpers::TestApp, grant: &Value) -> 
     .await
 }
 
-/// Issue 14: a suspension (an act on the authorization, not on the document) reaches a
+/// A suspension (an act on the authorization, not on the document) reaches a
 /// sticker already verified from memory, and the end of the suspension (a new legal day, no
 /// act) does too.
 #[tokio::test]
@@ -365,7 +365,7 @@ async fn a_cached_sticker_follows_a_suspension_and_its_end() {
     assert_eq!(body["verdict"], "valid", "{body}");
 }
 
-/// Issue 11: the signed status list names every document not in force, verifies with the
+/// The signed status list names every document not in force, verifies with the
 /// published keys, and changes with the register (`ETag`, `If-None-Match`).
 #[tokio::test]
 async fn the_signed_status_list_lists_what_is_not_in_force() {

@@ -1,4 +1,4 @@
-//! Issue 11: the offline verifier at `/fiscal/`, in headless Chromium, with the network really
+//! The offline verifier at `/fiscal/`, in headless Chromium, with the network really
 //! cut: the browser reaches selo through a TCP relay that this test stops (every connection
 //! dropped, new ones refused). Online it shows the service's answer; cut off, a valid sticker
 //! still verifies from the keys and status list kept on the device, a revoked one in the list

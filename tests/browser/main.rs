@@ -1,4 +1,4 @@
-//! The back office in a real browser (issue 10): headless Chromium driven over WebDriver
+//! The back office in a real browser: headless Chromium driven over WebDriver
 //! (`chromedriver`, started here). Not part of `cargo test --release`; `.ci/run` installs
 //! Debian's `chromium` and `chromium-driver` and runs `cargo test --release --test browser`.
 //! Screenshots of the main pages at 1280 and 390 px are written to `target/screenshots/`.
@@ -10,11 +10,17 @@
 //! ride-hailing grant; a form posted without its CSRF token is refused; logout ends it all.
 
 #[path = "../api/bodies.rs"]
-#[allow(dead_code)]
+#[expect(
+    dead_code,
+    reason = "a module shared with the API suite; this target uses part of it"
+)]
 mod bodies;
 mod fiscal;
 #[path = "../api/pdf.rs"]
-#[allow(dead_code)]
+#[expect(
+    dead_code,
+    reason = "a module shared with the API suite; this target uses part of it"
+)]
 mod pdf;
 mod verdicts;
 
@@ -165,6 +171,20 @@ impl App {
     }
 }
 
+/// The screenshots `docs/officials-guide.md` shows.
+const GUIDE_SCREENSHOTS: &[&str] = &[
+    "login-1280",
+    "home-1280",
+    "authorization-1280",
+    "grant-refused-1280",
+    "verification-1280",
+    "company-1280",
+    "officials-1280",
+    "home-390",
+    "fiscal-online-390",
+    "fiscal-offline-valid-390",
+];
+
 fn shots() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -198,7 +218,13 @@ async fn shot(c: &Client, name: &str) {
     .await
     .unwrap();
     let png = c.screenshot().await.unwrap();
-    std::fs::write(shots().join(format!("{name}.png")), png).unwrap();
+    std::fs::write(shots().join(format!("{name}.png")), &png).unwrap();
+    // `UPDATE_GUIDE_SCREENSHOTS=1` also refreshes the pictures of the officials' guide.
+    if GUIDE_SCREENSHOTS.contains(&name) && std::env::var("UPDATE_GUIDE_SCREENSHOTS").is_ok() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/img");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
     c.set_window_size(u32::try_from(width).unwrap(), 900)
         .await
         .unwrap();

@@ -1,4 +1,4 @@
-//! Issue 11: every verdict of the public verification page on a phone (390 px, and 320 px for
+//! Every verdict of the public verification page on a phone (390 px, and 320 px for
 //! the narrowest), in light and dark mode: the headline in words, what to do, nothing
 //! overflowing sideways; and the inspector's page. Screenshots in `target/screenshots/`.
 

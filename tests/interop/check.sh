@@ -33,7 +33,7 @@ if "$work/venv/bin/python" tests/interop/pycose_verify.py "$work/jwks.json" "$ta
 fi
 echo "pycose rejects a tampered token: ok"
 
-# Issue 14: the audit checkpoint selo signs at start verifies with the same keys.
+# The audit checkpoint selo signs at start verifies with the same keys.
 for _ in $(seq 50); do
   curl -fs "http://127.0.0.1:$port/api/v1/audit/checkpoints" | grep -q '"token"' && break
   sleep 0.1
@@ -43,7 +43,7 @@ echo "pycose verifies the audit checkpoint:"
 "$work/venv/bin/python" tests/interop/pycose_verify.py "$work/jwks.json" "$checkpoint" | tee "$work/checkpoint.json"
 grep -q '"t": "selo-audit-checkpoint"' "$work/checkpoint.json"
 
-# Issue 11: revoke the authorization; the signed status list (raw COSE) lists its sticker as
+# Revoke the authorization; the signed status list (raw COSE) lists its sticker as
 # revoked, and pycose verifies it with the published keys.
 curl -fs "${auth[@]}" -d '{"reason":"Cassação por fraude"}' \
   "http://127.0.0.1:$port/api/v1/app-authorizations/$authorization/revocation" >/dev/null

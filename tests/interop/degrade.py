@@ -1,4 +1,4 @@
-"""Issue 11: a sticker photographed as on the road. Reads a 300 dpi PNG of the sticker's first
+"""A sticker photographed as on the road. Reads a 300 dpi PNG of the sticker's first
 face, smears 15 % of its QR code's area, turns it 15 degrees and keeps it as a JPEG of quality
 30. zbar must still read it (tests/interop/poppler_zbar_check.sh).
 Usage: degrade.py IN.png OUT.jpg"""

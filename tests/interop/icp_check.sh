@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12: the city's own certificate signs the PDFs. OpenSSL builds throw-away chains (root
+# The city's own certificate signs the PDFs. OpenSSL builds throw-away chains (root
 # → intermediate → A1-like leaf under an ICP-Brasil-like certificate policy) as the CAs
 # deliver them: RSA 2048 in OpenSSL 3's default PKCS#12 (PBES2, AES-256, HMAC-SHA-256),
 # ECDSA P-256 in the legacy one (PKCS#12 PBE with 3DES, HMAC-SHA-1), and RSA in the oldest

@@ -33,7 +33,7 @@ check charter_selo "297.638 x 419.528 pts" "SELO DE VISTORIA"
 check charter_certidao "595.276 x 841.89 pts (A4)" "CERTIDÃO"
 check charter_auto "595.276 x 841.89 pts (A4)" "AUTO DE INFRAÇÃO"
 
-# Issue 11: both faces of the sticker carry the QR code, and the outside face still reads
+# Both faces of the sticker carry the QR code, and the outside face still reads
 # after a 15 % smear, a 15° tilt and JPEG quality 30 (Pillow degrades it, zbar reads it).
 pdftoppm -png -r 300 -f 2 -l 2 -singlefile "$work/samples/app_sticker.pdf" "$work/face2"
 if zbarimg --raw -q "$work/face2.png" | grep -q '^https://selo.example.gov.br/v/'; then

@@ -3,7 +3,7 @@
 usage: python pycose_verify.py JWKS_FILE TOKEN
        python pycose_verify.py JWKS_FILE @FILE    (raw COSE bytes: the signed status list)
 Prints the decoded payload (bytes as hex) and exits 0 when the signature verifies with the
-published key named by the kid; exits 1 otherwise. Uses nothing from selo but the README's
+published key named by the kid; exits 1 otherwise. Uses nothing from selo but docs/verification-formats.md's
 format. Works for QR tokens, audit checkpoints and the status list alike.
 """
 

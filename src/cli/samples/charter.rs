@@ -39,7 +39,10 @@ pub struct CharterSamples {
 }
 
 impl CharterSamples {
-    #[allow(clippy::too_many_lines)] // realistic sample data, field by field
+    #[expect(
+        clippy::too_many_lines,
+        reason = "realistic sample data, field by field"
+    )]
     pub fn new(now: DateTime<Utc>) -> Option<Self> {
         let basis = CharterLegalBasis::lei_4937_2025();
         let today = local_date(now);

@@ -14,7 +14,7 @@ use crate::domain::legal_basis::CharterLegalBasis;
 /// One typified infraction of art. 19 (every one is fined on the company).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CharterInfraction {
-    /// Rule id in LEGAL_RULES, e.g. `FRET-ART19-III`.
+    /// Rule id of the catalogue (`docs/rules.md`), e.g. `FRET-ART19-III`.
     pub id: &'static str,
     pub article: &'static str,
     pub description: &'static str,
@@ -190,7 +190,7 @@ pub enum ProcedureAct {
         outcome: Outcome,
         decided_on: NaiveDate,
     },
-    /// Payment of the fine (issue 13; FRET-ART23, APP-ART13-XXII): the guia (DAM) paid, the
+    /// Payment of the fine (FRET-ART23, APP-ART13-XXII): the guia (DAM) paid, the
     /// day it was paid (bank settlement) and the amount in centavos. Partial payments add up.
     Pagamento {
         guia: String,
@@ -203,7 +203,7 @@ pub enum ProcedureAct {
         number: String,
         inscribed_on: NaiveDate,
     },
-    /// Issue 13, item 1: an act entered wrongly is voided by this act, with the reason and the
+    /// An act entered wrongly is voided by this act, with the reason and the
     /// day it was decided, never edited; the correct act is then entered anew and the history
     /// keeps all three. It voids the procedure's latest act of kind `voids` (a payment: the
     /// one of `guia`); to reach an earlier act, the later ones are voided first.
@@ -309,7 +309,7 @@ fn check_rectification(
 }
 
 impl ProcedureAct {
-    /// The date the law counts from for this act (issue 13, item 1): the protocol date of a
+    /// The date the law counts from for this act: the protocol date of a
     /// petition, the date of a decision, of the notice, of the payment, of the inscription —
     /// never the instant it was entered, which the event records beside it.
     pub fn date(&self) -> NaiveDate {
@@ -467,7 +467,7 @@ pub fn procedure_state(
                 s.stage = "notificado";
             }
             ProcedureAct::Defesa { filed_on, .. } => {
-                // Judged on its protocol date (issue 13, item 1). A defence protocolled after
+                // Judged on its protocol date. A defence protocolled after
                 // the period is on record but the facts stay admitted (art. 23).
                 let timely = s.defence_due.as_ref().is_some_and(|d| *filed_on <= d.due);
                 s.defence_timely = Some(timely);
@@ -562,10 +562,13 @@ fn is_final(
     }
 }
 
-/// The payment deadline (AMB-62, README): art. 23's 30 days count from the effective end of
+/// The payment deadline (AMB-62): art. 23's 30 days count from the effective end of
 /// the period the penalty became final by — the defence period (no defence, AMB-32), the
 /// reconsideration period (decision upheld, no reconsideration), or the Mayor's decision.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the procedure's state and each act that moves it"
+)]
 fn payment_deadline(
     s: &mut ProcedureState,
     decided: Option<Outcome>,
@@ -594,13 +597,16 @@ pub fn act_floor(acts: &[ProcedureAct], start: NaiveDate) -> NaiveDate {
     latest_act_date(acts).map_or(start, |d| d.max(start))
 }
 
-/// Whether `act` may be recorded, with the date it bears (issue 13, item 1): not in the
+/// Whether `act` may be recorded, with the date it bears: not in the
 /// future, not before the act it follows (`floor`, [`act_floor`]; a payment: not before the
 /// auto, `start`), and in the procedure's order **as it stood on that date** — so a defence
 /// protocolled on its last day and typed in days later is timely, and one protocolled after
 /// the period is recorded as untimely (the facts stay admitted, art. 23). The pt-BR reason
 /// when not.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the procedure's state and each act that moves it"
+)]
 pub fn check_act(
     acts: &[ProcedureAct],
     act: &ProcedureAct,
@@ -736,291 +742,7 @@ fn check_act_order(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
-mod tests {
-    use super::*;
-    use crate::domain::calendar::CalendarSettings;
-
-    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).unwrap()
-    }
-
-    fn auto(n: &str, inciso: &'static str, on: NaiveDate) -> AutoFacts {
-        AutoFacts {
-            number: n.into(),
-            infraction: inciso,
-            committed_on: on,
-            annulled: false,
-            final_: true,
-        }
-    }
-
-    fn basis() -> CharterLegalBasis {
-        CharterLegalBasis::lei_4937_2025()
-    }
-
-    fn upf(a: &[AutoFacts]) -> Vec<Option<u32>> {
-        assess_fines(a, &basis())
-            .into_iter()
-            .map(|f| f.map(|f| f.upf))
-            .collect()
-    }
-
-    #[test]
-    fn fret_art19_every_inciso_is_500_upfbg() {
-        for i in CHARTER_INFRACTIONS {
-            let fines = upf(&[auto("A1", i.id, d(2025, 4, 10))]);
-            assert_eq!(fines, vec![Some(500)], "{}", i.id);
-        }
-    }
-
-    #[test]
-    fn fret_art19_pu_s06_doubles_on_the_anniversary_not_the_day_after() {
-        let first = auto("A1", "FRET-ART19-III", d(2025, 4, 10));
-        let same_day = auto("A2", "FRET-ART19-III", d(2026, 4, 10));
-        let day_after = auto("A2", "FRET-ART19-III", d(2026, 4, 11));
-        let other_inciso = auto("A2", "FRET-ART19-I", d(2025, 6, 1));
-        assert_eq!(upf(&[first.clone(), same_day]), vec![Some(500), Some(1000)]);
-        assert_eq!(upf(&[first.clone(), day_after]), vec![Some(500), Some(500)]);
-        assert_eq!(
-            upf(&[first.clone(), other_inciso]),
-            vec![Some(500), Some(500)]
-        );
-        let f = assess_fines(
-            &[first, auto("A2", "FRET-ART19-III", d(2026, 4, 10))],
-            &basis(),
-        );
-        let second = f[1].clone().unwrap();
-        assert_eq!(second.repeats.as_deref(), Some("A1"));
-        assert!(second.doubling_confirmed);
-    }
-
-    #[test]
-    fn fret_art19_pu_s07_never_compounds_and_recalculates_after_annulment() {
-        let mut autos = vec![
-            auto("A1", "FRET-ART19-III", d(2025, 4, 10)),
-            auto("A2", "FRET-ART19-III", d(2025, 9, 1)),
-            auto("A3", "FRET-ART19-III", d(2026, 1, 15)),
-        ];
-        assert_eq!(upf(&autos), vec![Some(500), Some(1000), Some(1000)]);
-        autos[0].annulled = true;
-        assert_eq!(upf(&autos), vec![None, Some(500), Some(1000)]);
-    }
-
-    #[test]
-    fn fret_art19_pu_doubling_unconfirmed_while_earlier_penalty_not_final() {
-        let mut first = auto("A1", "FRET-ART19-II", d(2025, 4, 10));
-        first.final_ = false;
-        let f = assess_fines(
-            &[first, auto("A2", "FRET-ART19-II", d(2025, 5, 10))],
-            &basis(),
-        );
-        let second = f[1].clone().unwrap();
-        assert_eq!(second.upf, 1000);
-        assert!(!second.doubling_confirmed);
-    }
-
-    #[test]
-    fn fret_art20_iv_s08_repeating_vi_is_a_cassacao_ground() {
-        let f = assess_fines(
-            &[
-                auto("A1", "FRET-ART19-VI", d(2025, 2, 3)),
-                auto("A2", "FRET-ART19-VI", d(2025, 11, 20)),
-            ],
-            &basis(),
-        );
-        assert!(!f[0].clone().unwrap().cassacao_ground);
-        let second = f[1].clone().unwrap();
-        assert!(second.cassacao_ground);
-        assert_eq!(second.upf, 1000);
-        // Repeating another inciso is not a ground.
-        let g = assess_fines(
-            &[
-                auto("A1", "FRET-ART19-IV", d(2025, 2, 3)),
-                auto("A2", "FRET-ART19-IV", d(2025, 11, 20)),
-            ],
-            &basis(),
-        );
-        assert!(!g[1].clone().unwrap().cassacao_ground);
-    }
-
-    fn cal() -> Calendar {
-        Calendar::new(CalendarSettings::default(), [])
-    }
-
-    #[test]
-    fn fret_art22_s09_defence_due_monday_after_finados_and_art23_payment() {
-        let acts = [ProcedureAct::Notificacao {
-            method: NoticeMethod::Contrafe,
-            notified_on: d(2025, 10, 17),
-        }];
-        let s = procedure_state(
-            &acts,
-            d(2025, 10, 20),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert_eq!(s.defence_due.as_ref().unwrap().due, d(2025, 11, 3));
-        // AMB-32: 30 days from the effective end (03/11 → 03/12/2025, a Wednesday).
-        assert_eq!(s.payment_due.as_ref().unwrap().due, d(2025, 12, 3));
-        assert!(!s.final_);
-        let later = procedure_state(
-            &acts,
-            d(2025, 11, 4),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert!(later.final_, "art. 23: no defence → facts admitted");
-    }
-
-    #[test]
-    #[allow(clippy::many_single_char_names)]
-    fn fret_art22_p3_s10_reconsideration_goes_to_the_mayor() {
-        let acts = vec![
-            ProcedureAct::Notificacao {
-                method: NoticeMethod::CertidaoFiscal,
-                notified_on: d(2025, 8, 1),
-            },
-            ProcedureAct::Defesa {
-                protocol: "P-1".into(),
-                filed_on: d(2025, 8, 10),
-            },
-            ProcedureAct::Decisao {
-                outcome: Outcome::Mantido,
-                decided_on: d(2025, 9, 1),
-                notified_on: d(2025, 9, 4),
-            },
-        ];
-        let s = procedure_state(
-            &acts,
-            d(2025, 9, 5),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert_eq!(s.defence_timely, Some(true));
-        // Day 10 is Sunday 14/09; 15/09 is a business day under the default calendar…
-        assert_eq!(s.reconsideration_due.as_ref().unwrap().due, d(2025, 9, 15));
-        // …and with the municipal anniversary switched on, the due day is Tuesday 16/09.
-        let anniversary = Calendar::new(
-            CalendarSettings {
-                municipal_anniversary: true,
-                ..CalendarSettings::default()
-            },
-            [],
-        );
-        let t = procedure_state(
-            &acts,
-            d(2025, 9, 5),
-            &anniversary,
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert_eq!(t.reconsideration_due.as_ref().unwrap().due, d(2025, 9, 16));
-        assert!(!s.final_);
-        let mut with_recon = acts.clone();
-        with_recon.push(ProcedureAct::Reconsideracao {
-            protocol: "P-2".into(),
-            filed_on: d(2025, 9, 12),
-        });
-        let r = procedure_state(
-            &with_recon,
-            d(2025, 10, 1),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert_eq!(r.routed_to, Some("GABINETE_DO_PREFEITO"));
-        assert_eq!(r.reconsideration_timely, Some(true));
-        assert!(!r.final_);
-        with_recon.push(ProcedureAct::DecisaoPrefeito {
-            outcome: Outcome::Anulado,
-            decided_on: d(2025, 10, 2),
-        });
-        let a = procedure_state(
-            &with_recon,
-            d(2025, 10, 3),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert!(a.annulled);
-        assert!(!a.final_);
-        assert_eq!(a.stage, "anulado");
-        // Without reconsideration, the decision becomes final after the 10 days.
-        let f = procedure_state(
-            &acts,
-            d(2025, 9, 17),
-            &cal(),
-            &DeadlineRules::default(),
-            (&basis()).into(),
-        );
-        assert!(f.final_);
-    }
-}
+mod tests;
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
-mod per_rule {
-    //! One test per rule id of art. 19–23 (each also covered by the tables above).
-    use super::*;
-
-    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).unwrap()
-    }
-
-    fn fine(inciso: &'static str) -> (u32, u32) {
-        let b = CharterLegalBasis::lei_4937_2025();
-        let mk = |n: &str, on| AutoFacts {
-            number: n.into(),
-            infraction: inciso,
-            committed_on: on,
-            annulled: false,
-            final_: true,
-        };
-        let f = assess_fines(&[mk("A1", d(2025, 1, 10)), mk("A2", d(2025, 6, 10))], &b);
-        (f[0].clone().unwrap().upf, f[1].clone().unwrap().upf)
-    }
-
-    macro_rules! inciso_tests {
-        ($($name:ident => $id:literal),* $(,)?) => {$(
-            #[test]
-            fn $name() {
-                assert!(charter_infraction($id).is_some());
-                assert_eq!(fine($id), (500, 1000), "500 UPFBG, doubled on repeat");
-            }
-        )*};
-    }
-
-    inciso_tests! {
-        fret_art19_i_500_upfbg_doubled_on_repeat => "FRET-ART19-I",
-        fret_art19_ii_500_upfbg_doubled_on_repeat => "FRET-ART19-II",
-        fret_art19_iii_500_upfbg_doubled_on_repeat => "FRET-ART19-III",
-        fret_art19_iv_500_upfbg_doubled_on_repeat => "FRET-ART19-IV",
-        fret_art19_v_500_upfbg_doubled_on_repeat => "FRET-ART19-V",
-        fret_art19_vi_500_upfbg_doubled_on_repeat => "FRET-ART19-VI",
-    }
-
-    #[test]
-    fn fret_art23_no_defence_payment_thirty_days_after_the_defence_period() {
-        let cal = Calendar::new(crate::domain::calendar::CalendarSettings::default(), []);
-        let b = CharterLegalBasis::lei_4937_2025();
-        let acts = [ProcedureAct::Notificacao {
-            method: NoticeMethod::Contrafe,
-            notified_on: d(2025, 12, 5),
-        }];
-        let s = procedure_state(
-            &acts,
-            d(2026, 1, 6),
-            &cal,
-            &DeadlineRules::default(),
-            (&b).into(),
-        );
-        // S11 with the default calendar (no recess decreed here): 20/12 is a Saturday → 22/12.
-        assert_eq!(s.defence_due.as_ref().unwrap().due, d(2025, 12, 22));
-        assert_eq!(s.payment_due.as_ref().unwrap().due, d(2026, 1, 21));
-        assert!(s.final_, "facts deemed admitted");
-    }
-}
+mod per_rule;

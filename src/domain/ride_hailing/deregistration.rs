@@ -191,7 +191,6 @@ pub fn app_art24_i_not_deregistered(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

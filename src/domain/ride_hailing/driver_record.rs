@@ -1,5 +1,5 @@
 //! The ride-hailing driver's record beyond the CNH (draft consolidated law, art. 12, III, IV
-//! and §1º; LEGAL_RULES AMB-23…25): criminal-record certificates, traffic infractions and the
+//! and §1º; AMB-23…25): criminal-record certificates, traffic infractions and the
 //! CTB art. 306 bar. Facts come from documents the applicant files; the rules are pure.
 
 use chrono::{Duration, NaiveDate};
@@ -233,7 +233,6 @@ pub fn app_art12_p1_ctb306(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -405,7 +404,7 @@ mod tests {
         assert!(failures(&rec(Some(d(2021, 11, 29))), d(2026, 11, 30)).is_empty());
     }
 
-    // AMB-25's two switches are parameters of the basis, not of the build (issue 13, item 5).
+    // AMB-25's two switches are parameters of the basis, not of the build.
     #[test]
     fn app_art12_p1_ctb306_reads_the_switches_of_the_basis() {
         let base = DriverRecord {

@@ -161,7 +161,6 @@ pub fn app_art24_ii_check(n: &RegularizationNotice, today: NaiveDate) -> Vec<Rul
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -285,7 +284,6 @@ pub fn data_request_status(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod per_rule {
     use super::*;
 

@@ -92,7 +92,7 @@ pub struct RideHailingAuthorization {
     pub legal_basis_version: String,
     pub granted_at: DateTime<Utc>,
     pub granted_by: String,
-    /// When the application was protocolled (issue 13); `None` for grants before it was kept.
+    /// When the application was protocolled; `None` for grants before it was kept.
     pub protocolled_on: Option<NaiveDate>,
     pub revocation: Option<Revocation>,
     /// How many times the car was replaced (APP-ART8-P2).

@@ -1,5 +1,5 @@
-//! Ride-hailing infractions and sanctions (draft consolidated law, arts. 24–27; LEGAL_RULES
-//! §2B): the catalogue as data, fines in UPFG and R$, recidivism, and the status of an
+//! Ride-hailing infractions and sanctions (draft consolidated law,
+//! arts. 24–27): the catalogue as data, fines in UPFG and R$, recidivism, and the status of an
 //! authorization under suspension or cassação.
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -357,7 +357,7 @@ pub fn binds_driver_and_vehicle(
     )
 }
 
-/// APP-ART22 §§1º–2º with issue 13, item 1: the notice reaches the driver after the auto is
+/// APP-ART22 §§1º–2º: the notice reaches the driver after the auto is
 /// drawn up, and neither its delivery nor its juntada is in the future (the charter auto's
 /// rule too, `check_act`). The field and the pt-BR reason when not.
 pub fn app_art22_notice_dates(
@@ -405,7 +405,7 @@ pub fn held_at(facts: &[AuthorizationFacts], at: DateTime<Utc>) -> Option<Author
 }
 
 /// Whether infraction `kind` can apply to a driver who held `held` when it was committed
-/// (issue 13, item 6). `None`: it can.
+///. `None`: it can.
 /// - APP-ART27 (AMB-36): illegal transport is service *without* a valid authorization; a
 ///   driver whose authorization was in force is fined under art. 26 instead.
 /// - APP-ART26 I–VI (AMB-37): duties of an authorized driver; without any authorization (in
@@ -440,7 +440,6 @@ pub fn precondition(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -732,7 +731,6 @@ mod tests {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod per_rule {
     //! One test per rule id of arts. 22–27 (each also covered by the tables above).
     use super::*;

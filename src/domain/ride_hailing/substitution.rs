@@ -1,7 +1,7 @@
 //! Replacing the authorized car (draft consolidated law, art. 8º, §2º): after a casualty,
 //! a sale or the end of a rental, the driver may bring another car that meets art. 2º,
 //! §§1º–2º and passes a new SMF vistoria. The authorization keeps its number and its
-//! validity (INTERP, LEGAL_RULES APP-ART8-P2); the old car leaves it and a new sticker is
+//! validity (a reading, APP-ART8-P2); the old car leaves it and a new sticker is
 //! issued for the new one.
 
 use chrono::NaiveDate;
@@ -181,7 +181,6 @@ pub fn superseded(issued_for: Option<i32>, latest: Option<i32>) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -254,7 +253,7 @@ mod tests {
     );
 
     #[test]
-    #[allow(clippy::too_many_lines)] // the table reads best as one list
+    #[expect(clippy::too_many_lines, reason = "the table reads best as one list")]
     fn app_art8_p2_replacement_table() {
         let ok = car();
         let old = VehicleFacts {

@@ -242,7 +242,6 @@ pub fn app_art16_p2_notice_only_on_failure(approved: bool, notified: bool) -> Op
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::domain::calendar::CalendarSettings;

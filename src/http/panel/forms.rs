@@ -1,6 +1,6 @@
 //! Forms of the back office, generated from the OpenAPI document: every operation of the JSON
 //! API is a form whose fields are its request body's schema, labelled in pt-BR, and whose
-//! submission becomes the same JSON body an API client would send (issue 10).
+//! submission becomes the same JSON body an API client would send.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -614,7 +614,7 @@ mod tests {
         );
     }
 
-    /// Issue 13, item 1: an act sent with `rectifies` keeps its variants in the form, with the
+    /// An act sent with `rectifies` keeps its variants in the form, with the
     /// rectification's group beside them, left out of the body when blank.
     #[test]
     fn a_register_act_keeps_its_variants_beside_its_rectification() {

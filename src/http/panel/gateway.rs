@@ -1,6 +1,6 @@
 //! The back office's way to act: it calls the JSON API's own routes in process, as the signed-in
 //! official, so every act goes through the same guard (roles), the same parsing and the same
-//! use case as an API client's — nothing of a handler is written twice (issue 10).
+//! use case as an API client's — nothing of a handler is written twice.
 
 use std::cell::RefCell;
 
@@ -10,16 +10,11 @@ use actix_service::{IntoServiceFactory, Service, ServiceFactory};
 use actix_web::dev::{AppConfig, ServiceResponse};
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::web::{Bytes, Data};
+use actix_web::web::Bytes;
 use actix_web::{App, HttpMessage};
 
-use crate::http::auth::Official;
-use crate::state::AppState;
-
-/// The official an in-process call acts as. Only this module creates it; a request from the
-/// network never carries it, so the API's guard trusts it.
-#[derive(Clone)]
-pub struct InProcess(pub Official);
+use crate::http::Assembly;
+use crate::http::auth::{InProcess, Official};
 
 type Api = RcService<Request, ServiceResponse, actix_web::Error>;
 
@@ -29,8 +24,8 @@ thread_local! {
     static API: RefCell<Option<(usize, Api)>> = const { RefCell::new(None) };
 }
 
-async fn api(state: &Data<AppState>) -> Result<Api, actix_web::Error> {
-    let key = std::sync::Arc::as_ptr(&state.settings) as usize;
+async fn api(app: &Assembly) -> Result<Api, actix_web::Error> {
+    let key = std::sync::Arc::as_ptr(&app.state.settings) as usize;
     if let Some(api) = API.with(|a| {
         a.borrow()
             .as_ref()
@@ -39,10 +34,8 @@ async fn api(state: &Data<AppState>) -> Result<Api, actix_web::Error> {
     }) {
         return Ok(api);
     }
-    let app = App::new()
-        .app_data(state.clone())
-        .configure(crate::http::configure);
-    let service = app
+    let service = App::new()
+        .configure(|cfg| app.configure(cfg))
         .into_factory()
         .new_service(AppConfig::default())
         .await
@@ -71,26 +64,26 @@ impl Answer {
 
 /// Calls `method path` of the JSON API as `official`, with `body` as its JSON.
 pub async fn call(
-    state: &Data<AppState>,
+    app: &Assembly,
     official: &Official,
     method: Method,
     path: &str,
     body: Option<&serde_json::Value>,
 ) -> Result<Answer, actix_web::Error> {
     let bytes = body.map_or_else(Vec::new, |b| b.to_string().into_bytes());
-    call_raw(state, official, method, path, "application/json", bytes).await
+    call_raw(app, official, method, path, "application/json", bytes).await
 }
 
 /// The same, with a body of any type (a driver's photo).
 pub async fn call_raw(
-    state: &Data<AppState>,
+    app: &Assembly,
     official: &Official,
     method: Method,
     path: &str,
     content_type: &'static str,
     bytes: Vec<u8>,
 ) -> Result<Answer, actix_web::Error> {
-    let api = api(state).await?;
+    let api = api(app).await?;
     let len = bytes.len();
     let mut req = Request::with_payload(actix_http::Payload::from(Bytes::from(bytes)));
     {

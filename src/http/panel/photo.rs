@@ -1,4 +1,4 @@
-//! The driver's photo in the back office (issue 11): a multipart form whose file goes, through
+//! The driver's photo in the back office: a multipart form whose file goes, through
 //! the gateway, to `PUT /api/v1/drivers/{id}/photo` as the signed-in official — the API's own
 //! guard, limits and use case.
 
@@ -119,7 +119,7 @@ async fn upload(
         );
     };
     let answer = super::gateway::call_raw(
-        &state,
+        &s.app,
         &s.official,
         Method::PUT,
         &format!("/api/v1/drivers/{id}/photo"),

@@ -1,4 +1,4 @@
-//! The verification page in pt-BR (issue 11): one verdict in words, icon and colour, what to do
+//! The verification page in pt-BR: one verdict in words, icon and colour, what to do
 //! about it, what a passenger compares with the car and driver in front of them, the
 //! document's public data, and the forms to verify by printed code or by PDF. The template
 //! (`templates/pages/verify.html`) is layout only; every sentence is chosen here.
@@ -8,6 +8,7 @@ use actix_web::http::{StatusCode, header};
 use askama::Template;
 
 use crate::documents::format;
+use crate::http::problem::ApiError;
 use crate::state::AppState;
 use crate::storage::DocumentKind;
 use crate::verification::inspector::InspectorRecord;
@@ -63,7 +64,10 @@ const DO_NOT_BOARD: &str = "Não embarque. Denuncie à Ouvidoria Municipal:";
 const DO_NOT_TRUST: &str =
     "Não confie neste documento nem embarque no veículo. Denuncie à Ouvidoria Municipal:";
 
-#[allow(clippy::too_many_lines)] // one table of sentences, verdict by verdict
+#[expect(
+    clippy::too_many_lines,
+    reason = "one table of sentences, verdict by verdict"
+)]
 fn banner(v: Verdict, law: Option<Law>, source: Source<'_>) -> Banner {
     let b = |class, icon, headline, text, action: &'static str, report| Banner {
         class,
@@ -312,7 +316,7 @@ struct Row {
     value: String,
 }
 
-/// The inspector tier (issue 11): the full record, in lines ready to print.
+/// The inspector tier: the full record, in lines ready to print.
 struct RecordView {
     rows: Vec<Row>,
     pending: Vec<String>,
@@ -509,7 +513,7 @@ pub fn render(
             record: v.record.as_ref().map(RecordView::of),
             document: v.document.as_ref().map(|d| {
                 let mut view = DocumentView::of(d);
-                // Issue 14: a status read earlier never reads as the status now.
+                // A status read earlier never reads as the status now.
                 if let Some(last) = &v.last_known {
                     view.status_label = "Última situação";
                     view.status_as_of = Some(format::time_local(last.as_of));
@@ -541,6 +545,29 @@ pub fn render(
     })
 }
 
+/// A verification page refused (a rate limit, an upload not read): `note` says why, with the
+/// error's status and, for a 429, its `Retry-After`.
+pub fn refused_page(state: &AppState, e: &ApiError, note: &str) -> HttpResponse {
+    let v = Verification {
+        verdict: Verdict::Malformed,
+        checked_at: state.clock.now(),
+        document: None,
+        reason: None,
+        last_known: None,
+        record: None,
+    };
+    let mut res = html(
+        actix_web::ResponseError::status_code(e),
+        &render(state, Some(&v), Some(note), Source::Refused, None),
+    );
+    if let ApiError::TooManyRequests { retry_after, .. } = e
+        && let Ok(value) = header::HeaderValue::from_str(&retry_after.to_string())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    res
+}
+
 /// An HTML answer of the verification pages, with their security headers.
 pub fn html(status: StatusCode, body: &str) -> HttpResponse {
     HttpResponse::build(status)
@@ -558,7 +585,6 @@ pub fn html(status: StatusCode, body: &str) -> HttpResponse {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

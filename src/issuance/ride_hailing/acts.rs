@@ -20,7 +20,7 @@ pub async fn record(
 }
 
 /// As `record`, or, with `rectifies`, the rectification of the act of that kind it names
-/// (issue 13, item 1).
+///.
 pub async fn record_or_rectify(
     state: &AppState,
     actor: &str,

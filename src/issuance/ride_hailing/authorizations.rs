@@ -13,8 +13,8 @@ use crate::issuance::UseCaseError;
 use crate::issuance::rectification::Rectifies;
 use crate::standing;
 use crate::state::AppState;
+use crate::storage::RevokeOutcome;
 use crate::storage::documents::Document;
-use crate::storage::{Repository, RevokeOutcome};
 
 const NO_AUTHORIZATION: &str = "Autorização não encontrada.";
 const ENTITY: &str = "app_authorization";
@@ -134,7 +134,7 @@ pub async fn certidao(
     super::certidao::issue(state, &record, subject, protocol, actor).await
 }
 
-/// Issue 13, item 1: the period of a sanction entered wrongly (its start, its end), by a new
+/// The period of a sanction entered wrongly (its start, its end), by a new
 /// record with the reason; its kind stays, for another sanction is another decision.
 async fn rectify_sanction(
     state: &AppState,

@@ -19,7 +19,7 @@ use crate::standing;
 use crate::state::AppState;
 use crate::storage::charter::NewEvent;
 use crate::storage::documents::Document;
-use crate::storage::{AutoNotification, Repository, RideHailingAuto, StorageError};
+use crate::storage::{AutoNotification, RideHailingAuto, StorageError};
 
 /// Number series of ride-hailing autos: `AI-APP-2026/000001`.
 pub const AUTO_SERIES: &str = "AI-APP";
@@ -146,7 +146,7 @@ pub async fn draw_up(
     new: NewAuto,
 ) -> Result<RideHailingAuto, UseCaseError> {
     let now = state.clock.now();
-    // Issue 12: "Lavrado em" is the instant the inspector drew the auto up, which may come
+    // "Lavrado em" is the instant the inspector drew the auto up, which may come
     // before it is entered here, never after, and never before the infraction.
     let drawn_up_at = new.drawn_up_at.unwrap_or(now);
     if drawn_up_at > now {
@@ -162,7 +162,7 @@ pub async fn draw_up(
         });
     }
     check_parties(state, new.driver_id, new.authorization_id).await?;
-    // Issue 13, item 6: art. 27 only without a valid authorization, art. 26 only with one.
+    // Art. 27 only without a valid authorization, art. 26 only with one.
     let held = crate::domain::ride_hailing::sanctions::held_at(
         &state
             .store
@@ -339,7 +339,7 @@ pub async fn record_notification(
     }
 }
 
-/// Issue 13, item 1: replaces a notification entered wrongly with the right one (art. 22,
+/// Replaces a notification entered wrongly with the right one (art. 22,
 /// §§1º–2º), with the reason and the day of the rectification; the history keeps both. Only
 /// while no act of the procedure follows it (those counted from the wrong dates: rectify
 /// them first), and with the same date rules as the first.

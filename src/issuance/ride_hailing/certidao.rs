@@ -20,7 +20,10 @@ const SERIES: &str = "CERT-APP";
 
 /// (title, printed fields, entity type, entity id, token subject) of the certidão's subject;
 /// the CPF is masked and never in the token.
-#[allow(clippy::type_complexity)]
+#[expect(
+    clippy::type_complexity,
+    reason = "a tuple of the subject's printed fields, used once"
+)]
 fn ride_hailing_subject_fields(
     r: &RideHailingRecord,
     subject: &str,
@@ -94,7 +97,7 @@ pub struct RideHailingCertidaoPrint<'a> {
     pub protocol: &'a str,
     pub valid_until: NaiveDate,
     pub validity_days: u32,
-    /// The official who issues it, by name (issue 10: the certidão's audit line).
+    /// The official who issues it, by name (the certidão's audit line).
     pub issued_by: &'a str,
 }
 

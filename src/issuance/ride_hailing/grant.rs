@@ -13,7 +13,7 @@ use crate::issuance::pipeline::{issue_ride_hailing_document, void};
 use crate::standing::ride_hailing::deregistered_on;
 use crate::state::AppState;
 use crate::storage::documents::SignedDocument;
-use crate::storage::{DocumentKind, NewGrant, Repository, StorageError};
+use crate::storage::{DocumentKind, NewGrant, StorageError};
 
 /// The series of ride-hailing authorization numbers.
 pub const APP_SERIES: &str = "APP";
@@ -66,7 +66,7 @@ pub async fn grant_app_authorization(
     let (driver, vehicle) = parties(state, driver_id, vehicle_id).await?;
     let now = state.clock.now();
     let today = local_date(now);
-    // Issue 13, item 2: when the application was protocolled; typed in later, never ahead.
+    // When the application was protocolled; typed in later, never ahead.
     let protocolled_on = protocolled_on.unwrap_or(today);
     if protocolled_on > today {
         return Err(UseCaseError::Inconsistent {

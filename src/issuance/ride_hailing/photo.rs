@@ -1,4 +1,4 @@
-//! The driver's photo a passenger sees beside a valid sticker (issue 11; LGPD art. 7º, VII and
+//! The driver's photo a passenger sees beside a valid sticker (LGPD art. 7º, VII and
 //! art. 11, II, e: protection of the passenger's safety). An upload is decoded with size and
 //! memory limits, turned upright by its EXIF orientation, scaled to fit [`MAX_WIDTH`] ×
 //! [`MAX_HEIGHT`] and re-encoded as a JPEG: nothing of the original file (EXIF, GPS position,
@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::issuance::UseCaseError;
 use crate::state::AppState;
-use crate::storage::{DriverPhoto, Repository};
+use crate::storage::DriverPhoto;
 
 /// Largest upload accepted.
 pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
@@ -122,7 +122,6 @@ pub async fn set_driver_photo(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -14,7 +14,7 @@ use crate::domain::ride_hailing::platform::{
 use crate::issuance::UseCaseError;
 use crate::standing;
 use crate::state::AppState;
-use crate::storage::{DataRequest, PlatformRecord, Repository, StorageError};
+use crate::storage::{DataRequest, PlatformRecord, StorageError};
 
 const NO_PLATFORM: &str = "Plataforma não encontrada.";
 const NO_REQUEST: &str = "Solicitação não encontrada.";
@@ -108,7 +108,7 @@ pub async fn request_data(
         .get_platform(platform_id)
         .await?
         .ok_or(UseCaseError::NotFound(NO_PLATFORM))?;
-    // Issue 13, item 1: the notice was served, not to be served.
+    // The notice was served, not to be served.
     if new.notified_at > state.clock.now() {
         return Err(UseCaseError::Inconsistent {
             field: "notified_at",
@@ -144,7 +144,7 @@ pub struct Delivery {
     pub signer: String,
 }
 
-/// Why a delivery recorded was wrong, and on what day that was decided (issue 13, item 1).
+/// Why a delivery recorded was wrong, and on what day that was decided.
 pub struct DeliveryRectifies {
     pub reason: String,
     pub rectified_on: chrono::NaiveDate,

@@ -1,4 +1,4 @@
-//! The print shop's file of a windshield sticker (issue 11; APP-ART14): the sticker as issued
+//! The print shop's file of a windshield sticker (APP-ART14): the sticker as issued
 //! — same number, validity, printed code and signed token — with bleed, crop marks and the
 //! PDF print boxes, signed by the city like every document selo hands out.
 

@@ -45,7 +45,10 @@ pub struct Infractor<'a> {
 
 /// Inputs of `templates/auto_infracao.typ` for a ride-hailing auto (`None` before the
 /// notification is recorded).
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "every fact the notice prints, each its own value"
+)]
 pub fn notice_inputs(
     auto: &RideHailingAuto,
     infractor: &Infractor<'_>,

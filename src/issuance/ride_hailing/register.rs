@@ -18,7 +18,7 @@ use crate::issuance::UseCaseError;
 use crate::issuance::rectification::Rectifies;
 use crate::standing;
 use crate::state::AppState;
-use crate::storage::{Repository, StorageError};
+use crate::storage::StorageError;
 
 const NO_DRIVER: &str = "Condutor não encontrado.";
 const NO_VEHICLE: &str = "Veículo não encontrado.";
@@ -256,7 +256,7 @@ pub async fn register_act(
         .filter(|e| e.kind == kind)
         .filter_map(|e| Some((e.id, serde_json::from_str(&e.data).ok()?)))
         .collect();
-    // Issue 13, item 1: a rectified act is judged in its place, which is the last: the acts
+    // A rectified act is judged in its place, which is the last: the acts
     // after it were judged against it.
     if let Some(r) = rectifies {
         if recorded.last().is_some_and(|(last, _)| *last != r.event)

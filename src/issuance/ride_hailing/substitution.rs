@@ -21,7 +21,7 @@ use crate::state::AppState;
 use crate::storage::charter::NewEvent;
 use crate::storage::documents::SignedDocument;
 use crate::storage::ride_hailing::substitution::NewSubstitution;
-use crate::storage::{DocumentKind, Repository, StorageError};
+use crate::storage::{DocumentKind, StorageError};
 
 /// What an official files to replace the car.
 #[derive(Debug, Clone)]
@@ -30,7 +30,7 @@ pub struct SubstitutionRequest {
     pub cause: SubstitutionCause,
     /// The SMF vistoria of the new car (art. 8º, §2º).
     pub vistoria_on: NaiveDate,
-    /// The day the request was protocolled (issue 13, item 2). AMB-65 (our reading): art.
+    /// The day the request was protocolled. AMB-65 (our reading): art.
     /// 8º, §2º's requirements of the new car are judged at the substitution, the act that
     /// rests on them; the protocol date is recorded with it.
     pub protocolled_on: NaiveDate,

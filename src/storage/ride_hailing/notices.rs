@@ -1,4 +1,4 @@
-//! Rectifications of a ride-hailing auto's notification (issue 13, item 1): a new record with
+//! Rectifications of a ride-hailing auto's notification: a new record with
 //! its reason and date, numbered per auto, and its event, committed only if the auto's history
 //! is still as it was read when the rectification was checked.
 

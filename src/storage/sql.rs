@@ -1,0 +1,168 @@
+//! SQL shared by both backends (explicit column lists; `$N` placeholders).
+
+/// SQL: the car an authorization `a` binds now, the latest replacement's or the granted one.
+macro_rules! current_vehicle {
+    () => {
+        "COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
+        WHERE s.authorization_id = a.id ORDER BY s.seq DESC LIMIT 1), a.vehicle_id)"
+    };
+}
+
+pub const INSERT_DRIVER: &str = "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
+    cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+pub const SELECT_DRIVER: &str = "SELECT id, name, cpf, cnh_number, cnh_category, cnh_first_license_date, \
+    cnh_ear, cnh_expires_on, created_at, (SELECT r.record FROM driver_records r WHERE r.driver_id = drivers.id \
+    ORDER BY r.id DESC LIMIT 1) AS record FROM drivers WHERE id = $1";
+pub const INSERT_DRIVER_RECORD: &str = "INSERT INTO driver_records (driver_id, record, recorded_at, recorded_by) \
+    VALUES ($1, $2, $3, $4)";
+pub const DRIVER_EXISTS: &str = "SELECT COUNT(*) FROM drivers WHERE id = $1";
+pub const UPSERT_DRIVER_PHOTO: &str = "INSERT INTO driver_photos (driver_id, jpeg, sha256, width, height, \
+    uploaded_at, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (driver_id) DO UPDATE SET \
+    jpeg = excluded.jpeg, sha256 = excluded.sha256, width = excluded.width, height = excluded.height, \
+    uploaded_at = excluded.uploaded_at, uploaded_by = excluded.uploaded_by";
+pub const SELECT_DRIVER_PHOTO: &str = "SELECT jpeg FROM driver_photos WHERE driver_id = $1";
+pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
+    model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
+    in_service_since, owner_type, owner_document) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
+    air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since, \
+    owner_type, owner_document FROM vehicles WHERE id = $1";
+pub const AUTHORIZATION_FACTS_OF_DRIVER: &str = "SELECT a.id, a.valid_from, a.valid_until, r.revoked_at \
+    FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+    WHERE a.driver_id = $1";
+pub const AUTHORIZATIONS_OF_DRIVER: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
+    LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.driver_id = $1";
+/// The authorizations whose car is now vehicle `$1`: granted with it and not replaced
+/// since, or given it by the latest replacement (APP-ART8-P2).
+pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
+    "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
+    LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+    WHERE (a.vehicle_id = $1 OR a.id IN (SELECT s.authorization_id FROM app_vehicle_substitutions s \
+    WHERE s.new_vehicle_id = $1)) AND ",
+    current_vehicle!(),
+    " = $1"
+);
+pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
+    ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
+pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at, reserved_by) \
+    VALUES ($1, $2, $3, $4, 'reserved', $5, $6)";
+pub const VOID_NUMBER: &str = "UPDATE document_numbers SET state = 'voided', closed_at = $2, void_reason = $3 \
+    WHERE number = $1 AND state = 'reserved'";
+pub const STALE_RESERVATIONS: &str = "SELECT number FROM document_numbers \
+    WHERE state = 'reserved' AND reserved_at < $1 ORDER BY number";
+pub const ISSUE_NUMBER: &str = "UPDATE document_numbers SET state = 'issued', closed_at = $2 \
+    WHERE number = $1 AND state = 'reserved'";
+pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \
+    fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by, protocolled_on) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
+    legal_basis_version, occurred_at, data, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+/// The hash of the audit chain's last row (`None` before the chain began).
+pub const CHAIN_HEAD: &str = "SELECT hash FROM events ORDER BY id DESC LIMIT 1";
+/// PostgreSQL: the lock every write transaction takes first, so that rows join
+/// the audit chain in commit order.
+pub const CHAIN_LOCK: &str = "SELECT pg_advisory_xact_lock(5370014)";
+/// The authorization with the car it binds now (`vehicle_id`) and how many times the car
+/// was replaced (`substitutions`).
+pub const SELECT_AUTHORIZATION: &str = concat!(
+    "SELECT a.id, a.number, a.driver_id, ",
+    current_vehicle!(),
+    " AS vehicle_id, a.fee_paid_on, \
+    a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, a.protocolled_on, \
+    r.revoked_at, r.revoked_by, \
+    r.reason, (SELECT COUNT(*) FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS substitutions \
+    FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+    WHERE a.id = $1"
+);
+/// The documents in force of an authorization: those of its latest car (APP-ART8-P2).
+pub const SELECT_DOCUMENTS_OF: &str = concat!(
+    "SELECT ",
+    document_columns!(),
+    " FROM documents d \
+    WHERE d.authorization_id = $1 AND COALESCE(d.substitution_seq, 0) = COALESCE((SELECT MAX(s.seq) \
+    FROM app_vehicle_substitutions s WHERE s.authorization_id = d.authorization_id), 0) ORDER BY d.kind"
+);
+pub const SELECT_DECREED_DAYS: &str =
+    "SELECT date, kind, description, act FROM calendar_days ORDER BY date";
+pub const INSERT_DECREED_DAY: &str = "INSERT INTO calendar_days (date, kind, description, act, created_at, \
+    created_by) VALUES ($1, $2, $3, $4, $5, $6)";
+pub const INSERT_SANCTION: &str = "INSERT INTO app_authorization_sanctions (authorization_id, kind, \
+    effective_from, until, reason, legal_basis, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+pub const SELECT_SANCTIONS: &str = "SELECT kind, effective_from, until, reason, legal_basis \
+    FROM app_authorization_sanctions_in_force WHERE authorization_id = $1 ORDER BY id";
+/// The acts in force (rectifications applied, and left out).
+pub const SELECT_EVENTS: &str = "SELECT e.id, e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
+    e.reason, e.legal_basis_version, e.occurred_at, e.data \
+    FROM events_in_force e LEFT JOIN officials o ON o.id = e.actor \
+    WHERE e.entity_type = $1 AND e.entity_id = $2 ORDER BY e.id";
+/// Every act as recorded, rectifications included (the history endpoints).
+pub const SELECT_HISTORY: &str = "SELECT e.id, e.kind, e.actor, COALESCE(o.name, e.actor) AS actor_name, \
+    e.reason, e.legal_basis_version, e.occurred_at, e.data \
+    FROM events e LEFT JOIN officials o ON o.id = e.actor \
+    WHERE e.entity_type = $1 AND e.entity_id = $2 ORDER BY e.id";
+pub const INSERT_UPF: &str = "INSERT INTO upf_values (year, centavos, act, created_at, created_by) \
+    VALUES ($1, $2, $3, $4, $5)";
+pub const SELECT_UPF: &str = "SELECT centavos FROM upf_values WHERE year = $1";
+pub const SELECT_UPF_ENTRY: &str = "SELECT centavos, act FROM upf_values WHERE year = $1";
+pub const SELECT_PRIOR_AUTOS: &str = "SELECT infraction_id, committed_on FROM app_infraction_autos WHERE driver_id = $1 ORDER BY committed_on";
+pub const INSERT_ISSUED_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, \
+    reserved_at, closed_at, reserved_by) VALUES ($1, $2, $3, $4, 'issued', $5, $5, $6)";
+pub const INSERT_AUTO: &str = "INSERT INTO app_infraction_autos (id, number, infraction_id, driver_id, \
+    authorization_id, committed_at, committed_on, place, facts, inspector, drawn_up_at, fine_upf, fine_centavos, \
+    consequences, legal_basis_version, created_by) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+pub const SELECT_AUTO: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, a.authorization_id, \
+    a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, a.fine_centavos, \
+    a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on FROM app_infraction_autos a \
+    LEFT JOIN app_auto_notices_in_force n ON n.auto_id = a.id WHERE a.id = $1";
+pub const SELECT_AUTOS_OF_DRIVER: &str = "SELECT a.id, a.number, a.infraction_id, a.driver_id, \
+    a.authorization_id, a.committed_at, a.committed_on, a.place, a.facts, a.inspector, a.drawn_up_at, a.fine_upf, \
+    a.fine_centavos, a.consequences, a.legal_basis_version, n.method, n.notified_on, n.juntada_on \
+    FROM app_infraction_autos a LEFT JOIN app_auto_notices_in_force n ON n.auto_id = a.id WHERE a.driver_id = $1 \
+    ORDER BY a.committed_at DESC, a.number DESC";
+pub const AUTO_EXISTS: &str = "SELECT COUNT(*) FROM app_infraction_autos WHERE id = $1";
+pub const INSERT_NOTIFICATION: &str = "INSERT INTO app_auto_notifications (auto_id, method, notified_on, \
+    juntada_on, recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
+pub const INSERT_PLATFORM: &str = "INSERT INTO platforms (id, cnpj, name, insurance_policy, insurer, \
+    insurance_cover_centavos, insurance_valid_until, fee_paid_on, valid_until, legal_basis_version, created_at, \
+    created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+pub const SELECT_PLATFORM: &str = "SELECT id, cnpj, name, insurance_policy, insurer, insurance_cover_centavos, \
+    insurance_valid_until, fee_paid_on, valid_until, legal_basis_version, created_at FROM platforms WHERE id = $1";
+pub const INSERT_DATA_REQUEST: &str = "INSERT INTO data_requests (id, platform_id, justification, scope, \
+    notified_at, due_at, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+pub const SELECT_DATA_REQUEST: &str = "SELECT r.id, r.platform_id, r.justification, r.scope, r.notified_at, \
+    r.due_at, d.delivered_at, d.sha256, d.signer FROM data_requests r \
+    LEFT JOIN data_request_deliveries_in_force d ON d.request_id = r.id WHERE r.id = $1";
+pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
+    recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
+/// A document with the plate of the car it was issued for, whether a replacement of the
+/// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
+/// per sanction (one row when none), so verification reads it all in one round trip.
+pub const SELECT_DOCUMENT_STATUS: &str = concat!(
+    "SELECT ",
+    document_columns!(),
+    ", v.plate, a.valid_until AS authorization_valid_until, \
+    r.revoked_at, a.granted_at, (SELECT MAX(s.seq) \
+    FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS latest_substitution, a.driver_id, ",
+    current_vehicle!(),
+    " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
+    sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis, \
+    v.make AS vehicle_make, v.model AS vehicle_model, v.color AS vehicle_color, dr.name AS driver_name, \
+    (SELECT COUNT(*) FROM driver_photos ph WHERE ph.driver_id = a.driver_id) AS driver_photos \
+    FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
+    JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
+    WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
+    JOIN drivers dr ON dr.id = a.driver_id \
+    LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+    LEFT JOIN app_authorization_sanctions_in_force sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
+);
+pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
+    WHERE authorization_id = $1";
+pub const AUTHORIZATION_EXISTS: &str = "SELECT COUNT(*) FROM app_authorizations WHERE id = $1";
+pub const LOCK_DRIVER: &str = "SELECT id FROM drivers WHERE id = $1 FOR UPDATE";
+pub const LOCK_VEHICLE: &str = "SELECT id FROM vehicles WHERE id = $1 FOR UPDATE";
+pub const LOCK_AUTHORIZATION: &str =
+    "SELECT COUNT(*) FROM (SELECT id FROM app_authorizations WHERE id = $1 FOR UPDATE) x";
+pub const INSERT_REVOCATION: &str = "INSERT INTO app_authorization_revocations (authorization_id, revoked_at, \
+    revoked_by, reason) VALUES ($1, $2, $3, $4)";
