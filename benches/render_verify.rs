@@ -1,6 +1,5 @@
 #![expect(
     clippy::unwrap_used,
-    clippy::too_many_lines,
     reason = "a benchmark: a failed unwrap stops it with its reason"
 )]
 //! `cargo bench`: sticker and A4 render + sign, token sign and verify, on this machine.

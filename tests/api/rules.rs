@@ -4,6 +4,7 @@
 //! the tests that name it (`UPDATE_SNAPSHOTS=1` writes it again after a change).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use selo::domain::rule::catalogue::{CATALOGUE, Kind, entry};
@@ -180,9 +181,10 @@ fn catalogue_page() -> String {
              decide otherwise is a parameter of the legal basis.",
         ),
     ] {
-        page.push_str(&format!(
+        let _ = write!(
+            page,
             "\n## {title}\n\n{intro}\n\n| id | article | what | reading or how selo applies it | cited in | tests |\n| --- | --- | --- | --- | --- | --- |\n"
-        ));
+        );
         for e in CATALOGUE.iter().filter(|e| e.kind == kind) {
             let cited = cited_in.get(e.id).map_or_else(String::new, |s| {
                 s.iter()
@@ -193,15 +195,16 @@ fn catalogue_page() -> String {
             let tests = tested_by.get(e.id).map_or_else(String::new, |s| {
                 s.iter().cloned().collect::<Vec<_>>().join("<br>")
             });
-            page.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} |\n",
+            let _ = writeln!(
+                page,
+                "| {} | {} | {} | {} | {} | {} |",
                 e.id,
                 cell(e.article),
                 cell(e.text),
                 cell(e.reading),
                 cell(&cited),
                 cell(&tests)
-            ));
+            );
         }
     }
     page

@@ -29,10 +29,6 @@ pub struct CharterNewVehicleDto {
 
 /// `POST /api/v1/charter/companies/{id}/vehicles` (FRET-ART10–13, FRET-ART24): enrols a
 /// bus or minibus; every requirement of arts. 10–13 must hold on the filing day.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one filing: parse, rules, row, events, warning"
-)]
 #[utoipa::path(post, path = "/api/v1/charter/companies/{id}/vehicles", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
     responses((status = 201, description = "Veículo cadastrado", body = CharterVehicleView)))]
 pub async fn create_vehicle(

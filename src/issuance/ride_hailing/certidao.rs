@@ -20,10 +20,6 @@ const SERIES: &str = "CERT-APP";
 
 /// (title, printed fields, entity type, entity id, token subject) of the certidão's subject;
 /// the CPF is masked and never in the token.
-#[expect(
-    clippy::type_complexity,
-    reason = "a tuple of the subject's printed fields, used once"
-)]
 fn ride_hailing_subject_fields(
     r: &RideHailingRecord,
     subject: &str,

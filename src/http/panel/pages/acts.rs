@@ -195,10 +195,6 @@ pub(super) struct FormState {
     headline: String,
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one page: the operation, its schema, the form and its answer"
-)]
 pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusCode) -> Page {
     let (method, pattern) = operation(op).ok_or(PanelError::NotFound)?;
     if method == "get" {
