@@ -13,3 +13,4 @@ pub mod money;
 pub mod officials;
 pub mod ride_hailing;
 pub mod rule;
+pub mod verification_code;

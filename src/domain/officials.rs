@@ -192,6 +192,26 @@ impl Competence {
             ),
         }
     }
+
+    /// The same refusal for a page an official reads: the roles by their Portuguese names.
+    pub fn refusal_page_pt(self) -> String {
+        refusal_of_roles_pt(self.roles())
+    }
+}
+
+/// Why an operation is refused, naming `roles` (any one of which it needs) in Portuguese.
+pub fn refusal_of_roles_pt(roles: &[Role]) -> String {
+    match roles {
+        [] => "É preciso entrar com uma conta de servidor(a).".to_owned(),
+        [one] => format!("Esta operação exige o papel {}.", one.label_pt()),
+        many => format!(
+            "Esta operação exige um destes papéis: {}.",
+            many.iter()
+                .map(|r| r.label_pt())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
 }
 
 /// A login: 3 to 32 characters, lower-case letters, digits, `.`, `_` and `-`, starting with a

@@ -45,8 +45,11 @@ pub enum PanelError {
         expired: bool,
         back: String,
     },
-    /// Signed in, outside the official's roles.
-    Forbidden(String),
+    /// Signed in, outside the official's roles: why, and the official's menu to go on from.
+    Forbidden {
+        detail: String,
+        chrome: Box<pages::Chrome>,
+    },
     /// A form posted without its CSRF token, or with another session's.
     Csrf,
     NotFound,
@@ -71,7 +74,7 @@ impl ResponseError for PanelError {
     fn status_code(&self) -> StatusCode {
         match self {
             Self::SignIn { .. } => StatusCode::SEE_OTHER,
-            Self::Forbidden(_) | Self::Csrf => StatusCode::FORBIDDEN,
+            Self::Forbidden { .. } | Self::Csrf => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Refused { status, .. } => *status,
@@ -90,7 +93,17 @@ impl ResponseError for PanelError {
                     .insert_header((header::LOCATION, to))
                     .finish();
             }
-            Self::Forbidden(detail) => ("Fora da sua competência", detail.clone()),
+            Self::Forbidden { detail, chrome } => {
+                let mut res = HttpResponse::build(self.status_code());
+                page_headers(&mut res);
+                return res
+                    .content_type("text/html; charset=utf-8")
+                    .body(pages::message_with(
+                        Some((**chrome).clone()),
+                        "Fora da sua competência",
+                        detail,
+                    ));
+            }
             Self::Csrf => (
                 "Formulário recusado",
                 "O formulário não trouxe o código de segurança desta sessão (proteção contra \
@@ -241,7 +254,33 @@ impl Signed {
         if competence.allows(Some(&self.official.roles)) {
             Ok(())
         } else {
-            Err(PanelError::Forbidden(competence.refusal_pt()))
+            Err(self.forbidden(competence.refusal_page_pt()))
+        }
+    }
+
+    /// The refusal the API answered (403 problem+json), its roles named in Portuguese.
+    pub fn forbidden_by(&self, problem: &serde_json::Value) -> PanelError {
+        let roles: Vec<Role> = problem
+            .get("required_roles")
+            .and_then(serde_json::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|r| r.as_str().and_then(|r| Role::parse(r).ok()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.forbidden(if roles.is_empty() {
+            "Esta operação não cabe aos seus papéis.".to_owned()
+        } else {
+            crate::domain::officials::refusal_of_roles_pt(&roles)
+        })
+    }
+
+    /// The refusal of an act outside this official's roles, with their menu.
+    pub fn forbidden(&self, detail: String) -> PanelError {
+        PanelError::Forbidden {
+            detail,
+            chrome: Box::new(pages::chrome_of(self)),
         }
     }
 

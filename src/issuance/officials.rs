@@ -28,6 +28,11 @@ pub enum AccountError {
     Unknown(String),
     #[error("a senha atual não confere")]
     WrongPassword,
+    #[error(
+        "{0} é o(a) último(a) administrador(a) ativo(a): dê o papel de administrador(a) a outra \
+         conta ativa antes de desativar esta ou de tirar dela esse papel"
+    )]
+    LastAdmin(String),
     #[error(transparent)]
     Secret(#[from] SecretError),
     #[error(transparent)]
@@ -104,9 +109,12 @@ async fn change(
     now: DateTime<Utc>,
 ) -> Result<Official, AccountError> {
     let official = find(store, login).await?;
-    store
-        .change_official(official.id, change, actor, now)
-        .await?;
+    match store.change_official(official.id, change, actor, now).await {
+        Err(StorageError::Conflict(crate::storage::officials::LAST_ADMIN)) => {
+            return Err(AccountError::LastAdmin(official.login.to_string()));
+        }
+        other => other?,
+    }
     find(store, login).await
 }
 

@@ -123,6 +123,13 @@ impl AccountChange<'_> {
     }
 }
 
+/// SQL: how many active officials hold the admin role (roles are kept sorted, comma-separated).
+const ACTIVE_ADMINS: &str = "SELECT COUNT(*) FROM officials WHERE active = TRUE AND \
+     (roles = 'admin' OR roles LIKE 'admin,%' OR roles LIKE '%,admin' OR roles LIKE '%,admin,%')";
+
+/// The conflict of a change that would leave no active admin.
+pub const LAST_ADMIN: &str = "last_admin";
+
 impl Store {
     /// Records a new official; `Conflict("login")` if the login is taken.
     pub async fn insert_official(
@@ -183,6 +190,9 @@ impl Store {
     ) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
+            let admins_before: i64 = sqlx::query_scalar(ACTIVE_ADMINS)
+                .fetch_one(&mut *tx)
+                .await?;
             let end_sessions = matches!(
                 change,
                 AccountChange::Disabled
@@ -241,6 +251,14 @@ impl Store {
             let done = q.execute(&mut *tx).await?;
             if done.rows_affected() == 0 {
                 return Err(StorageError::NotFound);
+            }
+            // The register always keeps an active admin once it has one: the last one can
+            // neither be disabled nor lose the role (dropping the transaction undoes it).
+            let admins_after: i64 = sqlx::query_scalar(ACTIVE_ADMINS)
+                .fetch_one(&mut *tx)
+                .await?;
+            if admins_before > 0 && admins_after == 0 {
+                return Err(StorageError::Conflict(LAST_ADMIN));
             }
             let data = match &change {
                 AccountChange::Roles(r) => serde_json::json!({ "roles": r.to_string() }),

@@ -117,10 +117,49 @@ const SOURCES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The columns each register is searched on, by what the query looks like.
+/// Letters with diacritics as names are written in Brazil, and the letter a search reads them
+/// as: "antonio" finds "Antônio". Both cases, since SQLite's `LOWER` folds ASCII only.
+#[rustfmt::skip]
+const FOLDS: &[(char, char)] = &[
+    ('á', 'a'), ('à', 'a'), ('â', 'a'), ('ã', 'a'), ('ä', 'a'),
+    ('é', 'e'), ('è', 'e'), ('ê', 'e'), ('ë', 'e'),
+    ('í', 'i'), ('ì', 'i'), ('î', 'i'), ('ï', 'i'),
+    ('ó', 'o'), ('ò', 'o'), ('ô', 'o'), ('õ', 'o'), ('ö', 'o'),
+    ('ú', 'u'), ('ù', 'u'), ('û', 'u'), ('ü', 'u'),
+    ('ç', 'c'), ('ñ', 'n'),
+    ('Á', 'a'), ('À', 'a'), ('Â', 'a'), ('Ã', 'a'), ('Ä', 'a'),
+    ('É', 'e'), ('È', 'e'), ('Ê', 'e'), ('Ë', 'e'),
+    ('Í', 'i'), ('Ì', 'i'), ('Î', 'i'), ('Ï', 'i'),
+    ('Ó', 'o'), ('Ò', 'o'), ('Ô', 'o'), ('Õ', 'o'), ('Ö', 'o'),
+    ('Ú', 'u'), ('Ù', 'u'), ('Û', 'u'), ('Ü', 'u'),
+    ('Ç', 'c'), ('Ñ', 'n'),
+];
+
+/// `text` as a name search reads it: lower case, without diacritics.
+pub fn folded(text: &str) -> String {
+    text.chars()
+        .map(|c| FOLDS.iter().find(|(a, _)| *a == c).map_or(c, |(_, b)| *b))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// SQL that folds `column` as [`folded`] folds text, on both backends.
+fn folded_sql(column: &str) -> String {
+    FOLDS
+        .iter()
+        .fold(format!("LOWER({column})"), |expr, (a, b)| {
+            format!("REPLACE({expr}, '{a}', '{b}')")
+        })
+}
+
+/// The least a name search takes: fewer letters would match half the register.
+pub const NAME_SEARCH_MIN_CHARS: usize = 3;
+
+/// The columns each register is searched on, by what the query looks like; `fold(…)` marks a
+/// column compared without case or diacritics.
 fn filters(kind: &str) -> &'static [&'static str] {
     match kind {
-        "driver" => &["cpf = $1", "LOWER(name) LIKE $2"],
+        "driver" => &["cpf = $1", "fold(name) LIKE $2"],
         "vehicle" => &["plate = $1", "plate_mercosul = $3"],
         "authorization" => &[
             "a.number = $4",
@@ -128,11 +167,11 @@ fn filters(kind: &str) -> &'static [&'static str] {
             "v.plate = $1",
             "v.plate_mercosul = $3",
         ],
-        "platform" => &["cnpj = $1", "LOWER(name) LIKE $2"],
+        "platform" => &["cnpj = $1", "fold(name) LIKE $2"],
         "app_auto" => &["x.number = $4"],
-        "company" => &["cnpj = $1", "LOWER(data) LIKE $2"],
+        "company" => &["cnpj = $1", "fold(data) LIKE $2"],
         "charter_vehicle" => &["plate = $1"],
-        "charter_driver" => &["cpf = $1", "LOWER(data) LIKE $2"],
+        "charter_driver" => &["cpf = $1", "fold(data) LIKE $2"],
         "termo" | "charter_auto" => &["number = $4"],
         "document" => &["number = $4", "verification_code = $5"],
         _ => &[],
@@ -141,7 +180,9 @@ fn filters(kind: &str) -> &'static [&'static str] {
 
 impl Store {
     /// Records of both laws matching `query`: exact identifiers (CPF, CNPJ, plate, number,
-    /// printed code) or a part of a name (at least 3 characters). At most 50, newest first.
+    /// printed code in any case, with or without hyphens) or a part of a name (at least
+    /// [`NAME_SEARCH_MIN_CHARS`] characters, without regard to case or diacritics). At most
+    /// 50, newest first.
     pub async fn search(&self, query: &str) -> Result<Vec<Hit>, StorageError> {
         let q = query.trim();
         if q.is_empty() {
@@ -156,21 +197,26 @@ impl Store {
         let mercosul = crate::domain::ids::Plate::parse(&ident)
             .map(|p| p.mercosul_form())
             .unwrap_or_default();
-        let like = if q.chars().count() >= 3 {
-            format!("%{}%", q.to_lowercase().replace(['%', '_'], ""))
+        let like = if q.chars().count() >= NAME_SEARCH_MIN_CHARS {
+            format!("%{}%", folded(q).replace(['%', '_'], ""))
         } else {
             "\u{0}".to_owned()
         };
         let number = q.to_uppercase();
-        let code = ident.clone();
-        let code = if code.len() == 8 {
-            format!("{}-{}", &code[..4], &code[4..])
-        } else {
-            code
-        };
+        let code = crate::domain::verification_code::normalise_verification_code(q)
+            .unwrap_or_else(|_| ident.clone());
         let mut union = Vec::new();
         for (kind, select) in SOURCES {
-            let clause = filters(kind).join(" OR ");
+            let clause = filters(kind)
+                .iter()
+                .map(
+                    |f| match f.strip_prefix("fold(").and_then(|r| r.split_once(')')) {
+                        Some((column, rest)) => format!("{}{rest}", folded_sql(column)),
+                        None => (*f).to_owned(),
+                    },
+                )
+                .collect::<Vec<_>>()
+                .join(" OR ");
             union.push(format!("SELECT kind, id, title, detail, sub, created_at FROM ({select} WHERE {clause}) s_{kind}"));
         }
         let sql = format!(

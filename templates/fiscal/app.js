@@ -2,7 +2,8 @@
 // signature with WebCrypto Ed25519 against the published JWK Set, then the document's status
 // from the signed status list. Both are kept on the device (Cache API), so a scan works with
 // no signal; the page says how fresh the status is. Online, the service's own answer is shown
-// ("online agora"). Formats: README, "The QR token" and "The status list".
+// ("online agora"). Formats: docs/verification-formats.md, "The QR token" and "The status list".
+// The banner follows the connection as each request finds it, without a reload.
 'use strict';
 
 const KEYS_URL = '/.well-known/selo-keys.json';
@@ -150,26 +151,42 @@ const cuiaba = (seconds, opts) => new Date(seconds * 1000).toLocaleString('pt-BR
 const when = (seconds) => `${cuiaba(seconds, { day: '2-digit', month: '2-digit' })} às ${cuiaba(seconds, { hour: '2-digit', minute: '2-digit' })}`;
 const listExpired = () => !list || Date.now() / 1000 > list.exp;
 
-async function refresh() {
+// The banner: what the device holds, and whether the register answered the last request.
+function showData(online) {
   const status = document.getElementById('data');
+  if (!list) {
+    status.textContent = 'Sem conexão e sem dados guardados: abra esta página uma vez com internet para baixar as chaves e a lista de situações.';
+    status.className = 'data stale';
+  } else if (listExpired()) {
+    status.textContent = `Atenção: a lista de situações guardada é de ${when(list.iat)} e venceu em ${when(list.exp)}. Conecte-se para atualizar; até lá, a situação mostrada pode ter mudado.`;
+    status.className = 'data stale';
+  } else {
+    status.textContent = online
+      ? `Online: lista de situações atualizada (${when(list.iat)}), guardada para uso sem sinal.`
+      : `Sem conexão: usando a lista de situações de ${when(list.iat)}, válida até ${when(list.exp)}.`;
+    status.className = 'data';
+  }
+}
+
+let online = false;
+function setOnline(now) {
+  if (now === online) return;
+  online = now;
+  // Back online: fetch the keys and the list again, which redraws the banner.
+  if (now) refresh(); else showData(false);
+}
+
+async function refresh() {
   try {
     const k = await fresh(KEYS_URL);
     await loadKeys(await k.res.json());
     const l = await fresh(LIST_URL);
     await loadList(new Uint8Array(await l.res.arrayBuffer()), l.online);
-    if (listExpired()) {
-      status.textContent = `Atenção: a lista de situações guardada é de ${when(list.iat)} e venceu em ${when(list.exp)}. Conecte-se para atualizar; até lá, a situação mostrada pode ter mudado.`;
-      status.className = 'data stale';
-    } else {
-      status.textContent = l.online
-        ? `Online: lista de situações atualizada (${when(list.iat)}), guardada para uso sem sinal.`
-        : `Sem conexão: usando a lista de situações de ${when(list.iat)}, válida até ${when(list.exp)}.`;
-      status.className = 'data';
-    }
+    online = l.online;
   } catch (e) {
-    status.textContent = 'Sem conexão e sem dados guardados: abra esta página uma vez com internet para baixar as chaves e a lista de situações.';
-    status.className = 'data stale';
+    online = false;
   }
+  showData(online);
 }
 
 // ---- Verdicts ------------------------------------------------------------------------------------
@@ -188,6 +205,8 @@ const VERDICTS = {
   malformed: ['info', '!', 'CÓDIGO INVÁLIDO', 'Isto não é um código de documento do selo.'],
   mistyped: ['info', '✎', 'CÓDIGO DIGITADO INCORRETAMENTE', 'Um caractere foi digitado errado; confira o código impresso e digite de novo.'],
   status_unavailable: ['warn', '?', 'SITUAÇÃO INDISPONÍVEL', 'A assinatura é autêntica, mas a situação não pôde ser consultada.'],
+  // Shown by this page only: a typed code without signal, checked for typos and nothing else.
+  code_unchecked: ['info', '✎', 'CÓDIGO BEM FORMADO', 'Código bem formado; a situação só pode ser consultada com sinal. Nenhuma assinatura foi conferida: leia o QR code, que é verificado neste aparelho.'],
 };
 
 const KINDS = {
@@ -218,6 +237,8 @@ function show(verdict, freshness, stale, rows, more) {
   const m = document.getElementById('more');
   m.replaceChildren();
   if (more) m.append(more);
+  m.hidden = !more;
+  f.hidden = !freshness;
   document.getElementById('result').scrollIntoView({ block: 'start' });
 }
 
@@ -268,10 +289,11 @@ async function verifyToken(raw) {
       if (d.vehicle) rows.push(['Veículo', [d.vehicle.body, d.vehicle.make, d.vehicle.model, d.vehicle.color].filter(Boolean).join(' ')]);
       if (d.driver) rows.push(['Motorista', d.driver.first_name]);
       if (d.company) rows.push(['Empresa', d.company]);
+      setOnline(true);
       show(v.verdict, 'online agora', false, rows, link);
       return;
     }
-  } catch (e) { /* no network: the list kept on the device */ }
+  } catch (e) { setOnline(false); /* no network: the list kept on the device */ }
   // Offline: the list kept on the device.
   let verdict = 'valid';
   const entry = list && list.docs.get(id);
@@ -311,13 +333,15 @@ async function verifyCode(raw) {
   try {
     const res = await fetchWithin(`/api/v1/verify/code/${encodeURIComponent(c.code)}`, { cache: 'no-store' }, ONLINE_TIMEOUT_MS);
     const v = await res.json();
-    if (!VERDICTS[v.verdict]) throw new Error(v.detail || 'no verdict');
+    if (!VERDICTS[v.verdict] || v.verdict === 'status_unavailable') throw new Error(v.detail || 'no verdict');
+    setOnline(true);
     const d = v.document || {};
     const rows = [['Código', c.code]];
     if (d.number) rows.push(['Número', d.number], ['Placa ou registro', d.plate], ['Válido até', ddmmyyyy(d.valid_until)]);
     show(v.verdict, 'online agora', false, rows);
   } catch (e) {
-    show('status_unavailable', 'Sem conexão: o código impresso só é consultado com internet. Leia o QR code: ele é verificado neste aparelho.', true, [['Código', c.code]]);
+    setOnline(false);
+    show('code_unchecked', 'Sem conexão: o código impresso só é consultado com internet.', true, [['Código', c.code]]);
   }
 }
 
@@ -384,3 +408,4 @@ if ('serviceWorker' in navigator) navigator.serviceWorker.register('/fiscal/sw.j
 window.seloReady = refresh();
 setInterval(refresh, 10 * 60 * 1000);
 window.addEventListener('online', refresh);
+window.addEventListener('offline', () => setOnline(false));

@@ -4,7 +4,7 @@
 // page itself (app.js), which must know whether what it shows is fresh.
 'use strict';
 
-const SHELL = 'selo-fiscal-app-v1';
+const SHELL = 'selo-fiscal-app-v2';
 const FILES = [
   '/fiscal/',
   '/fiscal/app.js',

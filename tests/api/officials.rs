@@ -575,6 +575,21 @@ fn the_officials_command_line_creates_lists_and_disables_accounts() {
         !list.contains("token-dev"),
         "pseudo-officials are not listed: {list}"
     );
+    // The last active admin stays: disabling them is refused with the reason.
+    let (ok, _, err) = selo(&["officials", "disable", "admin.geral"], "");
+    assert!(!ok);
+    assert!(err.contains("último(a) administrador(a) ativo(a)"), "{err}");
+    let second = [
+        "officials",
+        "add",
+        "admin.dois",
+        "--name",
+        "Bruno Lima",
+        "--role",
+        "admin",
+    ];
+    let (ok, _, err) = selo(&second, &format!("{OFFICIAL_PASSWORD}\n"));
+    assert!(ok, "{err}");
     let (ok, _, _) = selo(&["officials", "disable", "admin.geral"], "");
     assert!(ok);
     let (_, list, _) = selo(&["officials", "list"], "");

@@ -337,7 +337,10 @@ async fn the_back_office_refuses_acts_outside_the_officials_roles_in_portuguese(
     let (status, page, _) = b.get("/painel/acao/authorizations.grant").await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert!(page.contains("Fora da sua competência"), "{page}");
-    assert!(page.contains("ride_hailing_issuer"), "{page}");
+    assert!(
+        page.contains("Emissor(a) — transporte por aplicativo"),
+        "{page}"
+    );
     let csrf = b.csrf().await;
     let (status, _, _) = b
         .post(
@@ -749,4 +752,177 @@ async fn an_issuer_uploads_a_drivers_photo_from_the_back_office() {
         ))
         .await;
     assert!(page.contains("/print"), "{page}");
+}
+
+#[tokio::test]
+async fn the_search_finds_printed_codes_as_typed_and_names_without_accents() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut body = crate::bodies::driver_body(crate::helpers::CPFS[0], crate::helpers::CNHS[0]);
+    body["name"] = serde_json::json!("Antônio Conceição Araújo");
+    let driver = app.create_driver(&body).await;
+    let vehicle = app
+        .create_vehicle(&crate::bodies::vehicle_body(
+            crate::helpers::PLATES[0],
+            crate::helpers::RENAVAMS[0],
+        ))
+        .await;
+    let res = app.grant(&driver, &vehicle, "2026-11-20").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let grant: serde_json::Value = res.json().await.unwrap();
+    let code = grant["documents"][1]["verification_code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(code.len(), 11, "{code}");
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let csrf = ana.csrf().await;
+    let typed = code.to_lowercase().replace('-', "");
+    for q in [
+        code.as_str(),
+        typed.as_str(),
+        "antonio",
+        "CONCEICAO araujo",
+        "Antônio",
+    ] {
+        let (status, page, _) = ana.post("/painel", &[("_csrf", &csrf), ("q", q)]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("/painel/ver/"), "{q}: {page}");
+    }
+    // A name that is not there finds nothing; two letters are too few, and the page says so.
+    let (_, page, _) = ana
+        .post("/painel", &[("_csrf", &csrf), ("q", "joaquim")])
+        .await;
+    assert!(
+        !page.contains("/painel/ver/") && page.contains("Nada encontrado"),
+        "{page}"
+    );
+    let (_, page, _) = ana.post("/painel", &[("_csrf", &csrf), ("q", "an")]).await;
+    assert!(!page.contains("/painel/ver/"), "{page}");
+    assert!(page.contains("digite ao menos 3 letras"), "{page}");
+}
+
+#[tokio::test]
+async fn the_last_active_admin_can_neither_be_disabled_nor_lose_the_role() {
+    let app = spawn_app().await;
+    app.official("helena.adm", "Helena Prado", "admin").await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut helena = Browser::new(&app);
+    helena.sign_in("helena.adm", OFFICIAL_PASSWORD).await;
+    let csrf = helena.csrf().await;
+    let (status, page, _) = helena
+        .post(
+            "/painel/servidores/helena.adm",
+            &[("_csrf", &csrf), ("acao", "desativar")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("último(a) administrador(a) ativo(a)"),
+        "{page}"
+    );
+    let (status, page, _) = helena
+        .post(
+            "/painel/servidores/helena.adm",
+            &[("_csrf", &csrf), ("acao", "papeis"), ("papel", "auditor")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    // Nothing changed: she is still an active admin and can still manage accounts.
+    let (status, page, _) = helena.get("/painel/servidores").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let store = app.store().await;
+    let official = selo::issuance::officials::find(&store, "helena.adm")
+        .await
+        .unwrap();
+    assert!(official.active);
+    assert!(
+        official
+            .roles
+            .contains(selo::domain::officials::Role::Admin)
+    );
+    // With a second admin, the first may step down.
+    let (status, page, _) = helena
+        .post(
+            "/painel/servidores/ana.smf",
+            &[
+                ("_csrf", &csrf),
+                ("acao", "papeis"),
+                ("papel", "admin"),
+                ("papel", "ride_hailing_issuer"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let (status, page, _) = helena
+        .post(
+            "/painel/servidores/helena.adm",
+            &[("_csrf", &csrf), ("acao", "desativar")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+}
+
+#[tokio::test]
+async fn one_logins_failures_do_not_throttle_a_colleague_at_the_same_address() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "auditor").await;
+    app.official("bruno.smf", "Bruno Lima", "auditor").await;
+    let mut b = Browser::new(&app);
+    for _ in 0..8 {
+        let status = b.sign_in("ana.smf", "senha-errada-123").await.0;
+        assert!(
+            [StatusCode::UNAUTHORIZED, StatusCode::TOO_MANY_REQUESTS].contains(&status),
+            "{status}"
+        );
+    }
+    assert_eq!(
+        b.sign_in("ana.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Bruno, behind the same address, signs in at once.
+    let mut bruno = Browser::new(&app);
+    assert_eq!(
+        bruno.sign_in("bruno.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    // A success clears that login's count: four typos after it are still free.
+    for _ in 0..4 {
+        assert_eq!(
+            bruno.sign_in("bruno.smf", "senha-errada-123").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        bruno.sign_in("bruno.smf", OFFICIAL_PASSWORD).await.0,
+        StatusCode::SEE_OTHER
+    );
+    for _ in 0..4 {
+        assert_eq!(
+            bruno.sign_in("bruno.smf", "senha-errada-123").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_refusal_page_names_the_roles_in_portuguese_and_keeps_the_menu() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "auditor").await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana.get("/painel/acao/authorizations.grant").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(
+        page.contains("Emissor(a) — transporte por aplicativo"),
+        "{page}"
+    );
+    assert!(!page.contains("ride_hailing_issuer"), "{page}");
+    assert!(
+        page.contains("Minha senha") && page.contains("Sair"),
+        "{page}"
+    );
 }

@@ -216,8 +216,13 @@ async fn the_offline_verifier_works_with_the_network_cut() {
     );
     shot(&c, "fiscal-online-390").await;
 
-    // No signal: the page itself comes from the service worker.
+    // No signal: without a reload, the banner follows what the next request finds.
     relay.cut();
+    let (headline, _) = verify(&c, &url_valid).await;
+    assert_eq!(headline, "AUTORIZADO");
+    let data = text_of(&c, "data").await;
+    assert!(data.starts_with("Sem conexão"), "{data}");
+    // The page itself comes from the service worker.
     open(&c, &base).await;
     let data = text_of(&c, "data").await;
     assert!(
@@ -242,18 +247,52 @@ async fn the_offline_verifier_works_with_the_network_cut() {
     let tampered: String = tampered.into_iter().collect();
     let (headline, _) = verify(&c, &tampered).await;
     assert_eq!(headline, "FALSO OU ALTERADO");
+    // Its card alone: no empty box of details below it.
+    assert_eq!(
+        c.execute(
+            "return getComputedStyle(document.getElementById('details')).display",
+            vec![],
+        )
+        .await
+        .unwrap(),
+        json!("none")
+    );
     shot(&c, "fiscal-offline-forged-390").await;
     let mut typo: Vec<char> = code.chars().collect();
     typo[0] = if typo[0] == '8' { 'B' } else { '8' };
     let (headline, _) = verify(&c, &typo.into_iter().collect::<String>()).await;
     assert_eq!(headline, "CÓDIGO DIGITADO INCORRETAMENTE");
-    // The right code needs the network: said so, not mistaken for a forgery.
+    // The right code needs the network: only its form was checked, and the page says so —
+    // never that a signature is authentic.
     let (headline, freshness) = verify(&c, &code).await;
-    assert_eq!(headline, "SITUAÇÃO INDISPONÍVEL");
+    assert_eq!(headline, "CÓDIGO BEM FORMADO");
     assert!(
         freshness.contains("só é consultado com internet"),
         "{freshness}"
     );
+    let explanation = text_of(&c, "explanation").await;
+    assert!(
+        explanation.contains("a situação só pode ser consultada com sinal")
+            && !explanation.contains("autêntica"),
+        "{explanation}"
+    );
+    // A code that looks right but was never issued says the same offline.
+    let (headline, _) = verify(&c, "CAB-7JX-1V2").await;
+    assert_eq!(headline, "CÓDIGO BEM FORMADO");
+
+    // The signal returns: the next request finds it and the banner says so, without a reload.
+    relay.restore();
+    let (headline, freshness) = verify(&c, &url_valid).await;
+    assert_eq!(
+        (headline.as_str(), freshness.as_str()),
+        ("AUTORIZADO", "online agora")
+    );
+    wait_js(
+        &c,
+        "document.getElementById('data').textContent.startsWith('Online')",
+    )
+    .await;
+    relay.cut();
 
     // A list made 25 h ago (expired an hour ago), kept, then the signal lost again.
     relay.restore();

@@ -671,7 +671,12 @@ async fn officials_work_both_laws_in_a_real_browser() {
     open_form(&c, &app, "authorizations.grant").await;
     let page = text(&c).await;
     assert!(page.contains("Fora da sua competência"), "{page}");
-    assert!(page.contains("ride_hailing_issuer"), "{page}");
+    assert!(
+        page.contains("Emissor(a) — transporte por aplicativo") && !page.contains("_issuer"),
+        "{page}"
+    );
+    // The menu stays, to go on from there.
+    assert!(c.find(Locator::LinkText("Minha senha")).await.is_ok());
     c.goto(&format!("{}/painel", app.base)).await.unwrap();
     sign_out(&c).await;
 

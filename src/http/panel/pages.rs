@@ -72,7 +72,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// What every signed-in page shows around its content.
-pub(super) struct Chrome {
+#[derive(Debug, Clone)]
+pub struct Chrome {
     pub(super) name: String,
     pub(super) roles: String,
     pub(super) csrf: String,
@@ -146,8 +147,13 @@ struct MessagePage<'a> {
 
 /// A page that only says something (errors, refusals).
 pub fn message(title: &str, text: &str) -> String {
+    message_with(None, title, text)
+}
+
+/// The same, with the signed-in official's menu.
+pub(super) fn message_with(chrome: Option<Chrome>, title: &str, text: &str) -> String {
     MessagePage {
-        chrome: None,
+        chrome,
         title,
         text,
     }

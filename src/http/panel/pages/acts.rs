@@ -417,7 +417,7 @@ pub(super) async fn op_submit(
         .unwrap_or("O pedido foi recusado.")
         .to_owned();
     match answer.status {
-        StatusCode::FORBIDDEN => Err(PanelError::Forbidden(detail)),
+        StatusCode::FORBIDDEN => Err(s.forbidden_by(&problem)),
         StatusCode::NOT_FOUND => refuse(
             vec![("id".to_owned(), detail.clone())],
             vec![detail],

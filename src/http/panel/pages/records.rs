@@ -409,11 +409,7 @@ pub(super) async fn view(
     };
     let answer = call(&s, Method::GET, &target, None).await?;
     if answer.status == StatusCode::FORBIDDEN {
-        let detail = answer
-            .json()
-            .and_then(|p| p.get("detail").and_then(Value::as_str).map(str::to_owned))
-            .unwrap_or_default();
-        return Err(PanelError::Forbidden(detail));
+        return Err(s.forbidden_by(&answer.json().unwrap_or_default()));
     }
     if answer.status == StatusCode::NOT_FOUND {
         return Err(PanelError::NotFound);

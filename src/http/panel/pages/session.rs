@@ -79,14 +79,12 @@ pub(super) async fn login(
     let back = safe_back(form.get("volta"));
     let client = crate::http::limits::client_of(&req)
         .map_or_else(|| "desconhecido".to_owned(), |ip| ip.to_string());
-    let login_key = format!("login:{}", login_typed.trim().to_lowercase());
-    let keys = [login_key.clone(), format!("addr:{client}")];
-    if let Err(wait) = state.login_throttle.check(&keys) {
+    if let Err(wait) = state.login_throttle.check(&login_typed, &client) {
         return Err(PanelError::Throttled(wait.as_secs().max(1)));
     }
     match accounts::sign_in(&state, &login_typed, &password).await {
         Ok(Some(new)) => {
-            state.login_throttle.succeeded(&login_key);
+            state.login_throttle.succeeded(&login_typed);
             tracing::info!(official = %new.session.official.id, "signed in to the back office");
             let mut res = HttpResponse::SeeOther();
             res.insert_header((header::LOCATION, back));
@@ -103,7 +101,7 @@ pub(super) async fn login(
             Ok(res)
         }
         Ok(None) => {
-            state.login_throttle.failed(&keys);
+            state.login_throttle.failed(&login_typed, &client);
             login_form(
                 &state,
                 StatusCode::UNAUTHORIZED,

@@ -150,6 +150,8 @@ pub(super) fn allowed_hit(s: &Signed, kind: &str, sub: &str) -> bool {
 pub(super) struct HomePage {
     chrome: Option<Chrome>,
     csrf: String,
+    /// The query was too short to search names, and found nothing.
+    short: bool,
     q: String,
     hits: Vec<HitView>,
     hidden: usize,
@@ -205,9 +207,13 @@ pub(super) async fn start_page(state: &AppState, s: &Signed, q: String) -> Page 
         .filter(|(.., c)| s.official.roles.allow(*c))
         .map(|(k, t, _)| (format!("/painel/lista/{k}"), (*t).to_owned()))
         .collect();
+    let short = !q.is_empty()
+        && total == 0
+        && q.chars().count() < crate::storage::search::NAME_SEARCH_MIN_CHARS;
     let body = render(&HomePage {
         chrome: Some(chrome_of(s)),
         csrf: s.session.csrf_token.clone(),
+        short,
         q,
         hidden: total - hits.len(),
         hits,
