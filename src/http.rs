@@ -17,6 +17,7 @@ pub mod platforms;
 pub mod problem;
 pub mod rectification;
 pub mod registry;
+pub mod renewal;
 pub mod verify;
 
 use actix_web::dev::{Service, ServiceResponse};
@@ -166,6 +167,7 @@ route_table! {
     "/api/v1/app-authorizations" => [post authorizations::grant: IssueRideHailing],
     "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],
     "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],
+    "/api/v1/app-authorizations/{id}/renewal" => [post renewal::renew: IssueRideHailing],
     "/api/v1/documents/{id}" => [get authorizations::document: ReadRideHailing],
     "/api/v1/documents/{id}/print" => [get authorizations::document_print: IssueRideHailing],
     "/api/v1/openapi.json" => [get meta::openapi: Public],

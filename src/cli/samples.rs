@@ -85,6 +85,7 @@ impl SampleRecords {
             protocolled_on: Some(date(2026, 11, 18)),
             revocation: None,
             substitutions: 0,
+            renewal_of: None,
         };
         Some(Self {
             driver,

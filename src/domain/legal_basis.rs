@@ -27,6 +27,10 @@ pub struct Municipality {
 /// Parameters of the consolidated ride-hailing law (draft, doc 004).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the law, each its own key of the file"
+)]
 pub struct RideHailingLegalBasis {
     /// `ride_hailing`: a file of the other law is refused.
     pub law: Law,
@@ -101,6 +105,22 @@ pub struct RideHailingLegalBasis {
     /// 306 bar (art. 12, §1º) — are judged at the application's protocol date; `false`: at
     /// the grant.
     pub history_judged_at_protocol: bool,
+    /// AMB-66: how many days before the end of an authorization its renewal may be asked and
+    /// its fee paid (the draft is silent).
+    #[serde(default = "default_renewal_window_days")]
+    pub renewal_window_days: u32,
+    /// AMB-66: a renewal paid before the current period ends starts the day after it ends (no
+    /// gap, no overlap, never extended); `false`: it runs from the fee's payment, as a grant.
+    #[serde(default = "default_renewal_continuous")]
+    pub renewal_continuous: bool,
+}
+
+fn default_renewal_window_days() -> u32 {
+    60
+}
+
+fn default_renewal_continuous() -> bool {
+    true
 }
 
 impl RideHailingLegalBasis {
@@ -337,6 +357,7 @@ impl BasisFile for RideHailingLegalBasis {
                 ("vistoria_validity_months", self.vistoria_validity_months),
                 ("vistoria_fix_days", self.vistoria_fix_days),
                 ("data_change_report_days", self.data_change_report_days),
+                ("renewal_window_days", self.renewal_window_days),
             ],
             out,
         );

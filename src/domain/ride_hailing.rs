@@ -6,6 +6,7 @@ pub mod deregistration;
 pub mod driver_record;
 pub mod platform;
 pub mod registry;
+pub mod renewal;
 pub mod sanctions;
 pub mod substitution;
 pub mod vistoria;
@@ -495,6 +496,8 @@ pub enum RideHailingAct {
     ActRectified,
     /// A platform's delivery of data entered wrongly, rectified.
     DeliveryRectified,
+    /// APP-ART3-PU (AMB-66): the authorization was renewed by a new one for the next year.
+    Renewed,
 }
 
 impl RideHailingAct {
@@ -524,6 +527,7 @@ impl RideHailingAct {
         Self::NotificationRectified,
         Self::ActRectified,
         Self::DeliveryRectified,
+        Self::Renewed,
     ];
 
     /// The kind as stored.
@@ -553,6 +557,7 @@ impl RideHailingAct {
             Self::NotificationRectified => "notification_rectified",
             Self::ActRectified => "act_rectified",
             Self::DeliveryRectified => "delivery_rectified",
+            Self::Renewed => "renewed",
         }
     }
 
@@ -583,6 +588,7 @@ impl RideHailingAct {
             "notification_rectified" => Self::NotificationRectified,
             "act_rectified" => Self::ActRectified,
             "delivery_rectified" => Self::DeliveryRectified,
+            "renewed" => Self::Renewed,
             _ => return None,
         })
     }

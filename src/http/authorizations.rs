@@ -79,6 +79,9 @@ pub struct AuthorizationView {
     /// Vistorias e convocações (arts. 9º e 16); ausente na resposta da concessão.
     #[serde(skip_serializing_if = "Option::is_none")]
     inspection: Option<InspectionReport>,
+    /// A autorização que esta renova para o ano seguinte (ausente numa concessão).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renewal_of: Option<Uuid>,
 }
 
 /// When and why an authorization was revoked.
@@ -156,6 +159,7 @@ fn authorization_view(
             .collect(),
         verification_url: sticker_url,
         inspection: None,
+        renewal_of: a.renewal_of,
     }
 }
 
@@ -171,7 +175,7 @@ fn refs(docs: &[Document]) -> Vec<DocRef<'_>> {
         .collect()
 }
 
-fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
+pub(super) fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::NotFound("Autorização não encontrada.".into()))
 }
 
@@ -232,28 +236,34 @@ pub async fn grant(
     )
     .await
     {
-        Ok(granted) => {
-            let docs: Vec<DocRef<'_>> = granted
-                .documents
-                .iter()
-                .map(|d| DocRef {
-                    kind: d.document.kind,
-                    id: d.document.id,
-                    sha256: &d.document.sha256,
-                    code: &d.document.verification_code,
-                    token: &d.document.token,
-                })
-                .collect();
-            let body = authorization_view(&state, &granted.authorization, &docs, &[], None);
-            Ok(HttpResponse::Created()
-                .insert_header((
-                    "Location",
-                    format!("/api/v1/app-authorizations/{}", granted.authorization.id),
-                ))
-                .json(body))
-        }
+        Ok(granted) => Ok(created(&state, &granted)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// 201 with a new authorization (a grant's or a renewal's) and its documents.
+pub(super) fn created(
+    state: &AppState,
+    granted: &issuance::ride_hailing::grant::Granted,
+) -> HttpResponse {
+    let docs: Vec<DocRef<'_>> = granted
+        .documents
+        .iter()
+        .map(|d| DocRef {
+            kind: d.document.kind,
+            id: d.document.id,
+            sha256: &d.document.sha256,
+            code: &d.document.verification_code,
+            token: &d.document.token,
+        })
+        .collect();
+    let body = authorization_view(state, &granted.authorization, &docs, &[], None);
+    HttpResponse::Created()
+        .insert_header((
+            "Location",
+            format!("/api/v1/app-authorizations/{}", granted.authorization.id),
+        ))
+        .json(body)
 }
 
 /// An authorization with its status now, sanctions, vistorias and documents.

@@ -155,6 +155,9 @@ macro_rules! insert_document {
 /// Evaluates to `Result<bool, StorageError>`.
 macro_rules! binds_any {
     ($conn:expr, $query:expr, $id:expr, $now:expr) => {
+        binds_any!($conn, $query, $id, $now, None::<uuid::Uuid>)
+    };
+    ($conn:expr, $query:expr, $id:expr, $now:expr, $except:expr) => {
         async {
             let rows: Vec<(
                 String,
@@ -164,7 +167,12 @@ macro_rules! binds_any {
                 .bind($id.to_string())
                 .fetch_all(&mut *$conn)
                 .await?;
+            let except: Option<uuid::Uuid> = $except;
+            let except = except.map(|e| e.to_string());
             for (authorization_id, valid_until, revoked_at) in rows {
+                if except.as_deref() == Some(authorization_id.as_str()) {
+                    continue;
+                }
                 let sanctions: Vec<$crate::storage::SanctionRow> =
                     sqlx::query_as($crate::storage::sql::SELECT_SANCTIONS)
                         .bind(&authorization_id)

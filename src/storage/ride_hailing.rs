@@ -327,17 +327,39 @@ impl Store {
 
     /// Whether the driver and the vehicle hold an authorization that still binds them at
     /// `now`; the decision is `domain::ride_hailing::sanctions::binds_driver_and_vehicle`.
+    /// Whether the driver and the car are bound by an authorization other than `except` (the
+    /// one a renewal renews).
     pub async fn active_authorization_flags(
         &self,
         driver_id: Uuid,
         vehicle_id: Uuid,
         now: DateTime<Utc>,
+        except: Option<Uuid>,
     ) -> Result<(bool, bool), StorageError> {
         on_backend!(self, |pool, _begin| {
             let mut conn = pool.acquire().await?;
-            let d = binds_any!(conn, sql::AUTHORIZATIONS_OF_DRIVER, driver_id, now).await?;
-            let v = binds_any!(conn, sql::AUTHORIZATIONS_OF_VEHICLE, vehicle_id, now).await?;
+            let d = binds_any!(conn, sql::AUTHORIZATIONS_OF_DRIVER, driver_id, now, except).await?;
+            let v = binds_any!(
+                conn,
+                sql::AUTHORIZATIONS_OF_VEHICLE,
+                vehicle_id,
+                now,
+                except
+            )
+            .await?;
             Ok((d, v))
+        })
+    }
+
+    /// The authorization that renews `id` (APP-ART3-PU, AMB-66): its id and number.
+    pub async fn renewal_of(&self, id: Uuid) -> Result<Option<(Uuid, String)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<(String, String)> = sqlx::query_as(sql::RENEWAL_OF)
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
+            row.map(|(id, number)| Ok((super::parse_uuid(&id)?, number)))
+                .transpose()
         })
     }
 
@@ -412,6 +434,10 @@ impl Store {
 
     /// Commits a grant in one transaction; `Conflict("active_authorization")` if the driver
     /// or the vehicle gained an active authorization meanwhile.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one transaction: the one-to-one rule, the number, the rows and their events"
+    )]
     pub async fn commit_grant(&self, grant: &NewGrant) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin, pg| {
             let a = &grant.authorization;
@@ -429,17 +455,34 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
-            let d =
-                binds_any!(tx, sql::AUTHORIZATIONS_OF_DRIVER, a.driver_id, a.granted_at).await?;
+            // A renewal's own predecessor does not count; it is renewed once.
+            let d = binds_any!(
+                tx,
+                sql::AUTHORIZATIONS_OF_DRIVER,
+                a.driver_id,
+                a.granted_at,
+                a.renewal_of
+            )
+            .await?;
             let v = binds_any!(
                 tx,
                 sql::AUTHORIZATIONS_OF_VEHICLE,
                 a.vehicle_id,
-                a.granted_at
+                a.granted_at,
+                a.renewal_of
             )
             .await?;
             if d || v {
                 return Err(StorageError::Conflict("active_authorization"));
+            }
+            if let Some(renewed) = a.renewal_of {
+                let already: Option<(String, String)> = sqlx::query_as(sql::RENEWAL_OF)
+                    .bind(renewed.to_string())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if already.is_some() {
+                    return Err(StorageError::Conflict("renewal_of"));
+                }
             }
             let issued = sqlx::query(sql::ISSUE_NUMBER)
                 .bind(&a.number)
@@ -461,6 +504,7 @@ impl Store {
                 .bind(a.granted_at)
                 .bind(&a.granted_by)
                 .bind(a.protocolled_on)
+                .bind(a.renewal_of.map(|r| r.to_string()))
                 .execute(&mut *tx)
                 .await?;
             for d in &grant.documents {
@@ -485,6 +529,27 @@ impl Store {
                 },
             )
             .await?;
+            if let Some(renewed) = a.renewal_of {
+                let data = serde_json::json!({
+                    "renewed_by": a.number,
+                    "valid_from": a.valid_from,
+                    "valid_until": a.valid_until,
+                });
+                insert_event!(
+                    tx,
+                    NewEvent {
+                        entity_type: "app_authorization",
+                        entity_id: renewed.to_string(),
+                        kind: RideHailingAct::Renewed.as_str(),
+                        actor: &a.granted_by,
+                        reason: None::<String>,
+                        legal_basis_version: &a.legal_basis_version,
+                        at: a.granted_at,
+                        data: event_data(&data),
+                    },
+                )
+                .await?;
+            }
             tx.commit().await?;
             Ok(())
         })

@@ -119,6 +119,7 @@ pub(crate) struct AuthorizationRow {
     revoked_by: Option<String>,
     reason: Option<String>,
     substitutions: i64,
+    renewal_of: Option<String>,
 }
 
 impl TryFrom<AuthorizationRow> for RideHailingAuthorization {
@@ -148,6 +149,7 @@ impl TryFrom<AuthorizationRow> for RideHailingAuthorization {
             revocation,
             substitutions: u32::try_from(r.substitutions)
                 .map_err(|_| corrupt("substitutions", &r.id))?,
+            renewal_of: r.renewal_of.as_deref().map(parse_uuid).transpose()?,
         })
     }
 }

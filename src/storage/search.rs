@@ -200,7 +200,8 @@ impl Store {
         let like = if q.chars().count() >= NAME_SEARCH_MIN_CHARS {
             format!("%{}%", folded(q).replace(['%', '_'], ""))
         } else {
-            "\u{0}".to_owned()
+            // Too short for a name: the name filters are off (`$2 <> ''`).
+            String::new()
         };
         let number = q.to_uppercase();
         let code = crate::domain::verification_code::normalise_verification_code(q)
@@ -211,7 +212,9 @@ impl Store {
                 .iter()
                 .map(
                     |f| match f.strip_prefix("fold(").and_then(|r| r.split_once(')')) {
-                        Some((column, rest)) => format!("{}{rest}", folded_sql(column)),
+                        Some((column, rest)) => {
+                            format!("($2 <> '' AND {}{rest})", folded_sql(column))
+                        }
                         None => (*f).to_owned(),
                     },
                 )

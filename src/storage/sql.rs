@@ -54,8 +54,10 @@ pub const STALE_RESERVATIONS: &str = "SELECT number FROM document_numbers \
 pub const ISSUE_NUMBER: &str = "UPDATE document_numbers SET state = 'issued', closed_at = $2 \
     WHERE number = $1 AND state = 'reserved'";
 pub const INSERT_AUTHORIZATION: &str = "INSERT INTO app_authorizations (id, number, driver_id, vehicle_id, \
-    fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by, protocolled_on) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    fee_paid_on, valid_from, valid_until, legal_basis_version, granted_at, granted_by, protocolled_on, \
+    renewal_of) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+/// The authorization that renews `$1`, if any: its id and number.
+pub const RENEWAL_OF: &str = "SELECT id, number FROM app_authorizations WHERE renewal_of = $1";
 pub const INSERT_EVENT: &str = "INSERT INTO events (entity_type, entity_id, kind, actor, reason, \
     legal_basis_version, occurred_at, data, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 /// The hash of the audit chain's last row (`None` before the chain began).
@@ -71,8 +73,8 @@ pub const SELECT_AUTHORIZATION: &str = concat!(
     " AS vehicle_id, a.fee_paid_on, \
     a.valid_from, a.valid_until, a.legal_basis_version, a.granted_at, a.granted_by, a.protocolled_on, \
     r.revoked_at, r.revoked_by, \
-    r.reason, (SELECT COUNT(*) FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS substitutions \
-    FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+    r.reason, (SELECT COUNT(*) FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS substitutions, \
+    a.renewal_of FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
     WHERE a.id = $1"
 );
 /// The documents in force of an authorization: those of its latest car (APP-ART8-P2).

@@ -337,6 +337,19 @@ pub fn failures(body: &Value) -> Vec<(String, String)> {
 }
 
 /// The token at the end of a verification URL.
+/// The verification URL of an authorization's sticker (a grant's or a record's body).
+pub fn sticker_url(a: &Value) -> String {
+    a["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "app_sticker")
+        .unwrap()["verification_url"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 pub fn token_of(url: &str) -> String {
     url.rsplit_once("/v/")
         .expect("verification URL")

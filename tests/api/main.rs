@@ -36,6 +36,7 @@ mod platforms;
 mod printable;
 mod rectifications;
 mod register_acts;
+mod renewal;
 mod road;
 mod rules;
 mod samples;

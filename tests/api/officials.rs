@@ -36,6 +36,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("post", "/api/v1/app-authorizations", "r"),
     ("get", "/api/v1/app-authorizations/{id}", "ariu"),
     ("post", "/api/v1/app-authorizations/{id}/revocation", "r"),
+    ("post", "/api/v1/app-authorizations/{id}/renewal", "r"),
     ("get", "/api/v1/documents/{id}", "ariu"),
     ("get", "/api/v1/documents/{id}/print", "r"),
     ("put", "/api/v1/upf-values/{year}", "arc"),

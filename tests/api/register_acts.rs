@@ -9,16 +9,7 @@ use crate::helpers::{
 };
 
 pub(crate) fn sticker_token(grant: &Value) -> String {
-    token_of(
-        grant["documents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|d| d["kind"] == "app_sticker")
-            .unwrap()["verification_url"]
-            .as_str()
-            .unwrap(),
-    )
+    token_of(&crate::helpers::sticker_url(grant))
 }
 
 fn removal(ground: &str, notified_on: &str, effective_on: &str) -> Value {

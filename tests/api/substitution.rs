@@ -5,20 +5,8 @@ use serde_json::{Value, json};
 
 use crate::helpers::{
     CNHS, CPFS, PLATES, RENAVAMS, driver_body, failures, pdf_info, pdf_text, qr_codes, spawn_app,
-    token_of, vehicle_body,
+    sticker_url, token_of, vehicle_body,
 };
-
-fn sticker_url(grant: &Value) -> String {
-    grant["documents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["kind"] == "app_sticker")
-        .unwrap()["verification_url"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
 
 fn substitution(vehicle_id: &str, cause: &str, on: &str, approved: bool) -> Value {
     json!({

@@ -97,6 +97,8 @@ pub struct RideHailingAuthorization {
     pub revocation: Option<Revocation>,
     /// How many times the car was replaced (APP-ART8-P2).
     pub substitutions: u32,
+    /// The authorization this one renews for the next year (APP-ART3-PU, AMB-66).
+    pub renewal_of: Option<Uuid>,
 }
 
 /// The act that revoked an authorization.

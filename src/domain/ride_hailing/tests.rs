@@ -15,7 +15,7 @@ fn every_ride_hailing_act_reads_back_from_its_stored_kind() {
     assert_eq!(RideHailingAct::parse("termo_granted"), None);
 }
 
-fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+pub(super) fn d(y: i32, m: u32, day: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, day).unwrap()
 }
 
@@ -64,6 +64,16 @@ fn eligible() -> GrantFacts {
         vehicle_has_active_authorization: false,
         driver_deregistered_since: None,
         vehicle_deregistered_since: None,
+    }
+}
+
+/// A compliant grant's facts on `today`, the fee paid and the application protocolled that day.
+pub(super) fn compliant_grant_facts(today: NaiveDate) -> GrantFacts {
+    GrantFacts {
+        fee_paid_on: today,
+        today,
+        protocolled_on: today,
+        ..eligible()
     }
 }
 

@@ -472,6 +472,13 @@ pub const CATALOGUE: &[Entry] = &[
         reading: "At the substitution, the act that rests on them; the request's protocol date is recorded.",
     },
     Entry {
+        id: "AMB-66",
+        kind: Kind::Reading,
+        article: "art. 3º, parágrafo único (ride-hailing)",
+        text: "The authorization lasts 12 months from the fee and is never extended, but the text says nothing of the yearly renewal: when it may be asked, what must be current again, when the new year starts, and what becomes of the year before's sticker.",
+        reading: "A renewal is a new approval with a new number that names the authorization it renews: every requirement of arts. 2º, 8º, 12 and 15 is judged again (certificates within their validity, the car's age and papers), and the art. 9º vistoria follows it as it follows a grant. Only an active or expired authorization, not yet renewed, is renewed; it may be asked and its fee paid from `renewal_window_days` (60) before the current period ends. Paid before that end, the new year starts the day after it (no gap, no overlap, nothing lost, like AMB-55); paid after, it runs from the payment (`renewal_continuous`). The driver's history is continuous (autos and recidivism windows count by driver, across renewals). The year before's sticker verifies `valid` until its own last day and `expired` after it; the page says it was renewed. Legal-basis parameters: `renewal_window_days`, `renewal_continuous`.",
+    },
+    Entry {
         id: "APP-ART1",
         kind: Kind::Rule,
         article: "art. 1 caput",

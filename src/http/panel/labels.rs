@@ -356,6 +356,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("documents", "Documentos"),
     ("events", "Histórico"),
     ("granted_at", "Concedida em"),
+    ("renewal_of", "Renova a autorização"),
     ("granted_by", "Concedida por"),
     ("created_at", "Cadastrado em"),
     ("verification_url", "Endereço de verificação"),
@@ -438,6 +439,7 @@ const VALUES: &[(&str, &str)] = &[
     ("onibus", "Ônibus"),
     ("micro_onibus", "Micro-ônibus"),
     ("granted", "Concedida"),
+    ("renewed", "Renovada para o ano seguinte"),
     ("pessoa_juridica", "Pessoa jurídica"),
     ("instituicao_ensino", "Instituição de ensino"),
     (

@@ -1,13 +1,15 @@
-//! Use case: grant a ride-hailing authorization (APP-ART2, APP-ART3, APP-ART12) and issue its
-//! authorization and windshield sticker.
+//! Use cases: grant a ride-hailing authorization (APP-ART2, APP-ART3, APP-ART12), or renew one
+//! for the next year (AMB-66), and issue its authorization and windshield sticker.
 
-use chrono::Datelike;
+use chrono::{Datelike, NaiveDate};
 use uuid::Uuid;
 
 use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
-use crate::domain::ride_hailing::{GrantFacts, decide_grant};
+use crate::domain::ride_hailing::renewal::{Renewed, decide_renewal};
+use crate::domain::ride_hailing::sanctions::authorization_status;
+use crate::domain::ride_hailing::{GrantDecision, GrantFacts, decide_grant};
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{issue_ride_hailing_document, void};
 use crate::standing::ride_hailing::deregistered_on;
@@ -52,21 +54,11 @@ async fn parties(
     Ok((driver, vehicle))
 }
 
-/// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
-/// windshield sticker (APP-ART14).
-pub async fn grant_app_authorization(
-    state: &AppState,
-    driver_id: Uuid,
-    vehicle_id: Uuid,
-    fee_paid_on: chrono::NaiveDate,
-    protocolled_on: Option<chrono::NaiveDate>,
-    actor: &str,
-) -> Result<Granted, UseCaseError> {
-    let store = &state.store;
-    let (driver, vehicle) = parties(state, driver_id, vehicle_id).await?;
-    let now = state.clock.now();
-    let today = local_date(now);
-    // When the application was protocolled; typed in later, never ahead.
+/// When the application was protocolled (typed in later, never ahead); today by default.
+fn protocol_date(
+    protocolled_on: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<NaiveDate, UseCaseError> {
     let protocolled_on = protocolled_on.unwrap_or(today);
     if protocolled_on > today {
         return Err(UseCaseError::Inconsistent {
@@ -74,10 +66,25 @@ pub async fn grant_app_authorization(
             message: "A data do protocolo do pedido não pode ser futura.",
         });
     }
-    let (driver_active, vehicle_active) = store
-        .active_authorization_flags(driver_id, vehicle_id, now)
+    Ok(protocolled_on)
+}
+
+/// The facts a grant (or a renewal, leaving out the authorization it renews) is judged on.
+async fn grant_facts(
+    state: &AppState,
+    driver: &Driver,
+    vehicle: &Vehicle,
+    fee_paid_on: NaiveDate,
+    protocolled_on: NaiveDate,
+    renewing: Option<Uuid>,
+) -> Result<GrantFacts, UseCaseError> {
+    let now = state.clock.now();
+    let today = local_date(now);
+    let (driver_active, vehicle_active) = state
+        .store
+        .active_authorization_flags(driver.id, vehicle.id, now, renewing)
         .await?;
-    let facts = GrantFacts {
+    Ok(GrantFacts {
         driver: driver.facts(),
         vehicle: vehicle.facts(),
         fee_paid_on,
@@ -85,20 +92,188 @@ pub async fn grant_app_authorization(
         protocolled_on,
         driver_has_active_authorization: driver_active,
         vehicle_has_active_authorization: vehicle_active,
-        driver_deregistered_since: deregistered_on(state, "driver", driver_id, today).await?,
-        vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle_id, today).await?,
-    };
+        driver_deregistered_since: deregistered_on(state, "driver", driver.id, today).await?,
+        vehicle_deregistered_since: deregistered_on(state, "vehicle", vehicle.id, today).await?,
+    })
+}
+
+/// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
+/// windshield sticker (APP-ART14).
+pub async fn grant_app_authorization(
+    state: &AppState,
+    driver_id: Uuid,
+    vehicle_id: Uuid,
+    fee_paid_on: NaiveDate,
+    protocolled_on: Option<NaiveDate>,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    let (driver, vehicle) = parties(state, driver_id, vehicle_id).await?;
+    let today = local_date(state.clock.now());
+    let protocolled_on = protocol_date(protocolled_on, today)?;
+    let facts = grant_facts(state, &driver, &vehicle, fee_paid_on, protocolled_on, None).await?;
     let decision =
         decide_grant(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
+    let issued = issue_and_commit(
+        state,
+        &driver,
+        &vehicle,
+        &decision,
+        fee_paid_on,
+        protocolled_on,
+        None,
+        actor,
+    )
+    .await;
+    match issued {
+        Err(UseCaseError::Storage(StorageError::Conflict("active_authorization"))) => {
+            // Someone else was granted meanwhile: report it as the rule it is.
+            let facts = GrantFacts {
+                driver_has_active_authorization: true,
+                ..facts
+            };
+            Err(decide_grant(&facts, &state.ride_hailing_basis())
+                .err()
+                .map_or(
+                    UseCaseError::Internal("grant conflict without a failed rule"),
+                    UseCaseError::Rules,
+                ))
+        }
+        other => other,
+    }
+}
 
+/// Renews an authorization for the next year (APP-ART3-PU, reading AMB-66): a new
+/// authorization with a new number that names the one it renews, judged on every requirement
+/// of a grant, with its own authorization and sticker. `vehicle_id` is the car of the new year
+/// (by default the one the authorization binds now).
+pub async fn renew_app_authorization(
+    state: &AppState,
+    authorization_id: Uuid,
+    fee_paid_on: NaiveDate,
+    protocolled_on: Option<NaiveDate>,
+    vehicle_id: Option<Uuid>,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    let current = state
+        .store
+        .get_authorization(authorization_id)
+        .await?
+        .ok_or(UseCaseError::NotFound("Autorização não encontrada."))?;
+    let (driver, vehicle) = parties(
+        state,
+        current.driver_id,
+        vehicle_id.unwrap_or(current.vehicle_id),
+    )
+    .await?;
+    let now = state.clock.now();
+    let today = local_date(now);
+    let protocolled_on = protocol_date(protocolled_on, today)?;
+    let sanctions = state.store.sanctions_of(current.id).await?;
+    let (standing, _) = crate::standing::ride_hailing::ride_hailing_standing(
+        state,
+        current.id,
+        current.driver_id,
+        current.vehicle_id,
+        current.granted_at,
+        now,
+    )
+    .await?;
+    let (status, _) = authorization_status(
+        current.valid_until,
+        current.revocation.as_ref().map(|r| r.revoked_at),
+        &sanctions,
+        standing,
+        now,
+    );
+    let renewed = Renewed {
+        number: current.number.clone(),
+        valid_until: current.valid_until,
+        status,
+        renewed_by: state
+            .store
+            .renewal_of(current.id)
+            .await?
+            .map(|(_, number)| number),
+    };
+    let facts = grant_facts(
+        state,
+        &driver,
+        &vehicle,
+        fee_paid_on,
+        protocolled_on,
+        Some(current.id),
+    )
+    .await?;
+    let basis = state.ride_hailing_basis();
+    let decision = decide_renewal(&renewed, &facts, &basis).map_err(UseCaseError::Rules)?;
+    let issued = issue_and_commit(
+        state,
+        &driver,
+        &vehicle,
+        &decision,
+        fee_paid_on,
+        protocolled_on,
+        Some(current.id),
+        actor,
+    )
+    .await;
+    match issued {
+        Err(UseCaseError::Storage(StorageError::Conflict(
+            conflict @ ("active_authorization" | "renewal_of"),
+        ))) => {
+            // Another act came first (a grant, or the same renewal): report it as the rule.
+            let renewed = Renewed {
+                renewed_by: Some(if conflict == "renewal_of" {
+                    state
+                        .store
+                        .renewal_of(current.id)
+                        .await?
+                        .map_or_else(|| "outra".to_owned(), |(_, n)| n)
+                } else {
+                    "outra".to_owned()
+                }),
+                ..renewed
+            };
+            let facts = GrantFacts {
+                driver_has_active_authorization: conflict == "active_authorization",
+                ..facts
+            };
+            Err(decide_renewal(&renewed, &facts, &basis).err().map_or(
+                UseCaseError::Internal("renewal conflict without a failed rule"),
+                UseCaseError::Rules,
+            ))
+        }
+        other => other,
+    }
+}
+
+/// Reserves the number, issues the authorization and the sticker, and commits them (which
+/// re-checks the one-authorization rule under lock); on any failure the number is voided.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parties, the decision and the request's dates, each its own value"
+)]
+async fn issue_and_commit(
+    state: &AppState,
+    driver: &Driver,
+    vehicle: &Vehicle,
+    decision: &GrantDecision,
+    fee_paid_on: NaiveDate,
+    protocolled_on: NaiveDate,
+    renewal_of: Option<Uuid>,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    let store = &state.store;
+    let now = state.clock.now();
+    let today = local_date(now);
     let reserved = store
         .reserve_number(APP_SERIES, today.year(), now, actor)
         .await?;
     let authorization = RideHailingAuthorization {
         id: Uuid::new_v4(),
         number: reserved.number.clone(),
-        driver_id,
-        vehicle_id,
+        driver_id: driver.id,
+        vehicle_id: vehicle.id,
         fee_paid_on,
         valid_from: decision.valid_from,
         valid_until: decision.valid_until,
@@ -108,11 +283,12 @@ pub async fn grant_app_authorization(
         protocolled_on: Some(protocolled_on),
         revocation: None,
         substitutions: 0,
+        renewal_of,
     };
     let ctx = RideHailingDocumentContext {
         authorization: &authorization,
-        driver: &driver,
-        vehicle: &vehicle,
+        driver,
+        vehicle,
         basis: &state.ride_hailing_basis(),
         letterhead: &state.letterhead,
         issued_at: now,
@@ -140,22 +316,7 @@ pub async fn grant_app_authorization(
         }),
         Err(e) => {
             void(state, &reserved.number, &e).await;
-            match e {
-                UseCaseError::Storage(StorageError::Conflict("active_authorization")) => {
-                    // Someone else was granted meanwhile: report it as the rule it is.
-                    let facts = GrantFacts {
-                        driver_has_active_authorization: true,
-                        ..facts
-                    };
-                    Err(decide_grant(&facts, &state.ride_hailing_basis())
-                        .err()
-                        .map_or(
-                            UseCaseError::Internal("grant conflict without a failed rule"),
-                            UseCaseError::Rules,
-                        ))
-                }
-                other => Err(other),
-            }
+            Err(e)
         }
     }
 }

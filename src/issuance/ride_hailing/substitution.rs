@@ -78,7 +78,7 @@ pub(crate) async fn check(
     let same_vehicle = vehicle.id == a.vehicle_id;
     let (_, bound) = state
         .store
-        .active_authorization_flags(a.driver_id, vehicle.id, now)
+        .active_authorization_flags(a.driver_id, vehicle.id, now, None)
         .await?;
     let new_facts = vehicle.facts();
     let (status, report) = status_now(state, a).await?;

@@ -31,6 +31,7 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ),
     ("authorizations.grant", "Conceder autorização (aplicativo)"),
     ("authorizations.revoke", "Revogar a autorização"),
+    ("renewal.renew", "Renovar a autorização para o ano seguinte"),
     ("authorizations.certidao", "Emitir certidão"),
     (
         "authorizations.substitute_vehicle",
