@@ -3,3 +3,4 @@
 
 pub mod charter;
 pub mod ride_hailing;
+pub mod worklist;

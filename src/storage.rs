@@ -25,6 +25,7 @@ mod rows;
 pub mod search;
 pub(crate) mod sql;
 pub mod sqlite;
+pub mod worklist;
 
 pub use document_kind::*;
 pub use records::*;

@@ -44,3 +44,4 @@ mod sanctions;
 mod startup;
 mod substitution;
 mod verification;
+mod worklist;

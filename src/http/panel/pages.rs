@@ -6,6 +6,7 @@ mod password;
 mod records;
 mod session;
 mod start;
+mod worklist;
 
 pub use acts::*;
 pub use officials::*;
@@ -13,6 +14,7 @@ use password::{password_change, password_page};
 pub use records::*;
 use session::{login, login_page, logout};
 pub use start::*;
+use worklist::{worklist, worklist_csv};
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -58,6 +60,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
     .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
+    .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
+    .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
     .service(
         web::resource("/painel/servidores")
             .route(web::get().to(officials_page))
@@ -88,6 +92,9 @@ pub(super) fn chrome_of(s: &Signed) -> Chrome {
         {
             nav.push((format!("/painel/lista/{kind}"), (*text).to_owned()));
         }
+    }
+    if s.official.roles.allow(Competence::ReadRideHailing) {
+        nav.push(("/painel/pendencias".to_owned(), "Pendências".to_owned()));
     }
     if s.official.roles.allow(Competence::Calendar) {
         nav.push((

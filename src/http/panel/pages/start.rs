@@ -152,12 +152,18 @@ pub(super) struct HomePage {
     csrf: String,
     /// The query was too short to search names, and found nothing.
     short: bool,
+    /// The first pendencies of the next 30 days, and how many there are.
+    pending: Vec<super::worklist::WorkRow>,
+    pending_total: usize,
     q: String,
     hits: Vec<HitView>,
     hidden: usize,
     new: Vec<(String, String)>,
     lists: Vec<(String, String)>,
 }
+
+/// How many pendencies the start page shows.
+const START_PAGE_PENDING: usize = 10;
 
 pub(super) async fn home(state: web::Data<AppState>, req: HttpRequest) -> Page {
     let s = Signed::of(&req, &state).await?;
@@ -207,6 +213,16 @@ pub(super) async fn start_page(state: &AppState, s: &Signed, q: String) -> Page 
         .filter(|(.., c)| s.official.roles.allow(*c))
         .map(|(k, t, _)| (format!("/painel/lista/{k}"), (*t).to_owned()))
         .collect();
+    // The worklist of the next 30 days on the start page; the whole list on its own page.
+    let worklist = if q.is_empty() {
+        super::worklist::items_for(state, s, 30, None).await?
+    } else {
+        None
+    };
+    let pending_total = worklist.as_ref().map_or(0, Vec::len);
+    let pending = worklist
+        .map(|items| super::worklist::rows(&items[..items.len().min(START_PAGE_PENDING)]))
+        .unwrap_or_default();
     let short = !q.is_empty()
         && total == 0
         && q.chars().count() < crate::storage::search::NAME_SEARCH_MIN_CHARS;
@@ -214,6 +230,8 @@ pub(super) async fn start_page(state: &AppState, s: &Signed, q: String) -> Page 
         chrome: Some(chrome_of(s)),
         csrf: s.session.csrf_token.clone(),
         short,
+        pending,
+        pending_total,
         q,
         hidden: total - hits.len(),
         hits,

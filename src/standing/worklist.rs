@@ -1,0 +1,249 @@
+//! What is due in the ride-hailing register: authorizations to renew, vehicles to present or
+//! inspect, autos to notify, defences running and fines to collect — each with its deadline,
+//! computed by the domain's rules on the day asked. Read-only; the back office lists it.
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use uuid::Uuid;
+
+use crate::domain::dates::local_date;
+use crate::domain::fines::FineStatus;
+use crate::domain::ride_hailing::sanctions::auto_deadlines;
+use crate::standing::ride_hailing::{fine_standing_of, ride_hailing_standing};
+use crate::state::AppState;
+use crate::storage::StorageError;
+
+/// What kind of pendency an item is, for filtering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkKind {
+    /// An authorization whose year ends (APP-ART3-PU): renew it.
+    Renewal,
+    /// A vistoria to present, redo or fix (APP-ART9, APP-ART16).
+    Vistoria,
+    /// An auto's procedure: the notice to send, a defence window running (APP-ART22).
+    Auto,
+    /// A fine due or overdue (AMB-34, AMB-61).
+    Fine,
+}
+
+impl WorkKind {
+    pub const ALL: [Self; 4] = [Self::Renewal, Self::Vistoria, Self::Auto, Self::Fine];
+
+    /// The key of the kind in a filter.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Renewal => "renovacao",
+            Self::Vistoria => "vistoria",
+            Self::Auto => "auto",
+            Self::Fine => "multa",
+        }
+    }
+
+    pub fn label_pt(self) -> &'static str {
+        match self {
+            Self::Renewal => "Renovações",
+            Self::Vistoria => "Vistorias",
+            Self::Auto => "Autos de infração",
+            Self::Fine => "Multas",
+        }
+    }
+}
+
+/// The record an item concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkRecord {
+    Authorization(Uuid),
+    Auto(Uuid),
+}
+
+/// One pendency: what, on which record, by when, and the operation that resolves it.
+#[derive(Debug, Clone)]
+pub struct WorkItem {
+    pub kind: WorkKind,
+    /// What is due, in Portuguese, with the article.
+    pub what: String,
+    /// The record's number, the person and the plate, as a clerk reads them.
+    pub number: String,
+    pub person: String,
+    pub plate: String,
+    pub due: NaiveDate,
+    /// Days from today to `due`; negative when overdue.
+    pub days_left: i64,
+    pub record: WorkRecord,
+    /// The API operation whose task resolves it (`authorizations.vistoria`…).
+    pub task: &'static str,
+}
+
+/// How far back the autos whose procedure may still be open are read.
+const AUTOS_LOOK_BACK_DAYS: i64 = 5 * 366;
+
+/// Everything due in the ride-hailing register by `today + horizon_days` (overdue included),
+/// soonest first.
+pub async fn ride_hailing_worklist(
+    state: &AppState,
+    now: DateTime<Utc>,
+    horizon_days: i64,
+) -> Result<Vec<WorkItem>, StorageError> {
+    let today = local_date(now);
+    let horizon = today + Duration::days(horizon_days);
+    let mut items = Vec::new();
+    authorization_items(state, now, &mut items).await?;
+    auto_items(state, now, &mut items).await?;
+    items.retain(|i| i.due <= horizon);
+    items.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
+    Ok(items)
+}
+
+/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due.
+async fn authorization_items(
+    state: &AppState,
+    now: DateTime<Utc>,
+    items: &mut Vec<WorkItem>,
+) -> Result<(), StorageError> {
+    let today = local_date(now);
+    let mut push = |item: WorkItem| items.push(item);
+    for a in state.store.authorizations_in_force(today).await? {
+        let item = |kind, what: String, due: NaiveDate, task| WorkItem {
+            kind,
+            what,
+            number: a.number.clone(),
+            person: a.driver_name.clone(),
+            plate: a.plate.clone(),
+            due,
+            days_left: (due - today).num_days(),
+            record: WorkRecord::Authorization(a.id),
+            task,
+        };
+        // APP-ART3-PU (AMB-66): the year ends; renew it unless it already was.
+        if !a.renewed {
+            push(item(
+                WorkKind::Renewal,
+                "Autorização chega ao fim da validade: renovar (art. 3º, parágrafo único)".into(),
+                a.valid_until,
+                "renewal.renew",
+            ));
+        }
+        let (_, report) =
+            ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now)
+                .await?;
+        if report.last_vistoria.is_none() {
+            // APP-ART9: the car is presented within days of the approval.
+            let due = report.presentation_due.due;
+            let what = if due < today {
+                "Veículo não apresentado à vistoria no prazo (art. 9º)"
+            } else {
+                "Apresentar o veículo à vistoria (art. 9º)"
+            };
+            push(item(
+                WorkKind::Vistoria,
+                what.into(),
+                due,
+                "authorizations.vistoria",
+            ));
+        } else if let Some(until) = report.vistoria_valid_until {
+            // APP-ART16: the annual vistoria.
+            push(item(
+                WorkKind::Vistoria,
+                "Vistoria anual (art. 16)".into(),
+                until,
+                "authorizations.vistoria",
+            ));
+        }
+        if let Some(fix) = &report.fix_due {
+            push(item(
+                WorkKind::Vistoria,
+                "Corrigir o que a vistoria apontou e vistoriar de novo (art. 16, §2º)".into(),
+                fix.due,
+                "authorizations.vistoria",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// APP-ART22 and the fines: what each open auto has due.
+async fn auto_items(
+    state: &AppState,
+    now: DateTime<Utc>,
+    items: &mut Vec<WorkItem>,
+) -> Result<(), StorageError> {
+    let today = local_date(now);
+    let mut push = |item: WorkItem| items.push(item);
+    let cal = state.calendar().await?;
+    let basis = state.ride_hailing_basis();
+    for id in state
+        .store
+        .autos_since(now - Duration::days(AUTOS_LOOK_BACK_DAYS))
+        .await?
+    {
+        let Some(auto) = state.store.get_auto(id).await? else {
+            continue;
+        };
+        let (procedure, fine) = fine_standing_of(state, &auto, today).await?;
+        if matches!(
+            fine.status,
+            FineStatus::Anulada | FineStatus::Paga | FineStatus::InscritaEmDividaAtiva
+        ) {
+            continue;
+        }
+        let person = state
+            .store
+            .get_driver(auto.driver_id)
+            .await?
+            .map(|d| d.name)
+            .unwrap_or_default();
+        let item = |kind, what: &str, due: NaiveDate, task| WorkItem {
+            kind,
+            what: what.to_owned(),
+            number: auto.number.clone(),
+            person: person.clone(),
+            plate: String::new(),
+            due,
+            days_left: (due - today).num_days(),
+            record: WorkRecord::Auto(auto.id),
+            task,
+        };
+        if auto.notification.is_none() {
+            // APP-ART22-P1: the notice goes out within 90 days of the drawing-up.
+            let drawn_up_on = local_date(auto.drawn_up_at);
+            let deadlines = auto_deadlines(
+                drawn_up_on,
+                drawn_up_on,
+                drawn_up_on,
+                &cal,
+                &state.deadline_rules,
+                &basis,
+            );
+            push(item(
+                WorkKind::Auto,
+                "Notificar o autuado (art. 22, §1º: até 90 dias da lavratura)",
+                deadlines.dispatch_due.due,
+                "autos.notify",
+            ));
+            continue;
+        }
+        if let Some(defence) = &procedure.defence_due
+            && defence.due >= today
+            && procedure.defence_timely.is_none()
+        {
+            push(item(
+                WorkKind::Auto,
+                "Prazo de defesa do autuado em curso",
+                defence.due,
+                "autos.act",
+            ));
+        }
+        if let Some(due) = fine.due {
+            match fine.status {
+                FineStatus::APagar => push(item(WorkKind::Fine, "Multa a pagar", due, "autos.act")),
+                FineStatus::Vencida => push(item(
+                    WorkKind::Fine,
+                    "Multa vencida sem pagamento: inscrever em dívida ativa",
+                    due,
+                    "autos.act",
+                )),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! What the back office's worklist reads: the ride-hailing authorizations still in force and
+//! the autos whose procedure is open. The deadlines themselves are computed by the domain.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::{StorageError, Store, parse_uuid};
+
+/// An authorization in force (not revoked, not past its last day), with what a clerk reads.
+#[derive(Debug, Clone)]
+pub struct AuthorizationInForce {
+    pub id: Uuid,
+    pub number: String,
+    pub valid_until: NaiveDate,
+    pub granted_at: DateTime<Utc>,
+    pub driver_id: Uuid,
+    pub vehicle_id: Uuid,
+    pub driver_name: String,
+    pub plate: String,
+    /// Already renewed for the next year.
+    pub renewed: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct AuthorizationInForceRow {
+    id: String,
+    number: String,
+    valid_until: NaiveDate,
+    granted_at: DateTime<Utc>,
+    driver_id: String,
+    vehicle_id: String,
+    driver_name: String,
+    plate: String,
+    renewals: i64,
+}
+
+/// The ids of the ride-hailing autos not yet past their procedure: not in dívida ativa and
+/// not annulled is decided by the domain; this reads every auto of the last `since` days.
+const AUTOS_SINCE: &str =
+    "SELECT id FROM app_infraction_autos WHERE drawn_up_at >= $1 ORDER BY drawn_up_at, number";
+
+impl Store {
+    /// Ride-hailing authorizations not revoked whose last day is `from` or later, soonest
+    /// first.
+    pub async fn authorizations_in_force(
+        &self,
+        from: NaiveDate,
+    ) -> Result<Vec<AuthorizationInForce>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<AuthorizationInForceRow> =
+                sqlx::query_as(super::sql::AUTHORIZATIONS_IN_FORCE)
+                    .bind(from)
+                    .fetch_all(pool)
+                    .await?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok(AuthorizationInForce {
+                        id: parse_uuid(&r.id)?,
+                        driver_id: parse_uuid(&r.driver_id)?,
+                        vehicle_id: parse_uuid(&r.vehicle_id)?,
+                        number: r.number,
+                        valid_until: r.valid_until,
+                        granted_at: r.granted_at,
+                        driver_name: r.driver_name,
+                        plate: r.plate,
+                        renewed: r.renewals > 0,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The ids of the ride-hailing autos drawn up since `since`, oldest first.
+    pub async fn autos_since(&self, since: DateTime<Utc>) -> Result<Vec<Uuid>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let ids: Vec<String> = sqlx::query_scalar(AUTOS_SINCE)
+                .bind(since)
+                .fetch_all(pool)
+                .await?;
+            ids.iter().map(|id| parse_uuid(id)).collect()
+        })
+    }
+}

@@ -1,0 +1,171 @@
+//! "Pendências": the back office lists what is due — an authorization near the end of its
+//! year, a car never presented to its vistoria, an auto whose 90 days to notify are running
+//! out — each row linking to its record and to the task that resolves it; CSV in Portuguese.
+
+use chrono::{DateTime, Utc};
+use reqwest::StatusCode;
+use reqwest::header::COOKIE;
+use serde_json::{Value, json};
+
+use crate::bodies::{driver_body, vehicle_body};
+use crate::helpers::{CNHS, CPFS, OFFICIAL_PASSWORD, PLATES, RENAVAMS, spawn_app};
+use crate::panel::Browser;
+
+fn at(rfc3339: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one clerk's morning: the register, the list, its filter, the start page, the CSV"
+)]
+async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    // A: valid until 20/11/2027, its vistoria done.
+    let a = app.granted().await;
+    assert_eq!(
+        app.vistoria(&a, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    // B: granted on 20/10/2027, its car never presented (art. 9º: 5 days).
+    app.clock.set(at("2027-10-20T15:00:00Z"));
+    let driver = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
+    let vehicle = app
+        .create_vehicle(&vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+    let res = app.grant(&driver, &vehicle, "2027-10-20").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let b: Value = res.json().await.unwrap();
+
+    // On 31/10/2027: A ends in 20 days; an auto drawn up on 12/08/2027 and never notified has
+    // 10 days left of its 90 (art. 22, §1º).
+    app.clock.set(at("2027-10-31T15:00:00Z"));
+    let mut body = crate::autos::auto_body(
+        a["driver_id"].as_str().unwrap(),
+        "APP-ART26-VI",
+        "2027-08-12T08:00",
+    );
+    body["drawn_up_at"] = json!("2027-08-12T08:30");
+    let res = app.post("/api/v1/app-infraction-autos", &body).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let auto: Value = res.json().await.unwrap();
+
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana.get("/painel/pendencias?prazo=30").await;
+    assert_eq!(status, StatusCode::OK);
+    let row_of = |number: &str, what: &str| -> String {
+        page.split("<tr>")
+            .find(|r| r.contains(number) && r.contains(what))
+            .unwrap_or_else(|| panic!("no row {number} / {what}: {page}"))
+            .to_owned()
+    };
+    let a_number = a["number"].as_str().unwrap();
+    let row = row_of(a_number, "renovar");
+    assert!(
+        row.contains("20/11/2027") && row.contains("faltam 20 dias"),
+        "{row}"
+    );
+    assert!(
+        row.contains(&format!(
+            "/painel/acao/renewal.renew?id={}",
+            a["id"].as_str().unwrap()
+        )),
+        "{row}"
+    );
+    assert!(
+        row.contains("Maria da Silva Souza") && row.contains("BRA2E19"),
+        "{row}"
+    );
+    let row = row_of(
+        b["number"].as_str().unwrap(),
+        "não apresentado à vistoria no prazo",
+    );
+    assert!(row.contains("vencido há"), "{row}");
+    assert!(
+        row.contains(&format!(
+            "/painel/acao/authorizations.vistoria?id={}",
+            b["id"].as_str().unwrap()
+        )),
+        "{row}"
+    );
+    let row = row_of(auto["number"].as_str().unwrap(), "Notificar");
+    assert!(
+        row.contains("10/11/2027") && row.contains("faltam 10 dias"),
+        "{row}"
+    );
+    assert!(
+        row.contains(&format!(
+            "/painel/acao/autos.notify?id={}",
+            auto["id"].as_str().unwrap()
+        )),
+        "{row}"
+    );
+    // Each task link opens its form.
+    let (status, _, _) = ana
+        .get(&format!(
+            "/painel/acao/renewal.renew?id={}",
+            a["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Filtered by kind: only the autos.
+    let (_, page, _) = ana.get("/painel/pendencias?prazo=30&tipo=auto").await;
+    assert!(page.contains(auto["number"].as_str().unwrap()), "{page}");
+    assert!(!page.contains(a_number), "{page}");
+    // The start page shows the same, and links to the whole list.
+    let (_, home, _) = ana.get("/painel").await;
+    assert!(home.contains("Pendências dos próximos 30 dias"), "{home}");
+    assert!(home.contains(a_number), "{home}");
+
+    // The CSV opens in a Portuguese spreadsheet: BOM, `;`, headers in Portuguese.
+    let res = ana
+        .client
+        .get(app.url("/painel/pendencias.csv?prazo=30"))
+        .header(COOKIE, ana.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "text/csv; charset=utf-8");
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("pendencias-2027-10-31.csv")
+    );
+    let csv = res.text().await.unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "\u{feff}Prazo;Situação do prazo;Pendência;Registro;Interessado(a);Placa"
+    );
+    let line = lines.find(|l| l.contains(a_number)).unwrap();
+    assert!(line.starts_with("20/11/2027;faltam 20 dias;"), "{line}");
+
+    // Without a session: sign in first; a charter issuer does not read this register.
+    let res = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(app.url("/painel/pendencias"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (status, _, _) = carla.get("/painel/pendencias").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
