@@ -99,6 +99,21 @@ pub(super) fn rows(items: &[WorkItem]) -> Vec<WorkRow> {
     items.iter().map(row).collect()
 }
 
+/// The signed-in official (who must read the register), the filter asked and its items.
+async fn filtered(
+    state: &AppState,
+    req: &HttpRequest,
+    query: &HashMap<String, String>,
+) -> Result<(Signed, i64, Option<WorkKind>, Vec<WorkItem>), PanelError> {
+    let s = Signed::of(req, state).await?;
+    s.require(Competence::ReadRideHailing)?;
+    let (horizon, kind) = filter_of(query);
+    let items = items_for(state, &s, horizon, kind)
+        .await?
+        .unwrap_or_default();
+    Ok((s, horizon, kind, items))
+}
+
 #[derive(Template)]
 #[template(path = "pages/panel/worklist.html")]
 struct WorklistPage {
@@ -116,12 +131,7 @@ pub(super) async fn worklist(
     req: HttpRequest,
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
-    let s = Signed::of(&req, &state).await?;
-    s.require(Competence::ReadRideHailing)?;
-    let (horizon, kind) = filter_of(&query);
-    let items = items_for(&state, &s, horizon, kind)
-        .await?
-        .unwrap_or_default();
+    let (s, horizon, kind, items) = filtered(&state, &req, &query).await?;
     let kind_key = kind.map_or("", WorkKind::key);
     let body = render(&WorklistPage {
         chrome: Some(chrome_of(&s)),
@@ -160,12 +170,7 @@ pub(super) async fn worklist_csv(
     req: HttpRequest,
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
-    let s = Signed::of(&req, &state).await?;
-    s.require(Competence::ReadRideHailing)?;
-    let (horizon, kind) = filter_of(&query);
-    let items = items_for(&state, &s, horizon, kind)
-        .await?
-        .unwrap_or_default();
+    let (_, _, _, items) = filtered(&state, &req, &query).await?;
     let mut out =
         String::from("\u{feff}Prazo;Situação do prazo;Pendência;Registro;Interessado(a);Placa\r\n");
     for r in rows(&items) {
