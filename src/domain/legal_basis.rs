@@ -24,7 +24,7 @@ pub struct Municipality {
     pub uf: String,
 }
 
-/// Parameters of the consolidated ride-hailing law (draft, doc 004).
+/// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 #[expect(
@@ -131,7 +131,7 @@ impl RideHailingLegalBasis {
     }
 }
 
-/// Parameters of the charter law, Lei 4.937/2025 (doc 000), read as the catalogue (docs/rules.md) reads it.
+/// Parameters of the charter law, Lei 4.937/2025, read as the catalogue (docs/rules.md) reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CharterLegalBasis {

@@ -33,16 +33,16 @@ pub const CATALOGUE: &[Entry] = &[
     Entry {
         id: "AMB-01",
         kind: Kind::Reading,
-        article: "Doc A as a whole",
+        article: "The ride-hailing draft as a whole",
         text: "It is a draft annexed to a 2023 *Indicação*. The law in force appears to be Lei 4.976/2025, with different parameters, and TJMT suspended parts of it (W1).",
-        reading: "Treat A as a specification draft only. Make caps, age limits, competent body and fine tables configurable per \"legal basis version\". Get the official texts.",
+        reading: "Treat the draft as a specification only. Make caps, age limits, competent body and fine tables configurable per \"legal basis version\". Get the official texts.",
     },
     Entry {
         id: "AMB-02",
         kind: Kind::Reading,
         article: "Lei 4.937/2025 art. 26, 29; draft art. 7 §2, 30",
-        text: "Publication and entry-into-force dates are unknown. F is dated 26/02/2025 and published in an official gazette whose edition date is unknown (probably the AMM *Jornal Oficial dos Municípios*).",
-        reading: "Parameters. The scenarios assume F was published on 26/02/2025 [UNSURE].",
+        text: "Publication and entry-into-force dates are unknown. Lei 4.937/2025 is dated 26/02/2025 and published in an official gazette whose edition date is unknown (probably the AMM *Jornal Oficial dos Municípios*).",
+        reading: "Parameters. selo assumes Lei 4.937/2025 was published on 26/02/2025 [UNSURE].",
     },
     Entry {
         id: "AMB-03",
@@ -56,7 +56,7 @@ pub const CATALOGUE: &[Entry] = &[
         kind: Kind::Reading,
         article: "Both laws",
         text: "Calendar vs business days, start and end rules, weekends and holidays.",
-        reading: "§3.1 DL-1…DL-12. Lei 9.784 applies subsidiarily (Súmula 633 STJ).",
+        reading: "The date rules DL-1…DL-12. Lei 9.784 applies subsidiarily (Súmula 633 STJ).",
     },
     Entry {
         id: "AMB-05",

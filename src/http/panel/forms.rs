@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use chrono::Datelike as _;
 use serde_json::{Map, Value, json};
 
 use super::labels::{enum_label, label};
@@ -316,6 +317,7 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
     } else {
         match (ty, s.get("format").and_then(Value::as_str)) {
             ("string", Some("date")) => (Kind::Date, Vec::new()),
+            ("string", _) if is_date_name(name) => (Kind::Date, Vec::new()),
             ("string", Some("date-time")) => (Kind::DateTime, Vec::new()),
             ("integer", _) => (Kind::Integer, Vec::new()),
             ("number", _) => (Kind::Number, Vec::new()),
@@ -339,6 +341,26 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
         value: String::new(),
         error: None,
     }));
+}
+
+/// A field that holds a day, by its name (`fee_paid_on`, `first_license_date`, `valid_until`…),
+/// for the API's fields typed as plain strings.
+fn is_date_name(name: &str) -> bool {
+    ["_on", "_date", "_until", "_from", "_since"]
+        .iter()
+        .any(|end| name.ends_with(end))
+}
+
+/// A day as a clerk types it, `15/03/2030` (or `15/3/2030`), as the API takes it
+/// (`2030-03-15`); an ISO day passes as it is; `None` for anything else.
+fn api_date(raw: &str) -> Option<String> {
+    if chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d").is_ok() {
+        return Some(raw.to_owned());
+    }
+    chrono::NaiveDate::parse_from_str(raw, "%d/%m/%Y")
+        .ok()
+        .filter(|d| raw.rsplit('/').next().is_some_and(|y| y.len() == 4) && d.year() >= 1900)
+        .map(|d| d.format("%Y-%m-%d").to_string())
 }
 
 fn long_text(name: &str) -> bool {
@@ -528,6 +550,14 @@ fn object_json<S: std::hash::BuildHasher>(
             ("string", Some("date-time")) if raw.len() == 16 => {
                 Some(Value::String(format!("{raw}:00-04:00")))
             }
+            // A day: typed `dd/mm/aaaa` where the browser has no date picker.
+            ("string", format) if format == Some("date") || is_date_name(&name) => {
+                let Some(day) = api_date(raw) else {
+                    errors.push((path, "Data inválida; use dd/mm/aaaa.".into()));
+                    continue;
+                };
+                Some(Value::String(day))
+            }
             _ => Some(Value::String(raw.to_owned())),
         };
         match value {
@@ -583,6 +613,43 @@ mod tests {
         .unwrap();
         assert_eq!(body["name"], "Ana");
         assert_eq!(body["cnh"]["ear"], true);
+        assert_eq!(body["cnh"]["expires_on"], "2030-01-01");
+        // Days as a clerk types them go to the API as it takes them; a day that does not
+        // exist stays beside its field.
+        let typed = |expires: &str| {
+            to_json(
+                schema,
+                &vals(&[
+                    ("name", "Ana"),
+                    ("cpf", "529.982.247-25"),
+                    ("cnh.number", "58316794534"),
+                    ("cnh.category", "B"),
+                    ("cnh.ear", "true"),
+                    ("cnh.expires_on", expires),
+                    ("cnh.first_license_date", "10/1/2010"),
+                ]),
+                None,
+                1,
+            )
+        };
+        let body = typed("15/03/2030").unwrap();
+        assert_eq!(body["cnh"]["expires_on"], "2030-03-15");
+        assert_eq!(body["cnh"]["first_license_date"], "2010-01-10");
+        let err = typed("31/02/2030").unwrap_err();
+        assert!(
+            err.iter()
+                .any(|(f, m)| f == "cnh.expires_on" && m.contains("dd/mm/aaaa")),
+            "{err:?}"
+        );
+        // The form offers a date picker for every day, whatever the API's type says.
+        let kinds: Vec<(&str, Kind)> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Input(i) => Some((i.name.as_str(), i.kind)),
+                _ => None,
+            })
+            .collect();
+        assert!(kinds.contains(&("cnh.expires_on", Kind::Date)), "{kinds:?}");
         assert!(body.get("criminal_certificates").is_none());
         // A required field left empty is refused by the form itself.
         let err = to_json(schema, &vals(&[("name", "Ana")]), None, 1).unwrap_err();
