@@ -173,24 +173,12 @@ impl Competence {
         }
     }
 
-    /// The pt-BR sentence of a refusal: which role the operation needs.
+    /// The pt-BR sentence of a refusal: which role the operation needs, by its code (what API
+    /// clients match) and its name.
     pub fn refusal_pt(self) -> String {
-        let roles = self.roles();
-        match roles {
-            [] => "É preciso entrar com uma conta de servidor(a).".to_owned(),
-            [one] => format!(
-                "Esta operação exige o papel {} ({}).",
-                one.as_str(),
-                one.label_pt()
-            ),
-            many => format!(
-                "Esta operação exige um destes papéis: {}.",
-                many.iter()
-                    .map(|r| format!("{} ({})", r.as_str(), r.label_pt()))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        }
+        refusal_naming(self.roles(), |r| {
+            format!("{} ({})", r.as_str(), r.label_pt())
+        })
     }
 
     /// The same refusal for a page an official reads: the roles by their Portuguese names.
@@ -201,15 +189,17 @@ impl Competence {
 
 /// Why an operation is refused, naming `roles` (any one of which it needs) in Portuguese.
 pub fn refusal_of_roles_pt(roles: &[Role]) -> String {
+    refusal_naming(roles, |r| r.label_pt().to_owned())
+}
+
+/// The refusal's sentence, each role written by `name`.
+fn refusal_naming(roles: &[Role], name: impl Fn(Role) -> String) -> String {
     match roles {
         [] => "É preciso entrar com uma conta de servidor(a).".to_owned(),
-        [one] => format!("Esta operação exige o papel {}.", one.label_pt()),
+        [one] => format!("Esta operação exige o papel {}.", name(*one)),
         many => format!(
             "Esta operação exige um destes papéis: {}.",
-            many.iter()
-                .map(|r| r.label_pt())
-                .collect::<Vec<_>>()
-                .join("; ")
+            many.iter().map(|r| name(*r)).collect::<Vec<_>>().join("; ")
         ),
     }
 }

@@ -204,3 +204,31 @@ macro_rules! document_columns {
         d.valid_until, d.legal_basis_version, d.issued_at, d.facts, d.issued_by, d.profile_version"
     };
 }
+
+/// Applies `$migrator` on `$pool`, after bringing the records of reworded migrations up to
+/// date (`storage::reworded`): `$has_table` counts the migrations table, `$reworded` lists the
+/// backend's reworded versions. One body for both backends, whose pools differ in type.
+macro_rules! migrate_reworded {
+    ($pool:expr, $migrator:expr, $has_table:expr, $reworded:expr) => {
+        async {
+            let recorded: i64 = sqlx::query_scalar($has_table)
+                .fetch_one($pool)
+                .await
+                .map_err(sqlx::migrate::MigrateError::Execute)?;
+            if recorded > 0 {
+                for (version, former, current) in
+                    $crate::storage::reworded::updates(&$migrator, $reworded)
+                {
+                    sqlx::query($crate::storage::reworded::UPDATE)
+                        .bind(current)
+                        .bind(version)
+                        .bind(former)
+                        .execute($pool)
+                        .await
+                        .map_err(sqlx::migrate::MigrateError::Execute)?;
+                }
+            }
+            $migrator.run($pool).await
+        }
+    };
+}

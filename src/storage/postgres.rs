@@ -99,24 +99,11 @@ fn unreachable(e: &sqlx::Error) -> bool {
 
 /// Applies the migrations, after bringing the records of reworded ones up to date.
 async fn migrate(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
-    let recorded: i64 = sqlx::query_scalar(
+    migrate_reworded!(
+        pool,
+        MIGRATOR,
         "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_sqlx_migrations'",
+        super::reworded::POSTGRES
     )
-    .fetch_one(pool)
     .await
-    .map_err(sqlx::migrate::MigrateError::Execute)?;
-    if recorded > 0 {
-        for (version, former, current) in
-            super::reworded::updates(&MIGRATOR, super::reworded::POSTGRES)
-        {
-            sqlx::query(super::reworded::UPDATE)
-                .bind(current)
-                .bind(version)
-                .bind(former)
-                .execute(pool)
-                .await
-                .map_err(sqlx::migrate::MigrateError::Execute)?;
-        }
-    }
-    MIGRATOR.run(pool).await
 }

@@ -63,24 +63,11 @@ impl SqliteRepository {
 
 /// Applies the migrations, after bringing the records of reworded ones up to date.
 async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
-    let recorded: i64 = sqlx::query_scalar(
+    migrate_reworded!(
+        pool,
+        MIGRATOR,
         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+        super::reworded::SQLITE
     )
-    .fetch_one(pool)
     .await
-    .map_err(sqlx::migrate::MigrateError::Execute)?;
-    if recorded > 0 {
-        for (version, former, current) in
-            super::reworded::updates(&MIGRATOR, super::reworded::SQLITE)
-        {
-            sqlx::query(super::reworded::UPDATE)
-                .bind(current)
-                .bind(version)
-                .bind(former)
-                .execute(pool)
-                .await
-                .map_err(sqlx::migrate::MigrateError::Execute)?;
-        }
-    }
-    MIGRATOR.run(pool).await
 }

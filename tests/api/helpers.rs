@@ -16,6 +16,11 @@ pub const OUVIDORIA: &str = "(66) 3401-9999";
 pub const PUBLIC_URL: &str = "https://selo.example.test";
 
 /// 30/11/2026 12:00 in Barra do Garças (UTC−4).
+/// An instant written as RFC 3339, for the test clock.
+pub fn at(rfc3339: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+}
+
 pub fn t0() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-30T16:00:00Z")
         .unwrap()

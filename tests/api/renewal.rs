@@ -2,15 +2,10 @@
 //! authorization with its own number and documents that names the one it renews, judged on
 //! every requirement of a grant; the year before's sticker verifies until its own last day.
 
-use chrono::{DateTime, Utc};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, failures, pdf_text, qr_codes, spawn_app, sticker_url, token_of};
-
-fn at(rfc3339: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
-}
+use crate::helpers::{TestApp, at, failures, pdf_text, qr_codes, spawn_app, sticker_url, token_of};
 
 async fn renew(app: &TestApp, a: &Value, body: &Value) -> (StatusCode, Value) {
     let res = app

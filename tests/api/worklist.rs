@@ -2,18 +2,13 @@
 //! year, a car never presented to its vistoria, an auto whose 90 days to notify are running
 //! out — each row linking to its record and to the task that resolves it; CSV in Portuguese.
 
-use chrono::{DateTime, Utc};
 use reqwest::StatusCode;
 use reqwest::header::COOKIE;
 use serde_json::{Value, json};
 
 use crate::bodies::{driver_body, vehicle_body};
-use crate::helpers::{CNHS, CPFS, OFFICIAL_PASSWORD, PLATES, RENAVAMS, spawn_app};
+use crate::helpers::{CNHS, CPFS, OFFICIAL_PASSWORD, PLATES, RENAVAMS, at, spawn_app};
 use crate::panel::Browser;
-
-fn at(rfc3339: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
-}
 
 #[tokio::test]
 #[expect(
