@@ -7,6 +7,7 @@ pub mod calendar;
 pub mod charter;
 pub mod fields;
 pub mod fiscal;
+pub mod grant_check;
 pub mod history;
 pub mod legal_bases;
 pub mod limits;
@@ -168,6 +169,7 @@ route_table! {
     "/api/v1/app-authorizations/{id}" => [get authorizations::get: ReadRideHailing],
     "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],
     "/api/v1/app-authorizations/{id}/renewal" => [post renewal::renew: IssueRideHailing],
+    "/api/v1/app-authorization-checks" => [post grant_check::check: IssueRideHailing],
     "/api/v1/documents/{id}" => [get authorizations::document: ReadRideHailing],
     "/api/v1/documents/{id}/print" => [get authorizations::document_print: IssueRideHailing],
     "/api/v1/openapi.json" => [get meta::openapi: Public],
@@ -211,6 +213,7 @@ route_table! {
     "/api/v1/charter/companies/{id}" => [get charter::get_company: ReadCharter],
     "/api/v1/charter/companies/{id}/checklist" => [post charter::file_checklist: IssueCharter],
     "/api/v1/charter/companies/{id}/termos" => [post charter::grant_termo: IssueCharter],
+    "/api/v1/charter/companies/{id}/termo-checks" => [post charter::check_termo: IssueCharter],
     "/api/v1/charter/companies/{id}/sanctions" => [post charter::apply_sanction: IssueCharter],
     "/api/v1/charter/companies/{id}/vehicles" => [post charter::create_vehicle: IssueCharter],
     "/api/v1/charter/companies/{id}/drivers" => [post charter::create_driver: IssueCharter],
@@ -222,6 +225,7 @@ route_table! {
     "/api/v1/charter/vehicles/{id}/itv" => [post charter::file_itv: IssueCharter],
     "/api/v1/charter/vehicles/{id}/documents" => [post charter::file_vehicle_documents: IssueCharter],
     "/api/v1/charter/vehicles/{id}/vistorias" => [post charter::record_vistoria: IssueCharter],
+    "/api/v1/charter/vehicles/{id}/vistoria-checks" => [post charter::check_vistoria: IssueCharter],
     "/api/v1/charter/vehicles/{id}/baixa" => [post charter::baixa_vehicle: IssueCharter],
     "/api/v1/charter/drivers/{id}" => [get charter::get_driver: ReadCharter],
     "/api/v1/charter/drivers/{id}/documents" => [post charter::file_driver_documents: IssueCharter],

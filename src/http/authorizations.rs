@@ -565,11 +565,16 @@ pub async fn document_print(
     let pdf =
         crate::issuance::ride_hailing::print::print_shop_sticker(&state, id, state.clock.now())
             .await?;
+    let name = state
+        .store
+        .document(id)
+        .await?
+        .map_or_else(|| "adesivo-grafica.pdf".to_owned(), |d| d.file_name(true));
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((
             "Content-Disposition",
-            "attachment; filename=\"adesivo-grafica.pdf\"",
+            format!("attachment; filename=\"{name}\""),
         ))
         .body(pdf))
 }
@@ -598,11 +603,7 @@ pub async fn document(
         })
         .ok_or_else(not_found)?;
     let pdf = state.store.document_pdf(id).await?.ok_or_else(not_found)?;
-    let filename = format!(
-        "{}-{}.pdf",
-        meta.kind.as_str(),
-        meta.number.replace('/', "-")
-    );
+    let filename = meta.file_name(false);
     Ok(HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((

@@ -4,6 +4,7 @@ pub mod acts;
 pub mod authorizations;
 pub mod autos;
 pub mod certidao;
+pub mod check;
 pub mod grant;
 pub mod photo;
 pub mod platforms;

@@ -41,6 +41,34 @@ pub struct Document {
     pub profile_version: Option<String>,
 }
 
+impl Document {
+    /// The name a download of it takes: its number, what it is and, for a sticker or a selo,
+    /// the plate (`APP-2026-000002-adesivo-BRA2E19.pdf`); `print`: the print shop's file.
+    pub fn file_name(&self, print: bool) -> String {
+        let what = match self.kind {
+            DocumentKind::RideHailingAuthorization => "autorizacao",
+            DocumentKind::RideHailingSticker => "adesivo",
+            DocumentKind::CharterTermo => "termo",
+            DocumentKind::CharterSelo => "selo",
+            DocumentKind::CharterAuto | DocumentKind::RideHailingAuto => "auto",
+            DocumentKind::CharterCertidao | DocumentKind::RideHailingCertidao => "certidao",
+        };
+        let mut name = format!("{}-{what}", self.number.replace('/', "-"));
+        if matches!(
+            self.kind,
+            DocumentKind::RideHailingSticker | DocumentKind::CharterSelo
+        ) {
+            name.push('-');
+            name.push_str(&self.subject_key);
+        }
+        if print {
+            name.push_str("-grafica");
+        }
+        name.retain(|c| c.is_ascii_alphanumeric() || c == '-');
+        name + ".pdf"
+    }
+}
+
 /// A document rendered and signed, with its bytes, ready to be stored with the act that
 /// issued it.
 #[derive(Debug, Clone)]

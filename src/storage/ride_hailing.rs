@@ -15,7 +15,7 @@ use super::{
     AuthorizationRow, AutoNotification, AutoRow, DataRequest, DecreedDayRow, DocumentStatus,
     DocumentStatusRow, DriverPhoto, DriverRow, Event, NewEvent, NewGrant, PlatformRecord,
     ReservedNumber, RevocationRow, RevokeOutcome, RideHailingAuto, SanctionRow, StorageError,
-    Store, VehicleRow, day_kind_name, event_data, sql,
+    Store, VehicleRow, day_kind_name, event_data, parse_uuid, sql,
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
@@ -244,6 +244,48 @@ impl Store {
                 .fetch_optional(pool)
                 .await?;
             row.map(Driver::try_from).transpose()
+        })
+    }
+
+    /// The registered driver with this CPF, or else the one with this CNH number (the two
+    /// are unique in the register).
+    pub async fn driver_id_by_cpf_or_cnh(
+        &self,
+        cpf: &str,
+        cnh_number: &str,
+    ) -> Result<Option<(Uuid, bool)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<(String, String)> = sqlx::query_as(
+                "SELECT id, cpf FROM drivers WHERE cpf = $1 OR cnh_number = $2 \
+                 ORDER BY CASE WHEN cpf = $1 THEN 0 ELSE 1 END LIMIT 1",
+            )
+            .bind(cpf)
+            .bind(cnh_number)
+            .fetch_optional(pool)
+            .await?;
+            row.map(|(id, found)| Ok((parse_uuid(&id)?, found == cpf)))
+                .transpose()
+        })
+    }
+
+    /// The registered car with this plate (either pattern), or else the one with this
+    /// RENAVAM (both unique in the register).
+    pub async fn vehicle_id_by_plate_or_renavam(
+        &self,
+        plate_mercosul: &str,
+        renavam: &str,
+    ) -> Result<Option<(Uuid, bool)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let row: Option<(String, String)> = sqlx::query_as(
+                "SELECT id, plate_mercosul FROM vehicles WHERE plate_mercosul = $1 OR renavam = $2 \
+                 ORDER BY CASE WHEN plate_mercosul = $1 THEN 0 ELSE 1 END LIMIT 1",
+            )
+            .bind(plate_mercosul)
+            .bind(renavam)
+            .fetch_optional(pool)
+            .await?;
+            row.map(|(id, found)| Ok((parse_uuid(&id)?, found == plate_mercosul)))
+                .transpose()
         })
     }
 

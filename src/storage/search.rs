@@ -94,8 +94,8 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     (
         "charter_vehicle",
-        "SELECT 'charter_vehicle' AS kind, id, plate AS title, company_id AS detail, '' AS sub, created_at \
-         FROM charter_vehicles",
+        "SELECT 'charter_vehicle' AS kind, id, plate AS title, COALESCE((SELECT k.data FROM charter_companies k WHERE k.id = charter_vehicles.company_id), '') AS detail, \
+         '' AS sub, created_at FROM charter_vehicles",
     ),
     (
         "charter_driver",
@@ -103,12 +103,12 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     (
         "termo",
-        "SELECT 'termo' AS kind, id, number AS title, company_id AS detail, '' AS sub, created_at FROM charter_termos",
+        "SELECT 'termo' AS kind, id, number AS title, COALESCE((SELECT k.data FROM charter_companies k WHERE k.id = charter_termos.company_id), '') AS detail, '' AS sub, created_at FROM charter_termos",
     ),
     (
         "charter_auto",
-        "SELECT 'charter_auto' AS kind, id, number AS title, company_id AS detail, '' AS sub, created_at \
-         FROM charter_autos",
+        "SELECT 'charter_auto' AS kind, id, number AS title, COALESCE((SELECT k.data FROM charter_companies k WHERE k.id = charter_autos.company_id), '') AS detail, \
+         '' AS sub, created_at FROM charter_autos",
     ),
     (
         "document",

@@ -59,7 +59,7 @@ impl<'a> Browser<'a> {
         self.send(req).await
     }
 
-    async fn post(
+    pub(crate) async fn post(
         &mut self,
         path: &str,
         form: &[(&str, &str)],

@@ -71,7 +71,7 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
     );
     assert!(
         row.contains(&format!(
-            "/painel/acao/renewal.renew?id={}",
+            "/painel/tarefa/renovacao?id={}",
             a["id"].as_str().unwrap()
         )),
         "{row}"
@@ -104,14 +104,15 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
         )),
         "{row}"
     );
-    // Each task link opens its form.
-    let (status, _, _) = ana
+    // Each task link opens its task, the authorization named by its number.
+    let (status, page, _) = ana
         .get(&format!(
-            "/painel/acao/renewal.renew?id={}",
+            "/painel/tarefa/renovacao?id={}",
             a["id"].as_str().unwrap()
         ))
         .await;
     assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&format!("value=\"{a_number}\"")), "{page}");
 
     // Filtered by kind: only the autos.
     let (_, page, _) = ana.get("/painel/pendencias?prazo=30&tipo=auto").await;

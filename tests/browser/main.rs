@@ -10,10 +10,6 @@
 //! ride-hailing grant; a form posted without its CSRF token is refused; logout ends it all.
 
 #[path = "../api/bodies.rs"]
-#[expect(
-    dead_code,
-    reason = "a module shared with the API suite; this target uses part of it"
-)]
 mod bodies;
 mod fiscal;
 #[path = "../api/pdf.rs"]
@@ -22,6 +18,7 @@ mod fiscal;
     reason = "a module shared with the API suite; this target uses part of it"
 )]
 mod pdf;
+mod tasks;
 mod verdicts;
 
 use std::net::TcpListener;
@@ -66,6 +63,9 @@ async fn chromedriver() -> Driver {
     let bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
     let child = Command::new(&bin)
         .arg(format!("--port={port}"))
+        // Chromium takes its locale (how a date field shows its day) from the environment.
+        .env("LANGUAGE", "pt_BR")
+        .env("LANG", "pt_BR.UTF-8")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -176,7 +176,8 @@ const GUIDE_SCREENSHOTS: &[&str] = &[
     "login-1280",
     "home-1280",
     "authorization-1280",
-    "grant-refused-1280",
+    "task-grant-conferir-1280",
+    "task-renewal-1280",
     "verification-1280",
     "company-1280",
     "officials-1280",

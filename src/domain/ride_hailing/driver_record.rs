@@ -149,20 +149,44 @@ pub fn app_art12_iii_certificates(
     basis: &RideHailingLegalBasis,
     out: &mut Vec<RuleFailure>,
 ) {
+    let days = i64::from(basis.certificate_default_validity_days);
+    let until_of =
+        |c: &CriminalCertificate| c.valid_until.unwrap_or(c.issued_on + Duration::days(days));
     for court in Court::ALL {
-        let valid = r.criminal_certificates.iter().any(|c| {
-            let until = c.valid_until.unwrap_or(
-                c.issued_on + Duration::days(i64::from(basis.certificate_default_validity_days)),
-            );
-            c.court == court && c.clear && c.issued_on <= today && today <= until
-        });
-        if !valid {
-            let msg = format!(
-                "Falta certidão negativa criminal ({}) dentro do prazo de validade.",
-                court.label_pt()
-            );
-            fail(out, "APP-ART12-III", "art. 12, III", court.field(), msg);
+        let of_court = || r.criminal_certificates.iter().filter(|c| c.court == court);
+        if of_court().any(|c| c.clear && c.issued_on <= today && today <= until_of(c)) {
+            continue;
         }
+        // Say what is wrong with the latest one filed, and what would satisfy the law.
+        let d = |day: NaiveDate| day.format("%d/%m/%Y").to_string();
+        let msg = match of_court().max_by_key(|c| c.issued_on) {
+            None => format!("Falta a certidão negativa criminal ({}).", court.label_pt()),
+            Some(c) if !c.clear => format!(
+                "A certidão criminal ({}) de {} não é negativa (“nada consta”).",
+                court.label_pt(),
+                d(c.issued_on)
+            ),
+            Some(c) if c.issued_on > today => format!(
+                "A certidão criminal ({}) tem data de emissão futura, {}.",
+                court.label_pt(),
+                d(c.issued_on)
+            ),
+            Some(c) if c.valid_until.is_some() => format!(
+                "A certidão criminal ({}) emitida em {} valia até {}; junte uma em vigor.",
+                court.label_pt(),
+                d(c.issued_on),
+                d(until_of(c))
+            ),
+            Some(c) => format!(
+                "A certidão criminal ({}) foi emitida em {} e tem {} dias; sem validade impressa, vale {} dias da emissão. Junte uma emitida a partir de {}.",
+                court.label_pt(),
+                d(c.issued_on),
+                (today - c.issued_on).num_days(),
+                days,
+                d(today - Duration::days(days))
+            ),
+        };
+        fail(out, "APP-ART12-III", "art. 12, III", court.field(), msg);
     }
 }
 

@@ -283,6 +283,74 @@ pub async fn grant_termo(
     }))
 }
 
+/// What a Termo's check may say: the art. 7 checklist to judge in place of the one filed.
+#[derive(Deserialize, Default, utoipa::ToSchema)]
+pub struct TermoCheckDto {
+    #[serde(default)]
+    #[schema(format = Date)]
+    protocolled_on: Option<String>,
+    /// Os documentos do art. 7º a conferir no lugar dos juntados (todos os itens).
+    #[serde(default)]
+    checklist: Option<CompanyChecklist>,
+}
+
+/// What the Termo's grant or renewal would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TermoCheckView {
+    /// `true` quando o Termo seria emitido como está.
+    passes: bool,
+    valid_from: Option<NaiveDate>,
+    valid_until: Option<NaiveDate>,
+    /// O Termo que este renovaria sem intervalo, se houver.
+    renews: Option<String>,
+    company: String,
+    /// Cada requisito não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/charter/companies/{id}/termo-checks` (FRET-ART7, FRET-ART8): judges the
+/// Termo's grant or renewal as it would be decided now, with the checklist given in place of
+/// the one filed; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/termo-checks", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "O que a emissão do Termo decidiria, com cada requisito não atendido", body = TermoCheckView)))]
+pub async fn check_termo(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<TermoCheckDto>,
+) -> Reply {
+    let id = path_id(&id, "Empresa")?;
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let protocolled_on = dto
+        .protocolled_on
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| f.date("protocolled_on", d));
+    f.finish()?;
+    let (c, decided) =
+        register::check_termo(&state, id, dto.checklist.as_ref(), protocolled_on.flatten()).await?;
+    let view = match decided {
+        Ok(d) => TermoCheckView {
+            passes: true,
+            valid_from: Some(d.valid_from),
+            valid_until: Some(d.valid_until),
+            renews: d.renews,
+            company: c.data.name.clone(),
+            errors: Vec::new(),
+        },
+        Err(failures) => TermoCheckView {
+            passes: false,
+            valid_from: None,
+            valid_until: None,
+            renews: None,
+            company: c.data.name.clone(),
+            errors: failures.into_iter().map(ProblemItem::from).collect(),
+        },
+    };
+    Ok(HttpResponse::Ok().json(view))
+}
+
 /// A Termo de Autorização just granted, with its signed document.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct TermoView {

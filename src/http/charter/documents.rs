@@ -41,7 +41,7 @@ pub async fn document_pdf(
         .content_type("application/pdf")
         .insert_header((
             "Content-Disposition",
-            format!("inline; filename=\"{id}.pdf\""),
+            format!("inline; filename=\"{}\"", doc.file_name(false)),
         ))
         .body(pdf))
 }

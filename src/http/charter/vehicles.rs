@@ -360,6 +360,61 @@ pub async fn record_vistoria(
     Ok(HttpResponse::Created().json(body))
 }
 
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct VistoriaCheckDto {
+    /// O dia da vistoria; padrão: hoje.
+    #[serde(default)]
+    #[schema(format = Date)]
+    performed_on: Option<String>,
+}
+
+/// What an approving vistoria would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VistoriaCheckView {
+    /// `true` quando a vistoria aprovada emitiria o selo.
+    passes: bool,
+    plate: String,
+    company: String,
+    /// Cada requisito do veículo não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/charter/vehicles/{id}/vistoria-checks` (FRET-ART10…13): judges an approving
+/// vistoria — whether the selo would be issued — and writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/vehicles/{id}/vistoria-checks", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
+    responses((status = 200, description = "Se a vistoria aprovada emitiria o selo, com cada requisito não atendido", body = VistoriaCheckView)))]
+pub async fn check_vistoria(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<VistoriaCheckDto>,
+) -> Reply {
+    let v = register::vehicle(&state, path_id(&id, "Veículo")?).await?;
+    let today = local_date(state.clock.now());
+    let mut f = Fields::default();
+    let performed_on = body
+        .performed_on
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+        .and_then(|d| f.date("performed_on", d))
+        .unwrap_or(today);
+    f.finish()?;
+    if performed_on > today {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "performed_on",
+            "A vistoria não pode ter data futura.",
+        )]));
+    }
+    let failures = register::check_vistoria(&state, v.id, performed_on).await?;
+    let c = register::company(&state, v.company_id).await?;
+    Ok(HttpResponse::Ok().json(VistoriaCheckView {
+        passes: failures.is_empty(),
+        plate: v.plate.as_str().to_owned(),
+        company: c.data.name.clone(),
+        errors: failures.into_iter().map(ProblemItem::from).collect(),
+    }))
+}
+
 impl TryFrom<(CharterVistoriaDto, NaiveDate)> for Vistoria {
     type Error = ApiError;
 

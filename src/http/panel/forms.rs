@@ -353,7 +353,7 @@ fn is_date_name(name: &str) -> bool {
 
 /// A day as a clerk types it, `15/03/2030` (or `15/3/2030`), as the API takes it
 /// (`2030-03-15`); an ISO day passes as it is; `None` for anything else.
-fn api_date(raw: &str) -> Option<String> {
+pub(super) fn api_date(raw: &str) -> Option<String> {
     if chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d").is_ok() {
         return Some(raw.to_owned());
     }

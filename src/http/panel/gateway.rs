@@ -49,6 +49,8 @@ async fn api(app: &Assembly) -> Result<Api, actix_web::Error> {
 pub struct Answer {
     pub status: StatusCode,
     pub content_type: String,
+    /// The file name the API gave a download (`Content-Disposition`).
+    pub file_name: Option<String>,
     pub body: Bytes,
 }
 
@@ -105,12 +107,20 @@ pub async fn call_raw(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned();
+    let file_name = res
+        .headers()
+        .get(actix_web::http::header::CONTENT_DISPOSITION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split("filename=\"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .map(str::to_owned);
     let body = actix_web::body::to_bytes(res.into_body())
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("api body"))?;
     Ok(Answer {
         status,
         content_type,
+        file_name,
         body,
     })
 }

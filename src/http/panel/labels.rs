@@ -306,6 +306,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("plate", "Placa"),
     ("platform_notified_on", "Plataforma notificada em"),
     ("policy", "Apólice"),
+    ("profile_version", "Versão do modelo do documento"),
     ("protocol", "Protocolo"),
     ("protocolled_on", "Protocolado em"),
     ("provider", "Emissor"),
@@ -450,6 +451,12 @@ const VALUES: &[(&str, &str)] = &[
     ("transporte_escolar_regular", "Transporte escolar regular"),
     ("continuo", "Contínuo"),
     ("transporte_proprio", "Transporte próprio"),
+    ("fine", "Multa"),
+    ("suspension", "Suspensão"),
+    (
+        "platform_notice",
+        "Aviso à plataforma para suspender o veículo",
+    ),
     ("advertencia", "Advertência"),
     ("suspensao", "Suspensão"),
     ("cassacao", "Cassação"),
@@ -491,6 +498,16 @@ const VALUES: &[(&str, &str)] = &[
     ("app_vehicle", "Veículo"),
     ("app_driver", "Condutor"),
 ];
+
+/// The label of a value the register stores as a code, when it is one (`proprietario` →
+/// "Proprietário(a)").
+pub fn known_label(value: &str) -> Option<&'static str> {
+    VALUES
+        .iter()
+        .chain(ACTS)
+        .find(|(k, _)| *k == value)
+        .map(|(_, v)| *v)
+}
 
 /// The label of an enumerated value (`pessoa_juridica` → "Pessoa jurídica").
 pub fn enum_label(value: &str) -> String {

@@ -6,6 +6,7 @@ mod password;
 mod records;
 mod session;
 mod start;
+mod tasks;
 mod worklist;
 
 pub use acts::*;
@@ -14,6 +15,7 @@ use password::{password_change, password_page};
 pub use records::*;
 use session::{login, login_page, logout};
 pub use start::*;
+use tasks::{grant_submit, grant_task, renewal_submit, renewal_task, termo_submit, termo_task};
 use worklist::{worklist, worklist_csv};
 
 use std::collections::HashMap;
@@ -26,7 +28,7 @@ use askama::Template;
 use serde_json::Value;
 
 use super::forms::{self, Item, Variants};
-use super::labels::{enum_label, label};
+use super::labels::{enum_label, known_label, label};
 use super::{
     CSRF_FIELD, LOGIN_CSRF_COOKIE, PanelError, SESSION_COOKIE, Signed, call, competence, cookie,
     fill_pattern, match_get, operation, page_headers, params_of, problems, set_cookie, urlencode,
@@ -60,6 +62,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
     .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
+    .service(
+        web::resource("/painel/tarefa/autorizacao")
+            .route(web::get().to(grant_task))
+            .route(web::post().to(grant_submit)),
+    )
+    .service(
+        web::resource("/painel/tarefa/renovacao")
+            .route(web::get().to(renewal_task))
+            .route(web::post().to(renewal_submit)),
+    )
+    .service(
+        web::resource("/painel/tarefa/termo")
+            .route(web::get().to(termo_task))
+            .route(web::post().to(termo_submit)),
+    )
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
     .service(

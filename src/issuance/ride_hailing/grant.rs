@@ -55,7 +55,7 @@ async fn parties(
 }
 
 /// When the application was protocolled (typed in later, never ahead); today by default.
-fn protocol_date(
+pub(super) fn protocol_date(
     protocolled_on: Option<NaiveDate>,
     today: NaiveDate,
 ) -> Result<NaiveDate, UseCaseError> {
@@ -70,7 +70,7 @@ fn protocol_date(
 }
 
 /// The facts a grant (or a renewal, leaving out the authorization it renews) is judged on.
-async fn grant_facts(
+pub(super) async fn grant_facts(
     state: &AppState,
     driver: &Driver,
     vehicle: &Vehicle,
@@ -168,33 +168,7 @@ pub async fn renew_app_authorization(
     let now = state.clock.now();
     let today = local_date(now);
     let protocolled_on = protocol_date(protocolled_on, today)?;
-    let sanctions = state.store.sanctions_of(current.id).await?;
-    let (standing, _) = crate::standing::ride_hailing::ride_hailing_standing(
-        state,
-        current.id,
-        current.driver_id,
-        current.vehicle_id,
-        current.granted_at,
-        now,
-    )
-    .await?;
-    let (status, _) = authorization_status(
-        current.valid_until,
-        current.revocation.as_ref().map(|r| r.revoked_at),
-        &sanctions,
-        standing,
-        now,
-    );
-    let renewed = Renewed {
-        number: current.number.clone(),
-        valid_until: current.valid_until,
-        status,
-        renewed_by: state
-            .store
-            .renewal_of(current.id)
-            .await?
-            .map(|(_, number)| number),
-    };
+    let renewed = renewed_of(state, &current).await?;
     let facts = grant_facts(
         state,
         &driver,
@@ -245,6 +219,42 @@ pub async fn renew_app_authorization(
         }
         other => other,
     }
+}
+
+/// What a renewal is judged on of the authorization it renews: its number, its end, its
+/// status now and the renewal that already took its place, if any.
+pub(super) async fn renewed_of(
+    state: &AppState,
+    current: &RideHailingAuthorization,
+) -> Result<Renewed, UseCaseError> {
+    let now = state.clock.now();
+    let sanctions = state.store.sanctions_of(current.id).await?;
+    let (standing, _) = crate::standing::ride_hailing::ride_hailing_standing(
+        state,
+        current.id,
+        current.driver_id,
+        current.vehicle_id,
+        current.granted_at,
+        now,
+    )
+    .await?;
+    let (status, _) = authorization_status(
+        current.valid_until,
+        current.revocation.as_ref().map(|r| r.revoked_at),
+        &sanctions,
+        standing,
+        now,
+    );
+    Ok(Renewed {
+        number: current.number.clone(),
+        valid_until: current.valid_until,
+        status,
+        renewed_by: state
+            .store
+            .renewal_of(current.id)
+            .await?
+            .map(|(_, number)| number),
+    })
 }
 
 /// Reserves the number, issues the authorization and the sticker, and commits them (which

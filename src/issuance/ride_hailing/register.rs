@@ -42,20 +42,27 @@ pub struct NewDriver {
     pub record: DriverRecord,
 }
 
+impl NewDriver {
+    /// The driver as the register would hold it, with a new id.
+    pub fn into_driver(self, now: chrono::DateTime<chrono::Utc>) -> Driver {
+        Driver {
+            id: Uuid::new_v4(),
+            name: self.name,
+            cpf: self.cpf,
+            cnh: self.cnh,
+            record: self.record,
+            created_at: now,
+        }
+    }
+}
+
 /// Enters a driver; the CPF and the CNH are unique in the register.
 pub async fn register_driver(
     state: &AppState,
     actor: &str,
     new: NewDriver,
 ) -> Result<Driver, UseCaseError> {
-    let driver = Driver {
-        id: Uuid::new_v4(),
-        name: new.name,
-        cpf: new.cpf,
-        cnh: new.cnh,
-        record: new.record,
-        created_at: state.clock.now(),
-    };
+    let driver = new.into_driver(state.clock.now());
     match state.store.insert_driver(&driver, actor).await {
         Ok(()) => Ok(driver),
         Err(StorageError::Conflict("cpf")) => Err(UseCaseError::Duplicate {
@@ -86,28 +93,35 @@ pub struct NewVehicle {
     pub owner: VehicleOwner,
 }
 
+impl NewVehicle {
+    /// The car as the register would hold it, with a new id.
+    pub fn into_vehicle(self, now: chrono::DateTime<chrono::Utc>) -> Vehicle {
+        Vehicle {
+            id: Uuid::new_v4(),
+            plate: self.plate,
+            renavam: self.renavam,
+            make: self.make,
+            model: self.model,
+            color: self.color,
+            model_year: self.model_year,
+            doors: self.doors,
+            air_conditioning: self.air_conditioning,
+            capacity_including_driver: self.capacity_including_driver,
+            registration_municipality: self.registration_municipality,
+            in_service_since: self.in_service_since,
+            owner: Some(self.owner),
+            created_at: now,
+        }
+    }
+}
+
 /// Enters a car; the plate and the RENAVAM are unique in the register.
 pub async fn register_vehicle(
     state: &AppState,
     actor: &str,
     new: NewVehicle,
 ) -> Result<Vehicle, UseCaseError> {
-    let vehicle = Vehicle {
-        id: Uuid::new_v4(),
-        plate: new.plate,
-        renavam: new.renavam,
-        make: new.make,
-        model: new.model,
-        color: new.color,
-        model_year: new.model_year,
-        doors: new.doors,
-        air_conditioning: new.air_conditioning,
-        capacity_including_driver: new.capacity_including_driver,
-        registration_municipality: new.registration_municipality,
-        in_service_since: new.in_service_since,
-        owner: Some(new.owner),
-        created_at: state.clock.now(),
-    };
+    let vehicle = new.into_vehicle(state.clock.now());
     match state.store.insert_vehicle(&vehicle, actor).await {
         Ok(()) => Ok(vehicle),
         Err(StorageError::Conflict("plate_mercosul")) => Err(UseCaseError::Duplicate {

@@ -32,6 +32,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("authorizations.grant", "Conceder autorização (aplicativo)"),
     ("authorizations.revoke", "Revogar a autorização"),
     ("renewal.renew", "Renovar a autorização para o ano seguinte"),
+    (
+        "grant_check.check",
+        "Conferir um pedido de autorização (sem gravar)",
+    ),
     ("authorizations.certidao", "Emitir certidão"),
     (
         "authorizations.substitute_vehicle",
@@ -86,6 +90,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("charter.create_company", "Cadastrar empresa de fretamento"),
     ("charter.file_checklist", "Juntar documentos do art. 7º"),
     ("charter.grant_termo", "Emitir o Termo de Autorização"),
+    (
+        "charter.check_termo",
+        "Conferir a emissão do Termo (sem gravar)",
+    ),
     ("charter.apply_sanction", "Aplicar sanção à empresa"),
     ("charter.create_vehicle", "Cadastrar ônibus ou micro-ônibus"),
     ("charter.create_driver", "Cadastrar motorista"),
@@ -104,6 +112,7 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "Juntar documentos do veículo",
     ),
     ("charter.record_vistoria", "Registrar vistoria (selo)"),
+    ("charter.check_vistoria", "Conferir a vistoria (sem gravar)"),
     ("charter.baixa_vehicle", "Dar baixa no veículo"),
     (
         "charter.file_driver_documents",
@@ -156,6 +165,76 @@ pub(super) struct FormPage {
     has_rows: bool,
     more_rows_href: String,
     submit: String,
+    /// The record the act is on, as a person names it (its path parameters then hidden).
+    about: Option<String>,
+    /// For an act that cannot be undone: the sentence the official confirms.
+    confirm: Option<String>,
+}
+
+/// Acts that cannot be undone, and the variants of an act that cannot: they name what they
+/// act on and ask for confirmation.
+const IRREVERSIBLE: &[(&str, Option<&str>)] = &[
+    ("authorizations.revoke", None),
+    ("authorizations.sanction", Some("cassacao")),
+    ("charter.apply_sanction", Some("cassacao")),
+    ("autos.act", Some("inscricao_divida_ativa")),
+    ("charter.procedure_act", Some("inscricao_divida_ativa")),
+];
+
+/// Whether `op` (with its chosen variant) cannot be undone.
+fn irreversible(op: &str, values: &HashMap<String, String>) -> bool {
+    let chosen = values
+        .get("_variante")
+        .or_else(|| values.get("variante"))
+        .or_else(|| values.get("kind"))
+        .map(String::as_str);
+    IRREVERSIBLE
+        .iter()
+        .any(|(o, v)| *o == op && (v.is_none() || *v == chosen))
+}
+
+/// The record an act's path names, as a person names it (`Autorização APP-2026/000001`).
+pub(super) async fn about(
+    s: &Signed,
+    pattern: &str,
+    values: &HashMap<String, String>,
+) -> Result<Option<String>, PanelError> {
+    let mut p = pattern.to_owned();
+    while let Some((head, _)) = p.rsplit_once('/') {
+        p = head.to_owned();
+        if !p.contains('{') {
+            return Ok(None);
+        }
+        if crate::http::ROUTES
+            .iter()
+            .any(|(m, r)| *m == "get" && *r == p)
+        {
+            let Some(path) = fill_pattern(&p, values) else {
+                return Ok(None);
+            };
+            let answer = call(s, Method::GET, &path, None).await?;
+            if !answer.status.is_success() {
+                return Ok(None);
+            }
+            let json = answer.json().unwrap_or_default();
+            let mut title = title_of(&p, &json);
+            // Who and what an authorization binds, beside its number.
+            if let Some(driver) = json.get("driver_id").and_then(Value::as_str)
+                && let Ok(id) = uuid::Uuid::parse_str(driver)
+                && let Some(d) = s.app.state.store.get_driver(id).await?
+            {
+                let _ = write!(title, " — {}", d.name);
+            }
+            if let Some(vehicle) = json.get("vehicle_id").and_then(Value::as_str)
+                && let Ok(id) = uuid::Uuid::parse_str(vehicle)
+                && let Some(v) = s.app.state.store.get_vehicle(id).await?
+            {
+                let _ = write!(title, ", placa {}", v.plate.as_str());
+            }
+            return Ok(Some(title));
+        }
+    }
+    Ok(None)
 }
 
 pub(super) fn path_label(name: &str) -> String {
@@ -194,6 +273,7 @@ pub(super) struct FormState {
     errors: Vec<(String, String)>,
     general: Vec<String>,
     headline: String,
+    about: Option<String>,
 }
 
 pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusCode) -> Page {
@@ -237,6 +317,21 @@ pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusC
         .iter()
         .any(|i| matches!(i, Item::Open { legend } if legend.contains("— linha")));
     let failed = !state_.errors.is_empty() || !general.is_empty();
+    let confirm = irreversible(op, values).then(|| {
+        format!(
+            "Confirmo: {}{}. Este ato não pode ser desfeito.",
+            op_label(op).to_lowercase(),
+            state_
+                .about
+                .as_ref()
+                .map(|a| format!(" — {a}"))
+                .unwrap_or_default()
+        )
+    });
+    let confirm_error = state_.errors.iter().any(|(f, _)| f == CONFIRM_FIELD);
+    if confirm_error {
+        general.push("Marque a confirmação para registrar este ato.".into());
+    }
     let body = render(&FormPage {
         chrome: Some(chrome_of(s)),
         title: op_label(op).to_owned(),
@@ -260,7 +355,13 @@ pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusC
         path_inputs,
         items,
         has_rows,
-        submit: "Registrar".to_owned(),
+        submit: if confirm.is_some() {
+            op_label(op).to_owned()
+        } else {
+            "Registrar".to_owned()
+        },
+        confirm,
+        about: state_.about,
     })?;
     Ok(html(status, body))
 }
@@ -272,18 +373,27 @@ pub(super) async fn op_form(
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
+    let values = query.into_inner();
+    let about = match operation(&op) {
+        Some((_, pattern)) => about(&s, pattern, &values).await?,
+        None => None,
+    };
     form_page(
         &s,
         &op,
         FormState {
-            values: query.into_inner(),
+            values,
             errors: Vec::new(),
             general: Vec::new(),
             headline: String::new(),
+            about,
         },
         StatusCode::OK,
     )
 }
+
+/// The checkbox an irreversible act is confirmed with.
+const CONFIRM_FIELD: &str = "_confirmo";
 
 /// `driver_id` typed as a CPF, `vehicle_id` as a plate: the ids the API expects.
 pub(super) async fn resolve_references(
@@ -356,6 +466,10 @@ pub(super) async fn op_submit(
     s.require(competence(method, pattern))?;
     let shown = values.clone();
     let mut errors = Vec::new();
+    if irreversible(&op, &values) && values.get(CONFIRM_FIELD).map(String::as_str) != Some("sim") {
+        errors.push((CONFIRM_FIELD.to_owned(), "Confirme o ato.".to_owned()));
+    }
+    let about_record = about(&s, pattern, &values).await?;
     resolve_references(&state, &mut values, &mut errors).await?;
     let rows = rows_of(&values);
     let body = match forms::body_schema(method, pattern) {
@@ -390,6 +504,7 @@ pub(super) async fn op_submit(
                 errors,
                 general,
                 headline: headline.to_owned(),
+                about: about_record.clone(),
             },
             status,
         )
@@ -488,7 +603,7 @@ pub(super) fn done(
     }
     let mut sections = Vec::new();
     if json.is_object() {
-        sections = record_sections(&json, "Resultado");
+        sections = record_sections(&json, "Resultado", &Names::new());
     }
     let body = render(&RecordPage {
         chrome: Some(chrome_of(s)),

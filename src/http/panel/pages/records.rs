@@ -43,8 +43,57 @@ pub(super) struct RecordPage {
     pub(super) sections: Vec<Section>,
 }
 
+/// What a person calls the records a page names by id (id → the driver's name, the car's
+/// plate and model, the authorization's number).
+pub(super) type Names = HashMap<String, String>;
+
+/// The names of the records `json` names by id, read from the register.
+pub(super) async fn names_of(state: &AppState, json: &Value) -> Result<Names, PanelError> {
+    fn collect(v: &Value, out: &mut Vec<(String, uuid::Uuid)>) {
+        match v {
+            Value::Object(o) => {
+                for (k, v) in o {
+                    if let Some(id) = v.as_str().and_then(|s| uuid::Uuid::parse_str(s).ok()) {
+                        out.push((k.clone(), id));
+                    } else {
+                        collect(v, out);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|v| collect(v, out)),
+            _ => {}
+        }
+    }
+    let mut ids = Vec::new();
+    collect(json, &mut ids);
+    let mut names = Names::new();
+    for (key, id) in ids {
+        if names.contains_key(&id.to_string()) || names.len() > 50 {
+            continue;
+        }
+        let name = match key.as_str() {
+            "driver_id" => state.store.get_driver(id).await?.map(|d| d.name),
+            "vehicle_id" | "new_vehicle_id" | "old_vehicle_id" | "replaced_vehicle_id" => state
+                .store
+                .get_vehicle(id)
+                .await?
+                .map(|v| format!("{} · {} {}", v.plate.as_str(), v.make, v.model)),
+            "authorization_id" | "renewal_of" | "renewed_by" => state
+                .store
+                .get_authorization(id)
+                .await?
+                .map(|a| format!("Autorização {}", a.number)),
+            _ => None,
+        };
+        if let Some(n) = name {
+            names.insert(id.to_string(), n);
+        }
+    }
+    Ok(names)
+}
+
 /// A value as a person reads it, and where it links.
-pub(super) fn show(key: &str, v: &Value) -> (String, Option<String>) {
+pub(super) fn show(key: &str, v: &Value, names: &Names) -> (String, Option<String>) {
     match v {
         Value::Null => ("—".into(), None),
         Value::Bool(b) => ((if *b { "Sim" } else { "Não" }).into(), None),
@@ -73,26 +122,36 @@ pub(super) fn show(key: &str, v: &Value) -> (String, Option<String>) {
                 return (format::datetime_local(t.to_utc()), None);
             }
             if uuid::Uuid::parse_str(s).is_ok() {
+                // A record named by what a person calls it; an id is for machines.
                 let link = id_link(key, s);
-                return (
-                    if link.is_some() {
-                        "Abrir".into()
-                    } else {
-                        s.clone()
-                    },
-                    link,
-                );
+                let text = names
+                    .get(s)
+                    .cloned()
+                    .unwrap_or_else(|| if link.is_some() { "Abrir" } else { "—" }.to_owned());
+                return (text, link);
             }
             if matches!(
                 key,
                 "status" | "kind" | "verdict" | "outcome" | "method" | "modality"
-            ) {
+            ) || is_code(s)
+            {
                 return (enum_label(s), None);
+            }
+            if let Some(known) = known_label(s) {
+                return (known.to_owned(), None);
             }
             (s.clone(), None)
         }
         other => (other.to_string(), None),
     }
+}
+
+/// A code of the register (`federal_1`, `locadora_pj`): read by its label, never as it is.
+fn is_code(s: &str) -> bool {
+    s.contains('_')
+        && s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// Where an id named by `key` opens.
@@ -109,20 +168,60 @@ pub(super) fn id_link(key: &str, id: &str) -> Option<String> {
     Some(format!("/painel/ver/{path}"))
 }
 
-pub(super) fn compact(v: &Value) -> String {
+pub(super) fn compact(v: &Value, names: &Names) -> String {
     // A deadline: its day and why.
     if let (Some(due), Some(why)) = (v.get("due"), v.get("explanation").and_then(Value::as_str)) {
-        return format!("{} — {why}", show("due", due).0);
+        return format!("{} — {why}", show("due", due, names).0);
     }
     match v {
         Value::Object(o) => o
             .iter()
-            .map(|(k, v)| format!("{}: {}", label(k), show(k, v).0))
+            .filter(|(k, v)| !HIDDEN.contains(&k.as_str()) && !is_unnamed_id(v, names))
+            .map(|(k, v)| {
+                let value = match v {
+                    Value::Object(_) | Value::Array(_) => compact(v, names),
+                    _ => show(k, v, names).0,
+                };
+                format!("{}: {value}", record_label(k))
+            })
             .collect::<Vec<_>>()
             .join("; "),
-        Value::Array(a) => a.iter().map(compact).collect::<Vec<_>>().join(", "),
-        other => show("", other).0,
+        Value::Array(a) => a
+            .iter()
+            .map(|v| compact(v, names))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        other => show("", other, names).0,
     }
+}
+
+/// An id the page cannot name (nothing a person reads).
+fn is_unnamed_id(v: &Value, names: &Names) -> bool {
+    v.as_str()
+        .is_some_and(|s| uuid::Uuid::parse_str(s).is_ok() && !names.contains_key(s))
+}
+
+/// The fields a person looks for first, in this order; the rest follow.
+const FIRST: &[&str] = &[
+    "number",
+    "name",
+    "plate",
+    "status",
+    "driver_id",
+    "vehicle_id",
+    "cpf",
+    "cnpj",
+    "valid_from",
+    "valid_until",
+    "fee_paid_on",
+    "granted_at",
+];
+
+fn rank(label_key: &str) -> usize {
+    FIRST
+        .iter()
+        .position(|k| *k == label_key)
+        .unwrap_or(FIRST.len())
 }
 
 /// A field's label on a record page (the forms' hints on what to type dropped).
@@ -139,7 +238,7 @@ pub(super) const HIDDEN: &[&str] = &["id", "sha256", "token"];
 
 /// A JSON record as sections: its fields, its lists as tables, its events as a timeline.
 #[expect(clippy::too_many_lines, reason = "one walk over the record's JSON")]
-pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
+pub(super) fn record_sections(json: &Value, heading: &str, names: &Names) -> Vec<Section> {
     let mut main = Section {
         key: String::new(),
         ids: Vec::new(),
@@ -153,13 +252,16 @@ pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
     let Some(obj) = json.as_object() else {
         return vec![main];
     };
-    for (k, v) in obj {
+    let mut keys: Vec<(&String, &Value)> = obj.iter().collect();
+    keys.sort_by_key(|(k, _)| rank(k));
+    for (k, v) in keys {
         match v {
             Value::Object(inner) => {
                 for (ik, iv) in inner {
                     let (value, link) = match iv {
-                        Value::Object(_) | Value::Array(_) => (compact(iv), None),
-                        _ => show(ik, iv),
+                        Value::Object(_) | Value::Array(_) => (compact(iv, names), None),
+                        _ if is_unnamed_id(iv, names) && id_link(ik, "x").is_none() => continue,
+                        _ => show(ik, iv, names),
                     };
                     main.rows.push(Row {
                         label: format!("{} · {}", record_label(k), record_label(ik)),
@@ -183,6 +285,7 @@ pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                                 when: show(
                                     "occurred_at",
                                     e.get("occurred_at").unwrap_or(&Value::Null),
+                                    names,
                                 )
                                 .0,
                                 who: s("actor_name"),
@@ -192,7 +295,10 @@ pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                                     None => enum_label(&s("kind")),
                                 },
                                 reason: s("reason"),
-                                details: e.get("data").map(compact).unwrap_or_default(),
+                                details: e
+                                    .get("data")
+                                    .map(|d| compact(d, names))
+                                    .unwrap_or_default(),
                             }
                         })
                         .collect(),
@@ -219,11 +325,11 @@ pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                                 let v = it.get(h).unwrap_or(&Value::Null);
                                 match v {
                                     Value::Object(_) | Value::Array(_) => Cell {
-                                        text: compact(v),
+                                        text: compact(v, names),
                                         link: None,
                                     },
                                     _ => {
-                                        let (text, link) = show(h, v);
+                                        let (text, link) = show(h, v, names);
                                         Cell { text, link }
                                     }
                                 }
@@ -249,13 +355,14 @@ pub(super) fn record_sections(json: &Value, heading: &str) -> Vec<Section> {
                 value: if items.is_empty() {
                     "—".into()
                 } else {
-                    compact(v)
+                    compact(v, names)
                 },
                 link: None,
             }),
-            _ if HIDDEN.contains(&k.as_str()) && k != "id" => {}
+            _ if HIDDEN.contains(&k.as_str()) => {}
+            _ if is_unnamed_id(v, names) && id_link(k, "x").is_none() => {}
             _ => {
-                let (value, link) = show(k, v);
+                let (value, link) = show(k, v, names);
                 main.rows.push(Row {
                     label: record_label(k),
                     value,
@@ -371,7 +478,15 @@ pub(super) fn record_actions(
         if !s.official.roles.allow(competence(m, p)) {
             continue;
         }
-        if *id == "registry.put_driver_photo" {
+        if *id == "renewal.renew" {
+            // The guided task, with the authorization named by its number.
+            if let Some(a) = params.get("id") {
+                out.push((
+                    format!("/painel/tarefa/renovacao?id={}", urlencode(a)),
+                    op_label(id).to_owned(),
+                ));
+            }
+        } else if *id == "registry.put_driver_photo" {
             // A file, not a form of fields: its own page (`panel::photo`).
             if let Some(driver) = params.get("id") {
                 out.push((format!("/painel/foto/{driver}"), op_label(id).to_owned()));
@@ -415,14 +530,17 @@ pub(super) async fn view(
         return Err(PanelError::NotFound);
     }
     if answer.is_pdf() && answer.status.is_success() {
-        let name = tail.rsplit('/').next().unwrap_or("documento");
+        let name = answer
+            .file_name
+            .clone()
+            .unwrap_or_else(|| format!("{}.pdf", tail.rsplit('/').next().unwrap_or("documento")));
         let mut res = HttpResponse::Ok();
         page_headers(&mut res);
         return Ok(res
             .content_type("application/pdf")
             .insert_header((
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}.pdf\""),
+                format!("attachment; filename=\"{name}\""),
             ))
             .body(answer.body));
     }
@@ -437,7 +555,8 @@ pub(super) async fn view(
     }
     let json = answer.json().unwrap_or(Value::Null);
     let title = title_of(pattern, &json);
-    let mut sections = record_sections(&json, "Dados");
+    let names = names_of(&state, &json).await?;
+    let mut sections = record_sections(&json, "Dados", &names);
     // The record's history on its own page, as a timeline.
     let history = format!("{pattern}/history");
     if crate::http::ROUTES
@@ -449,7 +568,13 @@ pub(super) async fn view(
         if events.status.is_success()
             && let Some(events) = events.json()
         {
-            sections.extend(record_sections(&events, "Histórico").into_iter().skip(1));
+            let mut names = names;
+            names.extend(names_of(&state, &events).await?);
+            sections.extend(
+                record_sections(&events, "Histórico", &names)
+                    .into_iter()
+                    .skip(1),
+            );
         }
     }
     let notice = req

@@ -44,6 +44,25 @@ pub(super) const LISTS: &[(&str, &str, Competence)] = &[
     ),
 ];
 
+/// The guided tasks, offered first on the start page.
+pub(super) const TASKS: &[(&str, &str, Competence)] = &[
+    (
+        "/painel/tarefa/autorizacao",
+        "Nova autorização por aplicativo (condutor, veículo e taxas)",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/renovacao",
+        "Renovação anual da autorização",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/termo",
+        "Termo de Autorização de fretamento (emissão ou renovação)",
+        Competence::IssueCharter,
+    ),
+];
+
 /// The acts that start from nothing, offered on the start page.
 pub(super) const NEW: &[&str] = &[
     "registry.create_driver",
@@ -198,15 +217,19 @@ pub(super) async fn start_page(state: &AppState, s: &Signed, q: String) -> Page 
         .filter(|h| allowed_hit(s, &h.kind, &h.sub))
         .map(HitView::of)
         .collect();
-    let new = NEW
+    // The guided tasks first, then the form of each act that starts from nothing.
+    let tasks = TASKS
         .iter()
-        .filter_map(|op| {
+        .filter(|(_, _, c)| s.official.roles.allow(*c))
+        .map(|(href, text, _)| ((*href).to_owned(), (*text).to_owned()));
+    let new = tasks
+        .chain(NEW.iter().filter_map(|op| {
             let (m, p) = operation(op)?;
             s.official
                 .roles
                 .allow(competence(m, p))
                 .then(|| (format!("/painel/acao/{op}"), op_label(op).to_owned()))
-        })
+        }))
         .collect();
     let lists = LISTS
         .iter()

@@ -57,7 +57,11 @@ fn row(item: &WorkItem) -> WorkRow {
         plate: crate::domain::ids::Plate::parse(&item.plate)
             .map_or_else(|_| item.plate.clone(), |p| p.formatted()),
         record_href: record_href(item.record),
-        task_href: format!("/painel/acao/{}?id={}", item.task, record_id(item.record)),
+        task_href: match item.task {
+            // The guided task where there is one.
+            "renewal.renew" => format!("/painel/tarefa/renovacao?id={}", record_id(item.record)),
+            op => format!("/painel/acao/{op}?id={}", record_id(item.record)),
+        },
         task_label: op_label(item.task),
     }
 }

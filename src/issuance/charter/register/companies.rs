@@ -90,6 +90,20 @@ pub async fn grant_termo(
     protocolled_on: Option<NaiveDate>,
 ) -> Result<(Company, reg::Termo, Document), UseCaseError> {
     let c = company(state, company_id).await?;
+    let decision = termo_decision(state, &c, &c.data.checklist, protocolled_on)
+        .await?
+        .map_err(UseCaseError::Rules)?;
+    let (termo, doc) = crate::issuance::charter::issue_termo(state, &c, &decision, actor).await?;
+    Ok((c, termo, doc))
+}
+
+/// What the Termo's grant or renewal would decide now for company `c` with `checklist`.
+async fn termo_decision(
+    state: &AppState,
+    c: &Company,
+    checklist: &rules::CompanyChecklist,
+    protocolled_on: Option<NaiveDate>,
+) -> Result<Result<rules::TermoDecision, crate::domain::rule::Failures>, UseCaseError> {
     let today = local_date(state.clock.now());
     let protocolled_on = protocolled_on.unwrap_or(today);
     if protocolled_on > today {
@@ -107,16 +121,38 @@ pub async fn grant_termo(
             valid_from: t.data.valid_from,
             valid_until: t.data.valid_until,
         });
-    let decision = rules::decide_termo(
-        &c.data.checklist,
+    Ok(rules::decide_termo(
+        checklist,
         &c.cassations(),
         latest.as_ref(),
         (protocolled_on, today),
         &state.charter_basis(),
+    ))
+}
+
+/// Judges the Termo's grant or renewal (FRET-ART7, FRET-ART8) as it would be decided now,
+/// with `checklist` in place of the one filed when given; writes nothing.
+pub async fn check_termo(
+    state: &AppState,
+    company_id: Uuid,
+    checklist: Option<&rules::CompanyChecklist>,
+    protocolled_on: Option<NaiveDate>,
+) -> Result<
+    (
+        Company,
+        Result<rules::TermoDecision, crate::domain::rule::Failures>,
+    ),
+    UseCaseError,
+> {
+    let c = company(state, company_id).await?;
+    let decided = termo_decision(
+        state,
+        &c,
+        checklist.unwrap_or(&c.data.checklist),
+        protocolled_on,
     )
-    .map_err(UseCaseError::Rules)?;
-    let (termo, doc) = crate::issuance::charter::issue_termo(state, &c, &decision, actor).await?;
-    Ok((c, termo, doc))
+    .await?;
+    Ok((c, decided))
 }
 
 /// Records a sanction decided by the competent authority (FRET-ART18, FRET-ART20).

@@ -225,6 +225,28 @@ pub async fn record_vistoria(
     ))
 }
 
+/// Judges an approving vistoria on `performed_on` as its record would (FRET-ART13-P5 and the
+/// vehicle's requirements: FRET-ART10…13); writes nothing. The failures, empty when the selo
+/// would be issued.
+pub async fn check_vistoria(
+    state: &AppState,
+    vehicle_id: Uuid,
+    performed_on: NaiveDate,
+) -> Result<Vec<RuleFailure>, UseCaseError> {
+    let v = vehicle(state, vehicle_id).await?;
+    let c = company(state, v.company_id).await?;
+    if let Some(failure) = rules::fret_art13_p5_no_vistoria_after_baixa(v.record.baixa.is_some()) {
+        return Ok(vec![failure]);
+    }
+    Ok(rules::vehicle_requirements(
+        &v.record.facts,
+        &c.cnpj,
+        v.record.last_itv(performed_on),
+        performed_on,
+        &state.charter_basis(),
+    ))
+}
+
 /// Records a vehicle's baixa (FRET-ART13-P5, FRET-ART24), once.
 pub async fn baixa_vehicle(
     state: &AppState,

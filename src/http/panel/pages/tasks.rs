@@ -1,0 +1,444 @@
+//! Guided tasks: the acts a clerk does every day, each as one page in the order of the papers
+//! in hand, with labelled choices, days as `dd/mm/aaaa`, people and cars named by CPF and
+//! plate, and a "Conferir" that runs the law's decision without writing anything. The acts
+//! themselves go through the JSON API, as every form of the back office.
+
+mod grant;
+mod renewal;
+mod termo;
+
+pub(super) use grant::{grant_submit, grant_task};
+pub(super) use renewal::{renewal_submit, renewal_task};
+pub(super) use termo::{termo_submit, termo_task};
+
+use serde_json::json;
+
+use super::*;
+use crate::domain::ride_hailing::driver_record::Court;
+
+/// One field of a task.
+pub struct Field {
+    name: String,
+    label: String,
+    /// `text`, `date`, `number`, `select` or `textarea`.
+    kind: &'static str,
+    required: bool,
+    options: Vec<(String, String)>,
+    /// Whether a select starts with an empty "escolha" choice.
+    blank: bool,
+    value: String,
+    hint: Option<String>,
+    /// Takes a whole line of its section.
+    wide: bool,
+    /// What the register holds for what was typed (the driver's name beside the CPF).
+    found: Option<String>,
+    error: Option<String>,
+}
+
+impl Field {
+    fn new(name: &str, label: &str, kind: &'static str) -> Self {
+        Self {
+            name: name.to_owned(),
+            label: label.to_owned(),
+            kind,
+            required: false,
+            options: Vec::new(),
+            blank: false,
+            value: String::new(),
+            hint: None,
+            wide: false,
+            found: None,
+            error: None,
+        }
+    }
+    fn text(name: &str, label: &str) -> Self {
+        Self::new(name, label, "text")
+    }
+    fn date(name: &str, label: &str) -> Self {
+        Self::new(name, label, "date")
+    }
+    fn number(name: &str, label: &str) -> Self {
+        Self::new(name, label, "number")
+    }
+    fn textarea(name: &str, label: &str) -> Self {
+        Self {
+            wide: true,
+            ..Self::new(name, label, "textarea")
+        }
+    }
+    fn select(name: &str, label: &str, options: Vec<(String, String)>) -> Self {
+        Self {
+            options,
+            blank: true,
+            ..Self::new(name, label, "select")
+        }
+    }
+    fn required(self) -> Self {
+        Self {
+            required: true,
+            ..self
+        }
+    }
+    fn hint(self, hint: impl Into<String>) -> Self {
+        Self {
+            hint: Some(hint.into()),
+            ..self
+        }
+    }
+    /// The value shown before anything is typed; a select with one has no empty choice.
+    fn preset(self, value: &str) -> Self {
+        Self {
+            value: value.to_owned(),
+            blank: false,
+            ..self
+        }
+    }
+}
+
+pub struct Section {
+    legend: String,
+    note: Option<String>,
+    fields: Vec<Field>,
+    /// Fields side by side on a wide screen (one per line on a phone).
+    columns: u8,
+}
+
+impl Section {
+    fn new(legend: &str, note: Option<String>, fields: Vec<Field>) -> Self {
+        Self {
+            legend: legend.to_owned(),
+            note,
+            fields,
+            columns: 1,
+        }
+    }
+    fn columns(self, columns: u8) -> Self {
+        Self { columns, ..self }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "pages/panel/task.html")]
+struct TaskPage {
+    chrome: Option<Chrome>,
+    title: String,
+    intro: String,
+    back: Option<(String, String)>,
+    ok: Option<String>,
+    headline: String,
+    general: Vec<String>,
+    action: String,
+    csrf: String,
+    sections: Vec<Section>,
+    /// (value of `acao`, text, primary)
+    buttons: Vec<(String, String, bool)>,
+    /// Links to the generic forms for the cases the task does not cover.
+    fallback: Vec<(String, String)>,
+}
+
+/// What a task page shows after a round trip.
+#[derive(Default)]
+struct Outcome {
+    values: HashMap<String, String>,
+    errors: Vec<(String, String)>,
+    found: Vec<(String, String)>,
+    ok: Option<String>,
+    headline: String,
+    general: Vec<String>,
+}
+
+impl Outcome {
+    /// Puts the typed values, what was found and the errors beside their fields; an error
+    /// whose field the page does not have goes to the top.
+    fn apply(mut self, sections: &mut [Section]) -> Self {
+        for f in sections.iter_mut().flat_map(|s| s.fields.iter_mut()) {
+            if let Some(v) = self.values.get(&f.name) {
+                f.value = if f.kind == "date" {
+                    // A date input shows only an ISO day; a typed one is converted back.
+                    forms::api_date(v.trim()).unwrap_or_else(|| v.clone())
+                } else {
+                    v.clone()
+                };
+            }
+            if let Some((_, found)) = self.found.iter().find(|(n, _)| *n == f.name) {
+                f.found = Some(found.clone());
+            }
+        }
+        for (field, message) in std::mem::take(&mut self.errors) {
+            let hit = sections
+                .iter_mut()
+                .flat_map(|s| s.fields.iter_mut())
+                .find(|f| f.name == field);
+            match hit {
+                Some(f) => {
+                    f.error = Some(match f.error.take() {
+                        Some(prev) => format!("{prev} · {message}"),
+                        None => message,
+                    });
+                }
+                None => self.general.push(message),
+            }
+        }
+        self
+    }
+}
+
+/// The day typed in `name` as the API takes it; an error beside the field if it is not one.
+fn day(
+    values: &HashMap<String, String>,
+    name: &str,
+    errors: &mut Vec<(String, String)>,
+) -> Option<String> {
+    let raw = values.get(name).map_or("", |v| v.trim());
+    if raw.is_empty() {
+        return None;
+    }
+    let day = forms::api_date(raw);
+    if day.is_none() {
+        errors.push((name.to_owned(), "Data inválida; use dd/mm/aaaa.".into()));
+    }
+    day
+}
+
+/// The text typed in `name`, trimmed; `None` when empty.
+fn typed<'a>(values: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
+    values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+}
+
+/// A form posted to a task: its fields, the CSRF token checked.
+fn posted(s: &Signed, form: Vec<(String, String)>) -> Result<HashMap<String, String>, PanelError> {
+    let mut values = HashMap::new();
+    for (k, v) in form {
+        values.insert(k, v);
+    }
+    s.check_csrf(&values)?;
+    Ok(values)
+}
+
+/// The problem items of an API answer as (field, message), each with its article.
+fn answer_problems(
+    answer: &crate::http::panel::gateway::Answer,
+) -> (Vec<(String, String)>, String) {
+    let json = answer.json().unwrap_or_default();
+    let items = problems(&json);
+    let detail = json
+        .get("detail")
+        .and_then(Value::as_str)
+        .unwrap_or("O pedido foi recusado.")
+        .to_owned();
+    (items, detail)
+}
+
+/// The court's code in the API and its field in a task.
+fn court_code(court: Court) -> &'static str {
+    court.field().trim_start_matches("criminal_certificates.")
+}
+
+/// The four criminal certificates of art. 12, III (one row each: the day of issue, the result,
+/// the validity printed) and the gravíssimas of art. 12, IV.
+/// `required`: a new driver must bring all four; for a registered one, blank keeps those filed.
+fn certificate_fields(required: bool) -> Vec<Field> {
+    let mut certificates = Vec::new();
+    for court in Court::ALL {
+        let code = court_code(court);
+        certificates.push(Field {
+            required,
+            ..Field::date(court.field(), &format!("{} — emitida em", court.label_pt()))
+        });
+        certificates.push(
+            Field::select(
+                &format!("criminal_certificates.{code}.clear"),
+                "Resultado",
+                vec![
+                    ("true".into(), "Nada consta".into()),
+                    ("false".into(), "Consta registro".into()),
+                ],
+            )
+            .preset("true"),
+        );
+        certificates.push(Field::date(
+            &format!("criminal_certificates.{code}.valid_until"),
+            "Validade impressa na certidão (se houver)",
+        ));
+    }
+    certificates.push(
+        Field::textarea(
+            "traffic_infractions",
+            "Infrações gravíssimas do extrato do DETRAN nos 12 meses antes do pedido",
+        )
+        .hint("Uma data por linha (dd/mm/aaaa); em branco se não houver."),
+    );
+    certificates
+}
+
+/// The driver's certificates and gravíssimas typed in the task, as the API takes them.
+fn record_json(
+    values: &HashMap<String, String>,
+    errors: &mut Vec<(String, String)>,
+) -> (Vec<Value>, Vec<Value>) {
+    let mut certificates = Vec::new();
+    for court in Court::ALL {
+        let code = court_code(court);
+        let Some(issued_on) = day(values, court.field(), errors) else {
+            continue;
+        };
+        let valid_until = day(
+            values,
+            &format!("criminal_certificates.{code}.valid_until"),
+            errors,
+        );
+        let clear = typed(values, &format!("criminal_certificates.{code}.clear")) != Some("false");
+        certificates.push(json!({
+            "court": code, "issued_on": issued_on, "valid_until": valid_until, "clear": clear,
+        }));
+    }
+    let mut infractions = Vec::new();
+    for line in values
+        .get("traffic_infractions")
+        .map(String::as_str)
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+    {
+        match forms::api_date(line) {
+            Some(d) => infractions.push(json!({"committed_on": d, "class": "gravissima"})),
+            None => errors.push((
+                "traffic_infractions".into(),
+                format!("“{line}” não é uma data; use dd/mm/aaaa, uma por linha."),
+            )),
+        }
+    }
+    (certificates, infractions)
+}
+
+/// The id of the record an API answer created.
+fn id_of(answer: &crate::http::panel::gateway::Answer) -> String {
+    answer
+        .json()
+        .and_then(|j| j.get("id").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// An API refusal as a task shows it: each reason beside its field (`field` maps the API's
+/// names to the task's), the others on top; a refusal of the role is the 403 page.
+fn refused_outcome(
+    s: &Signed,
+    answer: &crate::http::panel::gateway::Answer,
+    mut o: Outcome,
+    field: fn(&str) -> String,
+) -> Result<(Outcome, StatusCode), PanelError> {
+    if answer.status == StatusCode::FORBIDDEN {
+        return Err(s.forbidden_by(&answer.json().unwrap_or_default()));
+    }
+    let (items, detail) = answer_problems(answer);
+    if items.is_empty() {
+        o.general.insert(0, detail);
+    }
+    o.general.retain(|g| !g.is_empty());
+    o.errors = items.into_iter().map(|(f, m)| (field(&f), m)).collect();
+    o.headline = "O pedido foi recusado.".into();
+    let status = if answer.status.is_client_error() {
+        answer.status
+    } else {
+        StatusCode::BAD_GATEWAY
+    };
+    Ok((o, status))
+}
+
+/// What a task is called, where it posts, its buttons and the generic forms it stands for.
+struct Meta {
+    title: &'static str,
+    intro: &'static str,
+    action: &'static str,
+    /// (value of `acao`, text): "conferir" first, then the act.
+    buttons: [(&'static str, &'static str); 2],
+    fallback: &'static [&'static str],
+}
+
+/// A task's page: its sections with what the round trip left in them.
+fn task_page(
+    s: &Signed,
+    meta: &Meta,
+    mut sections: Vec<Section>,
+    outcome: Outcome,
+    status: StatusCode,
+) -> Page {
+    let outcome = outcome.apply(&mut sections);
+    let body = render(&TaskPage {
+        chrome: Some(chrome_of(s)),
+        title: meta.title.into(),
+        intro: meta.intro.into(),
+        back: None,
+        ok: outcome.ok,
+        headline: outcome.headline,
+        general: outcome.general,
+        action: meta.action.into(),
+        csrf: s.session.csrf_token.clone(),
+        sections,
+        buttons: meta
+            .buttons
+            .iter()
+            .enumerate()
+            .map(|(i, (v, t))| ((*v).to_owned(), (*t).to_owned(), i > 0))
+            .collect(),
+        fallback: meta
+            .fallback
+            .iter()
+            .map(|op| (format!("/painel/acao/{op}"), op_label(op).to_owned()))
+            .collect(),
+    })?;
+    Ok(html(status, body))
+}
+
+/// A day the API answered (`AAAA-MM-DD`) as a person reads it.
+fn answered_day(json: &Value, key: &str) -> String {
+    json[key]
+        .as_str()
+        .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+        .map(crate::documents::format::date)
+        .unwrap_or_default()
+}
+
+/// The page after a check that passed: what was typed kept, and what the act would do.
+fn conferred(
+    values: &HashMap<String, String>,
+    found: Vec<(String, String)>,
+    what: &str,
+) -> Outcome {
+    Outcome {
+        values: values.clone(),
+        found,
+        ok: Some(format!(
+            "Conferido: todos os requisitos atendidos. {what} Nada foi gravado ainda."
+        )),
+        ..Outcome::default()
+    }
+}
+
+/// The newest record of `kind` that what was typed in `field` names (a number, a CPF, a plate,
+/// a CNPJ, as the search box reads them); otherwise the reason beside the field.
+async fn named_record(
+    state: &AppState,
+    values: &HashMap<String, String>,
+    field: &str,
+    kind: &str,
+    none: &str,
+    errors: &mut Vec<(String, String)>,
+) -> Result<Option<uuid::Uuid>, PanelError> {
+    let Some(q) = typed(values, field) else {
+        errors.push((field.to_owned(), "Campo obrigatório.".into()));
+        return Ok(None);
+    };
+    let hit = state
+        .store
+        .search(q)
+        .await?
+        .into_iter()
+        .find(|h| h.kind == kind)
+        .and_then(|h| uuid::Uuid::parse_str(&h.id).ok());
+    if hit.is_none() {
+        errors.push((field.to_owned(), format!("{none} “{q}”.")));
+    }
+    Ok(hit)
+}

@@ -1,0 +1,239 @@
+//! The yearly renewal of a ride-hailing authorization as one task: the authorization (by its
+//! number, the driver's CPF or the plate), the new year's fee, the certificates brought again
+//! and, if the driver changed cars, the new plate; conferred with the law, then renewed.
+
+use serde_json::json;
+
+use super::{
+    AppState, Competence, Court, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
+    Signed, StatusCode, answered_day, call, certificate_fields, conferred, day, id_of,
+    named_record, posted, problems, record_json, redirect, refused_outcome, task_page, typed, web,
+};
+use crate::domain::ids::Plate;
+
+const ACTION: &str = "/painel/tarefa/renovacao";
+
+fn sections() -> Vec<Section> {
+    vec![
+        Section::new(
+            "Autorização a renovar",
+            None,
+            vec![
+                Field::text("autorizacao", "Número da autorização, CPF do condutor ou placa")
+                    .required(),
+                Field::text("vehicle.plate", "Placa do veículo do novo ano, se trocou de carro")
+                    .hint("Em branco: o mesmo veículo. O novo precisa estar cadastrado."),
+            ],
+        ),
+        Section::new(
+            "Certidões e infrações (art. 12, III e IV)",
+            Some(
+                "A renovação é julgada como uma concessão: as certidões precisam estar em vigor na data de hoje. Digite as que o condutor trouxe; em branco, valem as já juntadas."
+                    .into(),
+            ),
+            certificate_fields(false),
+        )
+        .columns(3),
+        Section::new(
+            "Taxas do novo ano",
+            None,
+            vec![
+                Field::date("fee_paid_on", "Taxas pagas em").required(),
+                Field::date("protocolled_on", "Data do protocolo do pedido")
+                    .hint("Em branco: hoje."),
+            ],
+        ),
+    ]
+}
+
+const META: Meta = Meta {
+    title: "Renovação anual da autorização",
+    intro: "A autorização vale 12 meses e não se prorroga; a renovação é uma nova autorização, com novo número, que começa no dia seguinte ao fim da atual quando as taxas são pagas antes dele. “Conferir” aplica a lei sem gravar nada.",
+    action: ACTION,
+    buttons: [
+        ("conferir", "Conferir, sem gravar"),
+        ("renovar", "Renovar e emitir autorização e adesivo"),
+    ],
+    fallback: &["renewal.renew", "registry.file_record"],
+};
+
+fn page(s: &Signed, outcome: Outcome, status: StatusCode) -> Page {
+    task_page(s, &META, sections(), outcome, status)
+}
+
+pub(in crate::http::panel) async fn renewal_task(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    // From the worklist or the record: `?id=` names the authorization; shown by its number.
+    let mut values = HashMap::new();
+    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
+        && let Some(a) = state.store.get_authorization(id).await?
+    {
+        values.insert("autorizacao".to_owned(), a.number);
+    }
+    let outcome = Outcome {
+        values,
+        ..Outcome::default()
+    };
+    page(&s, outcome, StatusCode::OK)
+}
+
+/// Where the API's field names land in the task.
+fn task_field(field: &str) -> String {
+    match field {
+        "id" | "renewal_of" | "driver_id" | "authorization" => "autorizacao".into(),
+        "vehicle_id" | "vehicle" => "vehicle.plate".into(),
+        "criminal_certificates" => Court::Estadual1.field().into(),
+        other if other.starts_with("vehicle.") => "vehicle.plate".into(),
+        other => other.replace('[', ".").replace(']', ""),
+    }
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "one task's round trip: resolve, check, then each act in order"
+)]
+pub(in crate::http::panel) async fn renewal_submit(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<Vec<(String, String)>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let values = posted(&s, form.into_inner())?;
+    let renew = values.get("acao").map(String::as_str) == Some("renovar");
+    let mut errors = Vec::new();
+    let mut found = Vec::new();
+    // The authorization: the newest one the number, the CPF or the plate names.
+    let mut current = None;
+    let id = named_record(
+        &state,
+        &values,
+        "autorizacao",
+        "authorization",
+        "Nenhuma autorização encontrada para",
+        &mut errors,
+    )
+    .await?;
+    if let Some(id) = id
+        && let Some(a) = state.store.get_authorization(id).await?
+    {
+        let driver = state.store.get_driver(a.driver_id).await?;
+        let vehicle = state.store.get_vehicle(a.vehicle_id).await?;
+        found.push((
+            "autorizacao".to_owned(),
+            format!(
+                "Autorização {} — {}, placa {}, válida até {}",
+                a.number,
+                driver.map(|d| d.name).unwrap_or_default(),
+                vehicle
+                    .map(|v| v.plate.as_str().to_owned())
+                    .unwrap_or_default(),
+                crate::documents::format::date(a.valid_until)
+            ),
+        ));
+        current = Some(a);
+    }
+    let mut vehicle_id = None;
+    if let Some(p) = typed(&values, "vehicle.plate") {
+        let known = match Plate::parse(p) {
+            Ok(plate) => state
+                .store
+                .vehicle_id_by_plate_or_renavam(&plate.mercosul_form(), "")
+                .await?
+                .filter(|(_, same)| *same)
+                .map(|(id, _)| id),
+            Err(_) => None,
+        };
+        match known {
+            Some(id) => vehicle_id = Some(id),
+            None => errors.push((
+                "vehicle.plate".into(),
+                "Veículo não cadastrado: cadastre-o antes (Cadastrar veículo).".into(),
+            )),
+        }
+    }
+    let record = record_json(&values, &mut errors);
+    let fee = day(&values, "fee_paid_on", &mut errors);
+    if typed(&values, "fee_paid_on").is_none() {
+        errors.push(("fee_paid_on".into(), "Campo obrigatório.".into()));
+    }
+    let protocolled_on = day(&values, "protocolled_on", &mut errors);
+    let refused = |errors, headline: &str| Outcome {
+        values: values.clone(),
+        errors,
+        found: found.clone(),
+        ok: None,
+        headline: headline.to_owned(),
+        general: Vec::new(),
+    };
+    let Some(current) = current.filter(|_| errors.is_empty()) else {
+        let o = refused(errors, "Confira os campos; nada foi gravado.");
+        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
+    };
+    let filed = (!record.0.is_empty() || !record.1.is_empty())
+        .then(|| json!({"criminal_certificates": record.0, "traffic_infractions": record.1}));
+    let mut check = json!({
+        "renewal_of": current.id, "fee_paid_on": fee, "protocolled_on": protocolled_on,
+    });
+    if let Some(v) = vehicle_id {
+        check["vehicle_id"] = json!(v);
+    }
+    if let Some(f) = &filed {
+        check["driver_record"] = f.clone();
+    }
+    let answer = call(
+        &s,
+        Method::POST,
+        "/api/v1/app-authorization-checks",
+        Some(&check),
+    )
+    .await?;
+    if !answer.status.is_success() {
+        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+        return page(&s, o, status);
+    }
+    let checked = answer.json().unwrap_or_default();
+    if checked["passes"] != json!(true) {
+        let errors = problems(&checked)
+            .into_iter()
+            .map(|(f, m)| (task_field(&f), m))
+            .collect();
+        let o = refused(errors, "Requisitos legais não atendidos; nada foi gravado.");
+        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    if !renew {
+        let what = format!(
+            "A nova autorização valerá de {} a {}.",
+            answered_day(&checked, "valid_from"),
+            answered_day(&checked, "valid_until")
+        );
+        return page(&s, conferred(&values, found, &what), StatusCode::OK);
+    }
+    if let Some(f) = &filed {
+        let path = format!("/api/v1/drivers/{}/record", current.driver_id);
+        let answer = call(&s, Method::POST, &path, Some(f)).await?;
+        if !answer.status.is_success() {
+            let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+            return page(&s, o, status);
+        }
+    }
+    let mut body = json!({"fee_paid_on": fee, "protocolled_on": protocolled_on});
+    if let Some(v) = vehicle_id {
+        body["vehicle_id"] = json!(v);
+    }
+    let path = format!("/api/v1/app-authorizations/{}/renewal", current.id);
+    let answer = call(&s, Method::POST, &path, Some(&body)).await?;
+    if !answer.status.is_success() {
+        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+        return page(&s, o, status);
+    }
+    Ok(redirect(&format!(
+        "/painel/ver/app-authorizations/{}?feito=renewal.renew",
+        id_of(&answer)
+    )))
+}

@@ -1,0 +1,238 @@
+//! The charter Termo de Autorização, granted or renewed, as one task: the company by its CNPJ,
+//! the certidões of art. 7, II brought again, conferred with the law, then issued (Lei
+//! 4.937/2025, arts. 7º e 8º).
+
+use serde_json::json;
+
+use super::{
+    AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
+    Section, Signed, StatusCode, answered_day, call, conferred, day, named_record, posted,
+    problems, redirect, refused_outcome, task_page, typed, web,
+};
+use crate::domain::charter::CompanyChecklist;
+use crate::issuance::charter::register;
+
+const ACTION: &str = "/painel/tarefa/termo";
+
+/// The documents of art. 7, II that lapse (each with a validity), by field and label.
+fn lapsing() -> Vec<(&'static str, &'static str)> {
+    CompanyChecklist::default()
+        .items()
+        .iter()
+        .filter(|i| i.needs_validity)
+        .map(|i| (i.field, i.label))
+        .collect()
+}
+
+fn sections() -> Vec<Section> {
+    let mut certidoes = Vec::new();
+    for (field, label) in lapsing() {
+        certidoes.push(Field::date(
+            field,
+            &format!("{} — emitida em", capitalised(label)),
+        ));
+        certidoes.push(Field::date(&format!("{field}.valid_until"), "Válida até"));
+        certidoes.push(Field::text(
+            &format!("{field}.reference"),
+            "Número ou código de controle",
+        ));
+    }
+    vec![
+        Section::new(
+            "Empresa",
+            None,
+            vec![Field::text("cnpj", "CNPJ da empresa").required()],
+        ),
+        Section::new(
+            "Certidões negativas e regularidade (art. 7º, II)",
+            Some(
+                "O Termo é emitido ou renovado com todos os documentos do art. 7º em vigor. Digite as certidões que a empresa trouxe de novo; em branco, valem as já juntadas."
+                    .into(),
+            ),
+            certidoes,
+        )
+        .columns(3),
+        Section::new(
+            "Pedido",
+            None,
+            vec![
+                Field::date("protocolled_on", "Data do protocolo do pedido")
+                    .hint("Em branco: hoje."),
+            ],
+        ),
+    ]
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+const META: Meta = Meta {
+    title: "Termo de Autorização de fretamento (emissão ou renovação)",
+    intro: "O Termo vale 2 anos e não se prorroga; renovado antes do fim, o novo começa no dia seguinte. “Conferir” aplica a lei sem gravar nada.",
+    action: ACTION,
+    buttons: [
+        ("conferir", "Conferir, sem gravar"),
+        ("emitir", "Emitir o Termo"),
+    ],
+    fallback: &["charter.file_checklist", "charter.grant_termo"],
+};
+
+fn page(s: &Signed, outcome: Outcome, status: StatusCode) -> Page {
+    task_page(s, &META, sections(), outcome, status)
+}
+
+pub(in crate::http::panel) async fn termo_task(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueCharter)?;
+    let mut values = HashMap::new();
+    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
+        && let Ok(c) = register::company(&state, id).await
+    {
+        values.insert("cnpj".to_owned(), c.cnpj.formatted());
+    }
+    let outcome = Outcome {
+        values,
+        ..Outcome::default()
+    };
+    page(&s, outcome, StatusCode::OK)
+}
+
+fn task_field(field: &str) -> String {
+    match field {
+        "company" | "id" => "cnpj".into(),
+        other => other.to_owned(),
+    }
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "one task's round trip: resolve, check, then each act in order"
+)]
+pub(in crate::http::panel) async fn termo_submit(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<Vec<(String, String)>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueCharter)?;
+    let values = posted(&s, form.into_inner())?;
+    let issue = values.get("acao").map(String::as_str) == Some("emitir");
+    let mut errors = Vec::new();
+    let mut found = Vec::new();
+    let mut company = None;
+    let id = named_record(
+        &state,
+        &values,
+        "cnpj",
+        "company",
+        "Nenhuma empresa de fretamento com o CNPJ",
+        &mut errors,
+    )
+    .await?;
+    if let Some(id) = id {
+        let c = register::company(&state, id)
+            .await
+            .map_err(|_| PanelError::NotFound)?;
+        found.push(("cnpj".to_owned(), format!("Cadastrada: {}", c.data.name)));
+        company = Some(c);
+    }
+    // The checklist filed, with the certidões typed in place of the old ones.
+    let mut checklist = company
+        .as_ref()
+        .and_then(|c| serde_json::to_value(&c.data.checklist).ok())
+        .unwrap_or_else(|| json!({}));
+    let mut renewed_any = false;
+    for (field, _) in lapsing() {
+        let item = field.trim_start_matches("checklist.");
+        let Some(issued_on) = day(&values, field, &mut errors) else {
+            continue;
+        };
+        let valid_until = day(&values, &format!("{field}.valid_until"), &mut errors);
+        if valid_until.is_none() {
+            errors.push((
+                format!("{field}.valid_until"),
+                "Informe a validade impressa na certidão.".into(),
+            ));
+        }
+        let reference = typed(&values, &format!("{field}.reference")).unwrap_or("certidão");
+        checklist[item] =
+            json!({"reference": reference, "issued_on": issued_on, "valid_until": valid_until});
+        renewed_any = true;
+    }
+    let protocolled_on = day(&values, "protocolled_on", &mut errors);
+    let refused = |errors, headline: &str| Outcome {
+        values: values.clone(),
+        errors,
+        found: found.clone(),
+        ok: None,
+        headline: headline.to_owned(),
+        general: Vec::new(),
+    };
+    let Some(c) = company.filter(|_| errors.is_empty()) else {
+        let o = refused(errors, "Confira os campos; nada foi gravado.");
+        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
+    };
+    let mut check = json!({"protocolled_on": protocolled_on});
+    if renewed_any {
+        check["checklist"] = checklist.clone();
+    }
+    let path = format!("/api/v1/charter/companies/{}/termo-checks", c.id);
+    let answer = call(&s, Method::POST, &path, Some(&check)).await?;
+    if !answer.status.is_success() {
+        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+        return page(&s, o, status);
+    }
+    let checked = answer.json().unwrap_or_default();
+    if checked["passes"] != json!(true) {
+        let errors = problems(&checked)
+            .into_iter()
+            .map(|(f, m)| (task_field(&f), m))
+            .collect();
+        let o = refused(errors, "Requisitos legais não atendidos; nada foi gravado.");
+        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    if !issue {
+        let renews = checked["renews"]
+            .as_str()
+            .map(|n| format!(", renovando o {n}"))
+            .unwrap_or_default();
+        let what = format!(
+            "O Termo valerá de {} a {}{renews}.",
+            answered_day(&checked, "valid_from"),
+            answered_day(&checked, "valid_until")
+        );
+        return page(&s, conferred(&values, found, &what), StatusCode::OK);
+    }
+    if renewed_any {
+        let path = format!("/api/v1/charter/companies/{}/checklist", c.id);
+        let answer = call(&s, Method::POST, &path, Some(&checklist)).await?;
+        if !answer.status.is_success() {
+            let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+            return page(&s, o, status);
+        }
+    }
+    let path = format!("/api/v1/charter/companies/{}/termos", c.id);
+    let answer = call(
+        &s,
+        Method::POST,
+        &path,
+        Some(&json!({"protocolled_on": protocolled_on})),
+    )
+    .await?;
+    if !answer.status.is_success() {
+        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
+        return page(&s, o, status);
+    }
+    Ok(redirect(&format!(
+        "/painel/ver/charter/companies/{}?feito=charter.grant_termo",
+        c.id
+    )))
+}

@@ -1,0 +1,578 @@
+//! Guided tasks: a grant judged before anything is written ("conferir", in the API and in the
+//! back office), then the driver, the car and the grant done from one page of papers.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::bodies::{driver_body, vehicle_body};
+use crate::helpers::{CNHS, CPFS, OFFICIAL_PASSWORD, PLATES, RENAVAMS, spawn_app};
+use crate::pages::visible;
+use crate::panel::{Browser, field};
+
+/// The driver's certificates, the federal first-instance one issued `federal_1_on`.
+fn certificates(federal_1_on: &str) -> Value {
+    json!(
+        ["estadual_1", "estadual_2", "federal_1", "federal_2"]
+            .iter()
+            .map(|c| {
+                let on = if *c == "federal_1" {
+                    federal_1_on
+                } else {
+                    "2026-11-10"
+                };
+                json!({"court": c, "issued_on": on, "valid_until": null, "clear": true})
+            })
+            .collect::<Vec<_>>()
+    )
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one check after another on the same register"
+)]
+async fn a_check_judges_a_grant_with_every_article_and_writes_nothing() {
+    let app = spawn_app().await;
+    // 30/11/2026: a certificate of 22/08/2026 is 100 days old; without a printed validity it
+    // lasted 90 days.
+    let mut driver = driver_body(CPFS[0], CNHS[0]);
+    driver["criminal_certificates"] = certificates("2026-08-22");
+    let mut vehicle = vehicle_body(PLATES[0], RENAVAMS[0]);
+    vehicle["doors"] = json!(2);
+    let res = app
+        .post(
+            "/api/v1/app-authorization-checks",
+            &json!({"driver": driver, "vehicle": vehicle, "fee_paid_on": "2026-11-20"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let check: Value = res.json().await.unwrap();
+    assert_eq!(check["passes"], false, "{check}");
+    assert_eq!(check["valid_until"], Value::Null);
+    let errors = check["errors"].as_array().unwrap();
+    let federal = errors
+        .iter()
+        .find(|e| e["field"] == "criminal_certificates.federal_1")
+        .unwrap_or_else(|| panic!("{check}"));
+    assert_eq!(federal["rule"], "APP-ART12-III");
+    assert_eq!(federal["article"], "art. 12, III");
+    let message = federal["message"].as_str().unwrap();
+    assert!(message.contains("22/08/2026"), "{message}");
+    assert!(message.contains("tem 100 dias"), "{message}");
+    assert!(message.contains("a partir de 01/09/2026"), "{message}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["field"] == "vehicle.doors" && e["rule"].is_string()),
+        "{check}"
+    );
+    // Only the failures: the other three certificates are in force.
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|e| e["rule"] == "APP-ART12-III")
+            .count(),
+        1,
+        "{check}"
+    );
+    assert_eq!(check["driver"]["registered"], false);
+    assert_eq!(check["driver"]["id"], Value::Null);
+
+    // Nothing was written: the same driver and car register as new, and the first grant
+    // takes the series' first number.
+    let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+    let v = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+
+    // Registered parties by id, with a new certificate to file: the grant would be made.
+    let res = app
+        .post(
+            "/api/v1/app-authorization-checks",
+            &json!({"driver_id": d, "vehicle_id": v, "fee_paid_on": "2026-11-20",
+                    "driver_record": {"criminal_certificates": certificates("2026-11-01")}}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let check: Value = res.json().await.unwrap();
+    assert_eq!(check["passes"], true, "{check}");
+    assert_eq!(check["valid_from"], "2026-11-20");
+    assert_eq!(check["valid_until"], "2027-11-20");
+    assert_eq!(check["driver"]["registered"], true);
+    assert_eq!(check["driver"]["id"], d.as_str());
+    assert_eq!(check["vehicle"]["plate"], "BRA2E19");
+    let res = app.grant(&d, &v, "2026-11-20").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let granted: Value = res.json().await.unwrap();
+    assert_eq!(granted["number"], "APP-2026/000001", "{granted}");
+    // Downloads are named by number, kind and plate.
+    for (kind, name) in [
+        ("app_sticker", "APP-2026-000001-adesivo-BRA2E19.pdf"),
+        ("app_authorization", "APP-2026-000001-autorizacao.pdf"),
+    ] {
+        let doc = granted["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["kind"] == kind)
+            .unwrap();
+        let res = app.get_authed(doc["url"].as_str().unwrap()).await;
+        let disposition = res.headers()["content-disposition"].to_str().unwrap();
+        assert!(
+            disposition.contains(&format!("filename=\"{name}\"")),
+            "{disposition}"
+        );
+    }
+
+    // A new driver whose CPF is taken, a malformed plate: said by field, nothing judged.
+    let res = app
+        .post(
+            "/api/v1/app-authorization-checks",
+            &json!({"driver": driver_body(CPFS[0], CNHS[1]), "vehicle_id": v,
+                    "fee_paid_on": "2026-11-20"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let check: Value = res.json().await.unwrap();
+    assert_eq!(check["passes"], false);
+    assert!(
+        check["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["field"] == "cpf" && e["message"].as_str().unwrap().contains("CPF")),
+        "{check}"
+    );
+    let mut bad = vehicle_body("XX", RENAVAMS[1]);
+    bad["doors"] = json!(4);
+    let res = app
+        .post(
+            "/api/v1/app-authorization-checks",
+            &json!({"driver_id": d, "vehicle": bad, "fee_paid_on": "20/11/2026"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: Value = res.json().await.unwrap();
+    let fields: Vec<&str> = problem["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"vehicle.plate"), "{problem}");
+    assert!(fields.contains(&"fee_paid_on"), "{problem}");
+}
+
+/// The papers of a compliant new driver and car, as the task's fields.
+fn papers<'a>(csrf: &'a str, cpf: &'a str, federal_1_on: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("_csrf", csrf),
+        ("cpf", cpf),
+        ("name", "Antônio Pereira Lima"),
+        ("cnh.number", CNHS[1]),
+        ("cnh.category", "B"),
+        ("cnh.ear", "true"),
+        ("cnh.first_license_date", "10/03/2015"),
+        ("cnh.expires_on", "15/03/2030"),
+        ("criminal_certificates.estadual_1", "10/11/2026"),
+        ("criminal_certificates.estadual_2", "10/11/2026"),
+        ("criminal_certificates.federal_1", federal_1_on),
+        ("criminal_certificates.federal_2", "10/11/2026"),
+        ("vehicle.plate", "QWE1R23"),
+        ("vehicle.renavam", RENAVAMS[2]),
+        ("vehicle.make", "Fiat"),
+        ("vehicle.model", "Cronos"),
+        ("vehicle.color", "Branca"),
+        ("vehicle.model_year", "2023"),
+        ("vehicle.doors", "4"),
+        ("vehicle.air_conditioning", "true"),
+        ("vehicle.capacity_including_driver", "5"),
+        ("vehicle.registration_municipality_ibge", "5101803"),
+        ("vehicle.owner_type", "proprietario"),
+        ("fee_paid_on", "20/11/2026"),
+    ]
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one clerk's morning at the counter")]
+async fn a_clerk_confers_then_registers_and_grants_from_one_page() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, home, _) = ana.get("/painel").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        home.contains("href=\"/painel/tarefa/autorizacao\""),
+        "{home}"
+    );
+    let (status, page, _) = ana.get("/painel/tarefa/autorizacao").await;
+    assert_eq!(status, StatusCode::OK);
+    let csrf = field(&page, "_csrf").unwrap();
+    // The labelled choices, never a code.
+    assert!(page.contains(">Proprietário(a)</option>"), "{page}");
+    assert!(page.contains(">Barra do Garças (MT)</option>"), "{page}");
+
+    // Conferir with a 100-day-old federal certificate: the failure beside its field, with
+    // its article; nothing written.
+    let mut form = papers(&csrf, CPFS[1], "22/08/2026");
+    form.push(("acao", "conferir"));
+    let (status, page, _) = ana.post("/painel/tarefa/autorizacao", &form).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let beside = page
+        .split("id=\"e-criminal_certificates.federal_1\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    let beside = beside.split("</p>").next().unwrap();
+    assert!(beside.contains("tem 100 dias"), "{beside}");
+    assert!(beside.contains("art. 12, III"), "{beside}");
+    assert!(page.contains("nada foi gravado"), "{page}");
+    // What was typed stays, the days as the date fields show them.
+    assert!(page.contains("value=\"2030-03-15\""), "{page}");
+    let res = app
+        .post("/api/v1/drivers", &driver_body(CPFS[1], CNHS[1]))
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "the check wrote the driver"
+    );
+    let registered: Value = res.json().await.unwrap();
+
+    // A certificate in force: conferred, then granted in one submission. The driver is now
+    // registered: the CPF is enough, and the name shows beside it.
+    let mut form = papers(&csrf, CPFS[1], "10/11/2026");
+    form.push(("acao", "conferir"));
+    let (status, page, _) = ana.post("/painel/tarefa/autorizacao", &form).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("Conferido: todos os requisitos atendidos. A autorização valerá de 20/11/2026 a 20/11/2027."),
+        "{page}"
+    );
+    assert!(
+        page.contains("Cadastrado(a): Maria da Silva Souza"),
+        "{page}"
+    );
+    let mut form = papers(&csrf, CPFS[1], "10/11/2026");
+    form.push(("acao", "conceder"));
+    let (status, page, location) = ana.post("/painel/tarefa/autorizacao", &form).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let location = location.unwrap();
+    assert!(
+        location.starts_with("/painel/ver/app-authorizations/"),
+        "{location}"
+    );
+    let id = location
+        .trim_start_matches("/painel/ver/app-authorizations/")
+        .split('?')
+        .next()
+        .unwrap();
+    let granted = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(granted["driver_id"], registered["id"], "{granted}");
+    assert_eq!(granted["valid_until"], "2027-11-20");
+    // The car was new: registered with the task's data, in the driver's own name.
+    let vehicle = app
+        .get_json(&format!(
+            "/api/v1/vehicles/{}",
+            granted["vehicle_id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(vehicle["model"], "Cronos", "{vehicle}");
+    assert_eq!(vehicle["owner_type"], "proprietario", "{vehicle}");
+    // The certificates typed for a registered driver were filed with the grant.
+    let driver = app
+        .get_json(&format!(
+            "/api/v1/drivers/{}",
+            registered["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(driver.to_string().contains("2026-11-10"), "{driver}");
+
+    // Driver and car registered: CPF, plate and fee are the whole task.
+    let d = app.create_driver(&driver_body(CPFS[2], CNHS[2])).await;
+    let _ = d;
+    app.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+    let (status, page, location) = ana
+        .post(
+            "/painel/tarefa/autorizacao",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("cpf", CPFS[2]),
+                ("vehicle.plate", "bra-2e19"),
+                ("fee_paid_on", "25/11/2026"),
+                ("acao", "conceder"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert!(
+        location
+            .unwrap()
+            .starts_with("/painel/ver/app-authorizations/")
+    );
+
+    // Without the CSRF token nothing happens.
+    let (status, _, _) = ana
+        .post(
+            "/painel/tarefa/autorizacao",
+            &[("cpf", CPFS[2]), ("acao", "conceder")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn an_irreversible_act_names_what_it_acts_on_and_asks_for_confirmation() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let grant = app.granted().await;
+    let id = grant["id"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana
+        .get(&format!("/painel/acao/authorizations.revoke?id={id}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = visible(&page);
+    assert!(
+        text.contains("Sobre: Autorização APP-2026/000001 — Maria da Silva Souza, placa BRA2E19"),
+        "{text}"
+    );
+    assert!(!text.contains(id), "{text}");
+    assert!(text.contains("Este ato não pode ser desfeito"), "{text}");
+    assert!(page.contains(">Revogar a autorização</button>"), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let path = format!("/painel/acao/authorizations.revoke?id={id}");
+    // Without the confirmation, nothing is revoked.
+    let (status, page, _) = ana
+        .post(
+            &path,
+            &[
+                ("_csrf", csrf.as_str()),
+                ("id", id),
+                ("reason", "Pedido do condutor"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("Marque a confirmação"), "{page}");
+    let now = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(now["status"], "active", "{now}");
+    let (status, _, location) = ana
+        .post(
+            &path,
+            &[
+                ("_csrf", csrf.as_str()),
+                ("id", id),
+                ("reason", "Pedido do condutor"),
+                ("_confirmo", "sim"),
+            ],
+        )
+        .await;
+    assert!(
+        status.is_success() || status == StatusCode::SEE_OTHER,
+        "{status} {location:?}"
+    );
+    let now = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(now["status"], "revoked", "{now}");
+
+    // The record reads like a file: the driver's name and the plate, not "Abrir"; no id.
+    let (_, page, _) = ana
+        .get(&format!("/painel/ver/app-authorizations/{id}"))
+        .await;
+    let text = visible(&page);
+    assert!(text.contains("Maria da Silva Souza"), "{text}");
+    assert!(text.contains("BRA2E19 · Chevrolet Onix Plus"), "{text}");
+    assert!(!text.contains(id), "{text}");
+    assert!(!text.contains("\"kind\""), "{text}");
+}
+
+#[tokio::test]
+async fn a_clerk_renews_from_the_worklist_by_cpf_with_a_check_first() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    assert_eq!(
+        app.vistoria(&a, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    app.clock.set(crate::helpers::at("2027-11-01T15:00:00Z"));
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana
+        .get(&format!(
+            "/painel/tarefa/renovacao?id={}",
+            a["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let csrf = field(&page, "_csrf").unwrap();
+    // A fee paid before the window opens (60 days before 20/11/2027): the article says when.
+    let (status, page, _) = ana
+        .post(
+            "/painel/tarefa/renovacao",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("autorizacao", CPFS[0]),
+                ("fee_paid_on", "01/09/2027"),
+                ("acao", "conferir"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-fee_paid_on\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(beside.contains("art. 3º"), "{beside}");
+    assert!(page.contains("Autorização APP-2026/000001 — Maria da Silva Souza, placa BRA2E19, válida até 20/11/2027"), "{page}");
+    let form = |acao: &'static str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("autorizacao", "bra2e19".to_owned()),
+            ("fee_paid_on", "01/11/2027".to_owned()),
+            ("criminal_certificates.federal_1", "20/10/2027".to_owned()),
+            ("acao", acao.to_owned()),
+        ]
+    };
+    let conferir = form("conferir");
+    let refs: Vec<(&str, &str)> = conferir.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, page, _) = ana.post("/painel/tarefa/renovacao", &refs).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("A nova autorização valerá de 21/11/2027 a"),
+        "{page}"
+    );
+    let renovar = form("renovar");
+    let refs: Vec<(&str, &str)> = renovar.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, page, location) = ana.post("/painel/tarefa/renovacao", &refs).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/app-authorizations/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let renewed = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(renewed["number"], "APP-2027/000001", "{renewed}");
+    assert_eq!(renewed["renewal_of"], a["id"], "{renewed}");
+    assert_eq!(renewed["valid_from"], "2027-11-21", "{renewed}");
+}
+
+#[tokio::test]
+async fn a_charter_clerk_renews_the_termo_with_the_certidoes_brought_again() {
+    use crate::charter::{company, created, noon, termo};
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    let first = created(termo(&app, &c).await).await;
+    // On 10/05/2027 the certidões filed in 2025 have lapsed.
+    app.clock.set(noon("2027-05-10"));
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = carla.get(&format!("/painel/tarefa/termo?id={c}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("value=\"11.222.333/0001-81\""), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let (status, page, _) = carla
+        .post(
+            "/painel/tarefa/termo",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("cnpj", "11222333000181"),
+                ("acao", "conferir"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-checklist.cnd_federal\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(
+        beside.contains("31/12/2026") && beside.contains("art. 7º"),
+        "{beside}"
+    );
+    assert!(
+        page.contains("Cadastrada: Araguaia Fretamentos Ltda."),
+        "{page}"
+    );
+    // The five brought again: conferred, then issued; the new Termo follows the first.
+    let mut form: Vec<(String, String)> = vec![
+        ("_csrf".into(), csrf.clone()),
+        ("cnpj".into(), "11.222.333/0001-81".into()),
+    ];
+    for item in [
+        "cnd_federal",
+        "cnd_estadual",
+        "cnd_municipal",
+        "crf_fgts",
+        "cndt",
+    ] {
+        form.push((format!("checklist.{item}"), "02/05/2027".into()));
+        form.push((format!("checklist.{item}.valid_until"), "31/10/2027".into()));
+    }
+    let send = |acao: &str| {
+        let mut f = form.clone();
+        f.push(("acao".into(), acao.to_owned()));
+        f
+    };
+    let conferir = send("conferir");
+    let refs: Vec<(&str, &str)> = conferir
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let (status, page, _) = carla.post("/painel/tarefa/termo", &refs).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains(&format!(
+            "O Termo valerá de 03/06/2027 a 02/06/2029, renovando o {}",
+            first["number"].as_str().unwrap()
+        )),
+        "{page}"
+    );
+    let company_now = app
+        .get_json(&format!("/api/v1/charter/companies/{c}"))
+        .await;
+    assert_eq!(
+        company_now["termos"].as_array().unwrap().len(),
+        1,
+        "the check wrote"
+    );
+    let emitir = send("emitir");
+    let refs: Vec<(&str, &str)> = emitir
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let (status, page, location) = carla.post("/painel/tarefa/termo", &refs).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert!(
+        location
+            .unwrap()
+            .starts_with(&format!("/painel/ver/charter/companies/{c}"))
+    );
+    let company_now = app
+        .get_json(&format!("/api/v1/charter/companies/{c}"))
+        .await;
+    let termos = company_now["termos"].as_array().unwrap();
+    assert_eq!(termos.len(), 2, "{company_now}");
+    assert!(
+        termos.iter().any(|t| t["valid_until"] == "2029-06-02"),
+        "{company_now}"
+    );
+}
