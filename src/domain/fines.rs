@@ -248,6 +248,12 @@ pub fn check_account_act(s: &FineStanding, act: &ProcedureAct) -> Result<(), Str
                 "O valor pago excede o saldo devedor nessa data, {}.",
                 crate::domain::money::money(balance)
             )),
+            // The balance cannot be known without the UPF value of the year that prices the
+            // fine on the payment's day (AMB-03): no payment until it is recorded.
+            (_, None) => Err(
+                "O valor da multa nessa data ainda não é conhecido: registre primeiro o valor da UPF do ano."
+                    .to_owned(),
+            ),
             _ => Ok(()),
         },
         ProcedureAct::InscricaoDividaAtiva { .. } if s.status == FineStatus::Paga => {

@@ -832,3 +832,61 @@ async fn app_art22_a_wrong_notification_is_rectified_and_the_deadlines_follow() 
         .await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
 }
+
+/// FRET-ART22 and AMB-03: a charter auto's notification is never dated before the auto was
+/// drawn up; no payment is taken while the UPF value that prices the fine is unknown, nor
+/// beyond the balance once it is.
+#[tokio::test]
+async fn fret_art22_no_notification_before_the_auto_and_no_payment_of_an_unknown_fine() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-03-01"));
+    let firm = company(&app, "2026-12-31").await;
+    // Committed on 10/04, drawn up on 15/04.
+    app.clock.set(noon("2025-04-15"));
+    let a = created(
+        app.post(
+            &format!("/api/v1/charter/companies/{firm}/autos"),
+            &json!({"infraction": "FRET-ART19-III", "committed_on": "2025-04-10", "place": "Rodovia BR-070", "facts": "Constatado em fiscalização.", "inspector": "Fiscal SIS 12"}),
+        )
+        .await,
+    )
+    .await;
+    let notify = |on: &str| json!({"act": "notificacao", "method": "contrafe", "notified_on": on});
+    let (status, p) = charter_act(&app, &a, "2025-04-16", &notify("2025-04-12")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{p}");
+    assert_eq!(p["errors"][0]["field"], "notified_on", "{p}");
+    assert!(
+        p["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("auto de infração"),
+        "{p}"
+    );
+    let (status, p) = charter_act(&app, &a, "2025-04-16", &notify("2025-04-15")).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+
+    // The UPF value of 2025 is not recorded: the fine's amount is unknown, so is its balance.
+    let pay = |centavos: i64| json!({"act": "pagamento", "guia": "DAM 2025/7", "paid_on": "2025-04-20", "amount_centavos": centavos});
+    for _ in 0..2 {
+        let (status, p) = charter_act(&app, &a, "2025-04-20", &pay(999_999_999_999)).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{p}");
+        assert_eq!(p["errors"][0]["field"], "amount_centavos", "{p}");
+        assert!(
+            p["errors"][0]["message"].as_str().unwrap().contains("UPF"),
+            "{p}"
+        );
+    }
+    let now = get_auto(&app, &a).await;
+    assert_eq!(now["payment"]["paid_centavos"], 0, "{now}");
+    assert!(now["payment"]["payments"].as_array().unwrap().is_empty());
+
+    // Once recorded: not beyond the balance, and the exact amount settles it.
+    set_upf(&app, 2025, 10_000).await;
+    let owed = now["fine"]["upf"].as_i64().unwrap() * 10_000;
+    let (status, p) = charter_act(&app, &a, "2025-04-20", &pay(owed + 1)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{p}");
+    let (status, p) = charter_act(&app, &a, "2025-04-20", &pay(owed)).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["payment"]["status"], "paga", "{p}");
+    assert_eq!(p["payment"]["paid_centavos"], owed, "{p}");
+}

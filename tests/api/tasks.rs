@@ -576,3 +576,88 @@ async fn a_charter_clerk_renews_the_termo_with_the_certidoes_brought_again() {
         "{company_now}"
     );
 }
+
+#[tokio::test]
+async fn a_charter_clerk_confers_and_records_a_vistoria_that_issues_the_selo() {
+    use crate::charter::{minibus_company, noon};
+    let (app, _, minibus) = minibus_company().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let vid = minibus["id"].as_str().unwrap();
+    // The check through the API: on the day of the enrolment the minibus would get its selo;
+    // a year later its ITV (every 6 months, art. 12, IV) has lapsed, and the check says so.
+    let check = |on: &'static str| {
+        let app = &app;
+        async move {
+            let res = app
+                .post(
+                    &format!("/api/v1/charter/vehicles/{vid}/vistoria-checks"),
+                    &json!({"performed_on": on}),
+                )
+                .await;
+            assert_eq!(res.status(), StatusCode::OK);
+            res.json::<Value>().await.unwrap()
+        }
+    };
+    assert_eq!(check("2025-06-02").await["passes"], true);
+    app.clock.set(noon("2026-06-10"));
+    let late = check("2026-06-10").await;
+    assert_eq!(late["passes"], false, "{late}");
+    assert!(
+        late["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["rule"] == "FRET-ART12-IV" && e["field"] == "itv_report_date"),
+        "{late}"
+    );
+    assert_eq!(late["plate"], "QBA1C23");
+    // Nothing was recorded by the checks.
+    let kinds = app
+        .event_kinds(&format!("/api/v1/charter/vehicles/{vid}/history"))
+        .await;
+    assert!(!kinds.iter().any(|k| k == "vistoria_recorded"), "{kinds:?}");
+
+    // The task, back on the enrolment day: conferir, then record; the selo is issued.
+    app.clock.set(noon("2025-06-02"));
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = carla
+        .get(&format!("/painel/tarefa/vistoria?id={vid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("value=\"QBA1C23\""), "{page}");
+    assert!(
+        page.contains("value=\"Carla Infraestrutura\""),
+        "the inspector is the official signed in: {page}"
+    );
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |acao| {
+        [
+            ("_csrf", csrf.clone()),
+            ("placa", "qba1c23".to_owned()),
+            ("performed_on", "02/06/2025".to_owned()),
+            ("approved", "true".to_owned()),
+            ("inspector", "Carla Infraestrutura".to_owned()),
+            ("acao", acao),
+        ]
+    };
+    let sent = form("conferir".to_owned());
+    let refs: Vec<(&str, &str)> = sent.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, page, _) = carla.post("/painel/tarefa/vistoria", &refs).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains("emitirá o selo do veículo QBA1C23"), "{page}");
+    let sent = form("registrar".to_owned());
+    let refs: Vec<(&str, &str)> = sent.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, page, location) = carla.post("/painel/tarefa/vistoria", &refs).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert!(
+        location
+            .unwrap()
+            .starts_with(&format!("/painel/ver/charter/vehicles/{vid}"))
+    );
+    let kinds = app
+        .event_kinds(&format!("/api/v1/charter/vehicles/{vid}/history"))
+        .await;
+    assert!(kinds.iter().any(|k| k == "vistoria_recorded"), "{kinds:?}");
+}

@@ -178,6 +178,7 @@ const GUIDE_SCREENSHOTS: &[&str] = &[
     "authorization-1280",
     "task-grant-conferir-1280",
     "task-renewal-1280",
+    "task-vistoria-1280",
     "verification-1280",
     "company-1280",
     "officials-1280",
@@ -606,9 +607,18 @@ async fn officials_work_both_laws_in_a_real_browser() {
         .next()
         .unwrap()
         .to_owned();
+    // The record's act opens the guided task, the company already named by its CNPJ.
     follow(&c, &app, "Emitir o Termo de Autorização").await;
-    submit(&c).await;
-    assert!(text(&c).await.contains("Registrado"), "{}", text(&c).await);
+    click_and_wait(&c, "button[value=conferir]").await;
+    assert!(
+        text(&c)
+            .await
+            .contains("O Termo valerá de 02/06/2025 a 02/06/2027"),
+        "{}",
+        text(&c).await
+    );
+    click_and_wait(&c, "button[value=emitir]").await;
+    assert!(text(&c).await.contains("registrado"), "{}", text(&c).await);
     let termo_pdf = href(&c, "//a[contains(., 'Baixar PDF')]").await;
     assert!(download(&c, &app, &termo_pdf).await.starts_with(b"%PDF"));
     c.goto(&format!(
@@ -649,11 +659,16 @@ async fn officials_work_both_laws_in_a_real_browser() {
     );
     follow(&c, &app, "Registrar vistoria (selo)").await;
     set(&c, "performed_on", "2025-06-02").await;
-    set(&c, "approved", "true").await;
-    set(&c, "inspector", "Fiscal SIS").await;
-    submit(&c).await;
+    click_and_wait(&c, "button[value=conferir]").await;
+    assert!(
+        text(&c).await.contains("emitirá o selo do veículo QBA1C23"),
+        "{}",
+        text(&c).await
+    );
+    shot(&c, "task-vistoria-1280").await;
+    click_and_wait(&c, "button[value=registrar]").await;
     let page = text(&c).await;
-    assert!(page.contains("Registrado"), "{page}");
+    assert!(page.contains("registrado"), "{page}");
     let selo = href(&c, "//a[contains(., 'Baixar PDF')]").await;
     let selo_pdf = download(&c, &app, &selo).await;
     assert!(

@@ -625,13 +625,12 @@ pub fn check_act(
     if on > today || noticed_later > today {
         return Err(ActRefusal::Date("A data do ato não pode ser futura."));
     }
-    if act.is_of_the_account() {
-        if on < start {
-            return Err(ActRefusal::Date(
-                "A data do ato não pode ser anterior à do auto de infração.",
-            ));
-        }
-    } else if on < floor {
+    if on < start {
+        return Err(ActRefusal::Date(
+            "A data do ato não pode ser anterior à do auto de infração.",
+        ));
+    }
+    if !act.is_of_the_account() && on < floor {
         return Err(ActRefusal::Date(
             "A data do ato não pode ser anterior à do ato que ele segue no procedimento.",
         ));

@@ -111,6 +111,13 @@ pub(super) async fn company_json(state: &AppState, c: &Company) -> Result<Compan
         })
         .collect();
     let current = reg::current_termo(&termos, today);
+    // Each Termo's signed document, to download from the company's page.
+    let mut pdfs = Vec::new();
+    for t in &termos {
+        if let Some(doc) = state.store.documents_of_subject(t.id).await?.pop() {
+            pdfs.push((t.id, format!("/api/v1/charter/documents/{}", doc.id)));
+        }
+    }
     Ok(CompanyView {
         id: c.id,
         cnpj: c.cnpj.formatted(),
@@ -126,8 +133,11 @@ pub(super) async fn company_json(state: &AppState, c: &Company) -> Result<Compan
         status_label: status.label_pt(),
         suspended_until,
         new_registration_from: barred_until,
-        termo: current.map(|t| TermoSummary::of(t, false)),
-        termos: termos.iter().map(|t| TermoSummary::of(t, true)).collect(),
+        termo: current.map(|t| TermoSummary::of(t, false, &pdfs)),
+        termos: termos
+            .iter()
+            .map(|t| TermoSummary::of(t, true, &pdfs))
+            .collect(),
         checklist: c.data.checklist.clone(),
         checklist_failures: checklist_failures
             .into_iter()
@@ -186,16 +196,22 @@ pub struct TermoSummary {
         reason = "absent from `termo`; null in `termos` when a first grant"
     )]
     renews: Option<Option<String>>,
+    /// O PDF assinado do Termo.
+    pdf: Option<String>,
 }
 
 impl TermoSummary {
-    fn of(t: &reg::Termo, with_renews: bool) -> Self {
+    fn of(t: &reg::Termo, with_renews: bool, pdfs: &[(Uuid, String)]) -> Self {
         Self {
             id: t.id,
             number: t.number.clone(),
             valid_from: t.data.valid_from,
             valid_until: t.data.valid_until,
             renews: with_renews.then(|| t.data.renews.clone()),
+            pdf: pdfs
+                .iter()
+                .find(|(termo, _)| *termo == t.id)
+                .map(|(_, pdf)| pdf.clone()),
         }
     }
 }

@@ -15,7 +15,10 @@ use password::{password_change, password_page};
 pub use records::*;
 use session::{login, login_page, logout};
 pub use start::*;
-use tasks::{grant_submit, grant_task, renewal_submit, renewal_task, termo_submit, termo_task};
+use tasks::{
+    grant_submit, grant_task, renewal_submit, renewal_task, termo_submit, termo_task,
+    vistoria_submit, vistoria_task,
+};
 use worklist::{worklist, worklist_csv};
 
 use std::collections::HashMap;
@@ -76,6 +79,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/painel/tarefa/termo")
             .route(web::get().to(termo_task))
             .route(web::post().to(termo_submit)),
+    )
+    .service(
+        web::resource("/painel/tarefa/vistoria")
+            .route(web::get().to(vistoria_task))
+            .route(web::post().to(vistoria_submit)),
     )
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))

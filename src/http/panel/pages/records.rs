@@ -324,6 +324,15 @@ pub(super) fn record_sections(json: &Value, heading: &str, names: &Names) -> Vec
                             .map(|h| {
                                 let v = it.get(h).unwrap_or(&Value::Null);
                                 match v {
+                                    // A document in a row: its PDF to download.
+                                    Value::Object(o)
+                                        if o.get("pdf")
+                                            .and_then(Value::as_str)
+                                            .is_some_and(|p| p.starts_with("/api/v1/")) =>
+                                    {
+                                        let (text, link) = show("pdf", &o["pdf"], names);
+                                        Cell { text, link }
+                                    }
                                     Value::Object(_) | Value::Array(_) => Cell {
                                         text: compact(v, names),
                                         link: None,
@@ -478,7 +487,18 @@ pub(super) fn record_actions(
         if !s.official.roles.allow(competence(m, p)) {
             continue;
         }
-        if *id == "renewal.renew" {
+        if let Some(task) = match *id {
+            "charter.record_vistoria" => Some("vistoria"),
+            "charter.grant_termo" => Some("termo"),
+            _ => None,
+        } && let Some(record) = params.get("id")
+        {
+            // The guided task, with the bus or the company named.
+            out.push((
+                format!("/painel/tarefa/{task}?id={}", urlencode(record)),
+                op_label(id).to_owned(),
+            ));
+        } else if *id == "renewal.renew" {
             // The guided task, with the authorization named by its number.
             if let Some(a) = params.get("id") {
                 out.push((

@@ -61,6 +61,11 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
         "Termo de Autorização de fretamento (emissão ou renovação)",
         Competence::IssueCharter,
     ),
+    (
+        "/painel/tarefa/vistoria",
+        "Vistoria de ônibus ou micro-ônibus (selo)",
+        Competence::IssueCharter,
+    ),
 ];
 
 /// The acts that start from nothing, offered on the start page.

@@ -6,10 +6,12 @@
 mod grant;
 mod renewal;
 mod termo;
+mod vistoria;
 
 pub(super) use grant::{grant_submit, grant_task};
 pub(super) use renewal::{renewal_submit, renewal_task};
 pub(super) use termo::{termo_submit, termo_task};
+pub(super) use vistoria::{vistoria_submit, vistoria_task};
 
 use serde_json::json;
 
@@ -344,6 +346,33 @@ fn refused_outcome(
         StatusCode::BAD_GATEWAY
     };
     Ok((o, status))
+}
+
+/// Runs a check operation (`…-checks`, which writes nothing): the answer when the act would
+/// pass; otherwise the task's page content for the refusal — the API's, or the requirements
+/// the act does not meet, each beside its field. `blank` carries what was typed.
+async fn check_passes(
+    s: &Signed,
+    path: &str,
+    body: &Value,
+    blank: Outcome,
+    field: fn(&str) -> String,
+) -> Result<Result<Value, (Outcome, StatusCode)>, PanelError> {
+    let answer = call(s, Method::POST, path, Some(body)).await?;
+    if !answer.status.is_success() {
+        return refused_outcome(s, &answer, blank, field).map(Err);
+    }
+    let checked = answer.json().unwrap_or_default();
+    if checked["passes"] != json!(true) {
+        let mut o = blank;
+        o.errors = problems(&checked)
+            .into_iter()
+            .map(|(f, m)| (field(&f), m))
+            .collect();
+        o.headline = "Requisitos legais não atendidos; nada foi gravado.".into();
+        return Ok(Err((o, StatusCode::UNPROCESSABLE_ENTITY)));
+    }
+    Ok(Ok(checked))
 }
 
 /// What a task is called, where it posts, its buttons and the generic forms it stands for.

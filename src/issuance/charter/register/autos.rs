@@ -56,7 +56,10 @@ pub async fn procedure_act(
         .await?;
     let view = auto_view(state, company_id, row.id).await?;
     let cal = state.calendar().await?;
-    let start = view.data.committed_on;
+    // FRET-ART22: the procedure opens with the auto; no act of it (the notification first)
+    // is dated before the auto was drawn up.
+    let drawn_up_on = local_date(view.data.drawn_up_at);
+    let start = drawn_up_on.max(view.data.committed_on);
     crate::issuance::procedure::check_procedure_act(
         state,
         &ProcedureCase {
@@ -64,7 +67,7 @@ pub async fn procedure_act(
             start,
             floor: act_floor(&view.acts, start),
             fine_upf: view.fine.as_ref().map_or(0, |f| i64::from(f.upf)),
-            drawn_up_on: local_date(view.data.drawn_up_at),
+            drawn_up_on,
             days: state.charter_basis().as_ref().into(),
         },
         act,

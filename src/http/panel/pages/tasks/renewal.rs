@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::{
     AppState, Competence, Court, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
-    Signed, StatusCode, answered_day, call, certificate_fields, conferred, day, id_of,
-    named_record, posted, problems, record_json, redirect, refused_outcome, task_page, typed, web,
+    Signed, StatusCode, answered_day, call, certificate_fields, check_passes, conferred, day,
+    id_of, named_record, posted, record_json, redirect, refused_outcome, task_page, typed, web,
 };
 use crate::domain::ids::Plate;
 
@@ -186,26 +186,11 @@ pub(in crate::http::panel) async fn renewal_submit(
     if let Some(f) = &filed {
         check["driver_record"] = f.clone();
     }
-    let answer = call(
-        &s,
-        Method::POST,
-        "/api/v1/app-authorization-checks",
-        Some(&check),
-    )
-    .await?;
-    if !answer.status.is_success() {
-        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
-        return page(&s, o, status);
-    }
-    let checked = answer.json().unwrap_or_default();
-    if checked["passes"] != json!(true) {
-        let errors = problems(&checked)
-            .into_iter()
-            .map(|(f, m)| (task_field(&f), m))
-            .collect();
-        let o = refused(errors, "Requisitos legais não atendidos; nada foi gravado.");
-        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
-    }
+    let path = "/api/v1/app-authorization-checks";
+    let checked = match check_passes(&s, path, &check, refused(Vec::new(), ""), task_field).await? {
+        Ok(checked) => checked,
+        Err((o, status)) => return page(&s, o, status),
+    };
     if !renew {
         let what = format!(
             "A nova autorização valerá de {} a {}.",

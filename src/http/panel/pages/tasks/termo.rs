@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
-    Section, Signed, StatusCode, answered_day, call, conferred, day, named_record, posted,
-    problems, redirect, refused_outcome, task_page, typed, web,
+    Section, Signed, StatusCode, answered_day, call, check_passes, conferred, day, named_record,
+    posted, redirect, refused_outcome, task_page, typed, web,
 };
 use crate::domain::charter::CompanyChecklist;
 use crate::issuance::charter::register;
@@ -185,20 +185,11 @@ pub(in crate::http::panel) async fn termo_submit(
         check["checklist"] = checklist.clone();
     }
     let path = format!("/api/v1/charter/companies/{}/termo-checks", c.id);
-    let answer = call(&s, Method::POST, &path, Some(&check)).await?;
-    if !answer.status.is_success() {
-        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
-        return page(&s, o, status);
-    }
-    let checked = answer.json().unwrap_or_default();
-    if checked["passes"] != json!(true) {
-        let errors = problems(&checked)
-            .into_iter()
-            .map(|(f, m)| (task_field(&f), m))
-            .collect();
-        let o = refused(errors, "Requisitos legais não atendidos; nada foi gravado.");
-        return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
-    }
+    let checked = match check_passes(&s, &path, &check, refused(Vec::new(), ""), task_field).await?
+    {
+        Ok(checked) => checked,
+        Err((o, status)) => return page(&s, o, status),
+    };
     if !issue {
         let renews = checked["renews"]
             .as_str()
