@@ -11,6 +11,7 @@ pub mod ids;
 pub mod legal_basis;
 pub mod money;
 pub mod officials;
+pub mod requirements;
 pub mod ride_hailing;
 pub mod rule;
 pub mod verification_code;

@@ -186,10 +186,18 @@ impl Application {
 /// down at start is read on the first request it answers.
 async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBasesCache> {
     let generation = store.changes().generation();
-    Ok(match store.legal_basis_activations().await {
-        Ok(activations) => {
+    let acts = match store.legal_basis_activations().await {
+        Ok(activations) => store
+            .legal_suspensions()
+            .await
+            .map(|suspensions| (activations, suspensions)),
+        Err(e) => Err(e),
+    };
+    Ok(match acts {
+        Ok((activations, suspensions)) => {
             let bases = crate::domain::legal_basis::LegalBases::load(activations)
-                .context("loading the legal bases")?;
+                .context("loading the legal bases")?
+                .with_suspensions(suspensions);
             for v in bases.activations() {
                 tracing::info!(law = v.law.as_str(), version = %v.version, effective_from = %v.effective_from, "legal basis activated");
             }

@@ -186,9 +186,10 @@ impl AppState {
             return Ok(());
         }
         let read = async {
-            Ok::<_, BasesError>(LegalBases::load(
-                self.store.legal_basis_activations().await?,
-            )?)
+            Ok::<_, BasesError>(
+                LegalBases::load(self.store.legal_basis_activations().await?)?
+                    .with_suspensions(self.store.legal_suspensions().await?),
+            )
         };
         // Bounded, so a database that does not answer does not hold the request: it goes on
         // with the bases last read, and its own reads answer for the database.

@@ -60,6 +60,7 @@ impl SampleRecords {
             model: "Onix Plus".into(),
             color: "Prata".into(),
             model_year: 2022,
+            manufacture_year: Some(2021),
             doors: 4,
             air_conditioning: true,
             capacity_including_driver: 5,

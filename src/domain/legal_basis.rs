@@ -14,23 +14,12 @@ use serde::{Deserialize, Serialize};
 
 use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
-
-/// A municipality where an app vehicle may be registered (APP-ART8-P1-I).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Municipality {
-    pub ibge: u32,
-    pub name: String,
-    pub uf: String,
-}
+use super::requirements::{AgeCountedFrom, Requirement, RequirementKind, parse_requirements};
+pub use super::requirements::{Ctb306BarStart, Municipality};
 
 /// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    clippy::struct_excessive_bools,
-    reason = "independent switches of the law, each its own key of the file"
-)]
 pub struct RideHailingLegalBasis {
     /// `ride_hailing`: a file of the other law is refused.
     pub law: Law,
@@ -44,16 +33,6 @@ pub struct RideHailingLegalBasis {
     pub sticker_citation: String,
     /// APP-ART3-PU: authorization validity in months from fee payment.
     pub authorization_validity_months: u32,
-    /// APP-ART2-P1/P2: maximum age in years counted from the model year.
-    pub max_vehicle_age_years: i32,
-    /// APP-ART2-P1: required number of doors.
-    pub required_doors: i32,
-    /// APP-ART2: maximum capacity including the driver.
-    pub max_capacity_including_driver: i32,
-    /// APP-ART8-P1-I / APP-ART15-P1-VIII: where the vehicle may be registered.
-    pub allowed_municipalities: Vec<Municipality>,
-    /// APP-ART12-I: minimum years since the first licence (INTERP AMB-22).
-    pub min_years_since_first_license: u32,
     /// DL-6 switch.
     pub month_overflow: MonthOverflow,
     /// APP-ART25: fines per class, in UPFG.
@@ -71,15 +50,6 @@ pub struct RideHailingLegalBasis {
     pub data_request_hours: u32,
     /// APP-ART5-X: minimum APP insurance cover of a platform, in centavos (R$ 50.000,00).
     pub platform_min_app_cover_centavos: i64,
-    /// AMB-23: validity of a criminal-record certificate that prints none.
-    pub certificate_default_validity_days: u32,
-    /// APP-ART12-P1 (AMB-25): years barred after the CTB 306 sentence is extinguished.
-    pub ctb306_bar_years: u32,
-    /// AMB-25: only a final conviction bars (`false`: a record of the crime, a prosecution
-    /// under way, bars too).
-    pub ctb306_requires_final_conviction: bool,
-    /// AMB-25: where the years of the bar start.
-    pub ctb306_bar_counted_from: Ctb306BarStart,
     /// APP-ART30 / W2: entry into force of the law; unknown for the draft, so `None`.
     #[serde(default)]
     pub entry_into_force: Option<NaiveDate>,
@@ -113,6 +83,20 @@ pub struct RideHailingLegalBasis {
     /// gap, no overlap, never extended); `false`: it runs from the fee's payment, as a grant.
     #[serde(default = "default_renewal_continuous")]
     pub renewal_continuous: bool,
+    /// What the law asks of the driver, the car and the platforms, as written in the file
+    /// (`[[requirements]]`; read into `requirements` when the file is checked).
+    #[serde(default, rename = "requirements", skip_serializing)]
+    #[schema(ignore)]
+    requirements_in_file: Vec<toml::Value>,
+    /// The requirements in force: the file's, less those a court has suspended on the day
+    /// the basis is read for (`LegalBases::ride_hailing_on`).
+    #[serde(skip_deserializing)]
+    #[schema(value_type = Vec<Object>)]
+    pub requirements: Vec<Requirement>,
+    /// The provisions suspended on that day, as decisions cite them.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub suspended: Vec<String>,
 }
 
 fn default_renewal_window_days() -> u32 {
@@ -124,10 +108,48 @@ fn default_renewal_continuous() -> bool {
 }
 
 impl RideHailingLegalBasis {
+    /// A municipality the basis names (where a car may be registered), by its IBGE code.
     pub fn municipality(&self, code: IbgeCode) -> Option<&Municipality> {
-        self.allowed_municipalities
+        self.requirements
             .iter()
+            .filter_map(|r| match &r.kind {
+                RequirementKind::VehicleRegistration { municipalities } => Some(municipalities),
+                _ => None,
+            })
+            .flatten()
             .find(|m| m.ibge == code.code())
+    }
+
+    /// The car's age limit in force, if the basis has one: from which year, how many years.
+    pub fn vehicle_age_limit(&self) -> Option<(AgeCountedFrom, i32)> {
+        self.requirements.iter().find_map(|r| match r.kind {
+            RequirementKind::VehicleAge {
+                counted_from,
+                max_years,
+            } => Some((counted_from, max_years)),
+            _ => None,
+        })
+    }
+
+    /// The validity a criminal-record certificate without a printed one has (AMB-23), if the
+    /// basis asks for certificates.
+    pub fn certificate_default_validity_days(&self) -> Option<u32> {
+        self.requirements.iter().find_map(|r| match r.kind {
+            RequirementKind::CriminalCertificates {
+                default_validity_days,
+            } => Some(default_validity_days),
+            _ => None,
+        })
+    }
+
+    /// The basis as read for a day on which the `suspended` rule ids are suspended: those
+    /// requirements out, and `notes` (how decisions cite the suspensions) recorded.
+    #[must_use]
+    pub fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self {
+        let mut b = self.clone();
+        b.requirements.retain(|r| !suspended.contains(&r.rule));
+        b.suspended = notes;
+        b
     }
 }
 
@@ -215,16 +237,6 @@ impl Law {
     }
 }
 
-/// AMB-25: where the CTB art. 306 bar's years start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Ctb306BarStart {
-    /// The day the sentence was served or extinguished (analogy with CP art. 64, I).
-    SentenceExtinguished,
-    /// The day the conviction became final.
-    FinalConviction,
-}
-
 /// The file of the draft ride-hailing basis, in the repository beside this module.
 pub const DRAFT_2023_FILE: &str = include_str!("legal_basis/app-minuta-2023-11-23-v1.toml");
 /// The file of the charter basis, Lei 4.937/2025.
@@ -251,11 +263,11 @@ pub trait BasisFile: Sized + serde::de::DeserializeOwned {
     fn set_effective_from(&mut self, from: NaiveDate);
     fn law(&self) -> Law;
     /// What is implausible in the numbers (a zero period, a fine out of order…).
-    fn problems(&self, out: &mut Vec<String>);
+    fn problems(&mut self, out: &mut Vec<String>);
 
     /// Parses and checks the text of a basis file.
     fn from_toml(text: &str) -> Result<Self, BasisRefused> {
-        let basis: Self = toml::from_str(text).map_err(|e| {
+        let mut basis: Self = toml::from_str(text).map_err(|e| {
             BasisRefused(vec![format!(
                 "Arquivo da base legal ilegível: {}",
                 e.message()
@@ -330,7 +342,7 @@ impl BasisFile for RideHailingLegalBasis {
 
     basis_fields!();
 
-    fn problems(&self, out: &mut Vec<String>) {
+    fn problems(&mut self, out: &mut Vec<String>) {
         positive(
             &[
                 (
@@ -342,10 +354,6 @@ impl BasisFile for RideHailingLegalBasis {
                 ("suspension_repeat_iv_days", self.suspension_repeat_iv_days),
                 ("suspension_general_months", self.suspension_general_months),
                 ("data_request_hours", self.data_request_hours),
-                (
-                    "certificate_default_validity_days",
-                    self.certificate_default_validity_days,
-                ),
                 ("notice_dispatch_days", self.notice_dispatch_days),
                 ("defence_days", self.defence_days),
                 ("reconsideration_days", self.reconsideration_days),
@@ -372,29 +380,7 @@ impl BasisFile for RideHailingLegalBasis {
                 "fine_upf_*: as multas devem crescer de leve a média, grave e gravíssima.".into(),
             );
         }
-        if !(1..=50).contains(&self.max_vehicle_age_years) {
-            out.push("max_vehicle_age_years: de 1 a 50 anos.".into());
-        }
-        if !(2..=5).contains(&self.required_doors) {
-            out.push("required_doors: de 2 a 5 portas.".into());
-        }
-        if !(2..=9).contains(&self.max_capacity_including_driver) {
-            out.push("max_capacity_including_driver: de 2 a 9 lugares.".into());
-        }
-        if self.platform_min_app_cover_centavos <= 0 {
-            out.push("platform_min_app_cover_centavos: deve ser maior que zero.".into());
-        }
-        if self.allowed_municipalities.is_empty() {
-            out.push("allowed_municipalities: ao menos um município.".into());
-        }
-        for m in &self.allowed_municipalities {
-            if IbgeCode::parse(&m.ibge.to_string()).is_err() || m.name.trim().is_empty() {
-                out.push(format!(
-                    "allowed_municipalities: código IBGE ou nome inválido ({}).",
-                    m.ibge
-                ));
-            }
-        }
+        self.requirements = parse_requirements(&self.requirements_in_file, out);
         for (field, text) in [
             ("citation", &self.citation),
             ("sticker_citation", &self.sticker_citation),
@@ -414,7 +400,7 @@ impl BasisFile for CharterLegalBasis {
 
     basis_fields!();
 
-    fn problems(&self, out: &mut Vec<String>) {
+    fn problems(&mut self, out: &mut Vec<String>) {
         positive(
             &[
                 ("termo_validity_months", self.termo_validity_months),
@@ -504,13 +490,72 @@ pub struct Activation {
     pub source: String,
 }
 
+/// Whether a court's act suspends provisions or restores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SuspensionAct {
+    /// The provisions stop applying from `effective_from`.
+    Suspensao,
+    /// The provisions apply again from `effective_from`.
+    Restabelecimento,
+}
+
+impl SuspensionAct {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Suspensao => "suspensao",
+            Self::Restabelecimento => "restabelecimento",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Suspensao, Self::Restabelecimento]
+            .into_iter()
+            .find(|a| a.as_str() == s)
+    }
+}
+
+/// A court's decision recorded by an official: provisions of a law (by rule id) suspended, or
+/// restored, from a date. Append-only: a restoration is another act.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Suspension {
+    pub id: String,
+    pub law: Law,
+    pub act: SuspensionAct,
+    /// The rule ids of the provisions.
+    pub rules: Vec<String>,
+    /// "TJMT", "STF"…
+    pub court: String,
+    pub case_number: String,
+    /// The day of the decision.
+    pub decided_on: NaiveDate,
+    /// The first day it takes effect.
+    pub effective_from: NaiveDate,
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
+    pub recorded_by: String,
+}
+
+impl Suspension {
+    /// How a decision made while it holds cites it.
+    pub fn note(&self, rule: &str, citation: &str) -> String {
+        format!(
+            "{citation} ({rule}) suspenso por decisão do {}, processo {}, de {}, desde {}",
+            self.court,
+            self.case_number,
+            self.decided_on.format("%d/%m/%Y"),
+            self.effective_from.format("%d/%m/%Y")
+        )
+    }
+}
+
 /// Every version of both laws the register knows, in the order they take effect: the files in
-/// the repository first, then the activations.
+/// the repository first, then the activations; and the courts' suspensions of provisions.
 #[derive(Debug, Clone)]
 pub struct LegalBases {
     ride_hailing: Vec<Arc<RideHailingLegalBasis>>,
     charter: Vec<Arc<CharterLegalBasis>>,
     activations: Vec<Activation>,
+    suspensions: Vec<Suspension>,
 }
 
 impl LegalBases {
@@ -541,13 +586,78 @@ impl LegalBases {
             ride_hailing,
             charter,
             activations: sorted,
+            suspensions: Vec::new(),
         })
     }
 
-    /// The ride-hailing version in force on `date`: the last to take effect by then (the
-    /// first one before any took effect).
+    /// The same bases with the courts' suspensions recorded.
+    #[must_use]
+    pub fn with_suspensions(mut self, mut suspensions: Vec<Suspension>) -> Self {
+        suspensions.sort_by_key(|s| (s.effective_from, s.recorded_at));
+        self.suspensions = suspensions;
+        self
+    }
+
+    /// Every suspension and restoration recorded, in the order they take effect.
+    pub fn suspensions(&self) -> &[Suspension] {
+        &self.suspensions
+    }
+
+    /// The act in force on `date` for each rule of `law` a court has acted on: the last to
+    /// take effect by then.
+    fn suspended_on(&self, law: Law, date: NaiveDate) -> Vec<(&str, &Suspension)> {
+        let mut last: Vec<(&str, &Suspension)> = Vec::new();
+        for s in self
+            .suspensions
+            .iter()
+            .filter(|s| s.law == law && s.effective_from <= date)
+        {
+            for rule in &s.rules {
+                last.retain(|(r, _)| *r != rule.as_str());
+                last.push((rule.as_str(), s));
+            }
+        }
+        last.retain(|(_, s)| s.act == SuspensionAct::Suspensao);
+        last
+    }
+
+    /// The ride-hailing version in force on `date` (the last to take effect by then; the first
+    /// one before any took effect), less the requirements a court had suspended on that day.
     pub fn ride_hailing_on(&self, date: NaiveDate) -> Arc<RideHailingLegalBasis> {
-        in_force(&self.ride_hailing, date, |b| b.effective_from)
+        let basis = in_force(&self.ride_hailing, date, |b| b.effective_from);
+        let suspended = self.suspended_on(Law::RideHailing, date);
+        let hit: Vec<(&str, &Suspension)> = suspended
+            .into_iter()
+            .filter(|(rule, _)| basis.requirements.iter().any(|r| r.rule == *rule))
+            .collect();
+        if hit.is_empty() {
+            return basis;
+        }
+        let rules: Vec<String> = hit.iter().map(|(r, _)| (*r).to_owned()).collect();
+        let notes = hit
+            .iter()
+            .map(|(rule, s)| {
+                let citations: Vec<&str> = basis
+                    .requirements
+                    .iter()
+                    .filter(|r| r.rule == *rule)
+                    .map(|r| r.citation.as_str())
+                    .collect();
+                s.note(rule, &citations.join("; "))
+            })
+            .collect();
+        Arc::new(basis.with_suspensions(&rules, notes))
+    }
+
+    /// Whether `rule` names a requirement of some version of `law` (what a court may suspend).
+    pub fn knows_rule(&self, law: Law, rule: &str) -> bool {
+        match law {
+            Law::RideHailing => self
+                .ride_hailing
+                .iter()
+                .any(|b| b.requirements.iter().any(|r| r.rule == rule)),
+            Law::Charter => false,
+        }
     }
 
     /// The charter version in force on `date`.
@@ -608,9 +718,13 @@ mod tests {
         let app = RideHailingLegalBasis::from_toml(DRAFT_2023_FILE).unwrap();
         assert_eq!(app.version, "APP-MINUTA-2023-11-23/v1");
         assert_eq!(app.fine_upf_gravissima, 950);
-        assert_eq!(app.allowed_municipalities.len(), 3);
+        assert!(app.municipality(IbgeCode::from_const(5_201_702)).is_some());
         assert_eq!(app.entry_into_force, None);
-        assert!(app.ctb306_requires_final_conviction);
+        assert_eq!(
+            app.vehicle_age_limit(),
+            Some((AgeCountedFrom::ModelYear, 12))
+        );
+        assert_eq!(app.certificate_default_validity_days(), Some(90));
         let charter = CharterLegalBasis::from_toml(LEI_4937_2025_FILE).unwrap();
         assert_eq!(charter.version, "LEI-4937-2025/v1");
         assert_eq!(charter.fine_upf, 500);

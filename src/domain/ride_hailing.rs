@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::dates::{add_months, local_date};
 use super::ids::{CnhCategory, IbgeCode};
 use super::legal_basis::RideHailingLegalBasis;
+use super::requirements::{AgeCountedFrom, DriverInput, ReviewReason, VehicleInput};
 use super::rule::{Failures, RuleFailure, fail};
 
 /// What the register knows about the driver's licence.
@@ -36,6 +37,9 @@ pub struct DriverFacts {
 #[derive(Debug, Clone)]
 pub struct VehicleFacts {
     pub model_year: i32,
+    /// The year of manufacture, when the CRLV's was recorded (a basis may count the age from
+    /// it).
+    pub manufacture_year: Option<i32>,
     pub doors: i32,
     pub air_conditioning: bool,
     pub capacity_including_driver: i32,
@@ -45,6 +49,32 @@ pub struct VehicleFacts {
     /// In whose name the CRLV is and how the driver holds the car (APP-ART15); `None` for a
     /// car registered before selo asked for it.
     pub owner: Option<VehicleOwner>,
+}
+
+impl DriverFacts {
+    /// What the driver requirements read.
+    pub fn input(&self) -> DriverInput<'_> {
+        DriverInput {
+            cnh_category: self.cnh_category,
+            ear: self.ear,
+            first_license_date: self.first_license_date,
+            record: &self.record,
+        }
+    }
+}
+
+impl VehicleFacts {
+    /// What the vehicle requirements read.
+    pub fn input(&self) -> VehicleInput {
+        VehicleInput {
+            model_year: self.model_year,
+            manufacture_year: self.manufacture_year,
+            doors: self.doors,
+            air_conditioning: self.air_conditioning,
+            capacity_including_driver: self.capacity_including_driver,
+            registration_municipality: self.registration_municipality,
+        }
+    }
 }
 
 /// APP-ART15 (art. 15, caput): how the driver may hold the car.
@@ -126,6 +156,11 @@ pub struct GrantDecision {
     pub valid_from: NaiveDate,
     pub valid_until: NaiveDate,
     pub legal_basis_version: String,
+    /// Requirements an official must review before the grant (AMB-25): empty for a grant
+    /// that stands on the requirements alone.
+    pub review: Vec<ReviewReason>,
+    /// The provisions a court had suspended on the day, as the decision cites them.
+    pub suspended: Vec<String>,
 }
 
 /// APP-ART3-PU: `valid_until = fee_paid_on + 12 months` (DL-6), last day inclusive, never
@@ -143,60 +178,20 @@ pub fn vehicle_age(model_year: i32, today: NaiveDate) -> i32 {
     today.year() - model_year
 }
 
-/// APP-ART12-I (art. 12, I): CNH category B or higher, with the EAR remark, issued at least
-/// two years ago (AMB-22: counted from the first licence; DL-9: met on the anniversary day),
-/// and not expired.
-pub fn app_art12_i_cnh(
+/// The driver requirements of the basis in force (`requirements`, art. 12 and whatever
+/// a newer basis asks): the documents judged on `today`, the history on `history_on`.
+/// Requirements that send the application to an official's review go to `review`.
+pub fn driver_requirements(
     d: &DriverFacts,
     today: NaiveDate,
+    history_on: NaiveDate,
     basis: &RideHailingLegalBasis,
     out: &mut Failures,
+    review: &mut Vec<ReviewReason>,
 ) {
-    app_art12_i_cnh_category(d, out);
-    app_art12_i_cnh_seniority(d, today, basis, out);
-    app_art12_i_cnh_in_force(d.cnh_expires_on, today, out);
-}
-
-/// APP-ART12-I: category B or higher, with the EAR remark.
-pub fn app_art12_i_cnh_category(d: &DriverFacts, out: &mut Failures) {
-    if !d.cnh_category.is_b_or_higher() {
-        let msg = format!(
-            "A CNH deve ser da categoria B ou superior; a categoria informada é {}.",
-            d.cnh_category
-        );
-        fail(out, "APP-ART12-I", "art. 12, I", "cnh.category", msg);
-    }
-    if !d.ear {
-        let msg = "A CNH deve conter a observação EAR (exerce atividade remunerada).".to_owned();
-        fail(out, "APP-ART12-I", "art. 12, I", "cnh.ear", msg);
-    }
-}
-
-/// APP-ART12-I: the first licence at least two years before `on` (AMB-22, DL-9).
-pub fn app_art12_i_cnh_seniority(
-    d: &DriverFacts,
-    on: NaiveDate,
-    basis: &RideHailingLegalBasis,
-    out: &mut Failures,
-) {
-    let seniority = add_months(
-        d.first_license_date,
-        basis.min_years_since_first_license * 12,
-        basis.month_overflow,
-    );
-    if on < seniority {
-        let msg = format!(
-            "A CNH deve ter sido expedida há pelo menos {} anos (primeira habilitação); o requisito só é cumprido em {}.",
-            basis.min_years_since_first_license,
-            seniority.format("%d/%m/%Y")
-        );
-        fail(
-            out,
-            "APP-ART12-I",
-            "art. 12, I",
-            "cnh.first_license_date",
-            msg,
-        );
+    let input = d.input();
+    for r in &basis.requirements {
+        r.check_driver(&input, today, history_on, basis.month_overflow, out, review);
     }
 }
 
@@ -212,48 +207,19 @@ pub fn app_art12_i_cnh_in_force(expires_on: NaiveDate, today: NaiveDate, out: &m
     }
 }
 
-/// APP-ART2-P1 and APP-ART2-P2 (art. 2º, §§1º e 2º): at most 12 years counted from the model
-/// year, year by year; four doors; air conditioning.
-pub fn app_art2_p1_p2_vehicle(
+/// The vehicle requirements of the basis in force (art. 2º and art. 8º, §1º, I in the draft:
+/// age, doors, air conditioning, capacity, registration), judged on `today`; the transition
+/// of art. 2º, §3º protects a car in service from the age limit.
+pub fn vehicle_requirements(
     v: &VehicleFacts,
     today: NaiveDate,
     basis: &RideHailingLegalBasis,
     out: &mut Failures,
 ) {
-    let age = vehicle_age(v.model_year, today);
-    if age > basis.max_vehicle_age_years
-        && app_art2_p3_grandfathered_until(v, today, basis).is_none()
-    {
-        let msg = format!(
-            "O veículo tem {age} anos contados do ano-modelo {}; o máximo é {} anos (apto até 31/12/{}).",
-            v.model_year,
-            basis.max_vehicle_age_years,
-            v.model_year + basis.max_vehicle_age_years
-        );
-        fail(
-            out,
-            "APP-ART2-P2",
-            "art. 2º, §§1º e 2º",
-            "vehicle.model_year",
-            msg,
-        );
-    }
-    if v.doors != basis.required_doors {
-        let msg = format!(
-            "O veículo deve ter {} portas; tem {}.",
-            basis.required_doors, v.doors
-        );
-        fail(out, "APP-ART2-P1", "art. 2º, §1º", "vehicle.doors", msg);
-    }
-    if !v.air_conditioning {
-        let msg = "O veículo deve ter ar-condicionado.".to_owned();
-        fail(
-            out,
-            "APP-ART2-P1",
-            "art. 2º, §1º",
-            "vehicle.air_conditioning",
-            msg,
-        );
+    let input = v.input();
+    let grandfathered = app_art2_p3_grandfathered_until(v, today, basis).is_some();
+    for r in &basis.requirements {
+        r.check_vehicle(&input, today, grandfathered, out);
     }
 }
 
@@ -272,53 +238,14 @@ pub fn app_art2_p3_grandfathered_until(
         return None;
     }
     let until = add_months(eif, 12, basis.month_overflow);
-    let young_enough = vehicle_age(v.model_year, eif) <= basis.max_vehicle_age_years;
+    let young_enough = match basis.vehicle_age_limit() {
+        None => true,
+        Some((AgeCountedFrom::ModelYear, max)) => vehicle_age(v.model_year, eif) <= max,
+        Some((AgeCountedFrom::ManufactureYear, max)) => v
+            .manufacture_year
+            .is_some_and(|y| vehicle_age(y, eif) <= max),
+    };
     (today <= until && (young_enough || basis.transition_grandfather_all)).then_some(until)
-}
-
-/// APP-ART2 (art. 2º, caput): capacity of up to 7 people including the driver.
-pub fn app_art2_capacity(v: &VehicleFacts, basis: &RideHailingLegalBasis, out: &mut Failures) {
-    if v.capacity_including_driver > basis.max_capacity_including_driver {
-        let msg = format!(
-            "A capacidade do veículo deve ser de até {} pessoas, incluído o motorista; é de {}.",
-            basis.max_capacity_including_driver, v.capacity_including_driver
-        );
-        fail(
-            out,
-            "APP-ART2",
-            "art. 2º, caput",
-            "vehicle.capacity_including_driver",
-            msg,
-        );
-    }
-}
-
-/// APP-ART8-P1-I (art. 8º, §1º, I): registered in Barra do Garças-MT, Aragarças-GO or Pontal
-/// do Araguaia-MT (from the CRLV; the plate cannot prove it, AMB-19).
-pub fn app_art8_p1_i_municipality(
-    v: &VehicleFacts,
-    basis: &RideHailingLegalBasis,
-    out: &mut Failures,
-) {
-    if basis.municipality(v.registration_municipality).is_none() {
-        let names: Vec<String> = basis
-            .allowed_municipalities
-            .iter()
-            .map(|m| format!("{}-{}", m.name, m.uf))
-            .collect();
-        let msg = format!(
-            "O veículo deve estar registrado em {}; o município informado (IBGE {}) não é um deles.",
-            names.join(", "),
-            v.registration_municipality.code()
-        );
-        fail(
-            out,
-            "APP-ART8-P1-I",
-            "art. 8º, §1º, I",
-            "vehicle.registration_municipality_ibge",
-            msg,
-        );
-    }
 }
 
 /// APP-ART15 (art. 15, caput): the car is in the driver's name as owner, fiduciante or
@@ -413,6 +340,7 @@ pub fn decide_grant(
     basis: &RideHailingLegalBasis,
 ) -> Result<GrantDecision, Vec<RuleFailure>> {
     let mut failures = Vec::new();
+    let mut review = Vec::new();
     // APP-ART12-IV counts back from the protocol; AMB-63 reads the other history requirements
     // (licence seniority, the CTB 306 bar) the same way. Documents must be in force at the
     // grant, the act that rests on them.
@@ -421,16 +349,16 @@ pub fn decide_grant(
     } else {
         facts.today
     };
-    app_art12_i_cnh_category(&facts.driver, &mut failures);
-    app_art12_i_cnh_seniority(&facts.driver, history_on, basis, &mut failures);
     app_art12_i_cnh_in_force(facts.driver.cnh_expires_on, facts.today, &mut failures);
-    let record = &facts.driver.record;
-    driver_record::app_art12_iii_certificates(record, facts.today, basis, &mut failures);
-    driver_record::app_art12_iv_no_gravissima(record, history_on, basis, &mut failures);
-    driver_record::app_art12_p1_ctb306(record, history_on, basis, &mut failures);
-    app_art2_p1_p2_vehicle(&facts.vehicle, facts.today, basis, &mut failures);
-    app_art2_capacity(&facts.vehicle, basis, &mut failures);
-    app_art8_p1_i_municipality(&facts.vehicle, basis, &mut failures);
+    driver_requirements(
+        &facts.driver,
+        facts.today,
+        history_on,
+        basis,
+        &mut failures,
+        &mut review,
+    );
+    vehicle_requirements(&facts.vehicle, facts.today, basis, &mut failures);
     app_art15_owner(
         facts.vehicle.owner.as_ref(),
         &facts.driver.cpf,
@@ -457,6 +385,8 @@ pub fn decide_grant(
             valid_from: facts.fee_paid_on,
             valid_until: validity_until(facts.fee_paid_on, basis),
             legal_basis_version: basis.version.clone(),
+            review,
+            suspended: basis.suspended.clone(),
         })
     } else {
         Err(failures)

@@ -82,6 +82,10 @@ pub struct AuthorizationView {
     /// A autorização que esta renova para o ano seguinte (ausente numa concessão).
     #[serde(skip_serializing_if = "Option::is_none")]
     renewal_of: Option<Uuid>,
+    /// Na resposta da concessão: os dispositivos suspensos por decisão judicial no dia, que a
+    /// decisão não aplicou, como ela os cita.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suspended_provisions: Vec<String>,
 }
 
 /// When and why an authorization was revoked.
@@ -160,6 +164,7 @@ fn authorization_view(
         verification_url: sticker_url,
         inspection: None,
         renewal_of: a.renewal_of,
+        suspended_provisions: Vec::new(),
     }
 }
 
@@ -257,7 +262,8 @@ pub(super) fn created(
             token: &d.document.token,
         })
         .collect();
-    let body = authorization_view(state, &granted.authorization, &docs, &[], None);
+    let mut body = authorization_view(state, &granted.authorization, &docs, &[], None);
+    body.suspended_provisions.clone_from(&granted.suspended);
     HttpResponse::Created()
         .insert_header((
             "Location",

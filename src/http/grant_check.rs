@@ -57,6 +57,9 @@ pub struct GrantCheckView {
     /// Cada requisito não atendido, com o artigo e o campo; e os dados que o cadastro já
     /// tem para outra pessoa ou outro veículo.
     errors: Vec<ProblemItem>,
+    /// Os dispositivos suspensos por decisão judicial no dia, que a decisão não aplicaria.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suspended_provisions: Vec<String>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -204,7 +207,22 @@ fn view(c: GrantCheck) -> GrantCheckView {
         .map(|(field, message)| ProblemItem::field(field, *message))
         .collect();
     errors.extend(c.failures.into_iter().map(ProblemItem::from));
+    // AMB-25: what an official must review before any grant.
+    for r in c.decision.iter().flat_map(|d| &d.review) {
+        errors.push(ProblemItem {
+            field: "ctb306".into(),
+            rule: Some(r.rule.clone()),
+            article: Some(r.citation.clone()),
+            message: r.reason.clone(),
+        });
+    }
+    let suspended_provisions = c
+        .decision
+        .as_ref()
+        .map(|d| d.suspended.clone())
+        .unwrap_or_default();
     GrantCheckView {
+        suspended_provisions,
         passes,
         valid_from: c.decision.as_ref().map(|d| d.valid_from),
         valid_until: c.decision.as_ref().map(|d| d.valid_until),

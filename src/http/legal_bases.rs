@@ -10,9 +10,10 @@ use super::auth::Official;
 use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use crate::domain::legal_basis::{
-    Activation, DRAFT_2023_FILE, EnactingAct, LEI_4937_2025_FILE, Law, LegalBases,
+    Activation, DRAFT_2023_FILE, EnactingAct, LEI_4937_2025_FILE, Law, LegalBases, Suspension,
+    SuspensionAct,
 };
-use crate::issuance::legal_bases::{ActivationRefused, NewActivation};
+use crate::issuance::legal_bases::{ActivationRefused, NewActivation, NewSuspension};
 use crate::state::AppState;
 
 /// The versions of both laws, in the order they take effect.
@@ -30,6 +31,11 @@ pub struct LawVersions {
     /// The version in force today.
     in_force: String,
     versions: Vec<VersionView>,
+    /// The courts' suspensions and restorations of its provisions, in the order they take
+    /// effect.
+    suspensions: Vec<Suspension>,
+    /// The provisions suspended today, as decisions cite them.
+    suspended_today: Vec<String>,
 }
 
 /// One version of a law's legal basis.
@@ -96,6 +102,8 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
         today,
         ride_hailing: LawVersions {
             in_force: bases.ride_hailing_on(today).version.clone(),
+            suspensions: of_law(&bases, Law::RideHailing),
+            suspended_today: bases.ride_hailing_on(today).suspended.clone(),
             versions: versions_of(
                 Law::RideHailing,
                 bases.ride_hailing_versions(),
@@ -106,6 +114,8 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
         },
         charter: LawVersions {
             in_force: bases.charter_on(today).version.clone(),
+            suspensions: of_law(&bases, Law::Charter),
+            suspended_today: Vec::new(),
             versions: versions_of(
                 Law::Charter,
                 bases.charter_versions(),
@@ -115,6 +125,15 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
             ),
         },
     }))
+}
+
+fn of_law(bases: &LegalBases, law: Law) -> Vec<Suspension> {
+    bases
+        .suspensions()
+        .iter()
+        .filter(|s| s.law == law)
+        .cloned()
+        .collect()
 }
 
 /// The act that enacts a version, as sent.
@@ -222,4 +241,70 @@ pub async fn activate_charter(
     body: web::Json<NewActivationDto>,
 ) -> Result<HttpResponse, ApiError> {
     activate(&state, &official, Law::Charter, body.into_inner()).await
+}
+
+/// A court's decision on provisions of the ride-hailing law, as sent.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct NewSuspensionDto {
+    /// `suspensao` (the provisions stop applying from `effective_from`) or `restabelecimento`
+    /// (they apply again).
+    act: String,
+    /// The rule ids of the provisions (`rule` of the requirements in `GET /api/v1/legal-bases`).
+    rules: Vec<String>,
+    /// The court: "TJMT", "STF"…
+    court: String,
+    /// The case number as the court prints it.
+    case_number: String,
+    /// The day of the decision (AAAA-MM-DD).
+    decided_on: String,
+    /// The first day it takes effect (AAAA-MM-DD).
+    effective_from: String,
+}
+
+/// Records a court's suspension or restoration of provisions of the ride-hailing law from a
+/// date (SMF): from then the requirements named are neither applied nor cited, and decisions
+/// and certidões name the suspension.
+#[utoipa::path(post, path = "/api/v1/legal-bases/ride-hailing/suspensions", tag = "legal_bases",
+    security(("bearer" = [])), request_body = NewSuspensionDto,
+    responses((status = 201, description = "Decisão registrada", body = Suspension)))]
+pub async fn suspend_ride_hailing(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<NewSuspensionDto>,
+) -> Result<HttpResponse, ApiError> {
+    let dto = body.into_inner();
+    let mut f = Fields::default();
+    let act = f.take(
+        "act",
+        SuspensionAct::parse(&dto.act).ok_or(()),
+        "Use suspensao ou restabelecimento.",
+    );
+    let court = f.text("court", &dto.court, 80);
+    let case_number = f.text("case_number", &dto.case_number, 60);
+    let decided_on = f.date("decided_on", &dto.decided_on);
+    let effective_from = f.date("effective_from", &dto.effective_from);
+    let (act, court, case_number, decided_on, effective_from) =
+        f.done(parsed!(act, court, case_number, decided_on, effective_from))?;
+    let new = NewSuspension {
+        law: Law::RideHailing,
+        act,
+        rules: dto.rules.iter().map(|r| r.trim().to_owned()).collect(),
+        court,
+        case_number,
+        decided_on,
+        effective_from,
+    };
+    match crate::issuance::legal_bases::record_suspension(&state, &official.actor, new).await {
+        Ok(s) => Ok(HttpResponse::Created().json(s)),
+        Err(ActivationRefused::File(problems)) => Err(ApiError::Invalid(
+            problems
+                .into_iter()
+                .map(|p| ProblemItem::field("rules", p))
+                .collect(),
+        )),
+        Err(ActivationRefused::Date(field, message)) => {
+            Err(ApiError::Invalid(vec![ProblemItem::field(field, message)]))
+        }
+        Err(ActivationRefused::Other(e)) => Err(e.into()),
+    }
 }

@@ -44,8 +44,8 @@ impl From<RuleFailure> for ProblemItem {
     fn from(f: RuleFailure) -> Self {
         Self {
             field: f.field.to_owned(),
-            rule: Some(f.rule.to_owned()),
-            article: Some(f.article.to_owned()),
+            rule: Some(f.rule.into_owned()),
+            article: Some(f.article.into_owned()),
             message: f.message,
         }
     }

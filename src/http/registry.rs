@@ -12,7 +12,7 @@ use crate::domain::calendar::Deadline;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use crate::domain::ride_hailing::driver_record::{
-    CriminalCertificate, Ctb306Record, DriverRecord, TrafficInfraction,
+    CriminalCertificate, Ctb306Record, DriverRecord, FiledDocument, TrafficInfraction,
 };
 use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
 use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
@@ -47,6 +47,10 @@ pub struct RecordDto {
     traffic_infractions: Vec<TrafficInfraction>,
     #[serde(default)]
     ctb306: Option<Ctb306Record>,
+    /// Documents the legal basis in force asks for beyond the certificates (INSS enrolment,
+    /// alvará…), by the name the basis gives them (`GET /api/v1/legal-bases`).
+    #[serde(default)]
+    documents: Vec<FiledDocument>,
 }
 
 impl RecordDto {
@@ -56,6 +60,7 @@ impl RecordDto {
             criminal_certificates: self.criminal_certificates,
             traffic_infractions: self.traffic_infractions,
             ctb306: self.ctb306,
+            documents: self.documents,
         };
         for (field, message) in filed.filing_errors() {
             f.take::<(), ()>(field, Err(()), message);
@@ -184,6 +189,10 @@ pub struct NewVehicleDto {
     model: String,
     color: String,
     model_year: i32,
+    /// Optional: the year of manufacture printed on the CRLV (a legal basis may count the
+    /// car's age from it).
+    #[serde(default)]
+    manufacture_year: Option<i32>,
     doors: i32,
     air_conditioning: bool,
     capacity_including_driver: i32,
@@ -220,6 +229,15 @@ impl TryFrom<NewVehicleDto> for NewVehicle {
         let model = f.text("model", &dto.model, 80);
         let color = f.text("color", &dto.color, 40);
         let model_year = f.range("model_year", dto.model_year, 1900, 2200);
+        if let Some(y) = dto.manufacture_year
+            && !(1900..=dto.model_year).contains(&y)
+        {
+            f.take::<(), ()>(
+                "manufacture_year",
+                Err(()),
+                "O ano de fabricação vai de 1900 ao ano do modelo.",
+            );
+        }
         let doors = f.range("doors", dto.doors, 1, 9);
         let capacity = f.range(
             "capacity_including_driver",
@@ -257,6 +275,7 @@ impl TryFrom<NewVehicleDto> for NewVehicle {
             model,
             color,
             model_year,
+            manufacture_year: dto.manufacture_year,
             doors,
             air_conditioning: dto.air_conditioning,
             capacity_including_driver: capacity,
@@ -316,6 +335,7 @@ pub struct VehicleView {
     model: String,
     color: String,
     model_year: i32,
+    manufacture_year: Option<i32>,
     doors: i32,
     air_conditioning: bool,
     capacity_including_driver: i32,
@@ -335,6 +355,7 @@ impl From<&Vehicle> for VehicleView {
             model: v.model.clone(),
             color: v.color.clone(),
             model_year: v.model_year,
+            manufacture_year: v.manufacture_year,
             doors: v.doors,
             air_conditioning: v.air_conditioning,
             capacity_including_driver: v.capacity_including_driver,

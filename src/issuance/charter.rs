@@ -502,8 +502,8 @@ fn rule_failure(
     message: &str,
 ) -> UseCaseError {
     UseCaseError::Rules(vec![crate::domain::rule::RuleFailure {
-        rule,
-        article,
+        rule: rule.into(),
+        article: article.into(),
         field,
         message: message.to_owned(),
     }])

@@ -7,7 +7,8 @@ use chrono::NaiveDate;
 use sha2::{Digest as _, Sha256};
 
 use crate::domain::legal_basis::{
-    Activation, BasisFile, CharterLegalBasis, EnactingAct, Law, RideHailingLegalBasis,
+    Activation, BasisFile, CharterLegalBasis, EnactingAct, Law, RideHailingLegalBasis, Suspension,
+    SuspensionAct,
 };
 use crate::issuance::UseCaseError;
 use crate::state::AppState;
@@ -122,4 +123,82 @@ pub async fn activate(
     }
     tracing::info!(law = activation.law.as_str(), version = %activation.version, effective_from = %activation.effective_from, "legal basis activated");
     Ok(activation)
+}
+
+/// What an official records of a court's decision on provisions of a law.
+pub struct NewSuspension {
+    pub law: Law,
+    pub act: SuspensionAct,
+    pub rules: Vec<String>,
+    pub court: String,
+    pub case_number: String,
+    pub decided_on: NaiveDate,
+    pub effective_from: NaiveDate,
+}
+
+/// Records a court's suspension (or restoration) of provisions from a date, after checking
+/// that each rule names a requirement of the law and that the dates hold; every node reads
+/// the bases again on its next request. Decisions already made keep the basis they were made
+/// under; from the effective date, the provisions suspended are neither applied nor cited.
+pub async fn record_suspension(
+    state: &AppState,
+    actor: &str,
+    new: NewSuspension,
+) -> Result<Suspension, ActivationRefused> {
+    let bases = state.legal_bases.current();
+    let unknown: Vec<&str> = new
+        .rules
+        .iter()
+        .filter(|r| !bases.knows_rule(new.law, r))
+        .map(String::as_str)
+        .collect();
+    if new.rules.is_empty() || !unknown.is_empty() {
+        return Err(ActivationRefused::Date(
+            "rules",
+            if new.rules.is_empty() {
+                "Indique ao menos um dispositivo (o identificador da regra).".to_owned()
+            } else {
+                format!(
+                    "Nenhuma versão da base legal desta lei tem requisito com o identificador {}.",
+                    unknown.join(", ")
+                )
+            },
+        ));
+    }
+    let today = state.today();
+    if new.decided_on > today {
+        return Err(ActivationRefused::Date(
+            "decided_on",
+            "A decisão não pode ter data futura.".into(),
+        ));
+    }
+    if new.effective_from < new.decided_on {
+        return Err(ActivationRefused::Date(
+            "effective_from",
+            "Os efeitos não começam antes da decisão.".into(),
+        ));
+    }
+    let s = Suspension {
+        id: uuid::Uuid::new_v4().to_string(),
+        law: new.law,
+        act: new.act,
+        rules: new.rules,
+        court: new.court,
+        case_number: new.case_number,
+        decided_on: new.decided_on,
+        effective_from: new.effective_from,
+        recorded_at: state.clock.now(),
+        recorded_by: actor.to_owned(),
+    };
+    state
+        .store
+        .record_suspension(&s)
+        .await
+        .map_err(|e| ActivationRefused::Other(e.into()))?;
+    if let Err(e) = state.refresh_legal_bases_now().await {
+        // Committed: the next request reads the bases again.
+        tracing::error!(error = %e, "legal bases not read again after a suspension");
+    }
+    tracing::info!(law = s.law.as_str(), act = s.act.as_str(), effective_from = %s.effective_from, "provisions suspended or restored");
+    Ok(s)
 }

@@ -12,7 +12,11 @@ use crate::domain::charter::sanctions::{
 };
 use crate::domain::dates::local_date;
 use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::requirements::{
+    AgeCountedFrom, RequirementKind, class_pt as infraction_class_pt,
+};
 use crate::domain::ride_hailing;
+use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
@@ -23,7 +27,6 @@ use crate::domain::ride_hailing::sanctions::{
 use crate::domain::ride_hailing::vistoria::{
     RideHailingVistoria, VistoriaSummons, inspection_report, summons_standing,
 };
-use crate::domain::ride_hailing::{AuthorizationStatus, driver_record};
 use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::{RideHailingAuto, StorageError};
@@ -70,6 +73,10 @@ fn certified_item(item: &str, ok: bool, valid_until: Option<NaiveDate>) -> Certi
 
 /// The facts on `now`: the authorization's status (sanctions and vistorias included) and the
 /// requirements of the driver (art. 12) or of the vehicle (arts. 2º, 8º, 16).
+#[expect(
+    clippy::too_many_lines,
+    reason = "one item per requirement of the basis, labelled as the certidão prints it"
+)]
 pub async fn ride_hailing_certified_facts(
     state: &AppState,
     r: &RideHailingRecord,
@@ -96,67 +103,106 @@ pub async fn ride_hailing_certified_facts(
     )];
     if subject == "app_driver" {
         let d = r.driver.facts();
-        let mut f = Vec::new();
-        ride_hailing::app_art12_i_cnh(&d, today, basis, &mut f);
-        items.push(certified_item(
-            &format!(
-                "CNH categoria {} com EAR (art. 12, I)",
-                r.driver.cnh.category
-            ),
-            f.is_empty(),
-            Some(r.driver.cnh.expires_on),
-        ));
-        let mut f = Vec::new();
-        driver_record::app_art12_iii_certificates(&d.record, today, basis, &mut f);
-        items.push(certified_item(
-            "Certidões criminais (art. 12, III)",
-            f.is_empty(),
-            None,
-        ));
-        let mut f = Vec::new();
-        driver_record::app_art12_iv_no_gravissima(&d.record, today, basis, &mut f);
-        items.push(certified_item(
-            "Sem infração gravíssima nos últimos 12 meses (art. 12, IV)",
-            f.is_empty(),
-            None,
-        ));
-        let mut f = Vec::new();
-        driver_record::app_art12_p1_ctb306(&d.record, today, basis, &mut f);
-        items.push(certified_item(
-            "CTB, art. 306 (art. 12, §1º)",
-            f.is_empty(),
-            None,
-        ));
+        let input = d.input();
+        for req in &basis.requirements {
+            let mut f = Vec::new();
+            let mut review = Vec::new();
+            req.check_driver(
+                &input,
+                today,
+                today,
+                basis.month_overflow,
+                &mut f,
+                &mut review,
+            );
+            let (label, until) = match &req.kind {
+                RequirementKind::License { ear, .. } => {
+                    ride_hailing::app_art12_i_cnh_in_force(d.cnh_expires_on, today, &mut f);
+                    let ear = if *ear { " com EAR" } else { "" };
+                    let label = format!("CNH categoria {}{ear}", r.driver.cnh.category);
+                    (label, Some(r.driver.cnh.expires_on))
+                }
+                RequirementKind::CriminalCertificates { .. } => {
+                    ("Certidões criminais".to_owned(), None)
+                }
+                RequirementKind::NoInfractions { class, months } => (
+                    format!(
+                        "Sem infração {} nos últimos {months} meses",
+                        infraction_class_pt(class)
+                    ),
+                    None,
+                ),
+                RequirementKind::Ctb306 { .. } => ("CTB, art. 306".to_owned(), None),
+                RequirementKind::Document { label, .. } => (label.clone(), None),
+                _ => continue,
+            };
+            items.push(certified_item(
+                &format!("{label} ({})", req.citation),
+                f.is_empty() && review.is_empty(),
+                until,
+            ));
+        }
         items.push(crate::standing::charter::fines_item(
             "Multas municipais pagas ou no prazo (art. 13, XXII)",
             &fines_in_debt(state, a.driver_id, today).await?,
         ));
     } else {
-        let v = r.vehicle.facts();
-        let mut f = Vec::new();
-        ride_hailing::app_art2_p1_p2_vehicle(&v, today, basis, &mut f);
-        let last_year = r.vehicle.model_year + basis.max_vehicle_age_years;
-        items.push(certified_item(
-            &format!(
-                "Idade, portas e ar-condicionado — ano-modelo {} (art. 2º)",
-                r.vehicle.model_year
-            ),
-            f.is_empty(),
-            NaiveDate::from_ymd_opt(last_year, 12, 31),
-        ));
-        let mut f = Vec::new();
-        ride_hailing::app_art8_p1_i_municipality(&v, basis, &mut f);
-        items.push(certified_item(
-            "Emplacamento no município (art. 8º, §1º, I)",
-            f.is_empty(),
-            None,
-        ));
+        let v = &r.vehicle;
+        let facts = v.facts();
+        let input = facts.input();
+        let grandfathered =
+            ride_hailing::app_art2_p3_grandfathered_until(&facts, today, basis).is_some();
+        for req in &basis.requirements {
+            let mut f = Vec::new();
+            req.check_vehicle(&input, today, grandfathered, &mut f);
+            let (label, until) = match &req.kind {
+                RequirementKind::VehicleAge {
+                    counted_from,
+                    max_years,
+                } => {
+                    let (what, year) = match counted_from {
+                        AgeCountedFrom::ModelYear => ("ano-modelo", Some(v.model_year)),
+                        AgeCountedFrom::ManufactureYear => {
+                            ("ano de fabricação", v.manufacture_year)
+                        }
+                    };
+                    let shown = year.map_or_else(|| "não informado".to_owned(), |y| y.to_string());
+                    (
+                        format!("Idade — {what} {shown}"),
+                        year.and_then(|y| NaiveDate::from_ymd_opt(y + max_years, 12, 31)),
+                    )
+                }
+                RequirementKind::VehicleDoors { doors } => (format!("{doors} portas"), None),
+                RequirementKind::VehicleAirConditioning {} => ("Ar-condicionado".to_owned(), None),
+                RequirementKind::VehicleCapacity {
+                    max_including_driver,
+                } => (
+                    format!("Até {max_including_driver} pessoas, incluído o motorista"),
+                    None,
+                ),
+                RequirementKind::VehicleRegistration { .. } => {
+                    ("Emplacamento no município".to_owned(), None)
+                }
+                _ => continue,
+            };
+            items.push(certified_item(
+                &format!("{label} ({})", req.citation),
+                f.is_empty(),
+                until,
+            ));
+        }
         items.push(certified_item(
             "Vistoria anual (art. 16)",
             report.vistoria_valid_until.is_some_and(|u| today <= u),
             report.vistoria_valid_until,
         ));
     }
+    // Provisions a court has suspended are named, not judged.
+    items.extend(basis.suspended.iter().map(|note| CertifiedItem {
+        item: note.clone(),
+        situation: "suspenso".to_owned(),
+        valid_until: None,
+    }));
     Ok(RideHailingCertifiedFacts { status, items })
 }
 

@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{StorageError, Store};
-use crate::domain::legal_basis::{Activation, EnactingAct, Law};
+use crate::domain::legal_basis::{Activation, EnactingAct, Law, Suspension, SuspensionAct};
 
 const SELECT: &str = "SELECT version, law, effective_from, source, sha256, act_kind, act_number, \
     act_date, activated_at, activated_by FROM legal_basis_versions ORDER BY effective_from";
@@ -108,6 +108,108 @@ impl Store {
                 )),
                 Some(&a.version),
                 a.activated_at,
+                data.to_string(),
+            );
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+}
+
+const SELECT_SUSPENSIONS: &str = "SELECT id, law, act, rules, court, case_number, decided_on, \
+    effective_from, recorded_at, recorded_by FROM legal_suspensions ORDER BY effective_from";
+const INSERT_SUSPENSION: &str = "INSERT INTO legal_suspensions (id, law, act, rules, court, \
+    case_number, decided_on, effective_from, recorded_at, recorded_by) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+#[derive(sqlx::FromRow)]
+struct SuspensionRow {
+    id: String,
+    law: String,
+    act: String,
+    rules: String,
+    court: String,
+    case_number: String,
+    decided_on: NaiveDate,
+    effective_from: NaiveDate,
+    recorded_at: DateTime<Utc>,
+    recorded_by: String,
+}
+
+impl TryFrom<SuspensionRow> for Suspension {
+    type Error = StorageError;
+
+    fn try_from(r: SuspensionRow) -> Result<Self, StorageError> {
+        Ok(Suspension {
+            law: Law::parse(&r.law)
+                .ok_or_else(|| super::corrupt("legal_suspensions.law", &r.id))?,
+            act: SuspensionAct::parse(&r.act)
+                .ok_or_else(|| super::corrupt("legal_suspensions.act", &r.id))?,
+            rules: serde_json::from_str(&r.rules)
+                .map_err(|_| super::corrupt("legal_suspensions.rules", &r.id))?,
+            id: r.id,
+            court: r.court,
+            case_number: r.case_number,
+            decided_on: r.decided_on,
+            effective_from: r.effective_from,
+            recorded_at: r.recorded_at,
+            recorded_by: r.recorded_by,
+        })
+    }
+}
+
+impl Store {
+    /// Every suspension and restoration of provisions recorded, in the order they take effect.
+    pub async fn legal_suspensions(&self) -> Result<Vec<Suspension>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<SuspensionRow> =
+                sqlx::query_as(SELECT_SUSPENSIONS).fetch_all(pool).await?;
+            rows.into_iter().map(Suspension::try_from).collect()
+        })
+    }
+
+    /// Records a court's suspension or restoration and its event, all or nothing.
+    pub async fn record_suspension(&self, s: &Suspension) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let _ = pool;
+            let mut tx = begin().await?;
+            let rules = serde_json::to_string(&s.rules).unwrap_or_default();
+            sqlx::query(INSERT_SUSPENSION)
+                .bind(&s.id)
+                .bind(s.law.as_str())
+                .bind(s.act.as_str())
+                .bind(&rules)
+                .bind(&s.court)
+                .bind(&s.case_number)
+                .bind(s.decided_on)
+                .bind(s.effective_from)
+                .bind(s.recorded_at)
+                .bind(&s.recorded_by)
+                .execute(&mut *tx)
+                .await?;
+            let data = serde_json::json!({
+                "law": s.law.as_str(),
+                "act": s.act.as_str(),
+                "rules": s.rules,
+                "court": s.court,
+                "case_number": s.case_number,
+                "decided_on": s.decided_on,
+                "effective_from": s.effective_from,
+            });
+            append_event!(
+                tx,
+                "legal_basis",
+                &s.id,
+                s.act.as_str(),
+                &s.recorded_by,
+                Some(format!(
+                    "Decisão do {}, processo {}, de {}",
+                    s.court,
+                    s.case_number,
+                    s.decided_on.format("%d/%m/%Y")
+                )),
+                None::<&str>,
+                s.recorded_at,
                 data.to_string(),
             );
             tx.commit().await?;

@@ -309,6 +309,7 @@ impl Store {
                 .bind(v.in_service_since)
                 .bind(v.owner.as_ref().map(|o| o.kind.as_str()))
                 .bind(v.owner.as_ref().map(|o| o.document.as_str()))
+                .bind(v.manufacture_year)
                 .execute(&mut *tx)
                 .await?;
             insert_event!(

@@ -66,6 +66,7 @@ pub(crate) struct VehicleRow {
     in_service_since: Option<NaiveDate>,
     owner_type: Option<String>,
     owner_document: Option<String>,
+    manufacture_year: Option<i32>,
 }
 
 impl TryFrom<VehicleRow> for Vehicle {
@@ -93,6 +94,7 @@ impl TryFrom<VehicleRow> for Vehicle {
             model: r.model,
             color: r.color,
             model_year: r.model_year,
+            manufacture_year: r.manufacture_year,
             doors: r.doors,
             air_conditioning: r.air_conditioning,
             capacity_including_driver: r.capacity_including_driver,

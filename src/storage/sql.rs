@@ -23,11 +23,11 @@ pub const UPSERT_DRIVER_PHOTO: &str = "INSERT INTO driver_photos (driver_id, jpe
 pub const SELECT_DRIVER_PHOTO: &str = "SELECT jpeg FROM driver_photos WHERE driver_id = $1";
 pub const INSERT_VEHICLE: &str = "INSERT INTO vehicles (id, plate, plate_mercosul, renavam, make, model, color, \
     model_year, doors, air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, \
-    in_service_since, owner_type, owner_document) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+    in_service_since, owner_type, owner_document, manufacture_year) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
 pub const SELECT_VEHICLE: &str = "SELECT id, plate, renavam, make, model, color, model_year, doors, \
     air_conditioning, capacity_including_driver, registration_municipality_ibge, created_at, in_service_since, \
-    owner_type, owner_document FROM vehicles WHERE id = $1";
+    owner_type, owner_document, manufacture_year FROM vehicles WHERE id = $1";
 pub const AUTHORIZATION_FACTS_OF_DRIVER: &str = "SELECT a.id, a.valid_from, a.valid_until, r.revoked_at \
     FROM app_authorizations a LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
     WHERE a.driver_id = $1";

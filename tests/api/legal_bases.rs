@@ -281,3 +281,242 @@ async fn a_version_is_activated_from_the_back_office() {
     assert_eq!(versions[1]["version"], V2);
     assert_eq!(versions[1]["act"]["number"], "4.976/2025");
 }
+
+/// The test fixture shaped on Lei 4.976/2025 (placeholder citations; not the law).
+const FIXTURE: &str = include_str!("../fixtures/lei-4976-2025-fixture.toml");
+
+fn errors_of(body: &Value) -> Vec<(String, String, String)> {
+    body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["rule"].as_str().unwrap_or_default().to_owned(),
+                e["article"].as_str().unwrap_or_default().to_owned(),
+                e["field"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Requirements are data: activating another basis from a date changes which cars and
+/// drivers are accepted, with the new file's citations and no build; a court's suspension
+/// takes a requirement out from its effective date, and a grant made after it names the
+/// suspension; a restoration brings it back.
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one story: the draft, the new law from its date, the suspension, the restoration"
+)]
+async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_from_its_own() {
+    use crate::bodies::{driver_body, vehicle_body};
+    use crate::charter::noon;
+    use crate::helpers::{CNHS, CPFS, PLATES, RENAVAMS};
+    let app = spawn_app().await;
+    let made = |i: usize, year: i32| {
+        let mut v = vehicle_body(PLATES[i], RENAVAMS[i]);
+        v["manufacture_year"] = json!(year);
+        v
+    };
+    let made_2015 = || {
+        let mut v = vehicle_body(PLATES[0], RENAVAMS[0]);
+        v["model_year"] = json!(2016);
+        v["manufacture_year"] = json!(2015);
+        v
+    };
+    // Under the draft, a 2016 model made in 2015 is accepted (12 years from the model year).
+    let d0 = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+    let v0 = app.create_vehicle(&made_2015()).await;
+    let check = json!({"driver_id": d0, "vehicle_id": v0, "fee_paid_on": "2026-11-30"});
+    let checked: Value = app
+        .post("/api/v1/app-authorization-checks", &check)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(checked["passes"], true, "{checked}");
+
+    // A file with an unknown kind or a missing parameter is refused with every problem.
+    let broken = FIXTURE
+        .replace("kind = \"platforms_cap\"", "kind = \"teto_de_plataformas\"")
+        .replace("max_age_days = 30\n", "");
+    let (status, field, body) = first_field(
+        app.post(
+            "/api/v1/legal-bases/ride-hailing",
+            &activation(&broken, "2026-12-10"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(field, "basis");
+    let all = body["errors"].to_string();
+    assert!(all.contains("teto_de_plataformas"), "{all}");
+    assert!(all.contains("falta o parâmetro `max_age_days`"), "{all}");
+
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing",
+            &activation(FIXTURE, "2026-12-10"),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+
+    // From 10/12: the car is 11 years from manufacture, and the driver has no INSS, alvará
+    // nor debt certificate; each refusal cites the fixture's provisions.
+    app.clock.set(noon("2026-12-10"));
+    let res = app.grant(&d0, &v0, "2026-12-10").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = errors_of(&res.json().await.unwrap());
+    let placeholder = "Lei 4.976/2025, art. [a definir]".to_owned();
+    for (rule, field) in [
+        ("L4976-VEICULO-IDADE", "vehicle.manufacture_year"),
+        ("L4976-INSS", "documents"),
+        ("L4976-ALVARA", "documents"),
+        ("L4976-CND", "documents"),
+    ] {
+        assert!(
+            refused.contains(&(rule.to_owned(), placeholder.clone(), field.to_owned())),
+            "{rule} missing from {refused:?}"
+        );
+    }
+
+    // A newer car, and the INSS and the alvará filed: only the debt certificate is missing.
+    let v1 = app.create_vehicle(&made(1, 2021)).await;
+    let docs = json!({"documents": [
+        {"document": "inss", "issued_on": "2026-12-01"},
+        {"document": "alvara", "issued_on": "2026-12-01", "valid_until": "2027-12-01"},
+    ]});
+    let res = app
+        .post(&format!("/api/v1/drivers/{d0}/record"), &docs)
+        .await;
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
+    let res = app.grant(&d0, &v1, "2026-12-10").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = errors_of(&res.json().await.unwrap());
+    assert_eq!(
+        refused,
+        vec![(
+            "L4976-CND".to_owned(),
+            placeholder.clone(),
+            "documents".to_owned()
+        )]
+    );
+
+    // The TJMT suspends the debt certificate and the platforms cap from 15/12.
+    app.clock.set(noon("2026-12-12"));
+    let suspension = |act: &str, decided: &str, from: &str| {
+        json!({"act": act, "rules": ["L4976-CND", "L4976-PLATAFORMAS"], "court": "TJMT",
+               "case_number": "1000000-00.2026.8.11.0000", "decided_on": decided, "effective_from": from})
+    };
+    let (status, field, _) = first_field(
+        app.post(
+            "/api/v1/legal-bases/ride-hailing/suspensions",
+            &json!({"act": "suspensao", "rules": ["NADA-1"], "court": "TJMT",
+                    "case_number": "1", "decided_on": "2026-12-12", "effective_from": "2026-12-15"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        (status, field.as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "rules")
+    );
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing/suspensions",
+            &suspension("suspensao", "2026-12-12", "2026-12-15"),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    // The day before the effect, the certificate is still required.
+    app.clock.set(noon("2026-12-14"));
+    let res = app.grant(&d0, &v1, "2026-12-14").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // From 15/12 it is not, and the grant names the suspension.
+    app.clock.set(noon("2026-12-15"));
+    let listed = legal_bases(&app).await;
+    assert_eq!(
+        listed["ride_hailing"]["suspensions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        listed["ride_hailing"]["suspended_today"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2,
+        "{listed}"
+    );
+    let res = app.grant(&d0, &v1, "2026-12-15").await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let granted: Value = res.json().await.unwrap();
+    assert_eq!(granted["legal_basis_version"], "LEI-4976-2025-FIXTURE/v1");
+    let named = granted["suspended_provisions"].to_string();
+    assert!(
+        named.contains(
+            "Lei 4.976/2025, art. [a definir] (L4976-CND) suspenso por decisão do TJMT, processo 1000000-00.2026.8.11.0000, de 12/12/2026, desde 15/12/2026"
+        ),
+        "{named}"
+    );
+
+    // Restored from 20/12: the certificate is required again.
+    app.clock.set(noon("2026-12-20"));
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing/suspensions",
+            &suspension("restabelecimento", "2026-12-20", "2026-12-20"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let d1 = app.create_driver(&driver_body(CPFS[1], CNHS[1])).await;
+    let v2 = app.create_vehicle(&made(2, 2021)).await;
+    let res = app
+        .post(&format!("/api/v1/drivers/{d1}/record"), &docs)
+        .await;
+    assert!(res.status().is_success());
+    let res = app.grant(&d1, &v2, "2026-12-20").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(errors_of(&res.json().await.unwrap())[0].0, "L4976-CND");
+
+    // AMB-25 as the fixture reads it: a prosecution under way goes to an official's review;
+    // nothing is granted and no sticker is issued.
+    let record = json!({
+        "documents": [{"document": "cnd_municipal", "issued_on": "2026-12-19"}],
+        "ctb306": {"final_conviction_on": null, "sentence_extinguished_on": null},
+    });
+    let res = app
+        .post(&format!("/api/v1/drivers/{d1}/record"), &record)
+        .await;
+    assert!(res.status().is_success());
+    let check = json!({"driver_id": d1, "vehicle_id": v2, "fee_paid_on": "2026-12-20"});
+    let checked: Value = app
+        .post("/api/v1/app-authorization-checks", &check)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(checked["passes"], false, "{checked}");
+    assert_eq!(checked["errors"][0]["field"], "ctb306", "{checked}");
+    let res = app.grant(&d1, &v2, "2026-12-20").await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+}

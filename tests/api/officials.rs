@@ -91,6 +91,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/app-infractions", "*"),
     ("get", "/api/v1/legal-bases", "*"),
     ("post", "/api/v1/legal-bases/ride-hailing", "r"),
+    ("post", "/api/v1/legal-bases/ride-hailing/suspensions", "r"),
     ("post", "/api/v1/legal-bases/charter", "c"),
     ("post", "/api/v1/calendar/closed-days", "arc"),
     ("get", "/api/v1/calendar/{year}", "*"),

@@ -531,8 +531,8 @@ pub fn fret_art18_iii_suspension_end(
 /// of the register and is not inspected again.
 pub fn fret_art13_p5_no_vistoria_after_baixa(baixado: bool) -> Option<RuleFailure> {
     baixado.then(|| RuleFailure {
-        rule: "FRET-ART13-P5",
-        article: "art. 13, §5º",
+        rule: "FRET-ART13-P5".into(),
+        article: "art. 13, §5º".into(),
         field: "vehicle",
         message: "Veículo baixado: não pode ser vistoriado.".into(),
     })
@@ -542,8 +542,8 @@ pub fn fret_art13_p5_no_vistoria_after_baixa(baixado: bool) -> Option<RuleFailur
 /// continuous charter service.
 pub fn fret_art2_i_authorized_company(company_status: CharterStatus) -> Option<RuleFailure> {
     (company_status != CharterStatus::Ativo).then(|| RuleFailure {
-        rule: "FRET-ART2-I",
-        article: "art. 2º, I, a",
+        rule: "FRET-ART2-I".into(),
+        article: "art. 2º, I, a".into(),
         field: "company",
         message: "Somente empresa autorizada, com Termo em vigor, presta o serviço.".into(),
     })
@@ -629,8 +629,8 @@ pub fn late_transition_warning(
     what: &str,
 ) -> Option<RuleFailure> {
     (operating_before_law && registered_on > deadline.due).then(|| RuleFailure {
-        rule,
-        article,
+        rule: rule.into(),
+        article: article.into(),
         field: "operating_before_law",
         message: format!(
             "{what} após o prazo de transição, que terminou em {}.",

@@ -389,8 +389,8 @@ pub fn fret_art3_notice(
     };
     let due = deadline_in_days(event_on, basis.contract_notice_days, cal, &signing);
     let late = (communicated_on > due.due).then(|| RuleFailure {
-        rule: "FRET-ART3",
-        article: "art. 3º",
+        rule: "FRET-ART3".into(),
+        article: "art. 3º".into(),
         field: "communicated_on",
         message: format!(
             "Comunicação à SIS feita em {}, depois do prazo de 15 dias, que terminou em {}.",

@@ -427,6 +427,10 @@ pub fn fret_art14_substitution(
     }
     for f in substitute_failures {
         let msg = format!("Veículo substituto: {}", f.message);
-        fail(out, f.rule, f.article, "substitute_vehicle_id", msg);
+        out.push(RuleFailure {
+            field: "substitute_vehicle_id",
+            message: msg,
+            ..f.clone()
+        });
     }
 }

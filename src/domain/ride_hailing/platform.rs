@@ -28,8 +28,8 @@ pub fn decide_platform(
     // Art. 5º, X: seguro de Acidentes Pessoais a Passageiros de no mínimo R$ 50.000,00.
     if f.insurance_cover_centavos < basis.platform_min_app_cover_centavos {
         out.push(RuleFailure {
-            rule: "APP-ART5-X",
-            article: "art. 5º, X",
+            rule: "APP-ART5-X".into(),
+            article: "art. 5º, X".into(),
             field: "app_insurance.cover_centavos",
             message: format!(
                 "A cobertura do seguro APP deve ser de no mínimo {}; informada: {}.",
@@ -40,8 +40,8 @@ pub fn decide_platform(
     }
     if f.insurance_valid_until < f.today {
         out.push(RuleFailure {
-            rule: "APP-ART5-X",
-            article: "art. 5º, X",
+            rule: "APP-ART5-X".into(),
+            article: "art. 5º, X".into(),
             field: "app_insurance.valid_until",
             message: format!(
                 "O seguro APP venceu em {}.",
@@ -53,8 +53,8 @@ pub fn decide_platform(
     let until = validity_until(f.fee_paid_on, basis);
     if f.fee_paid_on > f.today || until < f.today {
         out.push(RuleFailure {
-            rule: "APP-ART3-PU",
-            article: "art. 3º, parágrafo único",
+            rule: "APP-ART3-PU".into(),
+            article: "art. 3º, parágrafo único".into(),
             field: "fee_paid_on",
             message: "O pagamento das taxas deve ser do período atual e não pode ser futuro."
                 .into(),

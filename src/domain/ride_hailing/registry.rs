@@ -52,6 +52,8 @@ pub struct Vehicle {
     pub model: String,
     pub color: String,
     pub model_year: i32,
+    /// From the CRLV; `None` for a car registered before it was asked.
+    pub manufacture_year: Option<i32>,
     pub doors: i32,
     pub air_conditioning: bool,
     pub capacity_including_driver: i32,
@@ -68,6 +70,7 @@ impl Vehicle {
     pub fn facts(&self) -> VehicleFacts {
         VehicleFacts {
             model_year: self.model_year,
+            manufacture_year: self.manufacture_year,
             doors: self.doors,
             air_conditioning: self.air_conditioning,
             capacity_including_driver: self.capacity_including_driver,

@@ -120,9 +120,13 @@ pub fn decide_renewal(
         &mut failures,
     );
     let grant = decide_grant(facts, basis);
-    if let Err(more) = &grant {
-        failures.extend(more.iter().cloned());
-    }
+    let (review, suspended) = match &grant {
+        Ok(g) => (g.review.clone(), g.suspended.clone()),
+        Err(more) => {
+            failures.extend(more.iter().cloned());
+            (Vec::new(), Vec::new())
+        }
+    };
     if !failures.is_empty() {
         return Err(failures);
     }
@@ -135,6 +139,8 @@ pub fn decide_renewal(
         valid_from,
         valid_until: validity_until(valid_from, basis),
         legal_basis_version: basis.version.clone(),
+        review,
+        suspended,
     })
 }
 
@@ -168,10 +174,8 @@ mod tests {
         let decision = decide_renewal(&c, &late, &basis).unwrap();
         assert_eq!(decision.valid_from, d(2027, 12, 1));
         // The switch off: every renewal runs from its payment, as a grant.
-        let basis_off = RideHailingLegalBasis {
-            renewal_continuous: false,
-            ..basis
-        };
+        let mut basis_off = basis;
+        basis_off.renewal_continuous = false;
         let c = current(d(2027, 11, 20), AuthorizationStatus::Ativa);
         let decision = decide_renewal(&c, &facts, &basis_off).unwrap();
         assert_eq!(decision.valid_from, d(2027, 10, 10));

@@ -418,8 +418,8 @@ pub fn precondition(
     let date = committed_on.format("%d/%m/%Y");
     if kind.id == "APP-ART27" && held == Some(AuthorizationStatus::Ativa) {
         return Some(RuleFailure {
-            rule: "APP-ART27",
-            article: "art. 27",
+            rule: "APP-ART27".into(),
+            article: "art. 27".into(),
             field: "infraction_id",
             message: format!(
                 "O condutor tinha autorização em vigor em {date}: o art. 27 (transporte clandestino) só se aplica a quem presta o serviço sem autorização válida. Enquadre a conduta no art. 26."
@@ -428,8 +428,8 @@ pub fn precondition(
     }
     if kind.id.starts_with("APP-ART26") && held.is_none() {
         return Some(RuleFailure {
-            rule: kind.id,
-            article: kind.article,
+            rule: kind.id.into(),
+            article: kind.article.into(),
             field: "infraction_id",
             message: format!(
                 "O condutor não tinha autorização em {date}: as infrações do art. 26 são de condutor autorizado; sem autorização válida, a conduta é transporte clandestino (art. 27)."

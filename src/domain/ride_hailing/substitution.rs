@@ -8,8 +8,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AuthorizationStatus, RuleFailure, VehicleFacts, app_art2_capacity, app_art2_p1_p2_vehicle,
-    app_art8_p1_i_municipality, app_art15_owner, fail,
+    AuthorizationStatus, RuleFailure, VehicleFacts, app_art15_owner, fail, vehicle_requirements,
 };
 use crate::domain::legal_basis::RideHailingLegalBasis;
 
@@ -74,8 +73,8 @@ pub struct SubstitutionFacts<'a> {
 /// APP-ART8 (art. 8º, caput): the new car is already bound to another authorization in force.
 pub fn app_art8_new_vehicle_bound() -> RuleFailure {
     RuleFailure {
-        rule: "APP-ART8",
-        article: "art. 8º, caput",
+        rule: "APP-ART8".into(),
+        article: "art. 8º, caput".into(),
         field: "new_vehicle_id",
         message:
             "O veículo novo já está vinculado a outra autorização ativa (um veículo por condutor)."
@@ -124,9 +123,7 @@ pub fn decide_substitution(
     }
     // Art. 8º, §2º names art. 2º, §§1º–2º; the car must also meet art. 2º, caput, and be
     // plated here (art. 8º, §1º, I; art. 15, §1º, VIII) and held as art. 15 allows.
-    app_art2_p1_p2_vehicle(f.new_vehicle, f.today, basis, &mut out);
-    app_art2_capacity(f.new_vehicle, basis, &mut out);
-    app_art8_p1_i_municipality(f.new_vehicle, basis, &mut out);
+    vehicle_requirements(f.new_vehicle, f.today, basis, &mut out);
     app_art15_owner(f.new_vehicle.owner.as_ref(), f.driver_cpf, &mut out);
     if f.new_vehicle_bound {
         out.push(app_art8_new_vehicle_bound());
@@ -212,6 +209,7 @@ mod tests {
     fn car() -> VehicleFacts {
         VehicleFacts {
             model_year: 2021,
+            manufacture_year: Some(2020),
             doors: 4,
             air_conditioning: true,
             capacity_including_driver: 5,

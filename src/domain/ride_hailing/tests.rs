@@ -47,6 +47,7 @@ fn eligible() -> GrantFacts {
         },
         vehicle: VehicleFacts {
             model_year: 2020,
+            manufacture_year: Some(2019),
             doors: 4,
             air_conditioning: true,
             capacity_including_driver: 5,
@@ -80,7 +81,7 @@ pub(super) fn compliant_grant_facts(today: NaiveDate) -> GrantFacts {
 fn rules_failed(f: &GrantFacts) -> Vec<(&'static str, &'static str)> {
     match decide_grant(f, &RideHailingLegalBasis::draft_2023()) {
         Ok(_) => vec![],
-        Err(v) => v.iter().map(|x| (x.rule, x.field)).collect(),
+        Err(v) => v.iter().map(|x| (x.rule_id(), x.field)).collect(),
     }
 }
 

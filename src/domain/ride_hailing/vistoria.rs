@@ -189,8 +189,8 @@ pub fn app_art10_fee_before_vistoria(
     performed_on: NaiveDate,
 ) -> Option<super::RuleFailure> {
     (performed_on < fee_paid_on).then(|| super::RuleFailure {
-        rule: "APP-ART10",
-        article: "art. 10",
+        rule: "APP-ART10".into(),
+        article: "art. 10".into(),
         field: "performed_on",
         message: format!(
             "A vistoria é precedida do pagamento das taxas, feito em {}.",
@@ -221,8 +221,8 @@ pub fn app_art13_xix_report(
     };
     let due = deadline_in_days(changed_on, basis.data_change_report_days, cal, &from_change);
     let late = (reported_on > due.due).then(|| super::RuleFailure {
-        rule: "APP-ART13-XIX",
-        article: "art. 13, XIX",
+        rule: "APP-ART13-XIX".into(),
+        article: "art. 13, XIX".into(),
         field: "reported_on",
         message: format!(
             "Alteração comunicada em {}, depois do prazo de 7 dias, que terminou em {}: infração do art. 26, III (leve).",
@@ -338,7 +338,7 @@ mod tests {
     fn app_art10_no_vistoria_before_the_fees_are_paid() {
         assert!(app_art10_fee_before_vistoria(d(2026, 11, 20), d(2026, 11, 20)).is_none());
         let f = app_art10_fee_before_vistoria(d(2026, 11, 20), d(2026, 11, 19));
-        assert_eq!(f.map(|f| f.rule), Some("APP-ART10"));
+        assert_eq!(f.as_ref().map(|f| f.rule.as_ref()), Some("APP-ART10"));
     }
 
     #[test]
@@ -365,7 +365,10 @@ mod tests {
         assert_eq!(due.due, d(2026, 6, 8));
         assert!(late.is_none());
         let (_, late) = app_art13_xix_report(d(2026, 6, 1), d(2026, 6, 9), &cal, &r, &b);
-        assert_eq!(late.map(|f| f.rule), Some("APP-ART13-XIX"));
+        assert_eq!(
+            late.as_ref().map(|f| f.rule.as_ref()),
+            Some("APP-ART13-XIX")
+        );
         // Changed Tuesday 01/12/2026: day 7 is Tuesday 08/12 (no extension needed).
         let (due, _) = app_art13_xix_report(d(2026, 12, 1), d(2026, 12, 1), &cal, &r, &b);
         assert_eq!(due.due, d(2026, 12, 8));

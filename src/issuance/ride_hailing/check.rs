@@ -44,7 +44,7 @@ pub struct GrantCheck {
 impl GrantCheck {
     /// Whether the grant would be made as it stands.
     pub fn passes(&self) -> bool {
-        self.decision.is_some() && self.taken.is_empty()
+        self.decision.as_ref().is_some_and(|d| d.review.is_empty()) && self.taken.is_empty()
     }
 }
 

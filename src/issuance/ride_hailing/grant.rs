@@ -25,6 +25,8 @@ pub const APP_SERIES: &str = "APP";
 pub struct Granted {
     pub authorization: RideHailingAuthorization,
     pub documents: Vec<SignedDocument>,
+    /// The provisions a court had suspended on the day, as the decision cites them.
+    pub suspended: Vec<String>,
 }
 
 /// The driver and the car a grant names.
@@ -113,6 +115,7 @@ pub async fn grant_app_authorization(
     let facts = grant_facts(state, &driver, &vehicle, fee_paid_on, protocolled_on, None).await?;
     let decision =
         decide_grant(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
+    under_review(&decision)?;
     let issued = issue_and_commit(
         state,
         &driver,
@@ -140,6 +143,21 @@ pub async fn grant_app_authorization(
         }
         other => other,
     }
+}
+
+/// AMB-25: a requirement the basis sends to an official's review is never granted outright,
+/// and no sticker exists before the review decides.
+fn under_review(decision: &GrantDecision) -> Result<(), UseCaseError> {
+    let Some(first) = decision.review.first() else {
+        return Ok(());
+    };
+    Err(UseCaseError::Conflict {
+        detail: "O pedido depende da análise de um servidor; nada foi concedido.".into(),
+        field: Some((
+            "ctb306",
+            format!("{} ({}): {}", first.citation, first.rule, first.reason),
+        )),
+    })
 }
 
 /// Renews an authorization for the next year (APP-ART3-PU, reading AMB-66): a new
@@ -180,6 +198,7 @@ pub async fn renew_app_authorization(
     .await?;
     let basis = state.ride_hailing_basis();
     let decision = decide_renewal(&renewed, &facts, &basis).map_err(UseCaseError::Rules)?;
+    under_review(&decision)?;
     let issued = issue_and_commit(
         state,
         &driver,
@@ -323,6 +342,7 @@ async fn issue_and_commit(
         Ok(documents) => Ok(Granted {
             authorization,
             documents,
+            suspended: decision.suspended.clone(),
         }),
         Err(e) => {
             void(state, &reserved.number, &e).await;

@@ -63,8 +63,18 @@ pub async fn register_platform(
         fee_paid_on: new.fee_paid_on,
         today: local_date(now),
     };
-    let valid_until =
-        decide_platform(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
+    let basis = state.ride_hailing_basis();
+    let decided = decide_platform(&facts, &basis);
+    // A cap on the platforms in force, where the basis has one (and no court suspended it).
+    let mut failures = decided.clone().err().unwrap_or_default();
+    let in_force = state.store.platforms_in_force(facts.today).await?;
+    for r in &basis.requirements {
+        r.check_platforms(in_force, &mut failures);
+    }
+    let valid_until = match decided {
+        Ok(until) if failures.is_empty() => until,
+        _ => return Err(UseCaseError::Rules(failures)),
+    };
     let record = PlatformRecord {
         id: Uuid::new_v4().to_string(),
         cnpj: new.cnpj.as_str().to_owned(),

@@ -142,8 +142,8 @@ pub async fn issue_notice(
     let now = state.clock.now();
     let (Some(payment), Some(_)) = (p.payment_due.as_ref(), auto.notification.as_ref()) else {
         return Err(UseCaseError::Rules(vec![crate::domain::rule::RuleFailure {
-            rule: "APP-ART22-P2",
-            article: "art. 22, §2º",
+            rule: "APP-ART22-P2".into(),
+            article: "art. 22, §2º".into(),
             field: "notification",
             message: "Registre a notificação e a juntada antes de emitir a notificação de penalidade: os prazos contam da juntada.".into(),
         }]));
@@ -151,8 +151,8 @@ pub async fn issue_notice(
     if p.annulled {
         return Err(UseCaseError::Rules(vec![
             crate::domain::rule::RuleFailure {
-                rule: "APP-ART22",
-                article: "art. 22",
+                rule: "APP-ART22".into(),
+                article: "art. 22".into(),
                 field: "auto",
                 message: "O auto foi anulado: não há penalidade a notificar.".into(),
             },

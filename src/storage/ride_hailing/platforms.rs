@@ -30,6 +30,18 @@ impl Store {
         })
     }
 
+    /// How many platforms are registered with a registration in force on `on`.
+    pub async fn platforms_in_force(&self, on: chrono::NaiveDate) -> Result<u32, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let (n,): (i64,) =
+                sqlx::query_as("SELECT COUNT(*) FROM platforms WHERE valid_until >= $1")
+                    .bind(on)
+                    .fetch_one(pool)
+                    .await?;
+            Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        })
+    }
+
     pub async fn get_platform(&self, id: &str) -> Result<Option<PlatformRecord>, StorageError> {
         on_backend!(self, |pool, _begin| {
             Ok(sqlx::query_as(sql::SELECT_PLATFORM)

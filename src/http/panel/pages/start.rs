@@ -80,6 +80,7 @@ pub(super) const NEW: &[&str] = &[
     "calendar.add_closed_days",
     "autos.set_upf",
     "legal_bases.activate_ride_hailing",
+    "legal_bases.suspend_ride_hailing",
     "legal_bases.activate_charter",
 ];
 

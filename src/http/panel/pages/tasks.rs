@@ -16,6 +16,8 @@ pub(super) use vistoria::{vistoria_submit, vistoria_task};
 use serde_json::json;
 
 use super::*;
+use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::requirements::driver_documents;
 use crate::domain::ride_hailing::driver_record::Court;
 
 /// One field of a task.
@@ -273,8 +275,55 @@ fn certificate_fields(required: bool) -> Vec<Field> {
     certificates
 }
 
-/// The driver's certificates and gravíssimas typed in the task, as the API takes them.
+/// A date field for each document the basis in force asks the driver for (its issue and the
+/// validity printed on it), under `documents.<name>.`.
+fn document_fields(basis: &RideHailingLegalBasis, required: bool) -> Vec<Field> {
+    let mut fields = Vec::new();
+    for (name, label) in driver_documents(&basis.requirements) {
+        fields.push(Field {
+            required,
+            ..Field::date(
+                &format!("documents.{name}.issued_on"),
+                &format!("{label} — emitido em"),
+            )
+        });
+        fields.push(Field::date(
+            &format!("documents.{name}.valid_until"),
+            "Validade impressa (se houver)",
+        ));
+    }
+    fields
+}
+
+/// The driver's record typed in the task, as the API takes it: certificates, gravíssimas and
+/// the documents the basis asks for; `None` when nothing was typed.
 fn record_json(
+    values: &HashMap<String, String>,
+    errors: &mut Vec<(String, String)>,
+    basis: &RideHailingLegalBasis,
+) -> Option<Value> {
+    let (certificates, infractions) = certificates_json(values, errors);
+    let mut documents = Vec::new();
+    for (name, _) in driver_documents(&basis.requirements) {
+        let Some(issued_on) = day(values, &format!("documents.{name}.issued_on"), errors) else {
+            continue;
+        };
+        let valid_until = day(values, &format!("documents.{name}.valid_until"), errors);
+        documents.push(json!({
+            "document": name, "issued_on": issued_on, "valid_until": valid_until,
+        }));
+    }
+    (!certificates.is_empty() || !infractions.is_empty() || !documents.is_empty()).then(|| {
+        json!({
+            "criminal_certificates": certificates,
+            "traffic_infractions": infractions,
+            "documents": documents,
+        })
+    })
+}
+
+/// The driver's certificates and gravíssimas typed in the task, as the API takes them.
+fn certificates_json(
     values: &HashMap<String, String>,
     errors: &mut Vec<(String, String)>,
 ) -> (Vec<Value>, Vec<Value>) {

@@ -200,7 +200,7 @@ pub async fn file_trip(
     let review = rules::contract_requirements(&list, &listed, &mut failures);
     failures.retain(|f| {
         matches!(
-            f.rule,
+            f.rule.as_ref(),
             "FRET-ART8-P3" | "FRET-ART10-PU" | "FRET-ART1-PU-III"
         )
     });

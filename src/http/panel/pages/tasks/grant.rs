@@ -6,10 +6,11 @@ use serde_json::json;
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
     Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred, day,
-    enum_label, id_of, posted, problems, record_json, redirect, refused_outcome, task_page, typed,
-    web,
+    document_fields, enum_label, id_of, posted, problems, record_json, redirect, refused_outcome,
+    task_page, typed, web,
 };
 use crate::domain::ids::{Cpf, Plate};
+use crate::domain::requirements::RequirementKind;
 use crate::domain::ride_hailing::OwnerType;
 use crate::domain::ride_hailing::driver_record::Court;
 use crate::http::panel::gateway::Answer;
@@ -52,8 +53,13 @@ fn sections(state: &AppState) -> Vec<Section> {
         .map(|o| (o.as_str().to_owned(), enum_label(o.as_str())))
         .collect();
     let municipalities: Vec<(String, String)> = basis
-        .allowed_municipalities
+        .requirements
         .iter()
+        .filter_map(|r| match &r.kind {
+            RequirementKind::VehicleRegistration { municipalities } => Some(municipalities),
+            _ => None,
+        })
+        .flatten()
         .map(|m| (m.ibge.to_string(), format!("{} ({})", m.name, m.uf)))
         .collect();
     let first_municipality = municipalities
@@ -104,7 +110,7 @@ fn sections(state: &AppState) -> Vec<Section> {
             "Em serviço de aplicativo aqui desde (se já servia)",
         ),
     ];
-    vec![
+    let mut sections = vec![
         Section::new(
             "Condutor(a)",
             Some(
@@ -118,11 +124,12 @@ fn sections(state: &AppState) -> Vec<Section> {
             "Certidões negativas criminais e infrações (art. 12, III e IV)",
             Some(format!(
                 "As quatro certidões são exigidas. Sem validade impressa, cada uma vale {} dias da emissão. Para quem já está cadastrado(a), as datas digitadas juntam certidões novas ao cadastro; em branco, valem as já juntadas.",
-                basis.certificate_default_validity_days
+                basis.certificate_default_validity_days().unwrap_or(0)
             )),
             certificates,
         )
         .columns(3),
+
         Section::new(
             "Veículo (dados do CRLV)",
             Some(
@@ -141,7 +148,18 @@ fn sections(state: &AppState) -> Vec<Section> {
                     .hint("Em branco: hoje."),
             ],
         ),
-    ]
+    ];
+    let documents = document_fields(&basis, true);
+    if !documents.is_empty() {
+        let docs = Section::new(
+            "Outros documentos exigidos pela base legal em vigor",
+            Some("Sem validade impressa, cada um vale o prazo que a base legal lhe dá.".into()),
+            documents,
+        )
+        .columns(2);
+        sections.insert(2, docs);
+    }
+    sections
 }
 
 const META: Meta = Meta {
@@ -259,7 +277,7 @@ fn number(
 fn new_driver_json(
     values: &HashMap<String, String>,
     errors: &mut Vec<(String, String)>,
-    record: &(Vec<Value>, Vec<Value>),
+    record: Option<&Value>,
 ) -> Value {
     let d = |name: &str, errors: &mut Vec<(String, String)>| {
         let v = day(values, name, errors);
@@ -281,8 +299,9 @@ fn new_driver_json(
             "first_license_date": first,
             "expires_on": expires,
         },
-        "criminal_certificates": record.0,
-        "traffic_infractions": record.1,
+        "criminal_certificates": record.map_or(json!([]), |r| r["criminal_certificates"].clone()),
+        "traffic_infractions": record.map_or(json!([]), |r| r["traffic_infractions"].clone()),
+        "documents": record.map_or(json!([]), |r| r["documents"].clone()),
     })
 }
 
@@ -356,19 +375,17 @@ pub(in crate::http::panel) async fn grant_submit(
     let parties = registered(&state, &values).await?;
     let mut errors = Vec::new();
     let mut found = Vec::new();
-    let record = record_json(&values, &mut errors);
+    let record = record_json(&values, &mut errors, &state.ride_hailing_basis());
     let mut body = json!({});
     let new_driver = if let Some((id, shown)) = &parties.driver {
         found.push(("cpf".to_owned(), shown.clone()));
         body["driver_id"] = json!(id);
-        if !record.0.is_empty() || !record.1.is_empty() {
-            body["driver_record"] = json!({
-                "criminal_certificates": record.0, "traffic_infractions": record.1,
-            });
+        if let Some(r) = &record {
+            body["driver_record"] = r.clone();
         }
         None
     } else {
-        let d = new_driver_json(&values, &mut errors, &record);
+        let d = new_driver_json(&values, &mut errors, record.as_ref());
         body["driver"] = d.clone();
         Some(d)
     };

@@ -157,7 +157,7 @@ pub(in crate::http::panel) async fn renewal_submit(
             )),
         }
     }
-    let record = record_json(&values, &mut errors);
+    let record = record_json(&values, &mut errors, &state.ride_hailing_basis());
     let fee = day(&values, "fee_paid_on", &mut errors);
     if typed(&values, "fee_paid_on").is_none() {
         errors.push(("fee_paid_on".into(), "Campo obrigatório.".into()));
@@ -175,8 +175,7 @@ pub(in crate::http::panel) async fn renewal_submit(
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
     };
-    let filed = (!record.0.is_empty() || !record.1.is_empty())
-        .then(|| json!({"criminal_certificates": record.0, "traffic_infractions": record.1}));
+    let filed = record;
     let mut check = json!({
         "renewal_of": current.id, "fee_paid_on": fee, "protocolled_on": protocolled_on,
     });
