@@ -29,6 +29,19 @@ pub fn add_months(date: NaiveDate, months: u32, overflow: MonthOverflow) -> Naiv
     }
 }
 
+/// The last instant of `date` in America/Cuiaba (DL-11): what a reading "as of" that day
+/// judges at.
+pub fn end_of_local_day(date: NaiveDate) -> DateTime<Utc> {
+    let next = date
+        .succ_opt()
+        .unwrap_or(date)
+        .and_time(chrono::NaiveTime::MIN);
+    chrono::TimeZone::from_local_datetime(&Cuiaba, &next)
+        .earliest()
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.with_timezone(&Utc))
+        - chrono::Duration::microseconds(1)
+}
+
 /// DL-11: the legal calendar date of an instant, in America/Cuiaba.
 pub fn local_date(instant: DateTime<Utc>) -> NaiveDate {
     instant.with_timezone(&Cuiaba).date_naive()

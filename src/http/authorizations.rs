@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::auth::Official;
 use super::fields::{Fields, parsed};
-use super::problem::ApiError;
+use super::problem::{ApiError, ProblemItem};
 use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::dates::MonthOverflow;
 use crate::domain::ride_hailing::AuthorizationStatus;
@@ -117,13 +117,14 @@ fn authorization_view(
     docs: &[DocRef<'_>],
     sanctions: &[Sanction],
     standing: Option<AuthorizationStatus>,
+    now: DateTime<Utc>,
 ) -> AuthorizationView {
     let (status, suspended_until) = authorization_status(
         a.valid_until,
         a.revocation.as_ref().map(|r| r.revoked_at),
         sanctions,
         standing,
-        state.clock.now(),
+        now,
     );
     let sticker_url = docs
         .iter()
@@ -262,7 +263,14 @@ pub(super) fn created(
             token: &d.document.token,
         })
         .collect();
-    let mut body = authorization_view(state, &granted.authorization, &docs, &[], None);
+    let mut body = authorization_view(
+        state,
+        &granted.authorization,
+        &docs,
+        &[],
+        None,
+        state.clock.now(),
+    );
     body.suspended_provisions.clone_from(&granted.suspended);
     HttpResponse::Created()
         .insert_header((
@@ -272,20 +280,60 @@ pub(super) fn created(
         .json(body)
 }
 
-/// An authorization with its status now, sanctions, vistorias and documents.
-#[utoipa::path(get, path = "/api/v1/app-authorizations/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+/// A past day to read a record as of.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AsOfQuery {
+    /// AAAA-MM-DD: a situação ao fim desse dia (em Barra do Garças), calculada com os atos em
+    /// vigor então; padrão: agora.
+    as_of: Option<String>,
+}
+
+/// An authorization with its status now — or at the end of a past day (`as_of`) — its
+/// sanctions, vistorias and documents.
+#[utoipa::path(get, path = "/api/v1/app-authorizations/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização"), AsOfQuery),
     responses((status = 200, description = "A autorização", body = AuthorizationView)))]
 pub async fn get(
     state: web::Data<AppState>,
     _official: Official,
     id: web::Path<String>,
+    q: web::Query<AsOfQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    Ok(HttpResponse::Ok().json(stored_json(&state, id).await?))
+    let Some(text) = &q.as_of else {
+        return Ok(HttpResponse::Ok().json(stored_json(&state, id).await?));
+    };
+    let mut f = Fields::default();
+    let day = f.date("as_of", text);
+    let day = f.done(day)?;
+    let today = state.today();
+    if day > today {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "as_of",
+            "A data da consulta não pode ser futura.",
+        )]));
+    }
+    let body = stored_json_at(&state, id, crate::domain::dates::end_of_local_day(day)).await?;
+    if day < crate::domain::dates::local_date(body.granted_at) {
+        return Err(ApiError::Invalid(vec![ProblemItem::field(
+            "as_of",
+            "A autorização ainda não existia nessa data.",
+        )]));
+    }
+    Ok(HttpResponse::Ok().json(body))
 }
 
 /// The authorization as stored now: record, documents and sanctions.
 async fn stored_json(state: &AppState, id: Uuid) -> Result<AuthorizationView, ApiError> {
+    stored_json_at(state, id, state.clock.now()).await
+}
+
+/// The authorization as it stood at `at`, from the acts recorded.
+async fn stored_json_at(
+    state: &AppState,
+    id: Uuid,
+    at: DateTime<Utc>,
+) -> Result<AuthorizationView, ApiError> {
     let a = state
         .store
         .get_authorization(id)
@@ -301,10 +349,10 @@ async fn stored_json(state: &AppState, id: Uuid) -> Result<AuthorizationView, Ap
         a.driver_id,
         a.vehicle_id,
         a.granted_at,
-        state.clock.now(),
+        at,
     )
     .await?;
-    let mut body = authorization_view(state, &a, &refs(&docs), &sanctions, standing);
+    let mut body = authorization_view(state, &a, &refs(&docs), &sanctions, standing, at);
     body.inspection = Some(report);
     Ok(body)
 }

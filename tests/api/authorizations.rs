@@ -553,3 +553,38 @@ async fn app_art13_xix_data_change_reports_within_seven_days() {
         2
     );
 }
+
+/// DL-8 and APP-ART3-PU read as of a past day: an authorization granted a year earlier is
+/// ATIVA on its last day and VENCIDA on the next; a day before the grant or in the future is
+/// refused.
+#[tokio::test]
+async fn as_of_a_date_an_authorization_is_active_on_its_last_day_and_expired_the_next() {
+    let app = spawn_app().await;
+    let granted = app.granted_to(0).await;
+    let id = granted["id"].as_str().unwrap();
+    assert_eq!(granted["valid_until"], "2027-11-20");
+    // The vistoria of art. 9º, on the day of the grant (valid for 12 months).
+    assert_eq!(
+        app.vistoria(&granted, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    // A year and more later, the clock on 10/01/2028.
+    app.clock.set(crate::charter::noon("2028-01-10"));
+    let as_of = |day: &str| format!("/api/v1/app-authorizations/{id}?as_of={day}");
+    assert_eq!(app.get_json(&as_of("2027-11-20")).await["status"], "active");
+    assert_eq!(
+        app.get_json(&as_of("2027-11-21")).await["status"],
+        "expired"
+    );
+    assert_eq!(
+        app.get_json(&format!("/api/v1/app-authorizations/{id}"))
+            .await["status"],
+        "expired"
+    );
+    for day in ["2026-11-29", "2028-01-11", "20/11/2027"] {
+        let res = app.get_authed(&as_of(day)).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{day}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["errors"][0]["field"], "as_of", "{day}: {body}");
+    }
+}

@@ -73,6 +73,7 @@ fn sections(state: &AppState) -> Vec<Section> {
         Field::text("vehicle.model", "Modelo").required(),
         Field::text("vehicle.color", "Cor").required(),
         Field::number("vehicle.model_year", "Ano do modelo").required(),
+        Field::number("vehicle.manufacture_year", "Ano de fabricação"),
         Field::number("vehicle.doors", "Portas")
             .required()
             .preset("4"),
@@ -318,6 +319,8 @@ fn new_vehicle_json(values: &HashMap<String, String>, errors: &mut Vec<(String, 
         "model": need(values, "vehicle.model", errors),
         "color": need(values, "vehicle.color", errors),
         "model_year": number(values, "vehicle.model_year", errors),
+        "manufacture_year": typed(values, "vehicle.manufacture_year")
+            .map_or(Value::Null, |_| number(values, "vehicle.manufacture_year", errors)),
         "doors": number(values, "vehicle.doors", errors),
         "air_conditioning": need(values, "vehicle.air_conditioning", errors) == "true",
         "capacity_including_driver": number(values, "vehicle.capacity_including_driver", errors),
@@ -341,6 +344,7 @@ fn task_field(field: &str) -> String {
         | "model"
         | "color"
         | "model_year"
+        | "manufacture_year"
         | "doors"
         | "air_conditioning"
         | "capacity_including_driver"
