@@ -266,13 +266,19 @@ pub trait BasisFile: Sized + serde::de::DeserializeOwned {
     fn problems(&mut self, out: &mut Vec<String>);
 
     /// Parses and checks the text of a basis file.
+    /// Rewrites a file of an earlier format into the current one (a version activated before
+    /// the format changed must still load); the default leaves it as it is.
+    fn upgrade(_file: &mut toml::Table) {}
+
     fn from_toml(text: &str) -> Result<Self, BasisRefused> {
-        let mut basis: Self = toml::from_str(text).map_err(|e| {
-            BasisRefused(vec![format!(
-                "Arquivo da base legal ilegível: {}",
-                e.message()
-            )])
-        })?;
+        let unreadable = |e: &dyn std::fmt::Display| {
+            BasisRefused(vec![format!("Arquivo da base legal ilegível: {e}")])
+        };
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| unreadable(&e.message()))?;
+        Self::upgrade(&mut table);
+        let mut basis: Self = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| unreadable(&e.message()))?;
         let mut out = Vec::new();
         if basis.law() != Self::LAW {
             out.push(format!(
@@ -341,6 +347,109 @@ impl BasisFile for RideHailingLegalBasis {
     const LAW: Law = Law::RideHailing;
 
     basis_fields!();
+
+    /// A file written before requirements were data (its eligibility numbers as flat keys, no
+    /// `[[requirements]]`) reads as the same requirements, cited as the draft cites them.
+    fn upgrade(file: &mut toml::Table) {
+        use toml::Value;
+        if file.contains_key("requirements") || !file.contains_key("max_vehicle_age_years") {
+            return;
+        }
+        let municipalities = file
+            .remove("allowed_municipalities")
+            .unwrap_or(Value::Array(Vec::new()));
+        let mut take = |key: &str| file.remove(key).unwrap_or(Value::Integer(0));
+        let req = |kind: &str, rule: &str, citation: &str, params: Vec<(&str, Value)>| {
+            let mut t = toml::Table::new();
+            t.insert("kind".into(), Value::String(kind.into()));
+            t.insert("rule".into(), Value::String(rule.into()));
+            t.insert("citation".into(), Value::String(citation.into()));
+            for (k, v) in params {
+                t.insert(k.into(), v);
+            }
+            Value::Table(t)
+        };
+        let final_only = take("ctb306_requires_final_conviction").as_bool() != Some(false);
+        let list = vec![
+            req(
+                "license",
+                "APP-ART12-I",
+                "art. 12, I",
+                vec![
+                    ("min_years", take("min_years_since_first_license")),
+                    ("ear", Value::Boolean(true)),
+                ],
+            ),
+            req(
+                "criminal_certificates",
+                "APP-ART12-III",
+                "art. 12, III",
+                vec![(
+                    "default_validity_days",
+                    take("certificate_default_validity_days"),
+                )],
+            ),
+            req(
+                "no_infractions",
+                "APP-ART12-IV",
+                "art. 12, IV",
+                vec![
+                    ("class", Value::String("gravissima".into())),
+                    ("months", Value::Integer(12)),
+                ],
+            ),
+            req(
+                "ctb306",
+                "APP-ART12-P1",
+                "art. 12, §1º",
+                vec![
+                    ("bar_years", take("ctb306_bar_years")),
+                    ("counted_from", take("ctb306_bar_counted_from")),
+                    (
+                        "pending_prosecution",
+                        Value::String(if final_only { "ignore" } else { "bar" }.into()),
+                    ),
+                ],
+            ),
+            req(
+                "vehicle_age",
+                "APP-ART2-P2",
+                "art. 2º, §§1º e 2º",
+                vec![
+                    ("counted_from", Value::String("model_year".into())),
+                    ("max_years", take("max_vehicle_age_years")),
+                ],
+            ),
+            req(
+                "vehicle_doors",
+                "APP-ART2-P1",
+                "art. 2º, §1º",
+                vec![("doors", take("required_doors"))],
+            ),
+            req(
+                "vehicle_air_conditioning",
+                "APP-ART2-P1",
+                "art. 2º, §1º",
+                vec![],
+            ),
+            req(
+                "vehicle_capacity",
+                "APP-ART2",
+                "art. 2º, caput",
+                vec![(
+                    "max_including_driver",
+                    take("max_capacity_including_driver"),
+                )],
+            ),
+            req(
+                "vehicle_registration",
+                "APP-ART8-P1-I",
+                "art. 8º, §1º, I",
+                vec![("municipalities", municipalities)],
+            ),
+        ];
+        file.insert("requirements".into(), Value::Array(list));
+    }
 
     fn problems(&mut self, out: &mut Vec<String>) {
         positive(
@@ -729,6 +838,64 @@ mod tests {
         assert_eq!(charter.version, "LEI-4937-2025/v1");
         assert_eq!(charter.fine_upf, 500);
         assert_eq!(charter.publication_date, d(2025, 2, 26));
+    }
+
+    /// A version activated before requirements were data still loads, as the same rules.
+    #[test]
+    fn a_file_of_the_earlier_format_reads_as_the_same_requirements() {
+        let old = r#"
+law = "ride_hailing"
+version = "APP-ANTIGA/v1"
+effective_from = "2024-01-01"
+citation = "Lei antiga"
+sticker_citation = "Art. 14"
+authorization_validity_months = 12
+max_vehicle_age_years = 10
+required_doors = 4
+max_capacity_including_driver = 7
+min_years_since_first_license = 2
+month_overflow = "last_day"
+fine_upf_leve = 115
+fine_upf_media = 285
+fine_upf_grave = 570
+fine_upf_gravissima = 950
+recidivism_window_months = 12
+suspension_repeat_iv_days = 30
+suspension_general_months = 12
+data_request_hours = 24
+platform_min_app_cover_centavos = 5000000
+certificate_default_validity_days = 60
+ctb306_bar_years = 5
+ctb306_requires_final_conviction = false
+ctb306_bar_counted_from = "final_conviction"
+transition_grandfather_all = false
+notice_dispatch_days = 90
+defence_days = 15
+reconsideration_days = 10
+payment_days = 30
+vistoria_presentation_days = 5
+vistoria_validity_months = 12
+vistoria_fix_days = 15
+data_change_report_days = 7
+history_judged_at_protocol = true
+
+[[allowed_municipalities]]
+ibge = 5101803
+name = "Barra do Garças"
+uf = "MT"
+"#;
+        let b = RideHailingLegalBasis::from_toml(old).unwrap();
+        let draft = RideHailingLegalBasis::draft_2023();
+        assert_eq!(b.requirements.len(), draft.requirements.len());
+        assert_eq!(b.vehicle_age_limit(), Some((AgeCountedFrom::ModelYear, 10)));
+        assert_eq!(b.certificate_default_validity_days(), Some(60));
+        assert!(b.municipality(IbgeCode::from_const(5_101_803)).is_some());
+        assert!(b.requirements.iter().any(|r| r.kind
+            == RequirementKind::Ctb306 {
+                bar_years: 5,
+                counted_from: Ctb306BarStart::FinalConviction,
+                pending_prosecution: crate::domain::requirements::PendingProsecution::Bar,
+            }));
     }
 
     #[test]
