@@ -355,99 +355,60 @@ impl BasisFile for RideHailingLegalBasis {
         if file.contains_key("requirements") || !file.contains_key("max_vehicle_age_years") {
             return;
         }
-        let municipalities = file
-            .remove("allowed_municipalities")
-            .unwrap_or(Value::Array(Vec::new()));
-        let mut take = |key: &str| file.remove(key).unwrap_or(Value::Integer(0));
-        let req = |kind: &str, rule: &str, citation: &str, params: Vec<(&str, Value)>| {
-            let mut t = toml::Table::new();
-            t.insert("kind".into(), Value::String(kind.into()));
-            t.insert("rule".into(), Value::String(rule.into()));
-            t.insert("citation".into(), Value::String(citation.into()));
-            for (k, v) in params {
-                t.insert(k.into(), v);
-            }
-            Value::Table(t)
+        // The draft's requirements, as its file cites them, with the old file's numbers.
+        let Some(Value::Array(mut list)) = toml::from_str::<toml::Table>(DRAFT_2023_FILE)
+            .ok()
+            .and_then(|mut draft| draft.remove("requirements"))
+        else {
+            return;
         };
-        let final_only = take("ctb306_requires_final_conviction").as_bool() != Some(false);
-        let list = vec![
-            req(
-                "license",
-                "APP-ART12-I",
-                "art. 12, I",
-                vec![
-                    ("min_years", take("min_years_since_first_license")),
-                    ("ear", Value::Boolean(true)),
-                ],
-            ),
-            req(
+        let final_only =
+            file.remove("ctb306_requires_final_conviction") != Some(Value::Boolean(false));
+        let moved: [(&str, &str, &str); 7] = [
+            ("license", "min_years", "min_years_since_first_license"),
+            (
                 "criminal_certificates",
-                "APP-ART12-III",
-                "art. 12, III",
-                vec![(
-                    "default_validity_days",
-                    take("certificate_default_validity_days"),
-                )],
+                "default_validity_days",
+                "certificate_default_validity_days",
             ),
-            req(
-                "no_infractions",
-                "APP-ART12-IV",
-                "art. 12, IV",
-                vec![
-                    ("class", Value::String("gravissima".into())),
-                    ("months", Value::Integer(12)),
-                ],
-            ),
-            req(
-                "ctb306",
-                "APP-ART12-P1",
-                "art. 12, §1º",
-                vec![
-                    ("bar_years", take("ctb306_bar_years")),
-                    ("counted_from", take("ctb306_bar_counted_from")),
-                    (
-                        "pending_prosecution",
-                        Value::String(if final_only { "ignore" } else { "bar" }.into()),
-                    ),
-                ],
-            ),
-            req(
-                "vehicle_age",
-                "APP-ART2-P2",
-                "art. 2º, §§1º e 2º",
-                vec![
-                    ("counted_from", Value::String("model_year".into())),
-                    ("max_years", take("max_vehicle_age_years")),
-                ],
-            ),
-            req(
-                "vehicle_doors",
-                "APP-ART2-P1",
-                "art. 2º, §1º",
-                vec![("doors", take("required_doors"))],
-            ),
-            req(
-                "vehicle_air_conditioning",
-                "APP-ART2-P1",
-                "art. 2º, §1º",
-                vec![],
-            ),
-            req(
+            ("ctb306", "bar_years", "ctb306_bar_years"),
+            ("ctb306", "counted_from", "ctb306_bar_counted_from"),
+            ("vehicle_age", "max_years", "max_vehicle_age_years"),
+            ("vehicle_doors", "doors", "required_doors"),
+            (
                 "vehicle_capacity",
-                "APP-ART2",
-                "art. 2º, caput",
-                vec![(
-                    "max_including_driver",
-                    take("max_capacity_including_driver"),
-                )],
-            ),
-            req(
-                "vehicle_registration",
-                "APP-ART8-P1-I",
-                "art. 8º, §1º, I",
-                vec![("municipalities", municipalities)],
+                "max_including_driver",
+                "max_capacity_including_driver",
             ),
         ];
+        for requirement in list.iter_mut().filter_map(Value::as_table_mut) {
+            let kind = requirement
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            for (_, param, old) in moved.iter().filter(|(k, _, _)| *k == kind) {
+                if let Some(v) = file.get(*old) {
+                    requirement.insert((*param).to_owned(), v.clone());
+                }
+            }
+            match kind.as_str() {
+                "ctb306" => {
+                    let pending = if final_only { "ignore" } else { "bar" };
+                    requirement.insert("pending_prosecution".into(), Value::String(pending.into()));
+                }
+                "vehicle_registration" => {
+                    if let Some(m) = file.get("allowed_municipalities") {
+                        requirement.insert("municipalities".into(), m.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (_, _, old) in moved {
+            file.remove(old);
+        }
+        file.remove("allowed_municipalities");
         file.insert("requirements".into(), Value::Array(list));
     }
 

@@ -152,6 +152,22 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// What was typed and found, sent back with `errors` under `headline`: nothing recorded.
+    fn refused(
+        values: &HashMap<String, String>,
+        found: &[(String, String)],
+        errors: Vec<(String, String)>,
+        headline: &str,
+    ) -> Self {
+        Self {
+            values: values.clone(),
+            errors,
+            found: found.to_vec(),
+            headline: headline.to_owned(),
+            ..Self::default()
+        }
+    }
+
     /// Puts the typed values, what was found and the errors beside their fields; an error
     /// whose field the page does not have goes to the top.
     fn apply(mut self, sections: &mut [Section]) -> Self {

@@ -410,12 +410,8 @@ pub(in crate::http::panel) async fn grant_submit(
     let protocolled_on = day(&values, "protocolled_on", &mut errors);
     body["protocolled_on"] = json!(protocolled_on);
     let refused = |errors, headline: &str, general| Outcome {
-        values: values.clone(),
-        errors,
-        found: found.clone(),
-        ok: None,
-        headline: headline.to_owned(),
         general,
+        ..Outcome::refused(&values, &found, errors, headline)
     };
     if !errors.is_empty() {
         let o = refused(errors, "Confira os campos; nada foi gravado.", Vec::new());

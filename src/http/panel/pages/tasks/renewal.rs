@@ -163,14 +163,7 @@ pub(in crate::http::panel) async fn renewal_submit(
         errors.push(("fee_paid_on".into(), "Campo obrigatório.".into()));
     }
     let protocolled_on = day(&values, "protocolled_on", &mut errors);
-    let refused = |errors, headline: &str| Outcome {
-        values: values.clone(),
-        errors,
-        found: found.clone(),
-        ok: None,
-        headline: headline.to_owned(),
-        general: Vec::new(),
-    };
+    let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
     let Some(current) = current.filter(|_| errors.is_empty()) else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);

@@ -112,10 +112,6 @@ fn task_field(field: &str) -> String {
     }
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one task's round trip: resolve, check, then each act in order"
-)]
 pub(in crate::http::panel) async fn termo_submit(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -168,14 +164,7 @@ pub(in crate::http::panel) async fn termo_submit(
         renewed_any = true;
     }
     let protocolled_on = day(&values, "protocolled_on", &mut errors);
-    let refused = |errors, headline: &str| Outcome {
-        values: values.clone(),
-        errors,
-        found: found.clone(),
-        ok: None,
-        headline: headline.to_owned(),
-        general: Vec::new(),
-    };
+    let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
     let Some(c) = company.filter(|_| errors.is_empty()) else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);

@@ -131,14 +131,7 @@ pub(in crate::http::panel) async fn vistoria_submit(
         errors.push(("inspector".into(), "Campo obrigatório.".into()));
     }
     let approved = typed(&values, "approved") != Some("false");
-    let refused = |errors, headline: &str| Outcome {
-        values: values.clone(),
-        errors,
-        found: found.clone(),
-        ok: None,
-        headline: headline.to_owned(),
-        general: Vec::new(),
-    };
+    let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
     let Some(v) = vehicle.filter(|_| errors.is_empty()) else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
