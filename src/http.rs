@@ -12,6 +12,7 @@ pub mod history;
 pub mod legal_bases;
 pub mod limits;
 pub mod meta;
+pub mod municipality;
 pub mod openapi;
 pub mod panel;
 pub mod platforms;
@@ -19,6 +20,7 @@ pub mod problem;
 pub mod rectification;
 pub mod registry;
 pub mod renewal;
+pub mod reviews;
 pub mod verify;
 
 use actix_web::dev::{Service, ServiceResponse};
@@ -170,6 +172,9 @@ route_table! {
     "/api/v1/app-authorizations/{id}/revocation" => [post authorizations::revoke: IssueRideHailing],
     "/api/v1/app-authorizations/{id}/renewal" => [post renewal::renew: IssueRideHailing],
     "/api/v1/app-authorization-checks" => [post grant_check::check: IssueRideHailing],
+    "/api/v1/app-grant-reviews" => [get reviews::pending: ReadRideHailing],
+    "/api/v1/app-grant-reviews/{id}" => [get reviews::get: ReadRideHailing],
+    "/api/v1/app-grant-reviews/{id}/decision" => [post authorizations::decide_review: IssueRideHailing],
     "/api/v1/documents/{id}" => [get authorizations::document: ReadRideHailing],
     "/api/v1/documents/{id}/print" => [get authorizations::document_print: IssueRideHailing],
     "/api/v1/openapi.json" => [get meta::openapi: Public],

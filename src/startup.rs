@@ -103,7 +103,7 @@ impl Application {
                 )
             })?;
         store.listen_for_other_nodes();
-        let legal_bases = load_legal_bases(&store).await?;
+        let legal_bases = load_legal_bases(&store, &profile.initial_bases).await?;
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
@@ -143,6 +143,7 @@ impl Application {
             App::new()
                 .configure(|cfg| assembly.configure(cfg))
                 .wrap(actix_web::middleware::from_fn(http::legal_bases_middleware))
+                .wrap(actix_web::middleware::from_fn(http::municipality::middleware))
                 .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)
@@ -184,7 +185,10 @@ impl Application {
 /// The repository's legal bases and the register's activations; a version
 /// that does not load stops the start rather than judge by another law. A database that is
 /// down at start is read on the first request it answers.
-async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBasesCache> {
+async fn load_legal_bases(
+    store: &Store,
+    initial: &crate::domain::legal_basis::InitialBases,
+) -> anyhow::Result<crate::state::LegalBasesCache> {
     let generation = store.changes().generation();
     let acts = match store.legal_basis_activations().await {
         Ok(activations) => store
@@ -195,7 +199,7 @@ async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBa
     };
     Ok(match acts {
         Ok((activations, suspensions)) => {
-            let bases = crate::domain::legal_basis::LegalBases::load(activations)
+            let bases = crate::domain::legal_basis::LegalBases::load_from(initial, activations)
                 .context("loading the legal bases")?
                 .with_suspensions(suspensions);
             for v in bases.activations() {
@@ -206,7 +210,7 @@ async fn load_legal_bases(store: &Store) -> anyhow::Result<crate::state::LegalBa
         Err(crate::storage::StorageError::Unavailable(e)) => {
             tracing::warn!(error = %e, "database unavailable: the legal bases' activations are read once it answers");
             crate::state::LegalBasesCache::unread(
-                crate::domain::legal_basis::LegalBases::load(Vec::new())
+                crate::domain::legal_basis::LegalBases::load_from(initial, Vec::new())
                     .context("loading the legal bases")?,
             )
         }

@@ -187,7 +187,10 @@ impl AppState {
         }
         let read = async {
             Ok::<_, BasesError>(
-                LegalBases::load(self.store.legal_basis_activations().await?)?
+                LegalBases::load_from(
+                    &self.letterhead.profile.initial_bases,
+                    self.store.legal_basis_activations().await?,
+                )?
                     .with_suspensions(self.store.legal_suspensions().await?),
             )
         };

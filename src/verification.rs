@@ -712,7 +712,10 @@ pub async fn verify_pdf_upload(
             let r = report(
                 true,
                 false,
-                "Assinado por um certificado que não é da Prefeitura de Barra do Garças.",
+                &format!(
+                    "Assinado por um certificado que não é da {}.",
+                    state.letterhead.profile.prefeitura.name
+                ),
             );
             return outcome(Verdict::UnknownKey, Some(r), None);
         }

@@ -225,9 +225,9 @@ impl SampleWriter<'_> {
             .render_blocking(template, inputs, Some(&qr.svg), self.now)?;
         let info = SignatureInfo {
             time: self.now,
-            name: "Prefeitura Municipal de Barra do Garças",
+            name: &self.letterhead.profile.prefeitura.name,
             reason: kind.label_pt(),
-            location: "Barra do Garças-MT",
+            location: &self.letterhead.profile.prefeitura.city,
         };
         let signed = pades::sign_pdf(&pdf, &self.keys.pdf_signer(), &info)?;
         let path = self.dir.join(format!("{}.pdf", kind.as_str()));

@@ -36,9 +36,32 @@ pub struct Profile {
     pub payment: Payment,
     /// How each law is cited, by legal-basis version.
     pub laws: BTreeMap<String, LawCitation>,
+    /// The legal bases in force from the start, files relative to the profile; absent: the
+    /// ones selo ships (Barra do Garças's).
+    #[serde(default, skip_serializing_if = "BasisFiles::is_empty")]
+    pub legal_bases: BasisFiles,
+    /// The sources of those files, read at load.
+    #[serde(skip)]
+    pub initial_bases: crate::domain::legal_basis::InitialBases,
     /// The brasão's bytes, read from the file `prefeitura.brasao` names.
     #[serde(skip)]
     pub brasao: Option<Brasao>,
+}
+
+/// A municipality's own legal-basis files (TOML, as `POST /api/v1/legal-bases/…` takes them).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BasisFiles {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ride_hailing: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charter: Option<String>,
+}
+
+impl BasisFiles {
+    pub fn is_empty(&self) -> bool {
+        self.ride_hailing.is_none() && self.charter.is_none()
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -194,7 +217,10 @@ impl Profile {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
-        let mut problems = profile.problems();
+        let dir_or_here = dir.unwrap_or_else(|| Path::new("."));
+        let mut problems = Vec::new();
+        profile.read_bases(dir_or_here, &mut problems);
+        problems.extend(profile.problems());
         if !is_placeholder(&profile.prefeitura.brasao) {
             let file = dir
                 .unwrap_or_else(|| Path::new("."))
@@ -214,6 +240,58 @@ impl Profile {
         }
     }
 
+    /// Reads and checks the legal-basis files the profile names (relative to `dir`).
+    fn read_bases(&mut self, dir: &Path, problems: &mut Vec<String>) {
+        use crate::domain::legal_basis::{BasisFile as _, CharterLegalBasis, RideHailingLegalBasis};
+        let read = |key: &str, file: &str, problems: &mut Vec<String>| {
+            let path = dir.join(file);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => Some(text),
+                Err(e) => {
+                    problems.push(format!(
+                        "legal_bases.{key}: {} não pôde ser lido ({e})",
+                        path.display()
+                    ));
+                    None
+                }
+            }
+        };
+        if let Some(file) = self.legal_bases.ride_hailing.clone()
+            && let Some(text) = read("ride_hailing", &file, problems)
+        {
+            match RideHailingLegalBasis::from_toml(&text) {
+                Ok(_) => self.initial_bases.ride_hailing = Some(text),
+                Err(e) => problems.push(format!("legal_bases.ride_hailing: {e}")),
+            }
+        }
+        if let Some(file) = self.legal_bases.charter.clone()
+            && let Some(text) = read("charter", &file, problems)
+        {
+            match CharterLegalBasis::from_toml(&text) {
+                Ok(_) => self.initial_bases.charter = Some(text),
+                Err(e) => problems.push(format!("legal_bases.charter: {e}")),
+            }
+        }
+    }
+
+    /// The versions in force from the start: the profile's own files, or the ones selo ships.
+    fn initial_versions(&self) -> Vec<String> {
+        use crate::domain::legal_basis::{BasisFile as _, CharterLegalBasis, RideHailingLegalBasis};
+        let charter = self
+            .initial_bases
+            .charter
+            .as_deref()
+            .and_then(|t| CharterLegalBasis::from_toml(t).ok())
+            .unwrap_or_else(CharterLegalBasis::lei_4937_2025);
+        let ride_hailing = self
+            .initial_bases
+            .ride_hailing
+            .as_deref()
+            .and_then(|t| RideHailingLegalBasis::from_toml(t).ok())
+            .unwrap_or_else(RideHailingLegalBasis::draft_2023);
+        vec![charter.version, ride_hailing.version]
+    }
+
     /// What is wrong with the facts themselves (placeholders are not wrong, only missing).
     fn problems(&self) -> Vec<String> {
         let mut p = Vec::new();
@@ -229,10 +307,7 @@ impl Profile {
                 p.push(format!("secretariats.{key}: ausente"));
             }
         }
-        for key in [
-            &crate::domain::legal_basis::CharterLegalBasis::lei_4937_2025().version,
-            &crate::domain::legal_basis::RideHailingLegalBasis::draft_2023().version,
-        ] {
+        for key in &self.initial_versions() {
             if !self.laws.contains_key(key) {
                 p.push(format!("laws.\"{key}\": ausente"));
             }

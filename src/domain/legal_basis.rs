@@ -618,6 +618,15 @@ impl Suspension {
     }
 }
 
+/// The sources (TOML) of the versions in force from the start, before any activation: `None`
+/// for the ones selo ships (the draft of the ride-hailing law, Lei 4.937/2025); a municipality
+/// profile names its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InitialBases {
+    pub ride_hailing: Option<String>,
+    pub charter: Option<String>,
+}
+
 /// Every version of both laws the register knows, in the order they take effect: the files in
 /// the repository first, then the activations; and the courts' suspensions of provisions.
 #[derive(Debug, Clone)]
@@ -631,8 +640,21 @@ pub struct LegalBases {
 impl LegalBases {
     /// The files in the repository, with the register's activations on top.
     pub fn load(activations: Vec<Activation>) -> Result<Self, BasisRefused> {
-        let mut ride_hailing = vec![Arc::new(RideHailingLegalBasis::from_toml(DRAFT_2023_FILE)?)];
-        let mut charter = vec![Arc::new(CharterLegalBasis::from_toml(LEI_4937_2025_FILE)?)];
+        Self::load_from(&InitialBases::default(), activations)
+    }
+
+    /// The same, starting from the versions `initial` names (a municipality profile's own)
+    /// instead of the ones selo ships.
+    pub fn load_from(
+        initial: &InitialBases,
+        activations: Vec<Activation>,
+    ) -> Result<Self, BasisRefused> {
+        let mut ride_hailing = vec![Arc::new(RideHailingLegalBasis::from_toml(
+            initial.ride_hailing.as_deref().unwrap_or(DRAFT_2023_FILE),
+        )?)];
+        let mut charter = vec![Arc::new(CharterLegalBasis::from_toml(
+            initial.charter.as_deref().unwrap_or(LEI_4937_2025_FILE),
+        )?)];
         let mut sorted = activations;
         sorted.sort_by_key(|a| (a.effective_from, a.activated_at));
         for a in &sorted {

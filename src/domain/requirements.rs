@@ -354,7 +354,7 @@ pub struct VehicleInput {
 
 /// A requirement a file asks for but that needs an official's review instead of a refusal
 /// (AMB-25's prosecution under way).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReviewReason {
     pub rule: String,
     pub citation: String,

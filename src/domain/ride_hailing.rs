@@ -7,6 +7,7 @@ pub mod driver_record;
 pub mod platform;
 pub mod registry;
 pub mod renewal;
+pub mod review;
 pub mod sanctions;
 pub mod substitution;
 pub mod vistoria;

@@ -18,7 +18,9 @@ use crate::domain::ride_hailing::sanctions::{
 use crate::domain::ride_hailing::vistoria::{
     InspectionReport, RideHailingVistoria, VistoriaSummons,
 };
+use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::issuance::ride_hailing::authorizations;
+use crate::issuance::ride_hailing::grant::ReviewDecided;
 use crate::issuance::ride_hailing::substitution::SubstitutionRequest;
 use crate::issuance::verification_url;
 use crate::state::AppState;
@@ -218,9 +220,12 @@ impl TryFrom<GrantDto> for GrantRequest {
 }
 
 /// Grants a ride-hailing authorization (arts. 7º–12) and issues its A4 authorization and
-/// windshield sticker, signed.
+/// windshield sticker, signed; a request that a requirement of the basis sends to an
+/// official's review is filed instead (202, `em_analise`), with nothing issued.
 #[utoipa::path(post, path = "/api/v1/app-authorizations", tag = "ride-hailing authorizations", security(("bearer" = [])),
-    responses((status = 201, description = "Autorização concedida, com os documentos emitidos", body = AuthorizationView)))]
+    responses(
+        (status = 201, description = "Autorização concedida, com os documentos emitidos", body = AuthorizationView),
+        (status = 202, description = "Pedido em análise: depende da decisão de um servidor; nada foi emitido", body = super::reviews::ReviewView)))]
 pub async fn grant(
     state: web::Data<AppState>,
     official: Official,
@@ -232,7 +237,7 @@ pub async fn grant(
         fee_paid_on,
         protocolled_on,
     } = body.into_inner().try_into()?;
-    match issuance::ride_hailing::grant::grant_app_authorization(
+    let filed = issuance::ride_hailing::grant::grant_app_authorization(
         &state,
         driver_id,
         vehicle_id,
@@ -240,10 +245,21 @@ pub async fn grant(
         protocolled_on,
         &official.actor,
     )
-    .await
-    {
-        Ok(granted) => Ok(created(&state, &granted)),
-        Err(e) => Err(e.into()),
+    .await?;
+    Ok(filed_answer(&state, &filed))
+}
+
+/// 201 with the authorization a grant or a renewal made, or 202 with the filing for an
+/// official's review it became.
+pub(super) fn filed_answer(
+    state: &AppState,
+    filed: &issuance::ride_hailing::grant::Filed,
+) -> HttpResponse {
+    match filed {
+        issuance::ride_hailing::grant::Filed::Granted(granted) => created(state, granted),
+        issuance::ride_hailing::grant::Filed::UnderReview(review) => {
+            super::reviews::accepted(review)
+        }
     }
 }
 
@@ -289,6 +305,33 @@ pub struct AsOfQuery {
     as_of: Option<String>,
 }
 
+impl AsOfQuery {
+    /// The past day asked, if any: a 422 on `as_of` for a malformed or future day.
+    pub(super) fn day(&self, state: &AppState) -> Result<Option<NaiveDate>, ApiError> {
+        let Some(text) = self.as_of.as_deref().filter(|t| !t.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let mut f = Fields::default();
+        let day = f.date("as_of", text);
+        let day = f.done(day)?;
+        if day > state.today() {
+            return Err(ApiError::Invalid(vec![ProblemItem::field(
+                "as_of",
+                "A data da consulta não pode ser futura.",
+            )]));
+        }
+        Ok(Some(day))
+    }
+
+    /// A 422 on `as_of` for a day before the record existed.
+    pub(super) fn before_record(what: &str) -> ApiError {
+        ApiError::Invalid(vec![ProblemItem::field(
+            "as_of",
+            format!("{what} ainda não existia nessa data."),
+        )])
+    }
+}
+
 /// An authorization with its status now — or at the end of a past day (`as_of`) — its
 /// sanctions, vistorias and documents.
 #[utoipa::path(get, path = "/api/v1/app-authorizations/{id}", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização"), AsOfQuery),
@@ -300,25 +343,12 @@ pub async fn get(
     q: web::Query<AsOfQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let Some(text) = &q.as_of else {
+    let Some(day) = q.day(&state)? else {
         return Ok(HttpResponse::Ok().json(stored_json(&state, id).await?));
     };
-    let mut f = Fields::default();
-    let day = f.date("as_of", text);
-    let day = f.done(day)?;
-    let today = state.today();
-    if day > today {
-        return Err(ApiError::Invalid(vec![ProblemItem::field(
-            "as_of",
-            "A data da consulta não pode ser futura.",
-        )]));
-    }
     let body = stored_json_at(&state, id, crate::domain::dates::end_of_local_day(day)).await?;
     if day < crate::domain::dates::local_date(body.granted_at) {
-        return Err(ApiError::Invalid(vec![ProblemItem::field(
-            "as_of",
-            "A autorização ainda não existia nessa data.",
-        )]));
+        return Err(AsOfQuery::before_record("A autorização"));
     }
     Ok(HttpResponse::Ok().json(body))
 }
@@ -860,6 +890,68 @@ impl IssuedDocument {
             facts: doc.facts.clone(),
             pdf: format!("/api/v1/charter/documents/{}", doc.id),
             profile_version: doc.profile_version.clone(),
+        }
+    }
+}
+
+/// What an official may decide of a filing.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[expect(dead_code, reason = "named only in the API document, for the choice it lists")]
+enum ReviewChoice {
+    /// Conceder: a autorização e o adesivo são emitidos.
+    Deferir,
+    /// Indeferir: nada é emitido.
+    Indeferir,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ReviewDecisionDto {
+    /// `deferir` (conceder e emitir os documentos) ou `indeferir`.
+    #[schema(value_type = ReviewChoice)]
+    decision: String,
+    /// Os fundamentos da decisão, que ficam no histórico.
+    grounds: String,
+}
+
+/// An official decides a filing, with the grounds: `deferir` judges the request again on every
+/// other requirement (today, with the filing's fee and protocol dates) and issues the
+/// authorization and the sticker; `indeferir` records the refusal and issues nothing.
+#[utoipa::path(post, path = "/api/v1/app-grant-reviews/{id}/decision", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O pedido em análise")),
+    responses(
+        (status = 201, description = "Deferido: a autorização concedida, com os documentos emitidos", body = AuthorizationView),
+        (status = 200, description = "Indeferido: o pedido com a decisão", body = super::reviews::ReviewView)))]
+pub async fn decide_review(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<ReviewDecisionDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = super::reviews::parse_review_id(&id)?;
+    let mut f = Fields::default();
+    let outcome = f.take(
+        "decision",
+        match body.decision.as_str() {
+            "deferir" => Ok(ReviewOutcome::Granted),
+            "indeferir" => Ok(ReviewOutcome::Refused),
+            _ => Err(()),
+        },
+        "Escolha deferir ou indeferir.",
+    );
+    let grounds = f.text("grounds", &body.grounds, 2000);
+    let (outcome, grounds) = f.done(outcome.zip(grounds))?;
+    match issuance::ride_hailing::grant::decide_review(
+        &state,
+        id,
+        outcome,
+        &grounds,
+        &official.actor,
+    )
+    .await?
+    {
+        ReviewDecided::Granted(granted) => Ok(created(&state, &granted)),
+        ReviewDecided::Refused(review) => {
+            Ok(HttpResponse::Ok().json(super::reviews::ReviewView::from(&review)))
         }
     }
 }

@@ -63,13 +63,19 @@ async fn redirect() -> HttpResponse {
         .finish()
 }
 
-async fn file(path: web::Path<String>, req: actix_web::HttpRequest) -> HttpResponse {
+async fn file(
+    path: web::Path<String>,
+    req: actix_web::HttpRequest,
+    state: web::Data<crate::state::AppState>,
+) -> HttpResponse {
     use sha2::Digest as _;
     let Some((_, content_type, body)) = FILES.iter().find(|(p, ..)| *p == path.as_str()) else {
         return HttpResponse::NotFound()
             .content_type("text/plain; charset=utf-8")
             .body("Arquivo não encontrado.");
     };
+    // The page and the manifest name the municipality of the profile.
+    let body = super::municipality::localized(body, &state.letterhead.profile);
     let digest = sha2::Sha256::digest(body.as_bytes());
     let etag = format!("\"{}\"", crate::signing::hex(&digest[..12]));
     let unchanged = req
@@ -91,5 +97,5 @@ async fn file(path: web::Path<String>, req: actix_web::HttpRequest) -> HttpRespo
         .insert_header(("X-Content-Type-Options", "nosniff"))
         .insert_header(("Referrer-Policy", "no-referrer"))
         .insert_header(("Permissions-Policy", "camera=(self)"))
-        .body(*body)
+        .body(body.into_owned())
 }

@@ -57,6 +57,11 @@ pub struct GrantCheckView {
     /// Cada requisito não atendido, com o artigo e o campo; e os dados que o cadastro já
     /// tem para outra pessoa ou outro veículo.
     errors: Vec<ProblemItem>,
+    /// Sem requisito falho, o que ainda depende da análise de um servidor: o pedido seria
+    /// protocolado `em_analise` (202), sem documento emitido até a decisão; `passes` é
+    /// `false`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    review: Vec<crate::domain::requirements::ReviewReason>,
     /// Os dispositivos suspensos por decisão judicial no dia, que a decisão não aplicaria.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     suspended_provisions: Vec<String>,
@@ -208,20 +213,18 @@ fn view(c: GrantCheck) -> GrantCheckView {
         .collect();
     errors.extend(c.failures.into_iter().map(ProblemItem::from));
     // AMB-25: what an official must review before any grant.
-    for r in c.decision.iter().flat_map(|d| &d.review) {
-        errors.push(ProblemItem {
-            field: "ctb306".into(),
-            rule: Some(r.rule.clone()),
-            article: Some(r.citation.clone()),
-            message: r.reason.clone(),
-        });
-    }
+    let review = c
+        .decision
+        .as_ref()
+        .map(|d| d.review.clone())
+        .unwrap_or_default();
     let suspended_provisions = c
         .decision
         .as_ref()
         .map(|d| d.suspended.clone())
         .unwrap_or_default();
     GrantCheckView {
+        review,
         suspended_provisions,
         passes,
         valid_from: c.decision.as_ref().map(|d| d.valid_from),

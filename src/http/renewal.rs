@@ -7,7 +7,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::auth::Official;
-use super::authorizations::{created, parse_id};
+use super::authorizations::{filed_answer, parse_id};
 use super::fields::{Fields, parsed};
 use super::problem::ApiError;
 use crate::issuance;
@@ -62,7 +62,9 @@ impl TryFrom<RenewalDto> for RenewalRequest {
 /// authorization PDF and sticker, judged on every requirement of a grant; paid before the
 /// current year ends, it starts the day after it (no gap, no overlap).
 #[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/renewal", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização a renovar")),
-    responses((status = 201, description = "Autorização renovada: a nova, com os documentos emitidos", body = super::authorizations::AuthorizationView)))]
+    responses(
+        (status = 201, description = "Autorização renovada: a nova, com os documentos emitidos", body = super::authorizations::AuthorizationView),
+        (status = 202, description = "Pedido em análise: depende da decisão de um servidor; nada foi emitido", body = super::reviews::ReviewView)))]
 pub async fn renew(
     state: web::Data<AppState>,
     official: Official,
@@ -84,5 +86,5 @@ pub async fn renew(
         &official.actor,
     )
     .await?;
-    Ok(created(&state, &renewed))
+    Ok(filed_answer(&state, &renewed))
 }

@@ -367,12 +367,13 @@ pub(crate) async fn sign_rendered(
 ) -> Result<(Vec<u8>, String), UseCaseError> {
     // PAdES B-B signature inside the PDF, off the async workers too.
     let keys = state.keys.clone();
+    let profile = state.letterhead.profile.clone();
     let pdf = tokio::task::spawn_blocking(move || {
         let info = SignatureInfo {
             time: now,
-            name: "Prefeitura Municipal de Barra do Garças",
+            name: &profile.prefeitura.name,
             reason,
-            location: "Barra do Garças-MT",
+            location: &profile.prefeitura.city,
         };
         pades::sign_pdf(&unsigned, &keys.pdf_signer(), &info)
     })

@@ -23,10 +23,18 @@ pub enum WorkKind {
     Auto,
     /// A fine due or overdue (AMB-34, AMB-61).
     Fine,
+    /// A grant or renewal filed for an official's review (AMB-25): decide it.
+    Review,
 }
 
 impl WorkKind {
-    pub const ALL: [Self; 4] = [Self::Renewal, Self::Vistoria, Self::Auto, Self::Fine];
+    pub const ALL: [Self; 5] = [
+        Self::Review,
+        Self::Renewal,
+        Self::Vistoria,
+        Self::Auto,
+        Self::Fine,
+    ];
 
     /// The key of the kind in a filter.
     pub fn key(self) -> &'static str {
@@ -35,6 +43,7 @@ impl WorkKind {
             Self::Vistoria => "vistoria",
             Self::Auto => "auto",
             Self::Fine => "multa",
+            Self::Review => "analise",
         }
     }
 
@@ -44,6 +53,7 @@ impl WorkKind {
             Self::Vistoria => "Vistorias",
             Self::Auto => "Autos de infração",
             Self::Fine => "Multas",
+            Self::Review => "Pedidos em análise",
         }
     }
 }
@@ -53,6 +63,7 @@ impl WorkKind {
 pub enum WorkRecord {
     Authorization(Uuid),
     Auto(Uuid),
+    Review(Uuid),
 }
 
 /// One pendency: what, on which record, by when, and the operation that resolves it.
@@ -88,6 +99,7 @@ pub async fn ride_hailing_worklist(
     let mut items = Vec::new();
     authorization_items(state, now, &mut items).await?;
     auto_items(state, now, &mut items).await?;
+    review_items(state, now, &mut items).await?;
     items.retain(|i| i.due <= horizon);
     items.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
     Ok(items)
@@ -156,6 +168,56 @@ async fn authorization_items(
                 "authorizations.vistoria",
             ));
         }
+    }
+    Ok(())
+}
+
+/// AMB-25: each request waiting for an official's decision, due since the day it was filed
+/// (the law sets no period; the oldest come first).
+async fn review_items(
+    state: &AppState,
+    now: DateTime<Utc>,
+    items: &mut Vec<WorkItem>,
+) -> Result<(), StorageError> {
+    let today = local_date(now);
+    for r in state.store.pending_reviews().await? {
+        let person = state
+            .store
+            .get_driver(r.driver_id)
+            .await?
+            .map(|d| d.name)
+            .unwrap_or_default();
+        let plate = state
+            .store
+            .get_vehicle(r.vehicle_id)
+            .await?
+            .map(|v| v.plate.as_str().to_owned())
+            .unwrap_or_default();
+        let number = match r.renewal_of {
+            Some(a) => state
+                .store
+                .get_authorization(a)
+                .await?
+                .map_or_else(String::new, |a| format!("Renovação de {}", a.number)),
+            None => "Nova autorização".to_owned(),
+        };
+        let why: Vec<String> = r
+            .reasons
+            .iter()
+            .map(|x| format!("{} ({})", x.reason, x.citation))
+            .collect();
+        let filed_on = local_date(r.filed_at);
+        items.push(WorkItem {
+            kind: WorkKind::Review,
+            what: format!("Pedido em análise: decidir — {}", why.join("; ")),
+            number,
+            person,
+            plate,
+            due: filed_on,
+            days_left: (filed_on - today).num_days(),
+            record: WorkRecord::Review(r.id),
+            task: "authorizations.decide_review",
+        });
     }
     Ok(())
 }

@@ -158,4 +158,6 @@ pub enum RevokeOutcome {
 pub struct NewGrant {
     pub authorization: RideHailingAuthorization,
     pub documents: Vec<documents::SignedDocument>,
+    /// The filing for review this grant decides (AMB-25), and the decision's grounds.
+    pub review: Option<(Uuid, String)>,
 }

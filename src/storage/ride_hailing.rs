@@ -19,6 +19,7 @@ use super::{
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
+use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::domain::ride_hailing::driver_record::DriverRecord;
 use crate::domain::ride_hailing::registry::{
     Driver, Revocation, RideHailingAuthorization, Vehicle,
@@ -76,6 +77,7 @@ macro_rules! void_in {
 }
 
 mod autos;
+pub mod reviews;
 mod platforms;
 
 impl Store {
@@ -572,6 +574,32 @@ impl Store {
                 },
             )
             .await?;
+            if let Some((review, grounds)) = &grant.review {
+                // AMB-25: the official's decision of the filing, in the grant's transaction.
+                let changed = sqlx::query(reviews::DECIDE)
+                    .bind(review.to_string())
+                    .bind(ReviewOutcome::Granted.status().as_str())
+                    .bind(grounds)
+                    .bind(a.granted_at)
+                    .bind(&a.granted_by)
+                    .bind(a.id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                if changed.rows_affected() != 1 {
+                    return Err(StorageError::Conflict("review_decided"));
+                }
+                append_event!(
+                    tx,
+                    reviews::ENTITY,
+                    review.to_string(),
+                    reviews::DECIDED,
+                    &a.granted_by,
+                    Some(grounds),
+                    Some(&a.legal_basis_version),
+                    a.granted_at,
+                    reviews::decided_data(ReviewOutcome::Granted, Some(&a.number)),
+                );
+            }
             if let Some(renewed) = a.renewal_of {
                 let data = serde_json::json!({
                     "renewed_by": a.number,

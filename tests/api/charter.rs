@@ -156,6 +156,19 @@ async fn s05_termo_two_years_prints_validity_and_renews_without_gap() {
         .unwrap();
     assert_eq!(company["status"], "ativo");
     assert_eq!(company["termos"].as_array().unwrap().len(), 2);
+    // As of a past day, the Termo in force then: the first on its last day, the renewal
+    // from the next.
+    app.clock.set(noon("2027-06-01"));
+    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
+    let last_day: Value = as_of("2027-05-23").await.json().await.unwrap();
+    assert_eq!(last_day["termo"]["number"], t["number"], "{last_day}");
+    let next_day: Value = as_of("2027-05-24").await.json().await.unwrap();
+    assert_eq!(next_day["termo"]["number"], r["number"], "{next_day}");
+    assert_eq!(next_day["status"], "ativo");
+    assert_eq!(
+        as_of("2025-05-22").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
 }
 
 #[tokio::test]
@@ -457,6 +470,21 @@ async fn selo_turns_irregular_when_itv_lapses_and_revoked_on_baixa() {
     let (_, v) = app.verify(&token).await;
     assert_eq!(v["verdict"], "revoked");
     assert_eq!(v["document"]["status"], "baixado");
+    // As of a past day: in order the day before the baixa, baixado from its day; nothing
+    // before the enrolment, nor in the future.
+    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/vehicles/{vid}?as_of={day}"));
+    let before: Value = as_of("2025-11-02").await.json().await.unwrap();
+    assert_eq!(before["status"], "ativo", "{before}");
+    let on: Value = as_of("2025-11-03").await.json().await.unwrap();
+    assert_eq!(on["status"], "baixado", "{on}");
+    assert_eq!(
+        as_of("2025-06-01").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        as_of("2025-11-04").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
     // A failed vistoria issues nothing.
     let kinds = app
         .event_kinds(&format!("/api/v1/charter/vehicles/{vid}/history"))
@@ -704,6 +732,12 @@ async fn s08_cassacao_and_the_twelve_month_bar() {
         .await
         .unwrap();
     assert_eq!(company["status"], "ativo");
+    // As of the day before the cassação the company was in order; from its day, cassado.
+    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
+    let before: Value = as_of("2025-12-14").await.json().await.unwrap();
+    assert_eq!(before["status"], "ativo", "{before}");
+    let on: Value = as_of("2025-12-15").await.json().await.unwrap();
+    assert_eq!(on["status"], "cassado", "{on}");
     // A cassação needs an art. 20 ground.
     let res = app
         .post(

@@ -125,6 +125,35 @@ pub async fn spawn_configured(
     data_dir: tempfile::TempDir,
     limits: selo::settings::Limits,
 ) -> TestApp {
+    spawn_with_profile(database_url, backend, keys_dir, data_dir, limits, None).await
+}
+
+/// `spawn_app` serving the municipality profile at `profile`.
+pub async fn spawn_app_for(profile: std::path::PathBuf) -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let (database_url, backend) = fresh_database(data_dir.path()).await;
+    spawn_with_profile(
+        database_url,
+        backend,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+        selo::settings::Limits {
+            rates: selo::settings::Rates::UNLIMITED,
+            ..selo::settings::Limits::default()
+        },
+        Some(profile),
+    )
+    .await
+}
+
+async fn spawn_with_profile(
+    database_url: String,
+    backend: &'static str,
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+    limits: selo::settings::Limits,
+    profile: Option<std::path::PathBuf>,
+) -> TestApp {
     let settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),
@@ -133,7 +162,7 @@ pub async fn spawn_configured(
         environment: Environment::Development,
         admin_token: Some(ADMIN_TOKEN.into()),
         ouvidoria_phone: Some(OUVIDORIA.into()),
-        profile: None,
+        profile,
         render_threads: 2,
         workers: 1,
         limits,
@@ -191,6 +220,11 @@ impl TestApp {
             .await
             .unwrap();
         crate::contract::checked("get", path, res).await
+    }
+
+    /// `get_authed` with an owned path, for closures that build it.
+    pub async fn get_authed_owned(&self, path: String) -> reqwest::Response {
+        self.get_authed(&path).await
     }
 
     /// The published JWK Set.

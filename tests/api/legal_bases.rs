@@ -303,7 +303,8 @@ fn errors_of(body: &Value) -> Vec<(String, String, String)> {
 /// Requirements are data: activating another basis from a date changes which cars and
 /// drivers are accepted, with the new file's citations and no build; a court's suspension
 /// takes a requirement out from its effective date, and a grant made after it names the
-/// suspension; a restoration brings it back.
+/// suspension; a restoration brings it back. Under it, a prosecution under way files the
+/// grant `em_analise` with nothing issued, until an official refuses or grants it.
 #[tokio::test]
 #[expect(
     clippy::too_many_lines,
@@ -498,8 +499,8 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(errors_of(&res.json().await.unwrap())[0].0, "L4976-CND");
 
-    // AMB-25 as the fixture reads it: a prosecution under way goes to an official's review;
-    // nothing is granted and no sticker is issued.
+    // AMB-25 as the fixture reads it: a prosecution under way goes to an official's review:
+    // the request is filed `em_analise`, nothing is issued, and an official decides it.
     let record = json!({
         "documents": [{"document": "cnd_municipal", "issued_on": "2026-12-19"}],
         "ctb306": {"final_conviction_on": null, "sentence_extinguished_on": null},
@@ -516,7 +517,132 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
         .await
         .unwrap();
     assert_eq!(checked["passes"], false, "{checked}");
-    assert_eq!(checked["errors"][0]["field"], "ctb306", "{checked}");
+    assert_eq!(checked["errors"], json!([]), "{checked}");
+    assert_eq!(checked["review"][0]["rule"], "APP-ART12-P1", "{checked}");
+    let filed = |res: reqwest::Response| async move {
+        assert_eq!(res.status(), StatusCode::ACCEPTED);
+        let location = res.headers()["location"].to_str().unwrap().to_owned();
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["status"], "em_analise", "{body}");
+        assert_eq!(
+            location,
+            format!("/api/v1/app-grant-reviews/{}", body["id"].as_str().unwrap())
+        );
+        body
+    };
+    let review = filed(app.grant(&d1, &v2, "2026-12-20").await).await;
+    assert_eq!(review["reasons"][0]["rule"], "APP-ART12-P1");
+    let review_id = review["id"].as_str().unwrap().to_owned();
+    // Nothing was issued: the car has no authorization, and no second filing is taken.
+    let res = app
+        .get_authed(&format!("/api/v1/vehicles/by-plate/{}", PLATES[2]))
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND, "no sticker before the decision");
     let res = app.grant(&d1, &v2, "2026-12-20").await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
+    let pending: Value = app
+        .get_authed("/api/v1/app-grant-reviews")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(pending["app_grant_reviews"][0]["id"], review_id.as_str());
+    // The worklist lists it, linked to its decision, and the filing's page reads in Portuguese.
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut ana = crate::panel::Browser::new(&app);
+    ana.sign_in("ana.smf", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    let (status, page, _) = ana.get("/painel/pendencias?tipo=analise").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Pedido em análise: decidir"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "/painel/acao/authorizations.decide_review?id={review_id}"
+        )),
+        "{page}"
+    );
+    let (status, page, _) = ana
+        .get(&format!("/painel/ver/app-grant-reviews/{review_id}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    for words in ["Pedido de autorização em análise", "Em análise", "Decidir o pedido em análise"] {
+        assert!(page.contains(words), "{words} missing: {page}");
+    }
+    let (status, page, _) = ana
+        .get(&format!(
+            "/painel/acao/authorizations.decide_review?id={review_id}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Deferir: conceder e emitir os documentos"), "{page}");
+
+    // A decision needs a choice and its grounds.
+    let decide = |decision: &str, grounds: &str| json!({"decision": decision, "grounds": grounds});
+    let path = format!("/api/v1/app-grant-reviews/{review_id}/decision");
+    let res = app.post(&path, &decide("talvez", "")).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = res.json().await.unwrap();
+    let fields: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["decision", "grounds"], "{body}");
+
+    // Refused: nothing issued, the filing says why.
+    let res = app
+        .post(&path, &decide("indeferir", "Denúncia recebida por crime do art. 306."))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let refused: Value = res.json().await.unwrap();
+    assert_eq!(refused["status"], "indeferido", "{refused}");
+    assert!(refused["decision"]["authorization_id"].is_null());
+    let res = app.post(&path, &decide("deferir", "Reconsiderado.")).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+
+    // Filed again and granted: the grant issues the authorization and the sticker, and
+    // the filing names it; a second decision is refused.
+    app.clock.set(noon("2026-12-21"));
+    let again = filed(app.grant(&d1, &v2, "2026-12-20").await).await;
+    let path = format!(
+        "/api/v1/app-grant-reviews/{}/decision",
+        again["id"].as_str().unwrap()
+    );
+    let res = app
+        .post(
+            &path,
+            &decide("deferir", "Processo sem denúncia recebida; não há óbice."),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let granted: Value = res.json().await.unwrap();
+    assert_eq!(granted["valid_from"], "2026-12-20");
+    assert_eq!(granted["documents"].as_array().unwrap().len(), 2);
+    let decided: Value = app
+        .get_authed(&format!(
+            "/api/v1/app-grant-reviews/{}",
+            again["id"].as_str().unwrap()
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(decided["status"], "deferido");
+    assert_eq!(decided["decision"]["authorization_id"], granted["id"]);
+    let res = app.post(&path, &decide("deferir", "De novo.")).await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    let pending: Value = app
+        .get_authed("/api/v1/app-grant-reviews")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(pending["app_grant_reviews"], json!([]));
 }

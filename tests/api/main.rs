@@ -42,6 +42,7 @@ mod road;
 mod rules;
 mod samples;
 mod sanctions;
+mod second_city;
 mod startup;
 mod substitution;
 mod tasks;

@@ -76,8 +76,16 @@ impl TryFrom<NewCompanyDto> for NewCompany {
 }
 
 pub(super) async fn company_json(state: &AppState, c: &Company) -> Result<CompanyView, ApiError> {
-    let now = state.clock.now();
-    let today = local_date(now);
+    company_json_at(state, c, local_date(state.clock.now())).await
+}
+
+/// The company, its Termo and its vehicles as they stood on `today` (a past day for
+/// `as_of`), from the acts recorded with their dates.
+async fn company_json_at(
+    state: &AppState,
+    c: &Company,
+    today: NaiveDate,
+) -> Result<CompanyView, ApiError> {
     let basis = &state.charter_basis();
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (status, suspended_until) = reg::company_status(c, &termos, today);
@@ -224,11 +232,24 @@ pub struct VehicleSummary {
     status: CharterStatus,
 }
 
-#[utoipa::path(get, path = "/api/v1/charter/companies/{id}", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
-    responses((status = 200, description = "A empresa", body = CompanyView)))]
-pub async fn get_company(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
+#[utoipa::path(get, path = "/api/v1/charter/companies/{id}", tag = "charter companies", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa"), crate::http::authorizations::AsOfQuery),
+    responses((status = 200, description = "A empresa, com a situação do Termo hoje ou ao fim do dia `as_of`", body = CompanyView)))]
+pub async fn get_company(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+    q: web::Query<crate::http::authorizations::AsOfQuery>,
+) -> Reply {
     let c = company_or_404(&state, &id).await?;
-    Ok(HttpResponse::Ok().json(company_json(&state, &c).await?))
+    let Some(day) = q.day(&state)? else {
+        return Ok(HttpResponse::Ok().json(company_json(&state, &c).await?));
+    };
+    if day < local_date(c.created_at) {
+        return Err(crate::http::authorizations::AsOfQuery::before_record(
+            "A empresa",
+        ));
+    }
+    Ok(HttpResponse::Ok().json(company_json_at(&state, &c, day).await?))
 }
 
 /// `POST /api/v1/charter/companies/{id}/checklist` (FRET-ART7, FRET-ART8-P2): files the

@@ -88,7 +88,17 @@ pub(super) async fn vehicle_json(
     v: &CharterVehicle,
     c: &Company,
 ) -> Result<CharterVehicleView, ApiError> {
-    let today = local_date(state.clock.now());
+    vehicle_json_at(state, v, c, local_date(state.clock.now())).await
+}
+
+/// The bus as it stood on `today` (a past day for `as_of`): its documents, vistoria and
+/// service life, and its company's Termo, from the acts recorded with their dates.
+async fn vehicle_json_at(
+    state: &AppState,
+    v: &CharterVehicle,
+    c: &Company,
+    today: NaiveDate,
+) -> Result<CharterVehicleView, ApiError> {
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (report, company_status) =
         reg::vehicle_live_status(v, c, &termos, today, &state.charter_basis());
@@ -200,11 +210,27 @@ pub(super) async fn vehicle_reply(state: &AppState, v: &CharterVehicle) -> Reply
     Ok(HttpResponse::Ok().json(vehicle_json(state, v, &c).await?))
 }
 
-#[utoipa::path(get, path = "/api/v1/charter/vehicles/{id}", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo")),
-    responses((status = 200, description = "O veículo", body = CharterVehicleView)))]
-pub async fn get_vehicle(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
+#[utoipa::path(get, path = "/api/v1/charter/vehicles/{id}", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O veículo"), crate::http::authorizations::AsOfQuery),
+    responses((status = 200, description = "O veículo, com a situação hoje ou ao fim do dia `as_of`", body = CharterVehicleView)))]
+pub async fn get_vehicle(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+    q: web::Query<crate::http::authorizations::AsOfQuery>,
+) -> Reply {
     let v = vehicle_or_404(&state, &id).await?;
-    vehicle_reply(&state, &v).await
+    let Some(day) = q.day(&state)? else {
+        return vehicle_reply(&state, &v).await;
+    };
+    if day < v.enrolled_on {
+        return Err(crate::http::authorizations::AsOfQuery::before_record(
+            "O veículo",
+        ));
+    }
+    let c = reg::load_company(&state.store, v.company_id)
+        .await?
+        .ok_or(ApiError::Internal)?;
+    Ok(HttpResponse::Ok().json(vehicle_json_at(&state, &v, &c, day).await?))
 }
 
 /// `GET /api/v1/charter/vehicles/by-plate/{plate}` (FRET-ART19-III): what an inspector

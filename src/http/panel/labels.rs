@@ -3,6 +3,12 @@
 
 /// Field names and their labels.
 const FIELDS: &[(&str, &str)] = &[
+    ("reasons", "Por que depende de análise"),
+    ("grounds", "Fundamentos da decisão"),
+    ("filed_at", "Protocolado para análise em"),
+    ("decided_at", "Decidido em"),
+    ("citation", "Dispositivo"),
+    ("app_grant_reviews", "Pedidos em análise"),
     ("actor", "Servidor(a) (id)"),
     ("amount_centavos", "Valor (em centavos)"),
     ("voids", "Ato a tornar sem efeito"),
@@ -383,6 +389,11 @@ pub fn label(name: &str) -> String {
 
 /// The acts of both laws' histories, as the history page names them (`kind` of an event).
 const ACTS: &[(&str, &str)] = &[
+    (
+        "filed_for_review",
+        "Pedido enviado à análise de um servidor",
+    ),
+    ("review_decided", "Pedido em análise decidido"),
     ("registered", "Cadastro"),
     ("checklist_filed", "Documentos do art. 7º apresentados"),
     ("sanction_applied", "Sanção aplicada"),
@@ -425,6 +436,11 @@ const ACTS: &[(&str, &str)] = &[
 
 /// Enumerated values and their labels.
 const VALUES: &[(&str, &str)] = &[
+    ("em_analise", "Em análise"),
+    ("deferido", "Deferido"),
+    ("indeferido", "Indeferido"),
+    ("deferir", "Deferir: conceder e emitir os documentos"),
+    ("indeferir", "Indeferir: nada é emitido"),
     ("app_authorization", "Autorização (PDF)"),
     ("app_sticker", "Adesivo do para-brisa"),
     ("charter_termo", "Termo de Autorização"),

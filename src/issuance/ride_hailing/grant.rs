@@ -8,6 +8,7 @@ use crate::documents::RideHailingDocumentContext;
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 use crate::domain::ride_hailing::renewal::{Renewed, decide_renewal};
+use crate::domain::ride_hailing::review::{GrantReview, ReviewOutcome};
 use crate::domain::ride_hailing::sanctions::authorization_status;
 use crate::domain::ride_hailing::{GrantDecision, GrantFacts, decide_grant};
 use crate::issuance::UseCaseError;
@@ -27,6 +28,32 @@ pub struct Granted {
     pub documents: Vec<SignedDocument>,
     /// The provisions a court had suspended on the day, as the decision cites them.
     pub suspended: Vec<String>,
+}
+
+/// What a grant or renewal request came to: granted, or filed for an official's review
+/// (AMB-25) with nothing issued.
+#[derive(Debug, Clone)]
+pub enum Filed {
+    Granted(Granted),
+    UnderReview(GrantReview),
+}
+
+/// What an official's decision on a filing came to.
+#[derive(Debug, Clone)]
+pub enum ReviewDecided {
+    Granted(Granted),
+    Refused(GrantReview),
+}
+
+/// The request a grant or a renewal decides, whether now or after a review.
+struct Request<'a> {
+    driver: &'a Driver,
+    vehicle: &'a Vehicle,
+    fee_paid_on: NaiveDate,
+    protocolled_on: NaiveDate,
+    renewal_of: Option<Uuid>,
+    /// The filing this grant decides, and the decision's grounds.
+    review: Option<(Uuid, String)>,
 }
 
 /// The driver and the car a grant names.
@@ -100,7 +127,8 @@ pub(super) async fn grant_facts(
 }
 
 /// Grants an authorization (APP-ART3, APP-ART8) and issues the authorization and the
-/// windshield sticker (APP-ART14).
+/// windshield sticker (APP-ART14) — or, when a requirement of the basis asks for an
+/// official's review (AMB-25), files the request `em_analise` and issues nothing.
 pub async fn grant_app_authorization(
     state: &AppState,
     driver_id: Uuid,
@@ -108,26 +136,41 @@ pub async fn grant_app_authorization(
     fee_paid_on: NaiveDate,
     protocolled_on: Option<NaiveDate>,
     actor: &str,
-) -> Result<Granted, UseCaseError> {
+) -> Result<Filed, UseCaseError> {
     let (driver, vehicle) = parties(state, driver_id, vehicle_id).await?;
     let today = local_date(state.clock.now());
     let protocolled_on = protocol_date(protocolled_on, today)?;
+    let request = Request {
+        driver: &driver,
+        vehicle: &vehicle,
+        fee_paid_on,
+        protocolled_on,
+        renewal_of: None,
+        review: None,
+    };
     let facts = grant_facts(state, &driver, &vehicle, fee_paid_on, protocolled_on, None).await?;
     let decision =
         decide_grant(&facts, &state.ride_hailing_basis()).map_err(UseCaseError::Rules)?;
-    under_review(&decision)?;
-    let issued = issue_and_commit(
-        state,
-        &driver,
-        &vehicle,
-        &decision,
-        fee_paid_on,
-        protocolled_on,
-        None,
-        actor,
-    )
-    .await;
-    match issued {
+    if !decision.review.is_empty() {
+        return file_for_review(state, &request, &decision, actor)
+            .await
+            .map(Filed::UnderReview);
+    }
+    grant_decided(state, &request, facts, &decision, actor)
+        .await
+        .map(Filed::Granted)
+}
+
+/// Issues and commits a decided grant; a grant committed meanwhile for the same driver or
+/// car is reported as the rule it breaks.
+async fn grant_decided(
+    state: &AppState,
+    request: &Request<'_>,
+    facts: GrantFacts,
+    decision: &GrantDecision,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    match issue_and_commit(state, request, decision, actor).await {
         Err(UseCaseError::Storage(StorageError::Conflict("active_authorization"))) => {
             // Someone else was granted meanwhile: report it as the rule it is.
             let facts = GrantFacts {
@@ -145,25 +188,141 @@ pub async fn grant_app_authorization(
     }
 }
 
-/// AMB-25: a requirement the basis sends to an official's review is never granted outright,
-/// and no sticker exists before the review decides.
-fn under_review(decision: &GrantDecision) -> Result<(), UseCaseError> {
-    let Some(first) = decision.review.first() else {
-        return Ok(());
+/// AMB-25: a requirement the basis sends to an official's review is never granted outright:
+/// the request is filed `em_analise` with its reasons, and no sticker exists before the
+/// official decides (`decide_review`).
+async fn file_for_review(
+    state: &AppState,
+    request: &Request<'_>,
+    decision: &GrantDecision,
+    actor: &str,
+) -> Result<GrantReview, UseCaseError> {
+    let review = GrantReview {
+        id: Uuid::new_v4(),
+        driver_id: request.driver.id,
+        vehicle_id: request.vehicle.id,
+        renewal_of: request.renewal_of,
+        fee_paid_on: request.fee_paid_on,
+        protocolled_on: request.protocolled_on,
+        reasons: decision.review.clone(),
+        legal_basis_version: decision.legal_basis_version.clone(),
+        filed_at: state.clock.now(),
+        filed_by: actor.to_owned(),
+        decision: None,
     };
-    Err(UseCaseError::Conflict {
-        detail: "O pedido depende da análise de um servidor; nada foi concedido.".into(),
-        field: Some((
-            "ctb306",
-            format!("{} ({}): {}", first.citation, first.rule, first.reason),
-        )),
-    })
+    match state.store.file_review(&review).await {
+        Ok(()) => Ok(review),
+        Err(StorageError::Conflict("pending_review")) => Err(UseCaseError::Conflict {
+            detail: "Já há um pedido em análise para este(a) condutor(a) ou este veículo; \
+                     decida-o antes de protocolar outro."
+                .into(),
+            field: Some((
+                "driver_id",
+                "Pedido em análise aguardando decisão.".to_owned(),
+            )),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// An official decides a filing (AMB-25) with the decision's grounds. Refused: recorded, and
+/// nothing is issued. Granted: the grant (or the renewal) is judged again on every other
+/// requirement, today, with the filing's fee and protocol dates — a requirement that fails
+/// now refuses it as a grant would be refused — and issues the authorization and the sticker,
+/// the filing decided in the same transaction.
+pub async fn decide_review(
+    state: &AppState,
+    review_id: Uuid,
+    outcome: ReviewOutcome,
+    grounds: &str,
+    actor: &str,
+) -> Result<ReviewDecided, UseCaseError> {
+    let review = state
+        .store
+        .get_review(review_id)
+        .await?
+        .ok_or(UseCaseError::NotFound("Pedido em análise não encontrado."))?;
+    if let Some(d) = &review.decision {
+        return Err(already_decided(d.decided_at));
+    }
+    let decided = async {
+        if outcome == ReviewOutcome::Refused {
+            let now = state.clock.now();
+            state
+                .store
+                .refuse_review(review.id, grounds, now, actor)
+                .await?;
+            let refused = state
+                .store
+                .get_review(review.id)
+                .await?
+                .ok_or(UseCaseError::Internal("refused review not read back"))?;
+            return Ok(ReviewDecided::Refused(refused));
+        }
+        let (driver, vehicle) = parties(state, review.driver_id, review.vehicle_id).await?;
+        let request = Request {
+            driver: &driver,
+            vehicle: &vehicle,
+            fee_paid_on: review.fee_paid_on,
+            protocolled_on: review.protocolled_on,
+            renewal_of: review.renewal_of,
+            review: Some((review.id, grounds.to_owned())),
+        };
+        match review.renewal_of {
+            None => {
+                let facts = grant_facts(
+                    state,
+                    &driver,
+                    &vehicle,
+                    review.fee_paid_on,
+                    review.protocolled_on,
+                    None,
+                )
+                .await?;
+                let decision = decide_grant(&facts, &state.ride_hailing_basis())
+                    .map_err(UseCaseError::Rules)?;
+                grant_decided(state, &request, facts, &decision, actor).await
+            }
+            Some(renewed) => {
+                let current = state
+                    .store
+                    .get_authorization(renewed)
+                    .await?
+                    .ok_or(UseCaseError::NotFound("Autorização não encontrada."))?;
+                renewal_decided(state, &current, &request, actor).await
+            }
+        }
+        .map(ReviewDecided::Granted)
+    }
+    .await;
+    match decided {
+        Err(UseCaseError::Storage(StorageError::Conflict("review_decided"))) => {
+            let at = state
+                .store
+                .get_review(review.id)
+                .await?
+                .and_then(|r| r.decision)
+                .map_or(state.clock.now(), |d| d.decided_at);
+            Err(already_decided(at))
+        }
+        other => other,
+    }
+}
+
+fn already_decided(at: chrono::DateTime<chrono::Utc>) -> UseCaseError {
+    UseCaseError::Conflict {
+        detail: format!(
+            "O pedido já foi decidido em {}.",
+            local_date(at).format("%d/%m/%Y")
+        ),
+        field: None,
+    }
 }
 
 /// Renews an authorization for the next year (APP-ART3-PU, reading AMB-66): a new
 /// authorization with a new number that names the one it renews, judged on every requirement
-/// of a grant, with its own authorization and sticker. `vehicle_id` is the car of the new year
-/// (by default the one the authorization binds now).
+/// of a grant, with its own authorization and sticker — or filed for review as a grant is.
+/// `vehicle_id` is the car of the new year (by default the one the authorization binds now).
 pub async fn renew_app_authorization(
     state: &AppState,
     authorization_id: Uuid,
@@ -171,7 +330,7 @@ pub async fn renew_app_authorization(
     protocolled_on: Option<NaiveDate>,
     vehicle_id: Option<Uuid>,
     actor: &str,
-) -> Result<Granted, UseCaseError> {
+) -> Result<Filed, UseCaseError> {
     let current = state
         .store
         .get_authorization(authorization_id)
@@ -183,33 +342,58 @@ pub async fn renew_app_authorization(
         vehicle_id.unwrap_or(current.vehicle_id),
     )
     .await?;
-    let now = state.clock.now();
-    let today = local_date(now);
-    let protocolled_on = protocol_date(protocolled_on, today)?;
+    let today = local_date(state.clock.now());
+    let request = Request {
+        driver: &driver,
+        vehicle: &vehicle,
+        fee_paid_on,
+        protocolled_on: protocol_date(protocolled_on, today)?,
+        renewal_of: Some(current.id),
+        review: None,
+    };
     let renewed = renewed_of(state, &current).await?;
     let facts = grant_facts(
         state,
         &driver,
         &vehicle,
         fee_paid_on,
-        protocolled_on,
+        request.protocolled_on,
+        Some(current.id),
+    )
+    .await?;
+    let decision = decide_renewal(&renewed, &facts, &state.ride_hailing_basis())
+        .map_err(UseCaseError::Rules)?;
+    if !decision.review.is_empty() {
+        return file_for_review(state, &request, &decision, actor)
+            .await
+            .map(Filed::UnderReview);
+    }
+    renewal_decided(state, &current, &request, actor)
+        .await
+        .map(Filed::Granted)
+}
+
+/// Judges a renewal and issues it; another act that came first (a grant, or the same
+/// renewal) is reported as the rule it breaks.
+async fn renewal_decided(
+    state: &AppState,
+    current: &RideHailingAuthorization,
+    request: &Request<'_>,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    let renewed = renewed_of(state, current).await?;
+    let facts = grant_facts(
+        state,
+        request.driver,
+        request.vehicle,
+        request.fee_paid_on,
+        request.protocolled_on,
         Some(current.id),
     )
     .await?;
     let basis = state.ride_hailing_basis();
     let decision = decide_renewal(&renewed, &facts, &basis).map_err(UseCaseError::Rules)?;
-    under_review(&decision)?;
-    let issued = issue_and_commit(
-        state,
-        &driver,
-        &vehicle,
-        &decision,
-        fee_paid_on,
-        protocolled_on,
-        Some(current.id),
-        actor,
-    )
-    .await;
+    let issued = issue_and_commit(state, request, &decision, actor).await;
     match issued {
         Err(UseCaseError::Storage(StorageError::Conflict(
             conflict @ ("active_authorization" | "renewal_of"),
@@ -278,20 +462,20 @@ pub(super) async fn renewed_of(
 
 /// Reserves the number, issues the authorization and the sticker, and commits them (which
 /// re-checks the one-authorization rule under lock); on any failure the number is voided.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the parties, the decision and the request's dates, each its own value"
-)]
 async fn issue_and_commit(
     state: &AppState,
-    driver: &Driver,
-    vehicle: &Vehicle,
+    request: &Request<'_>,
     decision: &GrantDecision,
-    fee_paid_on: NaiveDate,
-    protocolled_on: NaiveDate,
-    renewal_of: Option<Uuid>,
     actor: &str,
 ) -> Result<Granted, UseCaseError> {
+    let Request {
+        driver,
+        vehicle,
+        fee_paid_on,
+        protocolled_on,
+        renewal_of,
+        ..
+    } = *request;
     let store = &state.store;
     let now = state.clock.now();
     let today = local_date(now);
@@ -333,6 +517,7 @@ async fn issue_and_commit(
         let grant = NewGrant {
             authorization: authorization.clone(),
             documents: docs,
+            review: request.review.clone(),
         };
         store.commit_grant(&grant).await?;
         Ok::<_, UseCaseError>(grant.documents)

@@ -32,6 +32,9 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("authorizations.grant", "Conceder autorização (aplicativo)"),
     ("authorizations.revoke", "Revogar a autorização"),
     ("renewal.renew", "Renovar a autorização para o ano seguinte"),
+    ("reviews.pending", "Pedidos em análise (aplicativo)"),
+    ("reviews.get", "Pedido em análise"),
+    ("authorizations.decide_review", "Decidir o pedido em análise"),
     (
         "grant_check.check",
         "Conferir um pedido de autorização (sem gravar)",
@@ -568,6 +571,19 @@ pub(super) async fn op_submit(
     }
 }
 
+/// A grant or a renewal the API filed for an official's review (202): the filing's page.
+pub(super) fn filed_for_review(answer: &crate::http::panel::gateway::Answer) -> Option<HttpResponse> {
+    if answer.status != StatusCode::ACCEPTED {
+        return None;
+    }
+    let json = answer.json()?;
+    let id = json.get("id").and_then(Value::as_str)?;
+    Some(redirect(&format!(
+        "/painel/ver/app-grant-reviews/{}?feito=em_analise",
+        urlencode(id)
+    )))
+}
+
 /// After an act: the record it created or acted on, with the answer shown.
 pub(super) fn done(
     s: &Signed,
@@ -576,6 +592,9 @@ pub(super) fn done(
     values: &HashMap<String, String>,
     answer: &crate::http::panel::gateway::Answer,
 ) -> Page {
+    if let Some(to) = filed_for_review(answer) {
+        return Ok(to);
+    }
     let json = answer.json().unwrap_or(Value::Null);
     // A new record with its own page: open it.
     if let Some(id) = json.get("id").and_then(Value::as_str) {

@@ -601,7 +601,10 @@ pub(super) async fn view(
         .uri()
         .query()
         .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("feito=")))
-        .map(|op| format!("{} — registrado.", op_label(&op.replace("%2E", "."))));
+        .map(|op| match op {
+            "em_analise" => "Pedido protocolado e enviado à análise de um servidor: nenhum documento é emitido antes da decisão.".to_owned(),
+            op => format!("{} — registrado.", op_label(&op.replace("%2E", "."))),
+        });
     row_actions(&s, pattern, &params, &mut sections);
     let body = render(&RecordPage {
         chrome: Some(chrome_of(&s)),
@@ -654,6 +657,8 @@ pub(super) fn title_of(pattern: &str, json: &Value) -> String {
         }
         "/api/v1/charter/drivers/{id}" => format!("Motorista {}", s("name")),
         "/api/v1/data-requests/{id}" => "Requisição de dados".to_owned(),
+        "/api/v1/app-grant-reviews/{id}" => "Pedido de autorização em análise".to_owned(),
+        "/api/v1/app-grant-reviews" => "Pedidos em análise".to_owned(),
         p if p.ends_with("/history") => "Histórico".to_owned(),
         _ => "Registro".to_owned(),
     };

@@ -428,7 +428,7 @@ async fn check_passes(
         return refused_outcome(s, &answer, blank, field).map(Err);
     }
     let checked = answer.json().unwrap_or_default();
-    if checked["passes"] != json!(true) {
+    if checked["passes"] != json!(true) && !goes_to_review(&checked) {
         let mut o = blank;
         o.errors = problems(&checked)
             .into_iter()
@@ -438,6 +438,34 @@ async fn check_passes(
         return Ok(Err((o, StatusCode::UNPROCESSABLE_ENTITY)));
     }
     Ok(Ok(checked))
+}
+
+/// A check with no requirement failed whose request an official must review (AMB-25): the
+/// act files it `em_analise`.
+fn goes_to_review(checked: &Value) -> bool {
+    checked["errors"].as_array().is_none_or(Vec::is_empty)
+        && checked["review"].as_array().is_some_and(|r| !r.is_empty())
+}
+
+/// What the clerk is told of a request that will be filed for review.
+fn review_note(checked: &Value) -> Option<String> {
+    let reasons: Vec<String> = checked["review"]
+        .as_array()?
+        .iter()
+        .map(|r| {
+            format!(
+                "{} ({})",
+                r["reason"].as_str().unwrap_or_default(),
+                r["citation"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    (!reasons.is_empty()).then(|| {
+        format!(
+            "O pedido depende da análise de um servidor: {}. Ao enviar, ele fica em análise e nenhum documento é emitido até a decisão.",
+            reasons.join("; ")
+        )
+    })
 }
 
 /// What a task is called, where it posts, its buttons and the generic forms it stands for.
@@ -507,6 +535,25 @@ fn conferred(
             "Conferido: todos os requisitos atendidos. {what} Nada foi gravado ainda."
         )),
         ..Outcome::default()
+    }
+}
+
+/// A grant's or a renewal's check: conferred, or — when an official must review it — what
+/// the clerk must know before sending it.
+fn conferred_grant(
+    values: &HashMap<String, String>,
+    found: Vec<(String, String)>,
+    checked: &Value,
+    what: &str,
+) -> Outcome {
+    match review_note(checked) {
+        Some(note) => Outcome {
+            values: values.clone(),
+            found,
+            ok: Some(format!("Conferido, sem requisito falho. {note} Nada foi gravado ainda.")),
+            ..Outcome::default()
+        },
+        None => conferred(values, found, what),
     }
 }
 

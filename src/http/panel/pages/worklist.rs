@@ -26,12 +26,13 @@ fn record_href(record: WorkRecord) -> String {
     match record {
         WorkRecord::Authorization(id) => format!("/painel/ver/app-authorizations/{id}"),
         WorkRecord::Auto(id) => format!("/painel/ver/app-infraction-autos/{id}"),
+        WorkRecord::Review(id) => format!("/painel/ver/app-grant-reviews/{id}"),
     }
 }
 
 fn record_id(record: WorkRecord) -> uuid::Uuid {
     match record {
-        WorkRecord::Authorization(id) | WorkRecord::Auto(id) => id,
+        WorkRecord::Authorization(id) | WorkRecord::Auto(id) | WorkRecord::Review(id) => id,
     }
 }
 
@@ -46,11 +47,24 @@ fn days_text(days_left: i64) -> String {
     }
 }
 
+/// How long a request has waited for a decision: "em análise desde hoje", "há 3 dias".
+fn waiting_text(days: i64) -> String {
+    match days {
+        d if d <= 0 => "em análise desde hoje".to_owned(),
+        1 => "em análise há 1 dia".to_owned(),
+        d => format!("em análise há {d} dias"),
+    }
+}
+
 fn row(item: &WorkItem) -> WorkRow {
     WorkRow {
         due: format::date(item.due),
-        days: days_text(item.days_left),
-        overdue: item.days_left < 0,
+        days: if item.kind == WorkKind::Review {
+            waiting_text(-item.days_left)
+        } else {
+            days_text(item.days_left)
+        },
+        overdue: item.days_left < 0 && item.kind != WorkKind::Review,
         what: item.what.clone(),
         number: item.number.clone(),
         person: item.person.clone(),

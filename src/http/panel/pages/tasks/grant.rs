@@ -5,8 +5,8 @@ use serde_json::json;
 
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
-    Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred, day,
-    document_fields, enum_label, id_of, posted, problems, record_json, redirect, refused_outcome,
+    Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred_grant, day,
+    document_fields, enum_label, goes_to_review, id_of, posted, problems, record_json, redirect, refused_outcome,
     task_page, typed, web,
 };
 use crate::domain::ids::{Cpf, Plate};
@@ -428,7 +428,7 @@ pub(in crate::http::panel) async fn grant_submit(
         return refusal(&state, &s, &answer, refused(Vec::new(), "", Vec::new()));
     }
     let check = answer.json().unwrap_or_default();
-    if check["passes"] != json!(true) {
+    if check["passes"] != json!(true) && !goes_to_review(&check) {
         let errors: Vec<(String, String)> = mapped(problems(&check));
         let o = refused(
             errors,
@@ -443,7 +443,12 @@ pub(in crate::http::panel) async fn grant_submit(
             answered_day(&check, "valid_from"),
             answered_day(&check, "valid_until")
         );
-        return page(&state, &s, conferred(&values, found, &what), StatusCode::OK);
+        return page(
+            &state,
+            &s,
+            conferred_grant(&values, found, &check, &what),
+            StatusCode::OK,
+        );
     }
     // The acts, in the order the register needs them; each through the API.
     let mut kept = Vec::new();
@@ -503,6 +508,9 @@ pub(in crate::http::panel) async fn grant_submit(
         let mut o = refused(Vec::new(), "", Vec::new());
         o.general.push(kept_note(&kept));
         return refusal(&state, &s, &answer, o);
+    }
+    if let Some(to) = super::super::acts::filed_for_review(&answer) {
+        return Ok(to);
     }
     Ok(redirect(&format!(
         "/painel/ver/app-authorizations/{}?feito=authorizations.grant",

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{
     AppState, Competence, Court, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
-    Signed, StatusCode, answered_day, call, certificate_fields, check_passes, conferred, day,
+    Signed, StatusCode, answered_day, call, certificate_fields, check_passes, conferred_grant, day,
     id_of, named_record, posted, record_json, redirect, refused_outcome, task_page, typed, web,
 };
 use crate::domain::ids::Plate;
@@ -189,7 +189,11 @@ pub(in crate::http::panel) async fn renewal_submit(
             answered_day(&checked, "valid_from"),
             answered_day(&checked, "valid_until")
         );
-        return page(&s, conferred(&values, found, &what), StatusCode::OK);
+        return page(
+            &s,
+            conferred_grant(&values, found, &checked, &what),
+            StatusCode::OK,
+        );
     }
     if let Some(f) = &filed {
         let path = format!("/api/v1/drivers/{}/record", current.driver_id);
@@ -208,6 +212,9 @@ pub(in crate::http::panel) async fn renewal_submit(
     if !answer.status.is_success() {
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
         return page(&s, o, status);
+    }
+    if let Some(to) = super::super::acts::filed_for_review(&answer) {
+        return Ok(to);
     }
     Ok(redirect(&format!(
         "/painel/ver/app-authorizations/{}?feito=renewal.renew",
