@@ -143,7 +143,9 @@ impl Application {
             App::new()
                 .configure(|cfg| assembly.configure(cfg))
                 .wrap(actix_web::middleware::from_fn(http::legal_bases_middleware))
-                .wrap(actix_web::middleware::from_fn(http::municipality::middleware))
+                .wrap(actix_web::middleware::from_fn(
+                    http::municipality::middleware,
+                ))
                 .wrap_fn(http::limits::deadline)
                 .wrap_fn(http::limits::middleware)
                 .wrap_fn(http::request_id_middleware)

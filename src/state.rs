@@ -191,7 +191,7 @@ impl AppState {
                     &self.letterhead.profile.initial_bases,
                     self.store.legal_basis_activations().await?,
                 )?
-                    .with_suspensions(self.store.legal_suspensions().await?),
+                .with_suspensions(self.store.legal_suspensions().await?),
             )
         };
         // Bounded, so a database that does not answer does not hold the request: it goes on

@@ -242,7 +242,9 @@ impl Profile {
 
     /// Reads and checks the legal-basis files the profile names (relative to `dir`).
     fn read_bases(&mut self, dir: &Path, problems: &mut Vec<String>) {
-        use crate::domain::legal_basis::{BasisFile as _, CharterLegalBasis, RideHailingLegalBasis};
+        use crate::domain::legal_basis::{
+            BasisFile as _, CharterLegalBasis, RideHailingLegalBasis,
+        };
         let read = |key: &str, file: &str, problems: &mut Vec<String>| {
             let path = dir.join(file);
             match std::fs::read_to_string(&path) {
@@ -276,7 +278,9 @@ impl Profile {
 
     /// The versions in force from the start: the profile's own files, or the ones selo ships.
     fn initial_versions(&self) -> Vec<String> {
-        use crate::domain::legal_basis::{BasisFile as _, CharterLegalBasis, RideHailingLegalBasis};
+        use crate::domain::legal_basis::{
+            BasisFile as _, CharterLegalBasis, RideHailingLegalBasis,
+        };
         let charter = self
             .initial_bases
             .charter

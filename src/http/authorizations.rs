@@ -12,13 +12,13 @@ use crate::domain::calendar::{sanction_end_days, sanction_end_months};
 use crate::domain::dates::MonthOverflow;
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::registry::RideHailingAuthorization;
+use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::domain::ride_hailing::sanctions::{
     InfractionClass, Sanction, SanctionKind, authorization_status,
 };
 use crate::domain::ride_hailing::vistoria::{
     InspectionReport, RideHailingVistoria, VistoriaSummons,
 };
-use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::issuance::ride_hailing::authorizations;
 use crate::issuance::ride_hailing::grant::ReviewDecided;
 use crate::issuance::ride_hailing::substitution::SubstitutionRequest;
@@ -897,7 +897,10 @@ impl IssuedDocument {
 /// What an official may decide of a filing.
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "snake_case")]
-#[expect(dead_code, reason = "named only in the API document, for the choice it lists")]
+#[expect(
+    dead_code,
+    reason = "named only in the API document, for the choice it lists"
+)]
 enum ReviewChoice {
     /// Conceder: a autorização e o adesivo são emitidos.
     Deferir,

@@ -91,7 +91,11 @@ pub fn header() -> String {
 
 /// "Prefeitura de Barra do Garças", for page titles.
 pub fn short() -> String {
-    with(|p| p.prefeitura.name.replacen("Prefeitura Municipal de ", "Prefeitura de ", 1))
+    with(|p| {
+        p.prefeitura
+            .name
+            .replacen("Prefeitura Municipal de ", "Prefeitura de ", 1)
+    })
 }
 
 /// A file of the field app as served: the municipality it was written with (the default

@@ -79,7 +79,10 @@ pub struct PendingReviews {
 /// 202 with the filing a grant or a renewal became.
 pub(super) fn accepted(review: &GrantReview) -> HttpResponse {
     HttpResponse::Accepted()
-        .insert_header(("Location", format!("/api/v1/app-grant-reviews/{}", review.id)))
+        .insert_header((
+            "Location",
+            format!("/api/v1/app-grant-reviews/{}", review.id),
+        ))
         .json(ReviewView::from(review))
 }
 
@@ -116,4 +119,3 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound("Pedido em análise não encontrado.".into()))?;
     Ok(HttpResponse::Ok().json(ReviewView::from(&review)))
 }
-

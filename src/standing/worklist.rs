@@ -209,7 +209,7 @@ async fn review_items(
         let filed_on = local_date(r.filed_at);
         items.push(WorkItem {
             kind: WorkKind::Review,
-            what: format!("Pedido em análise: decidir — {}", why.join("; ")),
+            what: format!("Decidir o pedido em análise: {}", why.join("; ")),
             number,
             person,
             plate,

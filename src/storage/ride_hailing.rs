@@ -19,11 +19,11 @@ use super::{
 };
 use crate::domain::calendar::ClosedDay;
 use crate::domain::ride_hailing::RideHailingAct;
-use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::domain::ride_hailing::driver_record::DriverRecord;
 use crate::domain::ride_hailing::registry::{
     Driver, Revocation, RideHailingAuthorization, Vehicle,
 };
+use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::domain::ride_hailing::sanctions::Sanction;
 
 /// Appends one `NewEvent` in the caller's transaction `$tx`.
@@ -77,8 +77,8 @@ macro_rules! void_in {
 }
 
 mod autos;
-pub mod reviews;
 mod platforms;
+pub mod reviews;
 
 impl Store {
     pub async fn ping(&self) -> Result<(), StorageError> {

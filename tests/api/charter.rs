@@ -159,7 +159,8 @@ async fn s05_termo_two_years_prints_validity_and_renews_without_gap() {
     // As of a past day, the Termo in force then: the first on its last day, the renewal
     // from the next.
     app.clock.set(noon("2027-06-01"));
-    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
+    let as_of =
+        |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
     let last_day: Value = as_of("2027-05-23").await.json().await.unwrap();
     assert_eq!(last_day["termo"]["number"], t["number"], "{last_day}");
     let next_day: Value = as_of("2027-05-24").await.json().await.unwrap();
@@ -472,7 +473,8 @@ async fn selo_turns_irregular_when_itv_lapses_and_revoked_on_baixa() {
     assert_eq!(v["document"]["status"], "baixado");
     // As of a past day: in order the day before the baixa, baixado from its day; nothing
     // before the enrolment, nor in the future.
-    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/vehicles/{vid}?as_of={day}"));
+    let as_of =
+        |day: &str| app.get_authed_owned(format!("/api/v1/charter/vehicles/{vid}?as_of={day}"));
     let before: Value = as_of("2025-11-02").await.json().await.unwrap();
     assert_eq!(before["status"], "ativo", "{before}");
     let on: Value = as_of("2025-11-03").await.json().await.unwrap();
@@ -733,7 +735,8 @@ async fn s08_cassacao_and_the_twelve_month_bar() {
         .unwrap();
     assert_eq!(company["status"], "ativo");
     // As of the day before the cassação the company was in order; from its day, cassado.
-    let as_of = |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
+    let as_of =
+        |day: &str| app.get_authed_owned(format!("/api/v1/charter/companies/{c}?as_of={day}"));
     let before: Value = as_of("2025-12-14").await.json().await.unwrap();
     assert_eq!(before["status"], "ativo", "{before}");
     let on: Value = as_of("2025-12-15").await.json().await.unwrap();

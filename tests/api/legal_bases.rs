@@ -537,7 +537,11 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
     let res = app
         .get_authed(&format!("/api/v1/vehicles/by-plate/{}", PLATES[2]))
         .await;
-    assert_eq!(res.status(), StatusCode::NOT_FOUND, "no sticker before the decision");
+    assert_eq!(
+        res.status(),
+        StatusCode::NOT_FOUND,
+        "no sticker before the decision"
+    );
     let res = app.grant(&d1, &v2, "2026-12-20").await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
     let pending: Value = app
@@ -555,7 +559,10 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
         .await;
     let (status, page, _) = ana.get("/painel/pendencias?tipo=analise").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("Pedido em análise: decidir"), "{page}");
+    assert!(
+        page.contains("Decidir o pedido em análise: Processo em curso"),
+        "{page}"
+    );
     assert!(
         page.contains(&format!(
             "/painel/acao/authorizations.decide_review?id={review_id}"
@@ -566,7 +573,11 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
         .get(&format!("/painel/ver/app-grant-reviews/{review_id}"))
         .await;
     assert_eq!(status, StatusCode::OK);
-    for words in ["Pedido de autorização em análise", "Em análise", "Decidir o pedido em análise"] {
+    for words in [
+        "Pedido de autorização em análise",
+        "Em análise",
+        "Decidir o pedido em análise",
+    ] {
         assert!(page.contains(words), "{words} missing: {page}");
     }
     let (status, page, _) = ana
@@ -575,7 +586,10 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
         ))
         .await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("Deferir: conceder e emitir os documentos"), "{page}");
+    assert!(
+        page.contains("Deferir: conceder e emitir os documentos"),
+        "{page}"
+    );
 
     // A decision needs a choice and its grounds.
     let decide = |decision: &str, grounds: &str| json!({"decision": decision, "grounds": grounds});
@@ -593,7 +607,10 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
 
     // Refused: nothing issued, the filing says why.
     let res = app
-        .post(&path, &decide("indeferir", "Denúncia recebida por crime do art. 306."))
+        .post(
+            &path,
+            &decide("indeferir", "Denúncia recebida por crime do art. 306."),
+        )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     let refused: Value = res.json().await.unwrap();

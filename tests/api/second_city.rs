@@ -15,8 +15,16 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
     let app = spawn_app_for(fixture()).await;
 
     // Its own basis is the one in force, with its own fines.
-    let catalogue: Value = app.get("/api/v1/app-infractions").await.json().await.unwrap();
-    assert_eq!(catalogue["legal_basis_version"], "PATROCINIO-APP-FIXTURE/v1");
+    let catalogue: Value = app
+        .get("/api/v1/app-infractions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        catalogue["legal_basis_version"],
+        "PATROCINIO-APP-FIXTURE/v1"
+    );
     let fines: Vec<u64> = catalogue["infractions"]
         .as_array()
         .unwrap()
@@ -27,7 +35,9 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
 
     // A car plated in Barra do Garças is not accepted here, with this city's citation.
     let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
-    let there = app.create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0])).await;
+    let there = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
     let res = app.grant(&d, &there, "2026-11-20").await;
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = res.json().await.unwrap();
@@ -58,7 +68,10 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
         let pdf = app.document_bytes(&granted, kind).await;
         let text = crate::pdf::pdf_text(&pdf);
         assert!(text.contains("PATROCÍNIO"), "{kind}: {text}");
-        assert!(!text.contains("GARÇAS") && !text.contains("Garças"), "{kind}: {text}");
+        assert!(
+            !text.contains("GARÇAS") && !text.contains("Garças"),
+            "{kind}: {text}"
+        );
         // The signature's location, a PDF text string in UTF-16BE written in hexadecimal.
         let location = "Patrocínio-MG"
             .encode_utf16()
@@ -85,8 +98,15 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
     let url = sticker["verification_url"].as_str().unwrap();
     let token = url.rsplit('/').next().unwrap();
     let (status, verdict) = app.verify(token).await;
-    assert_eq!((status, verdict["verdict"].as_str()), (StatusCode::OK, Some("valid")));
-    for path in [format!("/v/{token}"), "/v".to_owned(), "/fiscal/".to_owned()] {
+    assert_eq!(
+        (status, verdict["verdict"].as_str()),
+        (StatusCode::OK, Some("valid"))
+    );
+    for path in [
+        format!("/v/{token}"),
+        "/v".to_owned(),
+        "/fiscal/".to_owned(),
+    ] {
         let page = app.get(&path).await.text().await.unwrap();
         assert!(
             page.contains("Prefeitura Municipal de Patrocínio – MG"),

@@ -5,7 +5,7 @@
 const FIELDS: &[(&str, &str)] = &[
     ("reasons", "Por que depende de análise"),
     ("grounds", "Fundamentos da decisão"),
-    ("filed_at", "Protocolado para análise em"),
+    ("filed_at", "Enviado à análise em"),
     ("decided_at", "Decidido em"),
     ("citation", "Dispositivo"),
     ("app_grant_reviews", "Pedidos em análise"),

@@ -146,9 +146,9 @@ impl Store {
     pub async fn get_review(&self, id: Uuid) -> Result<Option<GrantReview>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<ReviewRow> = sqlx::query_as(BY_ID)
-            .bind(id.to_string())
-            .fetch_optional(pool)
-            .await?;
+                .bind(id.to_string())
+                .fetch_optional(pool)
+                .await?;
             row.map(GrantReview::try_from).transpose()
         })
     }
@@ -156,9 +156,7 @@ impl Store {
     /// The filings still waiting for a decision, oldest first.
     pub async fn pending_reviews(&self) -> Result<Vec<GrantReview>, StorageError> {
         on_backend!(self, |pool, _begin| {
-            let rows: Vec<ReviewRow> = sqlx::query_as(PENDING)
-            .fetch_all(pool)
-            .await?;
+            let rows: Vec<ReviewRow> = sqlx::query_as(PENDING).fetch_all(pool).await?;
             rows.into_iter().map(GrantReview::try_from).collect()
         })
     }

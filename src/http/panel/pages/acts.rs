@@ -34,7 +34,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("renewal.renew", "Renovar a autorização para o ano seguinte"),
     ("reviews.pending", "Pedidos em análise (aplicativo)"),
     ("reviews.get", "Pedido em análise"),
-    ("authorizations.decide_review", "Decidir o pedido em análise"),
+    (
+        "authorizations.decide_review",
+        "Decidir o pedido em análise",
+    ),
     (
         "grant_check.check",
         "Conferir um pedido de autorização (sem gravar)",
@@ -572,7 +575,9 @@ pub(super) async fn op_submit(
 }
 
 /// A grant or a renewal the API filed for an official's review (202): the filing's page.
-pub(super) fn filed_for_review(answer: &crate::http::panel::gateway::Answer) -> Option<HttpResponse> {
+pub(super) fn filed_for_review(
+    answer: &crate::http::panel::gateway::Answer,
+) -> Option<HttpResponse> {
     if answer.status != StatusCode::ACCEPTED {
         return None;
     }
@@ -596,6 +601,21 @@ pub(super) fn done(
         return Ok(to);
     }
     let json = answer.json().unwrap_or(Value::Null);
+    // A decision on a filing: the authorization it granted, or the filing refused.
+    if op == "authorizations.decide_review"
+        && let Some(id) = json.get("id").and_then(Value::as_str)
+    {
+        let record = if answer.status == StatusCode::CREATED {
+            "app-authorizations"
+        } else {
+            "app-grant-reviews"
+        };
+        return Ok(redirect(&format!(
+            "/painel/ver/{record}/{}?feito={}",
+            urlencode(id),
+            urlencode(op)
+        )));
+    }
     // A new record with its own page: open it.
     if let Some(id) = json.get("id").and_then(Value::as_str) {
         // The record's own page: under the collection, its history, or the same kind of

@@ -550,7 +550,9 @@ fn conferred_grant(
         Some(note) => Outcome {
             values: values.clone(),
             found,
-            ok: Some(format!("Conferido, sem requisito falho. {note} Nada foi gravado ainda.")),
+            ok: Some(format!(
+                "Conferido, sem requisito falho. {note} Nada foi gravado ainda."
+            )),
             ..Outcome::default()
         },
         None => conferred(values, found, what),

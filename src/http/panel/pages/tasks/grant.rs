@@ -5,9 +5,9 @@ use serde_json::json;
 
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
-    Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred_grant, day,
-    document_fields, enum_label, goes_to_review, id_of, posted, problems, record_json, redirect, refused_outcome,
-    task_page, typed, web,
+    Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred_grant,
+    day, document_fields, enum_label, goes_to_review, id_of, posted, problems, record_json,
+    redirect, refused_outcome, task_page, typed, web,
 };
 use crate::domain::ids::{Cpf, Plate};
 use crate::domain::requirements::RequirementKind;
