@@ -291,6 +291,12 @@ impl RideHailingDocumentContext<'_> {
             "law": law,
             "legal_basis": self.cite("arts. 2º, 3º, 8º, 12 e 14"),
             "legal_basis_version": a.legal_basis_version,
+            // The provisions a court had suspended on the day, which the decision did not
+            // apply, as the basis names them.
+            "suspended": self.basis.suspended,
+            // Keys of the profile's secretariats: who issues and signs, who inspects.
+            "issuer_key": self.basis.issuing_secretariat,
+            "inspector_key": self.basis.inspecting_secretariat,
             "ouvidoria_phone": self.letterhead.ouvidoria_phone,
             "code": code,
             "verify_address": format!("{}/v", self.letterhead.public_url),

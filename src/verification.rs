@@ -405,11 +405,29 @@ async fn ride_hailing_verdict(
     now: DateTime<Utc>,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
-    let Some(status) = state.store.document_status(id).await? else {
+    ride_hailing_verdict_until(state, id, now, None, matches).await
+}
+
+/// The same; `replaced_until`: only the replacements of the car in effect by then count
+/// (a reading as of a past instant).
+async fn ride_hailing_verdict_until(
+    state: &AppState,
+    id: uuid::Uuid,
+    now: DateTime<Utc>,
+    replaced_until: Option<DateTime<Utc>>,
+    matches: impl Fn(&DocumentStatus) -> bool,
+) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+    let Some(mut status) = state.store.document_status(id).await? else {
         return Ok(None);
     };
     if !matches(&status) {
         return Ok(None);
+    }
+    if let Some(until) = replaced_until {
+        status.latest_substitution = state
+            .store
+            .latest_substitution_until(status.authorization_id, until)
+            .await?;
     }
     let (inspection, _) = ride_hailing_standing(
         state,
@@ -441,45 +459,18 @@ pub async fn verify_token(
     if let Some(hit) = cache.fresh(raw, generation, now) {
         return hit;
     }
-    let outcome = |verdict, document| Verification {
-        verdict,
-        checked_at: now,
-        document,
-        reason: None,
-        last_known: None,
-        record: None,
+    let v = match computed(raw, keys, state, now, false).await {
+        Ok(v) => v,
+        // Never with `as_of` false; a document unknown to the register if it were.
+        Err(NotYetIssued) => Verification {
+            verdict: Verdict::UnknownDocument,
+            checked_at: now,
+            document: None,
+            reason: None,
+            last_known: None,
+            record: None,
+        },
     };
-    let payload = match token::verify(raw, keys) {
-        Ok(p) => p,
-        Err(TokenError::Malformed(_)) => return outcome(Verdict::Malformed, None),
-        Err(TokenError::UnknownKey) => return outcome(Verdict::UnknownKey, None),
-        Err(TokenError::RetiredKey(r)) => {
-            return Verification {
-                reason: Some(retired_key_pt(&r)),
-                ..outcome(Verdict::UnknownKey, None)
-            };
-        }
-        Err(TokenError::InvalidSignature) => return outcome(Verdict::InvalidSignature, None),
-    };
-    // The ride-hailing authorization and sticker are most of the scans: their status query
-    // reads the document row too, so the token's kind sends them straight to it.
-    let ride_hailing = matches!(
-        DocumentKind::parse(&payload.kind),
-        Some(DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker)
-    );
-    let status = async {
-        if ride_hailing {
-            let live = ride_hailing_verdict(state, payload.document_id, now, |s| {
-                token_matches_status(&payload, s)
-            })
-            .await;
-            outcome_of(live)
-        } else {
-            let doc = store.document(payload.document_id).await;
-            lookup(state, doc, now, |d| token_matches(&payload, d)).await
-        }
-    };
-    let v = within_status_deadline(now, status).await;
     if v.verdict == Verdict::StatusUnavailable {
         match cache.last_known(raw, generation, now) {
             Some((last, document)) => {
@@ -491,6 +482,81 @@ pub async fn verify_token(
         cache.put(raw, generation, &v);
         v
     }
+}
+
+/// The token names a document issued after the instant asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotYetIssued;
+
+/// The verdict a token had at `at` (the end of a past day): its signature as now, its
+/// document's status from the acts in force then — revocation, sanctions, vistorias,
+/// replacements of the car, Termos — never cached. An official's question (the Procuradoria,
+/// a court); `Err` when the document did not exist yet at `at`.
+pub async fn verify_token_as_of(
+    raw: &str,
+    keys: &KeySet,
+    state: &AppState,
+    at: DateTime<Utc>,
+) -> Result<Verification, NotYetIssued> {
+    computed(raw, keys, state, at, true).await
+}
+
+/// The signature, then the status at `now`; `as_of`: `now` is a past instant (the car's
+/// replacements are counted up to it, and a document issued after it is `NotYetIssued`).
+async fn computed(
+    raw: &str,
+    keys: &KeySet,
+    state: &AppState,
+    now: DateTime<Utc>,
+    as_of: bool,
+) -> Result<Verification, NotYetIssued> {
+    let store = &state.store;
+    let outcome = |verdict, document| Verification {
+        verdict,
+        checked_at: now,
+        document,
+        reason: None,
+        last_known: None,
+        record: None,
+    };
+    let payload = match token::verify(raw, keys) {
+        Ok(p) => p,
+        Err(TokenError::Malformed(_)) => return Ok(outcome(Verdict::Malformed, None)),
+        Err(TokenError::UnknownKey) => return Ok(outcome(Verdict::UnknownKey, None)),
+        Err(TokenError::RetiredKey(r)) => {
+            return Ok(Verification {
+                reason: Some(retired_key_pt(&r)),
+                ..outcome(Verdict::UnknownKey, None)
+            });
+        }
+        Err(TokenError::InvalidSignature) => {
+            return Ok(outcome(Verdict::InvalidSignature, None));
+        }
+    };
+    if as_of && payload.issued_at > now.timestamp() {
+        return Err(NotYetIssued);
+    }
+    // The ride-hailing authorization and sticker are most of the scans: their status query
+    // reads the document row too, so the token's kind sends them straight to it.
+    let ride_hailing = matches!(
+        DocumentKind::parse(&payload.kind),
+        Some(DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker)
+    );
+    let status = async {
+        if ride_hailing {
+            let replaced_until = as_of.then_some(now);
+            let live =
+                ride_hailing_verdict_until(state, payload.document_id, now, replaced_until, |s| {
+                    token_matches_status(&payload, s)
+                })
+                .await;
+            outcome_of(live)
+        } else {
+            let doc = store.document(payload.document_id).await;
+            lookup(state, doc, now, |d| token_matches(&payload, d)).await
+        }
+    };
+    Ok(within_status_deadline(now, status).await)
 }
 
 /// How long a verification waits for the register: past it, the signature's result

@@ -276,8 +276,13 @@ impl Profile {
         }
     }
 
-    /// The versions in force from the start: the profile's own files, or the ones selo ships.
+    /// The versions in force from the start (the profile's own files, or the ones selo
+    /// ships), and the secretariats they name.
     fn initial_versions(&self) -> Vec<String> {
+        self.initial_bases_read().0
+    }
+
+    fn initial_bases_read(&self) -> (Vec<String>, Vec<String>) {
         use crate::domain::legal_basis::{
             BasisFile as _, CharterLegalBasis, RideHailingLegalBasis,
         };
@@ -293,7 +298,13 @@ impl Profile {
             .as_deref()
             .and_then(|t| RideHailingLegalBasis::from_toml(t).ok())
             .unwrap_or_else(RideHailingLegalBasis::draft_2023);
-        vec![charter.version, ride_hailing.version]
+        let secretariats = vec![
+            charter.issuing_secretariat.clone(),
+            charter.inspecting_secretariat.clone(),
+            ride_hailing.issuing_secretariat.clone(),
+            ride_hailing.inspecting_secretariat.clone(),
+        ];
+        (vec![charter.version, ride_hailing.version], secretariats)
     }
 
     /// What is wrong with the facts themselves (placeholders are not wrong, only missing).
@@ -306,8 +317,12 @@ impl Profile {
         if !is_placeholder(c) && crate::domain::ids::Cnpj::parse(c).is_err() {
             p.push(format!("prefeitura.cnpj: CNPJ inválido ({c})"));
         }
-        for key in ["sis", "smf"] {
-            if !self.secretariats.contains_key(key) {
+        // The secretariats the legal bases in force name as issuing and inspecting.
+        let mut keys = self.initial_bases_read().1;
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            if !self.secretariats.contains_key(&key) {
                 p.push(format!("secretariats.{key}: ausente"));
             }
         }

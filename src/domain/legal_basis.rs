@@ -46,6 +46,13 @@ pub struct RideHailingLegalBasis {
     pub suspension_repeat_iv_days: u32,
     /// APP-ART24-PU / APP-ART26-V: general suspension length.
     pub suspension_general_months: u32,
+    /// The secretariat (a key of the municipality profile's `[secretariats]`) that issues and
+    /// signs the law's documents, and the one that inspects the cars (the draft: the
+    /// Secretaria Municipal de Finanças, art. 17, for both).
+    #[serde(default = "default_ride_hailing_secretariat")]
+    pub issuing_secretariat: String,
+    #[serde(default = "default_ride_hailing_secretariat")]
+    pub inspecting_secretariat: String,
     /// APP-ART4-P2: hours a platform has to deliver requested data (DL-7).
     pub data_request_hours: u32,
     /// APP-ART5-X: minimum APP insurance cover of a platform, in centavos (R$ 50.000,00).
@@ -97,6 +104,28 @@ pub struct RideHailingLegalBasis {
     #[serde(skip)]
     #[schema(ignore)]
     pub suspended: Vec<String>,
+}
+
+fn default_ride_hailing_secretariat() -> String {
+    "smf".into()
+}
+
+fn default_charter_secretariat() -> String {
+    "sis".into()
+}
+
+/// What is wrong with the secretariat keys a basis names (the profile checks that it has them).
+fn secretariat_problems(keys: [(&str, &str); 2], out: &mut Vec<String>) {
+    for (field, key) in keys {
+        if key.is_empty()
+            || key.len() > 16
+            || !key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        {
+            out.push(format!(
+                "{field}: a chave de uma secretaria do perfil do município, em minúsculas (ex.: smf)."
+            ));
+        }
+    }
 }
 
 fn default_renewal_window_days() -> u32 {
@@ -167,6 +196,13 @@ pub struct CharterLegalBasis {
     pub publication_date: NaiveDate,
     /// Short citation printed on documents.
     pub citation: String,
+    /// The secretariat (a key of the municipality profile's `[secretariats]`) that issues and
+    /// signs the law's documents, and the one that inspects the buses (Lei 4.937/2025, art.
+    /// 2º: the Secretaria Municipal de Infraestrutura e Serviços, for both).
+    #[serde(default = "default_charter_secretariat")]
+    pub issuing_secretariat: String,
+    #[serde(default = "default_charter_secretariat")]
+    pub inspecting_secretariat: String,
     /// FRET-ART8-P1: Termo de Autorização validity, in months (2 years).
     pub termo_validity_months: u32,
     /// FRET-ART13-P1-A: service life in months from the first registration (15 years).
@@ -413,6 +449,13 @@ impl BasisFile for RideHailingLegalBasis {
     }
 
     fn problems(&mut self, out: &mut Vec<String>) {
+        secretariat_problems(
+            [
+                ("issuing_secretariat", &self.issuing_secretariat),
+                ("inspecting_secretariat", &self.inspecting_secretariat),
+            ],
+            out,
+        );
         positive(
             &[
                 (
@@ -471,6 +514,13 @@ impl BasisFile for CharterLegalBasis {
     basis_fields!();
 
     fn problems(&mut self, out: &mut Vec<String>) {
+        secretariat_problems(
+            [
+                ("issuing_secretariat", &self.issuing_secretariat),
+                ("inspecting_secretariat", &self.inspecting_secretariat),
+            ],
+            out,
+        );
         positive(
             &[
                 ("termo_validity_months", self.termo_validity_months),

@@ -50,12 +50,15 @@ async fn verified_for(
     }
 }
 
-/// Verifies a QR token (`COSE_Sign1`, base64url): signature, then the document's standing now.
+/// Verifies a QR token (`COSE_Sign1`, base64url): signature, then the document's standing now
+/// — or, for a signed-in official, at the end of a past day (`as_of`).
 #[utoipa::path(get, path = "/api/v1/verify/{token}", tag = "verification",
-    params(("token" = String, Path, description = "O token COSE do QR code (base64url)")),
+    params(("token" = String, Path, description = "O token COSE do QR code (base64url)"), super::authorizations::AsOfQuery),
     responses(
         (status = 200, description = "Veredito (valid, expired, revoked, suspended, replaced, outdated, forged…)", body = Verification),
         (status = 400, description = "Token ilegível (`malformed`)", body = Verification),
+        (status = 401, description = "`as_of` pedido sem credencial de servidor", content_type = "application/problem+json", body = super::problem::Problem),
+        (status = 422, description = "`as_of` futuro, malformado ou anterior à emissão do documento", content_type = "application/problem+json", body = super::problem::Problem),
         (status = 503, description = "Assinatura verificada, situação indisponível (`status_unavailable`)", body = Verification),
     ))]
 pub async fn api_token(
@@ -63,8 +66,25 @@ pub async fn api_token(
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
     req: HttpRequest,
+    q: web::Query<super::authorizations::AsOfQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let official = super::auth::optional_official(&state, &req).await?;
+    if let Some(day) = q.day(&state)? {
+        // A past day is an official's question (the Procuradoria's, a court's).
+        let Some(official) = official else {
+            return Err(ApiError::Unauthorized(
+                "A situação em data passada é consultada só por servidores identificados.".into(),
+            ));
+        };
+        let at = crate::domain::dates::end_of_local_day(day);
+        let v = crate::verification::verify_token_as_of(&token, &state.keys.public, &state, at)
+            .await
+            .map_err(|_| super::authorizations::AsOfQuery::before_record("O documento"))?;
+        let v = with_record(&state, v, Scanned::Token(&token), &official.roles, at).await;
+        return Ok(HttpResponse::build(status_for(v.verdict))
+            .insert_header(("Cache-Control", "no-store"))
+            .json(v));
+    }
     let v = verified_for(&state, &cache, Scanned::Token(&token), official.as_ref()).await;
     Ok(HttpResponse::build(status_for(v.verdict))
         .insert_header(("Cache-Control", "no-store"))

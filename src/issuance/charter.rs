@@ -63,7 +63,8 @@ fn charter_common(
             qr_width_mm,
             now,
         ),
-        json!({ "law": law_of(letterhead, basis) }),
+        // The key of the profile's secretariat that issues and signs.
+        json!({ "law": law_of(letterhead, basis), "issuer_key": basis.issuing_secretariat }),
     )
 }
 
@@ -405,7 +406,7 @@ pub fn certidao_inputs(
         charter_common(letterhead, basis, "art. 25", code, qr_width_mm, now),
         json!({
             "number": number,
-            "secretariat": letterhead.profile.secretariat("sis").map_or(SIS, |s| s.name.as_str()),
+            "secretariat": letterhead.profile.secretariat(&basis.issuing_secretariat).map_or(SIS, |s| s.name.as_str()),
             "protocol": p.protocol,
             "status": p.facts.status.label_pt(),
             "subject_title": title,
@@ -421,7 +422,7 @@ pub fn certidao_inputs(
             "notes": sanctions_note(p.company),
             "valid_until": format::date(p.valid_until),
             "validity_days": basis.certidao_validity_days.to_string(),
-            "signer": "sis",
+            "signer": basis.issuing_secretariat,
             "issued_by": p.issued_by,
         }),
     )
@@ -556,7 +557,7 @@ pub fn auto_notice_inputs(
     let notice = AutoNotice {
         number: &view.number,
         title: "AUTO DE INFRAÇÃO E NOTIFICAÇÃO",
-        secretariat: "sis",
+        secretariat: &basis.issuing_secretariat,
         infractor_name: &company.data.name,
         infractor_doc_label: "CNPJ",
         infractor_doc: &company.cnpj.formatted(),

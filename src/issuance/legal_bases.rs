@@ -51,11 +51,26 @@ pub async fn activate(
     actor: &str,
     new: NewActivation,
 ) -> Result<Activation, ActivationRefused> {
-    let version = match new.law {
-        Law::RideHailing => RideHailingLegalBasis::from_toml(&new.source).map(|b| b.version),
-        Law::Charter => CharterLegalBasis::from_toml(&new.source).map(|b| b.version),
+    let (version, secretariats) = match new.law {
+        Law::RideHailing => RideHailingLegalBasis::from_toml(&new.source)
+            .map(|b| (b.version, [b.issuing_secretariat, b.inspecting_secretariat])),
+        Law::Charter => CharterLegalBasis::from_toml(&new.source)
+            .map(|b| (b.version, [b.issuing_secretariat, b.inspecting_secretariat])),
     }
     .map_err(|e| ActivationRefused::File(e.0))?;
+    // The documents name and are signed by a secretariat of the municipality profile.
+    let unknown: Vec<String> = secretariats
+        .iter()
+        .filter(|k| state.letterhead.profile.secretariat(k).is_none())
+        .map(|k| {
+            format!(
+                "A secretaria `{k}` não consta do perfil do município ([secretariats.{k}]); inclua-a no perfil antes de ativar esta base."
+            )
+        })
+        .collect();
+    if !unknown.is_empty() {
+        return Err(ActivationRefused::File(unknown));
+    }
     let today = state.today();
     if new.effective_from < today {
         return Err(ActivationRefused::Date(

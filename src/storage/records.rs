@@ -160,4 +160,6 @@ pub struct NewGrant {
     pub documents: Vec<documents::SignedDocument>,
     /// The filing for review this grant decides (AMB-25), and the decision's grounds.
     pub review: Option<(Uuid, String)>,
+    /// The provisions a court had suspended on the day, as the decision cites them.
+    pub suspended: Vec<String>,
 }

@@ -558,6 +558,7 @@ impl Store {
             let data = serde_json::json!({
                 "number": a.number,
                 "valid_until": a.valid_until,
+                "suspended_provisions": grant.suspended,
                 "documents": grant.documents.iter().map(|d| serde_json::json!({"id": d.document.id, "kind": d.document.kind.as_str(), "sha256": d.document.sha256})).collect::<Vec<_>>(),
             });
             insert_event!(

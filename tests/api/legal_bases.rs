@@ -126,6 +126,10 @@ async fn a_new_version_of_the_law_is_an_act_with_a_date_not_a_rebuild() {
 }
 
 #[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "every way an activation is refused, then the one that is accepted"
+)]
 async fn an_activation_is_refused_whole_when_its_file_dates_or_role_are_wrong() {
     let app = spawn_app().await;
     let path = "/api/v1/legal-bases/ride-hailing";
@@ -153,6 +157,17 @@ async fn an_activation_is_refused_whole_when_its_file_dates_or_role_are_wrong() 
         ),
         (activation("version = ", "2026-12-15"), "basis"),
         (activation(LEI_4937_2025_FILE, "2026-12-15"), "basis"),
+        // Its documents are issued by a secretariat the municipality profile does not have.
+        (
+            activation(
+                &enacted_file().replace(
+                    "inspecting_secretariat = \"smf\"",
+                    "inspecting_secretariat = \"sdus\"",
+                ),
+                "2026-12-15",
+            ),
+            "basis",
+        ),
         // A basis does not reach back over acts already judged.
         (activation(&enacted_file(), "2026-11-29"), "effective_from"),
         (activation(&enacted_file(), "2026-02-30"), "effective_from"),
@@ -478,6 +493,14 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
             "Lei 4.976/2025, art. [a definir] (L4976-CND) suspenso por decisão do TJMT, processo 1000000-00.2026.8.11.0000, de 12/12/2026, desde 15/12/2026"
         ),
         "{named}"
+    );
+    // The authorization's PDF records it too.
+    let text = crate::pdf::pdf_text(&app.document_bytes(&granted, "app_authorization").await)
+        .replace('\n', "");
+    assert!(
+        text.contains("Não aplicado(s) nesta decisão: Lei 4.976/2025")
+            && text.contains("suspenso por decisão do TJMT"),
+        "{text}"
     );
 
     // Restored from 20/12: the certificate is required again.

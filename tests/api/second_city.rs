@@ -84,8 +84,14 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
         let raw = String::from_utf8_lossy(&pdf).to_uppercase();
         assert!(raw.contains(&location), "{kind}: no signature location");
     }
+    // Issued and signed by the secretariat its basis names, a secretariat of its profile.
     let text = crate::pdf::pdf_text(&app.document_bytes(&granted, "app_authorization").await);
     assert!(text.contains("Patrocínio-MG"), "{text}");
+    assert!(
+        text.contains("A Secretaria Municipal de Trânsito e Transportes de Patrocínio-MG")
+            && text.contains("Secretário(a) Municipal de Trânsito e Transportes"),
+        "{text}"
+    );
 
     // The verification page, the code page and the field app name it too; the sticker
     // verifies.

@@ -124,6 +124,51 @@ async fn app_art8_p2_replacing_the_car_reissues_the_sticker_and_retires_the_old_
     assert!(new.contains(&"bound".to_owned()), "{new:?}");
 }
 
+/// Read as of a past day by an official, a sticker is what it was then: valid before its car
+/// was replaced, replaced from that day; the new one did not exist before it.
+#[tokio::test]
+async fn a_stickers_verdict_as_of_a_past_day_follows_the_replacement() {
+    let app = spawn_app().await;
+    let (grant, new_vehicle) = granted_then_a_new_car(&app).await;
+    let id = grant["id"].as_str().unwrap();
+    let old_sticker = sticker_url(&grant);
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/vehicle-substitutions"),
+            &substitution(&new_vehicle, "venda", "2026-12-09", true),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let after: Value = res.json().await.unwrap();
+    let new_sticker = sticker_url(&after);
+    let as_of = |url: &str, day: &str| {
+        app.get_authed_owned(format!("/api/v1/verify/{}?as_of={day}", token_of(url)))
+    };
+    let before: Value = as_of(&old_sticker, "2026-12-05")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(before["verdict"], "valid", "{before}");
+    let on: Value = as_of(&old_sticker, "2026-12-10")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(on["verdict"], "replaced", "{on}");
+    assert_eq!(
+        as_of(&new_sticker, "2026-12-05").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let anonymous = app
+        .get(&format!(
+            "/api/v1/verify/{}?as_of=2026-12-05",
+            token_of(&old_sticker)
+        ))
+        .await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
 #[tokio::test]
 async fn app_art8_p2_a_replacement_must_meet_the_law() {
     let app = spawn_app().await;

@@ -4,6 +4,10 @@
 /// Field names and their labels.
 const FIELDS: &[(&str, &str)] = &[
     ("reasons", "Por que depende de análise"),
+    (
+        "suspended_provisions",
+        "Dispositivos suspensos por decisão judicial, não aplicados",
+    ),
     ("grounds", "Fundamentos da decisão"),
     ("filed_at", "Enviado à análise em"),
     ("decided_at", "Decidido em"),

@@ -130,7 +130,7 @@ pub fn inputs(
         ),
         json!({
         "number": number,
-        "secretariat": letterhead.profile.secretariat("smf").map_or("Secretaria Municipal de Finanças", |s| s.name.as_str()),
+        "secretariat": letterhead.profile.secretariat(&basis.issuing_secretariat).map_or("Secretaria Municipal de Finanças", |s| s.name.as_str()),
         // APP-ART17: the SMF's police power over the service; art. 3º: the authorization.
         "grounds": format!("com fundamento nos arts. 3º e 17 da {law}"),
         "protocol": p.protocol,
@@ -147,7 +147,7 @@ pub fn inputs(
         "notes": "",
         "valid_until": format::date(p.valid_until),
         "validity_days": p.validity_days.to_string(),
-        "signer": "smf",
+        "signer": basis.issuing_secretariat,
         "issued_by": p.issued_by,
         }),
     )

@@ -518,6 +518,7 @@ async fn issue_and_commit(
             authorization: authorization.clone(),
             documents: docs,
             review: request.review.clone(),
+            suspended: decision.suspended.clone(),
         };
         store.commit_grant(&grant).await?;
         Ok::<_, UseCaseError>(grant.documents)

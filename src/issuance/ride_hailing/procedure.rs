@@ -74,7 +74,7 @@ pub fn notice_inputs(
     let notice = AutoNotice {
         number: &auto.number,
         title: "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
-        secretariat: "smf",
+        secretariat: &basis.issuing_secretariat,
         infractor_name: infractor.name,
         infractor_doc_label: "CPF",
         infractor_doc: infractor.cpf_masked,

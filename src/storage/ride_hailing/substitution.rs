@@ -32,7 +32,27 @@ const COUNT: &str = "SELECT COUNT(*) FROM app_vehicle_substitutions WHERE author
 const INSERT: &str = "INSERT INTO app_vehicle_substitutions (authorization_id, seq, old_vehicle_id, \
     new_vehicle_id, cause, vistoria_on, effective_at, created_by, protocolled_on) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+const LATEST_UNTIL: &str = "SELECT MAX(seq) FROM app_vehicle_substitutions \
+    WHERE authorization_id = $1 AND effective_at <= $2";
+
 impl Store {
+    /// The number of the last replacement of the authorization's car in effect by `until`
+    /// (APP-ART8-P2), for a reading as of a past instant.
+    pub async fn latest_substitution_until(
+        &self,
+        authorization_id: Uuid,
+        until: DateTime<Utc>,
+    ) -> Result<Option<i32>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let latest: Option<i32> = sqlx::query_scalar(LATEST_UNTIL)
+                .bind(authorization_id.to_string())
+                .bind(until)
+                .fetch_one(pool)
+                .await?;
+            Ok(latest)
+        })
+    }
+
     /// Commits a replacement, its documents and events, or nothing. `Conflict("substitution")`
     /// if another replacement of the authorization came first; `Conflict("active_authorization")`
     /// if the new car was bound to another authorization meanwhile (APP-ART8).
