@@ -28,48 +28,16 @@ pub async fn middleware(
     }
 }
 
-/// The profile in scope; outside a request (a test rendering a page alone), the embedded one.
-fn with<T>(f: impl Fn(&Profile) -> T) -> T {
+/// What `f` reads of the profile in scope; outside a request (a test rendering a page
+/// alone), of the embedded one.
+fn with(f: impl Fn(&Profile) -> String) -> String {
     PROFILE.try_with(|p| f(p)).unwrap_or_else(|_| {
         static EMBEDDED: OnceLock<Option<Profile>> = OnceLock::new();
-        match EMBEDDED.get_or_init(|| Profile::embedded().ok()) {
-            Some(p) => f(p),
-            None => f(&fallback()),
-        }
+        EMBEDDED
+            .get_or_init(|| Profile::embedded().ok())
+            .as_ref()
+            .map_or_else(|| "Prefeitura Municipal".to_owned(), f)
     })
-}
-
-/// Never used in practice: the embedded profile is checked by the tests.
-fn fallback() -> Profile {
-    Profile {
-        version: String::new(),
-        prefeitura: crate::documents::profile::Prefeitura {
-            name: "Prefeitura Municipal".into(),
-            state: String::new(),
-            cnpj: String::new(),
-            address: String::new(),
-            city: String::new(),
-            brasao: String::new(),
-        },
-        ouvidoria: crate::documents::profile::Ouvidoria {
-            phone: String::new(),
-        },
-        secretariats: std::collections::BTreeMap::new(),
-        defence: crate::documents::profile::Defence {
-            place: String::new(),
-            address: String::new(),
-            hours: String::new(),
-            email: String::new(),
-        },
-        payment: crate::documents::profile::Payment {
-            instrument: String::new(),
-            where_: String::new(),
-        },
-        laws: std::collections::BTreeMap::new(),
-        legal_bases: crate::documents::profile::BasisFiles::default(),
-        initial_bases: crate::domain::legal_basis::InitialBases::default(),
-        brasao: None,
-    }
 }
 
 /// "Prefeitura Municipal de Barra do Garças".
@@ -77,25 +45,29 @@ pub fn name() -> String {
     with(|p| p.prefeitura.name.clone())
 }
 
-/// "Prefeitura Municipal de Barra do Garças – MT": the name and the state's abbreviation the
-/// profile's city ends with (`Barra do Garças-MT`).
+/// "Prefeitura Municipal de Barra do Garças – MT".
 pub fn header() -> String {
-    with(|p| {
-        let name = &p.prefeitura.name;
-        match p.prefeitura.city.rsplit_once('-') {
-            Some((_, uf)) if uf.len() == 2 => format!("{name} – {uf}"),
-            _ => name.clone(),
-        }
-    })
+    with(header_of)
 }
 
 /// "Prefeitura de Barra do Garças", for page titles.
 pub fn short() -> String {
-    with(|p| {
-        p.prefeitura
-            .name
-            .replacen("Prefeitura Municipal de ", "Prefeitura de ", 1)
-    })
+    with(short_of)
+}
+
+/// The name and the state's abbreviation the profile's city ends with (`Barra do Garças-MT`).
+fn header_of(p: &Profile) -> String {
+    let name = &p.prefeitura.name;
+    match p.prefeitura.city.rsplit_once('-') {
+        Some((_, uf)) if uf.len() == 2 => format!("{name} – {uf}"),
+        _ => name.clone(),
+    }
+}
+
+fn short_of(p: &Profile) -> String {
+    p.prefeitura
+        .name
+        .replacen("Prefeitura Municipal de ", "Prefeitura de ", 1)
 }
 
 /// A file of the field app as served: the municipality it was written with (the default
@@ -106,7 +78,8 @@ pub fn localized(text: &'static str, profile: &Profile) -> std::borrow::Cow<'sta
     if !text.contains(HEADER) && !text.contains(SHORT) {
         return std::borrow::Cow::Borrowed(text);
     }
-    let header = PROFILE.sync_scope(Arc::new(profile.clone()), header);
-    let short = PROFILE.sync_scope(Arc::new(profile.clone()), short);
-    std::borrow::Cow::Owned(text.replace(HEADER, &header).replace(SHORT, &short))
+    std::borrow::Cow::Owned(
+        text.replace(HEADER, &header_of(profile))
+            .replace(SHORT, &short_of(profile)),
+    )
 }

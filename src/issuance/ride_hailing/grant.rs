@@ -289,7 +289,8 @@ pub async fn decide_review(
                     .get_authorization(renewed)
                     .await?
                     .ok_or(UseCaseError::NotFound("Autorização não encontrada."))?;
-                renewal_decided(state, &current, &request, actor).await
+                let judged = judge_renewal(state, &current, &request).await?;
+                renewal_decided(state, &current, &request, judged, actor).await
             }
         }
         .map(ReviewDecided::Granted)
@@ -351,36 +352,30 @@ pub async fn renew_app_authorization(
         renewal_of: Some(current.id),
         review: None,
     };
-    let renewed = renewed_of(state, &current).await?;
-    let facts = grant_facts(
-        state,
-        &driver,
-        &vehicle,
-        fee_paid_on,
-        request.protocolled_on,
-        Some(current.id),
-    )
-    .await?;
-    let decision = decide_renewal(&renewed, &facts, &state.ride_hailing_basis())
-        .map_err(UseCaseError::Rules)?;
-    if !decision.review.is_empty() {
-        return file_for_review(state, &request, &decision, actor)
+    let judged = judge_renewal(state, &current, &request).await?;
+    if !judged.decision.review.is_empty() {
+        return file_for_review(state, &request, &judged.decision, actor)
             .await
             .map(Filed::UnderReview);
     }
-    renewal_decided(state, &current, &request, actor)
+    renewal_decided(state, &current, &request, judged, actor)
         .await
         .map(Filed::Granted)
 }
 
-/// Judges a renewal and issues it; another act that came first (a grant, or the same
-/// renewal) is reported as the rule it breaks.
-async fn renewal_decided(
+/// A renewal judged: what it was judged on, and the decision.
+struct JudgedRenewal {
+    renewed: Renewed,
+    facts: GrantFacts,
+    decision: GrantDecision,
+}
+
+/// Judges a renewal on every requirement of a grant and on the authorization it renews.
+async fn judge_renewal(
     state: &AppState,
     current: &RideHailingAuthorization,
     request: &Request<'_>,
-    actor: &str,
-) -> Result<Granted, UseCaseError> {
+) -> Result<JudgedRenewal, UseCaseError> {
     let renewed = renewed_of(state, current).await?;
     let facts = grant_facts(
         state,
@@ -391,8 +386,30 @@ async fn renewal_decided(
         Some(current.id),
     )
     .await?;
+    let decision = decide_renewal(&renewed, &facts, &state.ride_hailing_basis())
+        .map_err(UseCaseError::Rules)?;
+    Ok(JudgedRenewal {
+        renewed,
+        facts,
+        decision,
+    })
+}
+
+/// Issues a judged renewal; another act that came first (a grant, or the same renewal) is
+/// reported as the rule it breaks.
+async fn renewal_decided(
+    state: &AppState,
+    current: &RideHailingAuthorization,
+    request: &Request<'_>,
+    judged: JudgedRenewal,
+    actor: &str,
+) -> Result<Granted, UseCaseError> {
+    let JudgedRenewal {
+        renewed,
+        facts,
+        decision,
+    } = judged;
     let basis = state.ride_hailing_basis();
-    let decision = decide_renewal(&renewed, &facts, &basis).map_err(UseCaseError::Rules)?;
     let issued = issue_and_commit(state, request, &decision, actor).await;
     match issued {
         Err(UseCaseError::Storage(StorageError::Conflict(
