@@ -142,6 +142,15 @@ impl AppState {
         self.legal_bases.current().ride_hailing_on(self.today())
     }
 
+    /// The ride-hailing version `version` as it was activated (what an act recorded it was
+    /// made under), or the one in force today if the register does not know it.
+    pub fn ride_hailing_basis_of(&self, version: &str) -> Arc<RideHailingLegalBasis> {
+        self.legal_bases
+            .current()
+            .ride_hailing_version(version)
+            .unwrap_or_else(|| self.ride_hailing_basis())
+    }
+
     /// The charter legal basis in force today.
     pub fn charter_basis(&self) -> Arc<CharterLegalBasis> {
         self.legal_bases.current().charter_on(self.today())

@@ -16,6 +16,7 @@ use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
 use super::requirements::{AgeCountedFrom, Requirement, RequirementKind, parse_requirements};
 pub use super::requirements::{Ctb306BarStart, Municipality};
+use super::ride_hailing::sanctions::{InfractionType, parse_catalogue};
 
 /// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -40,12 +41,14 @@ pub struct RideHailingLegalBasis {
     pub fine_upf_media: u32,
     pub fine_upf_grave: u32,
     pub fine_upf_gravissima: u32,
+    /// APP-ART25: the provision that sets the fines, as the consequences of an auto cite it,
+    /// and the one that sets each class's (printed on the notice of penalty).
+    #[serde(default = "default_fine_citation")]
+    pub fine_citation: String,
+    #[serde(default)]
+    pub fine_class_citations: FineClassCitations,
     /// AMB-26: recidivism window of art. 26 §§1º–2º and 27 PU (the text states none).
     pub recidivism_window_months: u32,
-    /// APP-ART26-P1: suspension for repeating art. 26, IV (AMB-35: lex specialis).
-    pub suspension_repeat_iv_days: u32,
-    /// APP-ART24-PU / APP-ART26-V: general suspension length.
-    pub suspension_general_months: u32,
     /// The secretariat (a key of the municipality profile's `[secretariats]`) that issues and
     /// signs the law's documents, and the one that inspects the cars (the draft: the
     /// Secretaria Municipal de Finanças, art. 17, for both).
@@ -100,10 +103,45 @@ pub struct RideHailingLegalBasis {
     #[serde(skip_deserializing)]
     #[schema(value_type = Vec<Object>)]
     pub requirements: Vec<Requirement>,
+    /// The infractions the law types (`[[infractions]]`: id, citation, class, who commits
+    /// them, what a first offence and a repeat bring), read into `infractions` when the file
+    /// is checked.
+    #[serde(default, rename = "infractions", skip_serializing)]
+    #[schema(ignore)]
+    infractions_in_file: Vec<toml::Value>,
+    /// The catalogue in force: the file's, less the infractions a court has suspended on the
+    /// day the basis is read for.
+    #[serde(skip_deserializing)]
+    pub infractions: Vec<InfractionType>,
     /// The provisions suspended on that day, as decisions cite them.
     #[serde(skip)]
     #[schema(ignore)]
     pub suspended: Vec<String>,
+}
+
+fn default_fine_citation() -> String {
+    "art. 25".into()
+}
+
+/// The provision that sets the fine of each class (the draft: art. 25, I to IV).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FineClassCitations {
+    pub leve: String,
+    pub media: String,
+    pub grave: String,
+    pub gravissima: String,
+}
+
+impl Default for FineClassCitations {
+    fn default() -> Self {
+        Self {
+            leve: "art. 25, I".into(),
+            media: "art. 25, II".into(),
+            grave: "art. 25, III".into(),
+            gravissima: "art. 25, IV".into(),
+        }
+    }
 }
 
 fn default_ride_hailing_secretariat() -> String {
@@ -171,12 +209,34 @@ impl RideHailingLegalBasis {
         })
     }
 
+    /// The infraction `id` of the catalogue in force.
+    pub fn infraction(&self, id: &str) -> Option<&InfractionType> {
+        self.infractions.iter().find(|i| i.id == id)
+    }
+
+    /// The citations a rule id has in this basis: its requirements' and its infraction's.
+    fn citations_of(&self, rule: &str) -> Vec<&str> {
+        self.requirements
+            .iter()
+            .filter(|r| r.rule == rule)
+            .map(|r| r.citation.as_str())
+            .chain(
+                self.infractions
+                    .iter()
+                    .filter(|i| i.id == rule)
+                    .map(|i| i.article.as_str()),
+            )
+            .collect()
+    }
+
     /// The basis as read for a day on which the `suspended` rule ids are suspended: those
-    /// requirements out, and `notes` (how decisions cite the suspensions) recorded.
+    /// requirements and infractions out, and `notes` (how decisions cite the suspensions)
+    /// recorded.
     #[must_use]
     pub fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self {
         let mut b = self.clone();
         b.requirements.retain(|r| !suspended.contains(&r.rule));
+        b.infractions.retain(|i| !suspended.contains(&i.id));
         b.suspended = notes;
         b
     }
@@ -384,68 +444,11 @@ impl BasisFile for RideHailingLegalBasis {
 
     basis_fields!();
 
-    /// A file written before requirements were data (its eligibility numbers as flat keys, no
-    /// `[[requirements]]`) reads as the same requirements, cited as the draft cites them.
+    /// A file written before requirements and infractions were data reads as the same
+    /// requirements and catalogue, cited as the draft cites them.
     fn upgrade(file: &mut toml::Table) {
-        use toml::Value;
-        if file.contains_key("requirements") || !file.contains_key("max_vehicle_age_years") {
-            return;
-        }
-        // The draft's requirements, as its file cites them, with the old file's numbers.
-        let Some(Value::Array(mut list)) = toml::from_str::<toml::Table>(DRAFT_2023_FILE)
-            .ok()
-            .and_then(|mut draft| draft.remove("requirements"))
-        else {
-            return;
-        };
-        let final_only =
-            file.remove("ctb306_requires_final_conviction") != Some(Value::Boolean(false));
-        let moved: [(&str, &str, &str); 7] = [
-            ("license", "min_years", "min_years_since_first_license"),
-            (
-                "criminal_certificates",
-                "default_validity_days",
-                "certificate_default_validity_days",
-            ),
-            ("ctb306", "bar_years", "ctb306_bar_years"),
-            ("ctb306", "counted_from", "ctb306_bar_counted_from"),
-            ("vehicle_age", "max_years", "max_vehicle_age_years"),
-            ("vehicle_doors", "doors", "required_doors"),
-            (
-                "vehicle_capacity",
-                "max_including_driver",
-                "max_capacity_including_driver",
-            ),
-        ];
-        for requirement in list.iter_mut().filter_map(Value::as_table_mut) {
-            let kind = requirement
-                .get("kind")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            for (_, param, old) in moved.iter().filter(|(k, _, _)| *k == kind) {
-                if let Some(v) = file.get(*old) {
-                    requirement.insert((*param).to_owned(), v.clone());
-                }
-            }
-            match kind.as_str() {
-                "ctb306" => {
-                    let pending = if final_only { "ignore" } else { "bar" };
-                    requirement.insert("pending_prosecution".into(), Value::String(pending.into()));
-                }
-                "vehicle_registration" => {
-                    if let Some(m) = file.get("allowed_municipalities") {
-                        requirement.insert("municipalities".into(), m.clone());
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (_, _, old) in moved {
-            file.remove(old);
-        }
-        file.remove("allowed_municipalities");
-        file.insert("requirements".into(), Value::Array(list));
+        upgrade_requirements(file);
+        upgrade_infractions(file);
     }
 
     fn problems(&mut self, out: &mut Vec<String>) {
@@ -464,8 +467,6 @@ impl BasisFile for RideHailingLegalBasis {
                 ),
                 ("fine_upf_leve", self.fine_upf_leve),
                 ("recidivism_window_months", self.recidivism_window_months),
-                ("suspension_repeat_iv_days", self.suspension_repeat_iv_days),
-                ("suspension_general_months", self.suspension_general_months),
                 ("data_request_hours", self.data_request_hours),
                 ("notice_dispatch_days", self.notice_dispatch_days),
                 ("defence_days", self.defence_days),
@@ -494,9 +495,16 @@ impl BasisFile for RideHailingLegalBasis {
             );
         }
         self.requirements = parse_requirements(&self.requirements_in_file, out);
+        self.infractions = parse_catalogue(&self.infractions_in_file, out);
+        let c = &self.fine_class_citations;
         for (field, text) in [
             ("citation", &self.citation),
             ("sticker_citation", &self.sticker_citation),
+            ("fine_citation", &self.fine_citation),
+            ("fine_class_citations.leve", &c.leve),
+            ("fine_class_citations.media", &c.media),
+            ("fine_class_citations.grave", &c.grave),
+            ("fine_class_citations.gravissima", &c.gravissima),
         ] {
             if text.trim().is_empty() || text.len() > 400 {
                 out.push(format!("{field}: de 1 a 400 caracteres."));
@@ -506,6 +514,113 @@ impl BasisFile for RideHailingLegalBasis {
             plausible_date("entry_into_force", eif, out);
         }
     }
+}
+
+/// A ride-hailing file written before requirements were data (its eligibility numbers as flat
+/// keys, no `[[requirements]]`): the same requirements, cited as the draft cites them.
+fn upgrade_requirements(file: &mut toml::Table) {
+    use toml::Value;
+    if file.contains_key("requirements") || !file.contains_key("max_vehicle_age_years") {
+        return;
+    }
+
+    // The draft's requirements, as its file cites them, with the old file's numbers.
+    let Some(Value::Array(mut list)) = toml::from_str::<toml::Table>(DRAFT_2023_FILE)
+        .ok()
+        .and_then(|mut draft| draft.remove("requirements"))
+    else {
+        return;
+    };
+    let final_only = file.remove("ctb306_requires_final_conviction") != Some(Value::Boolean(false));
+    let moved: [(&str, &str, &str); 7] = [
+        ("license", "min_years", "min_years_since_first_license"),
+        (
+            "criminal_certificates",
+            "default_validity_days",
+            "certificate_default_validity_days",
+        ),
+        ("ctb306", "bar_years", "ctb306_bar_years"),
+        ("ctb306", "counted_from", "ctb306_bar_counted_from"),
+        ("vehicle_age", "max_years", "max_vehicle_age_years"),
+        ("vehicle_doors", "doors", "required_doors"),
+        (
+            "vehicle_capacity",
+            "max_including_driver",
+            "max_capacity_including_driver",
+        ),
+    ];
+    for requirement in list.iter_mut().filter_map(Value::as_table_mut) {
+        let kind = requirement
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        for (_, param, old) in moved.iter().filter(|(k, _, _)| *k == kind) {
+            if let Some(v) = file.get(*old) {
+                requirement.insert((*param).to_owned(), v.clone());
+            }
+        }
+        match kind.as_str() {
+            "ctb306" => {
+                let pending = if final_only { "ignore" } else { "bar" };
+                requirement.insert("pending_prosecution".into(), Value::String(pending.into()));
+            }
+            "vehicle_registration" => {
+                if let Some(m) = file.get("allowed_municipalities") {
+                    requirement.insert("municipalities".into(), m.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    for (_, _, old) in moved {
+        file.remove(old);
+    }
+    file.remove("allowed_municipalities");
+    file.insert("requirements".into(), Value::Array(list));
+}
+
+/// A ride-hailing file written before its infractions were data (the sanctions' lengths as flat
+/// keys, no `[[infractions]]`): the draft's catalogue, with the old file's lengths.
+fn upgrade_infractions(file: &mut toml::Table) {
+    use toml::Value;
+    if file.contains_key("infractions") {
+        return;
+    }
+    let Some(Value::Array(mut list)) = toml::from_str::<toml::Table>(DRAFT_2023_FILE)
+        .ok()
+        .and_then(|mut draft| draft.remove("infractions"))
+    else {
+        return;
+    };
+    let moved = [
+        (
+            "APP-ART26-IV",
+            "on_repeat",
+            "days",
+            "suspension_repeat_iv_days",
+        ),
+        (
+            "APP-ART26-V",
+            "penalty",
+            "months",
+            "suspension_general_months",
+        ),
+    ];
+    for (id, field, param, old) in moved {
+        let Some(value) = file.remove(old) else {
+            continue;
+        };
+        if let Some(Value::Table(penalty)) = list
+            .iter_mut()
+            .filter_map(Value::as_table_mut)
+            .find(|i| i.get("id").and_then(Value::as_str) == Some(id))
+            .and_then(|i| i.get_mut(field))
+        {
+            penalty.insert(param.into(), value);
+        }
+    }
+    file.insert("infractions".into(), Value::Array(list));
 }
 
 impl BasisFile for CharterLegalBasis {
@@ -770,7 +885,7 @@ impl LegalBases {
         let suspended = self.suspended_on(Law::RideHailing, date);
         let hit: Vec<(&str, &Suspension)> = suspended
             .into_iter()
-            .filter(|(rule, _)| basis.requirements.iter().any(|r| r.rule == *rule))
+            .filter(|(rule, _)| !basis.citations_of(rule).is_empty())
             .collect();
         if hit.is_empty() {
             return basis;
@@ -778,26 +893,19 @@ impl LegalBases {
         let rules: Vec<String> = hit.iter().map(|(r, _)| (*r).to_owned()).collect();
         let notes = hit
             .iter()
-            .map(|(rule, s)| {
-                let citations: Vec<&str> = basis
-                    .requirements
-                    .iter()
-                    .filter(|r| r.rule == *rule)
-                    .map(|r| r.citation.as_str())
-                    .collect();
-                s.note(rule, &citations.join("; "))
-            })
+            .map(|(rule, s)| s.note(rule, &basis.citations_of(rule).join("; ")))
             .collect();
         Arc::new(basis.with_suspensions(&rules, notes))
     }
 
-    /// Whether `rule` names a requirement of some version of `law` (what a court may suspend).
+    /// Whether `rule` names a requirement or an infraction of some version of `law` (what a
+    /// court may suspend).
     pub fn knows_rule(&self, law: Law, rule: &str) -> bool {
         match law {
             Law::RideHailing => self
                 .ride_hailing
                 .iter()
-                .any(|b| b.requirements.iter().any(|r| r.rule == rule)),
+                .any(|b| !b.citations_of(rule).is_empty()),
             Law::Charter => false,
         }
     }
@@ -805,6 +913,15 @@ impl LegalBases {
     /// The charter version in force on `date`.
     pub fn charter_on(&self, date: NaiveDate) -> Arc<CharterLegalBasis> {
         in_force(&self.charter, date, |b| b.effective_from)
+    }
+
+    /// The ride-hailing version named `version`, as its file reads (no suspension applied).
+    pub fn ride_hailing_version(&self, version: &str) -> Option<Arc<RideHailingLegalBasis>> {
+        self.ride_hailing
+            .iter()
+            .rev()
+            .find(|b| b.version == version)
+            .cloned()
     }
 
     pub fn ride_hailing_versions(&self) -> &[Arc<RideHailingLegalBasis>] {
@@ -893,8 +1010,8 @@ fine_upf_media = 285
 fine_upf_grave = 570
 fine_upf_gravissima = 950
 recidivism_window_months = 12
-suspension_repeat_iv_days = 30
-suspension_general_months = 12
+suspension_repeat_iv_days = 45
+suspension_general_months = 6
 data_request_hours = 24
 platform_min_app_cover_centavos = 5000000
 certificate_default_validity_days = 60
@@ -929,6 +1046,75 @@ uf = "MT"
                 counted_from: Ctb306BarStart::FinalConviction,
                 pending_prosecution: crate::domain::requirements::PendingProsecution::Bar,
             }));
+    }
+
+    /// A version activated before infractions were data reads as the draft's catalogue, with
+    /// the sanctions' lengths its flat keys set.
+    #[test]
+    fn a_file_of_the_earlier_format_reads_as_the_drafts_catalogue_with_its_lengths() {
+        use crate::domain::ride_hailing::sanctions::Penalty;
+        let old = DRAFT_2023_FILE[..DRAFT_2023_FILE.find("[[infractions]]").unwrap()]
+            .replace(
+                "recidivism_window_months = 12",
+                "recidivism_window_months = 12\nsuspension_repeat_iv_days = 45\nsuspension_general_months = 6",
+            );
+        let b = RideHailingLegalBasis::from_toml(&old).unwrap();
+        assert_eq!(
+            b.infractions.len(),
+            RideHailingLegalBasis::draft_2023().infractions.len()
+        );
+        assert_eq!(
+            b.infraction("APP-ART26-IV").unwrap().on_repeat,
+            Some(Penalty::Suspension {
+                months: None,
+                days: Some(45),
+                citation: "art. 26, §1º".into()
+            })
+        );
+        assert_eq!(
+            b.infraction("APP-ART26-V").unwrap().penalty,
+            Some(Penalty::Suspension {
+                months: Some(6),
+                days: None,
+                citation: "art. 26, V".into()
+            })
+        );
+    }
+
+    /// A catalogue with problems is refused with every one of them listed.
+    #[test]
+    fn a_catalogue_with_problems_is_refused_with_each_listed() {
+        let bad = DRAFT_2023_FILE
+            .replace("id = \"APP-ART26-II\"", "id = \"APP-ART26-I\"")
+            .replace("article = \"art. 26, VI\"", "article = \"\"")
+            .replace(
+                "penalty = { kind = \"suspension\", months = 12,",
+                "penalty = { kind = \"suspension\", months = 12, days = 3,",
+            )
+            .replace(
+                "class = \"gravissima\"\noffender",
+                "class = \"pesadissima\"\noffender",
+            );
+        let BasisRefused(problems) = RideHailingLegalBasis::from_toml(&bad).unwrap_err();
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        for expected in [
+            "infractions[2] (APP-ART26-I).id: APP-ART26-I repetida",
+            "infractions[6] (APP-ART26-VI).article",
+            "infractions[5] (APP-ART26-V).penalty: uma suspensão",
+            "infractions[7] (APP-ART27): unknown variant `pesadissima`",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.starts_with(expected)),
+                "{expected}: {problems:?}"
+            );
+        }
+        let empty = "infractions = []\n".to_owned()
+            + &DRAFT_2023_FILE[..DRAFT_2023_FILE.find("[[infractions]]").unwrap()];
+        let BasisRefused(problems) = RideHailingLegalBasis::from_toml(&empty).unwrap_err();
+        assert_eq!(
+            problems,
+            vec!["infractions: o catálogo de infrações não pode ser vazio.".to_owned()]
+        );
     }
 
     #[test]

@@ -153,6 +153,15 @@ pub const KINDS: &[(&str, &[&str])] = &[
     ("platforms_cap", &["max"]),
 ];
 
+/// Whether `id` reads as a rule id: 1 to 40 capitals, digits and hyphens (`APP-ART2-P1`).
+pub fn is_rule_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 40
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
+}
+
 /// A requirement as written in the file, before its kind is known.
 #[derive(Deserialize)]
 struct RawRequirement {
@@ -185,12 +194,7 @@ pub fn parse_requirements(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<Req
         } else {
             format!("{at} ({rule})")
         };
-        if rule.is_empty()
-            || rule.len() > 40
-            || !rule
-                .bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
-        {
+        if !is_rule_id(&rule) {
             out.push(format!(
                 "{at}: rule deve ser o identificador da regra, em maiúsculas, algarismos e hífens."
             ));

@@ -14,7 +14,7 @@ use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::registry::RideHailingAuthorization;
 use crate::domain::ride_hailing::review::ReviewOutcome;
 use crate::domain::ride_hailing::sanctions::{
-    InfractionClass, Sanction, SanctionKind, authorization_status,
+    InfractionClass, Offender, Penalty, Sanction, SanctionKind, authorization_status,
 };
 use crate::domain::ride_hailing::vistoria::{
     InspectionReport, RideHailingVistoria, VistoriaSummons,
@@ -778,18 +778,23 @@ impl TryFrom<(SanctionDto, MonthOverflow)> for Sanction {
 #[utoipa::path(get, path = "/api/v1/app-infractions", tag = "ride-hailing infractions",
     responses((status = 200, description = "O catálogo de infrações", body = InfractionCatalogue)))]
 pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
-    let infractions = crate::domain::ride_hailing::sanctions::RIDE_HAILING_INFRACTIONS
+    let basis = state.ride_hailing_basis();
+    let infractions = basis
+        .infractions
         .iter()
         .map(|i| InfractionView {
-            id: i.id,
-            article: i.article,
+            id: i.id.clone(),
+            article: i.article.clone(),
             class: i.class,
-            description: i.description,
-            fine_upf: i.class.upf(&state.ride_hailing_basis()),
+            description: i.description.clone(),
+            offender: i.offender,
+            penalty: i.penalty.clone(),
+            on_repeat: i.on_repeat.clone(),
+            fine_upf: i.class.upf(&basis),
         })
         .collect();
     HttpResponse::Ok().json(InfractionCatalogue {
-        legal_basis_version: state.ride_hailing_basis().version.clone(),
+        legal_basis_version: basis.version.clone(),
         infractions,
     })
 }
@@ -804,11 +809,21 @@ pub struct InfractionCatalogue {
 /// One infraction of the catalogue.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct InfractionView {
-    id: &'static str,
-    article: &'static str,
+    /// O código da infração, que o auto registra.
+    id: String,
+    /// O dispositivo, como impresso no auto.
+    article: String,
     class: InfractionClass,
-    description: &'static str,
-    /// A multa em UPFG (art. 27; parâmetro da base legal).
+    description: String,
+    /// Quem pode cometê-la: condutor autorizado, sem autorização ou qualquer um.
+    offender: Offender,
+    /// O que a primeira infração acarreta além da multa.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    penalty: Option<Penalty>,
+    /// O que a reincidência no prazo da base legal acarreta além da multa.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_repeat: Option<Penalty>,
+    /// A multa em UPFG da classe (parâmetro da base legal).
     fine_upf: u32,
 }
 

@@ -14,9 +14,8 @@ use crate::documents::format;
 use crate::domain::charter::sanctions::{ProcedureAct, ProcedureState};
 use crate::domain::dates::local_date;
 use crate::domain::fines::FineStanding;
-use crate::domain::ride_hailing::sanctions::{
-    AutoDeadlines, InfractionType, auto_deadlines, infraction,
-};
+use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::ride_hailing::sanctions::{AutoDeadlines, InfractionType, auto_deadlines};
 use crate::issuance::ride_hailing::autos::{self, NewAuto, Proposal};
 use crate::state::AppState;
 use crate::storage::{AutoNotification, DocumentKind, RideHailingAuto};
@@ -110,7 +109,7 @@ pub struct AutoDto {
 pub struct RideHailingAutoView {
     id: Uuid,
     number: String,
-    infraction: Option<&'static InfractionType>,
+    infraction: Option<InfractionType>,
     driver_id: Uuid,
     authorization_id: Option<Uuid>,
     committed_at: DateTime<Utc>,
@@ -167,7 +166,10 @@ async fn auto_json(state: &AppState, a: &RideHailingAuto) -> Result<RideHailingA
     Ok(RideHailingAutoView {
         id: a.id,
         number: a.number.clone(),
-        infraction: infraction(&a.infraction_id),
+        infraction: state
+            .ride_hailing_basis_of(&a.legal_basis_version)
+            .infraction(&a.infraction_id)
+            .cloned(),
         driver_id: a.driver_id,
         authorization_id: a.authorization_id,
         committed_at: a.committed_at,
@@ -257,19 +259,20 @@ pub async fn create(
     official: Official,
     body: web::Json<AutoDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let new = NewAuto::try_from(body.into_inner())?;
+    let new = NewAuto::try_from((body.into_inner(), &*state.ride_hailing_basis()))?;
     let auto = autos::draw_up(&state, &official.actor, new).await?;
     Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
 }
 
-impl TryFrom<AutoDto> for NewAuto {
+impl TryFrom<(AutoDto, &RideHailingLegalBasis)> for NewAuto {
     type Error = ApiError;
 
-    fn try_from(dto: AutoDto) -> Result<Self, ApiError> {
+    /// The infraction is one of the catalogue of the basis in force.
+    fn try_from((dto, basis): (AutoDto, &RideHailingLegalBasis)) -> Result<Self, ApiError> {
         let mut f = Fields::default();
         let kind = f.take(
             "infraction_id",
-            infraction(&dto.infraction_id).ok_or(()),
+            basis.infraction(&dto.infraction_id).cloned().ok_or(()),
             "Infração desconhecida; veja /api/v1/app-infractions.",
         );
         let driver_id = f.uuid("driver_id", &dto.driver_id);

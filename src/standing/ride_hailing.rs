@@ -20,7 +20,6 @@ use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::deregistration::{RegisterAct, deregistered_since};
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
-use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::domain::ride_hailing::sanctions::{
     Consequence, PriorInfraction, authorization_status, consequences,
 };
@@ -323,7 +322,9 @@ pub async fn current_consequences(
     if annulled {
         return Ok(None);
     }
-    let Some(kind) = ride_hailing_infraction(&auto.infraction_id) else {
+    // The catalogue and the numbers of the basis the auto was drawn up under.
+    let basis = state.ride_hailing_basis_of(&auto.legal_basis_version);
+    let Some(kind) = basis.infraction(&auto.infraction_id) else {
         return Err(StorageError::Corrupt(format!(
             "infraction of auto {}",
             auto.id
@@ -370,7 +371,7 @@ pub async fn current_consequences(
         local_date(auto.drawn_up_at),
         &prior,
         upf,
-        &state.ride_hailing_basis(),
+        &basis,
     )))
 }
 

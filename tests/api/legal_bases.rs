@@ -686,3 +686,149 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
         .unwrap();
     assert_eq!(pending["app_grant_reviews"], json!([]));
 }
+
+/// The infraction catalogue in force today.
+async fn catalogue(app: &TestApp) -> Value {
+    app.get("/api/v1/app-infractions")
+        .await
+        .json()
+        .await
+        .unwrap()
+}
+
+/// The infractions an auto may charge are the catalogue of the basis in force: a new law's
+/// from its date (with its own citations, fines and repeat penalties), none of the old one's;
+/// and a court may suspend an infraction as it suspends a requirement.
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one story: the draft's catalogue, the new law's from its date, a court's suspension"
+)]
+async fn the_infraction_catalogue_is_the_basis_in_force_and_a_court_may_suspend_an_infraction() {
+    use crate::bodies::{driver_body, vehicle_body};
+    use crate::charter::noon;
+    use crate::helpers::{CNHS, CPFS, PLATES, RENAVAMS};
+    let app = spawn_app().await;
+    let d0 = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;
+    let v0 = app
+        .create_vehicle(&vehicle_body(PLATES[0], RENAVAMS[0]))
+        .await;
+    let res = app.grant(&d0, &v0, "2026-11-30").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let auto = |infraction: &str, at: &str| crate::autos::auto_body(&d0, infraction, at);
+    let ids = |catalogue: &Value| -> Vec<String> {
+        catalogue["infractions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    // The draft's catalogue, with what a first offence and a repeat bring.
+    let draft: Value = catalogue(&app).await;
+    assert!(ids(&draft).contains(&"APP-ART26-IV".to_owned()), "{draft}");
+    let v = draft["infractions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == "APP-ART26-V")
+        .unwrap();
+    assert_eq!(v["on_repeat"]["kind"], "cassacao", "{v}");
+    assert_eq!(v["penalty"]["months"], 12, "{v}");
+
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing",
+            &activation(FIXTURE, "2026-12-10"),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    app.clock.set(noon("2026-12-10"));
+    let fixture: Value = catalogue(&app).await;
+    assert_eq!(fixture["legal_basis_version"], "LEI-4976-2025-FIXTURE/v1");
+    assert!(
+        ids(&fixture).iter().all(|id| id.starts_with("L4976-")),
+        "{fixture}"
+    );
+
+    // The draft's infraction is no longer one an auto may charge.
+    let refused = |infraction: &'static str, at: &'static str| {
+        let body = auto(infraction, at);
+        let app = &app;
+        async move {
+            let (status, field, body) =
+                first_field(app.post("/api/v1/app-infraction-autos", &body).await).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+            assert_eq!(field, "infraction_id");
+        }
+    };
+    refused("APP-ART26-IV", "2026-12-10T09:00:00-04:00").await;
+
+    // The new law's: its citation and fine; a repeat brings its 30 days of suspension.
+    let placeholder = "Lei 4.976/2025, art. [a definir]";
+    let mut drawn = Vec::new();
+    for at in ["2026-12-09T09:00:00-04:00", "2026-12-10T09:00:00-04:00"] {
+        let res = app
+            .post(
+                "/api/v1/app-infraction-autos",
+                &auto("L4976-DEVER-CONDUTOR", at),
+            )
+            .await;
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+        drawn.push(res.json::<Value>().await.unwrap());
+    }
+    assert_eq!(drawn[0]["infraction"]["article"], placeholder);
+    assert_eq!(drawn[0]["fine"]["upf"], 115);
+    assert_eq!(drawn[0]["proposed_consequences"][0]["article"], placeholder);
+    assert_eq!(
+        drawn[0]["proposed_consequences"].as_array().unwrap().len(),
+        1
+    );
+    let repeat = &drawn[1]["proposed_consequences"][1];
+    assert_eq!(repeat["kind"], "suspension", "{}", drawn[1]);
+    assert_eq!(repeat["days"], 30);
+    assert_eq!(repeat["article"], placeholder);
+
+    // A court suspends one infraction from 12/12: from that day it is neither in the
+    // catalogue nor charged; the day before it still is.
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing/suspensions",
+            &json!({"act": "suspensao", "rules": ["L4976-AGRESSAO"], "court": "TJMT",
+                    "case_number": "1000001-00.2026.8.11.0000", "decided_on": "2026-12-10",
+                    "effective_from": "2026-12-12"}),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let listed: Value = catalogue(&app).await;
+    assert!(ids(&listed).contains(&"L4976-AGRESSAO".to_owned()));
+    app.clock.set(noon("2026-12-12"));
+    let listed: Value = catalogue(&app).await;
+    assert!(
+        !ids(&listed).contains(&"L4976-AGRESSAO".to_owned()),
+        "{listed}"
+    );
+    refused("L4976-AGRESSAO", "2026-12-12T09:00:00-04:00").await;
+    // The autos drawn up before keep their infraction as it was typified.
+    let kept: Value = app
+        .get_authed(&format!(
+            "/api/v1/app-infraction-autos/{}",
+            drawn[0]["id"].as_str().unwrap()
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(kept["infraction"]["id"], "L4976-DEVER-CONDUTOR", "{kept}");
+}

@@ -32,6 +32,11 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
         .map(|i| i["fine_upf"].as_u64().unwrap())
         .collect();
     assert!(fines.contains(&800) && !fines.contains(&950), "{fines:?}");
+    // Its own infractions, cited as its law cites them: none of the draft's.
+    for i in catalogue["infractions"].as_array().unwrap() {
+        assert_eq!(i["article"], "Lei 5.832/2025, art. [a definir]", "{i}");
+        assert!(i["id"].as_str().unwrap().starts_with("PAT-"), "{i}");
+    }
 
     // A car plated in Barra do Garças is not accepted here, with this city's citation.
     let d = app.create_driver(&driver_body(CPFS[0], CNHS[0])).await;

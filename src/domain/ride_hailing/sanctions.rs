@@ -3,7 +3,7 @@
 //! authorization under suspension or cassação.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::AuthorizationStatus;
 use crate::domain::calendar::{
@@ -15,7 +15,7 @@ use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::rule::RuleFailure;
 
 /// Infraction class (art. 25).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InfractionClass {
     Leve,
@@ -35,13 +35,14 @@ impl InfractionClass {
         }
     }
 
-    /// The inciso of art. 25 that sets this class's fine (APP-ART25 I–IV).
-    pub fn fine_inciso(self) -> &'static str {
+    /// The provision that sets this class's fine, as the basis cites it (APP-ART25 I–IV).
+    pub fn fine_citation(self, basis: &RideHailingLegalBasis) -> &str {
+        let c = &basis.fine_class_citations;
         match self {
-            Self::Leve => "I",
-            Self::Media => "II",
-            Self::Grave => "III",
-            Self::Gravissima => "IV",
+            Self::Leve => &c.leve,
+            Self::Media => &c.media,
+            Self::Grave => &c.grave,
+            Self::Gravissima => &c.gravissima,
         }
     }
 
@@ -55,63 +56,119 @@ impl InfractionClass {
     }
 }
 
-/// One typified infraction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct InfractionType {
-    pub id: &'static str,
-    pub article: &'static str,
-    pub class: InfractionClass,
-    pub description: &'static str,
+/// Who can commit an infraction of the catalogue, judged on what the driver held the day it
+/// was committed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Offender {
+    /// Anyone.
+    #[default]
+    Any,
+    /// A driver whose authorization was in force or suspended (the draft's art. 26, AMB-37).
+    Authorized,
+    /// A driver without an authorization in force (the draft's art. 27, AMB-36).
+    Unauthorized,
 }
 
-/// The catalogue of arts. 26 and 27 (AMB-37: the specific typification prevails).
-pub const RIDE_HAILING_INFRACTIONS: [InfractionType; 7] = [
-    InfractionType {
-        id: "APP-ART26-I",
-        article: "art. 26, I",
-        class: InfractionClass::Leve,
-        description: "Deixar de atender à convocação para vistoria.",
+/// A sanction the catalogue attaches to an infraction besides its fine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Penalty {
+    /// Suspension of the authorization for `months` or `days` from the decision (DL-9).
+    Suspension {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        months: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        days: Option<u32>,
+        citation: String,
     },
-    InfractionType {
-        id: "APP-ART26-II",
-        article: "art. 26, II",
-        class: InfractionClass::Leve,
-        description: "Não apresentar o veículo regularizado no prazo de 15 dias do art. 16, §2º (impedimento imediato).",
-    },
-    InfractionType {
-        id: "APP-ART26-III",
-        article: "art. 26, III",
-        class: InfractionClass::Leve,
-        description: "Descumprir dever do condutor previsto no art. 13.",
-    },
-    InfractionType {
-        id: "APP-ART26-IV",
-        article: "art. 26, IV",
-        class: InfractionClass::Grave,
-        description: "Embarcar passageiro na via pública e prestar o serviço sem intermediação da plataforma.",
-    },
-    InfractionType {
-        id: "APP-ART26-V",
-        article: "art. 26, V",
-        class: InfractionClass::Grave,
-        description: "Agredir fisicamente agente de fiscalização no exercício da função.",
-    },
-    InfractionType {
-        id: "APP-ART26-VI",
-        article: "art. 26, VI",
-        class: InfractionClass::Grave,
-        description: "Utilizar ponto de táxi, ainda que momentaneamente, para embarque ou desembarque.",
-    },
-    InfractionType {
-        id: "APP-ART27",
-        article: "art. 27",
-        class: InfractionClass::Gravissima,
-        description: "Transporte clandestino: prestar o serviço sem autorização válida.",
-    },
-];
+    /// Revocation by cassação.
+    Cassacao { citation: String },
+    /// Notice to the platform to suspend the vehicle until regularized.
+    PlatformNotice { citation: String },
+}
 
-pub fn infraction(id: &str) -> Option<&'static InfractionType> {
-    RIDE_HAILING_INFRACTIONS.iter().find(|i| i.id == id)
+impl Penalty {
+    fn citation(&self) -> &str {
+        match self {
+            Self::Suspension { citation, .. }
+            | Self::Cassacao { citation }
+            | Self::PlatformNotice { citation } => citation,
+        }
+    }
+}
+
+/// One typified infraction, as the legal basis's catalogue (`[[infractions]]`) reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InfractionType {
+    /// Its rule id (`APP-ART26-IV`), what an auto records.
+    pub id: String,
+    /// Its citation as printed on autos and notices.
+    pub article: String,
+    pub class: InfractionClass,
+    pub description: String,
+    #[serde(default)]
+    pub offender: Offender,
+    /// What a first offence brings besides the fine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<Penalty>,
+    /// What a repeat within the recidivism window brings instead (AMB-26).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_repeat: Option<Penalty>,
+}
+
+/// Reads the `[[infractions]]` of a basis file, each checked; every problem is pushed to
+/// `out` (in Portuguese, naming the entry by its position and id).
+pub fn parse_catalogue(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<InfractionType> {
+    if raw.is_empty() {
+        out.push("infractions: o catálogo de infrações não pode ser vazio.".into());
+    }
+    let text_ok = |s: &str, max: usize| !s.trim().is_empty() && s.len() <= max;
+    let mut catalogue: Vec<InfractionType> = Vec::new();
+    for (i, value) in raw.iter().enumerate() {
+        let id = value.get("id").and_then(toml::Value::as_str).unwrap_or("");
+        let at = format!("infractions[{}] ({id})", i + 1);
+        let inf: InfractionType = match value.clone().try_into() {
+            Ok(inf) => inf,
+            Err(e) => {
+                out.push(format!("{at}: {}", e.message()));
+                continue;
+            }
+        };
+        if !crate::domain::requirements::is_rule_id(&inf.id) {
+            out.push(format!(
+                "{at}.id: identificador de regra em maiúsculas, algarismos e hífens (ex.: APP-ART26-IV)."
+            ));
+        }
+        if catalogue.iter().any(|o| o.id == inf.id) {
+            out.push(format!("{at}.id: {} repetida no catálogo.", inf.id));
+        }
+        if !text_ok(&inf.article, 120) {
+            out.push(format!("{at}.article: a citação, de 1 a 120 caracteres."));
+        }
+        if !text_ok(&inf.description, 400) {
+            out.push(format!("{at}.description: de 1 a 400 caracteres."));
+        }
+        for (field, penalty) in [("penalty", &inf.penalty), ("on_repeat", &inf.on_repeat)] {
+            let Some(p) = penalty else { continue };
+            if !text_ok(p.citation(), 120) {
+                out.push(format!(
+                    "{at}.{field}.citation: a citação, de 1 a 120 caracteres."
+                ));
+            }
+            if let Penalty::Suspension { months, days, .. } = p {
+                match (months, days) {
+                    (Some(1..=120), None) | (None, Some(1..=3650)) => {}
+                    _ => out.push(format!(
+                        "{at}.{field}: uma suspensão tem `months` (1 a 120) ou `days` (1 a 3650), um só."
+                    )),
+                }
+            }
+        }
+        catalogue.push(inf);
+    }
+    catalogue
 }
 
 /// A consequence the law attaches to an infraction.
@@ -122,21 +179,18 @@ pub enum Consequence {
     Fine {
         upf: u32,
         centavos: Option<i64>,
-        article: &'static str,
+        article: String,
     },
     /// Suspension of the authorization for `[from, until)` (DL-9).
     Suspension {
         from: NaiveDate,
         until: NaiveDate,
-        article: &'static str,
+        article: String,
     },
     /// Revocation by cassação (art. 26, §2º).
-    Cassacao {
-        from: NaiveDate,
-        article: &'static str,
-    },
+    Cassacao { from: NaiveDate, article: String },
     /// Notice to the platform to suspend the vehicle until regularized (art. 27, PU).
-    PlatformNotice { article: &'static str },
+    PlatformNotice { article: String },
 }
 
 /// An earlier infraction of the same offender.
@@ -148,9 +202,12 @@ pub struct PriorInfraction {
     pub annulled: bool,
 }
 
-/// Consequences of infraction `id` committed on `committed_on`, given the offender's prior
+/// Consequences of infraction `kind` committed on `committed_on`, given the offender's prior
 /// infractions and the UPF value (centavos) of the year, if known. The sanction starts on
-/// `effective` (the date the decision takes effect).
+/// `effective` (the date the decision takes effect). The fine is the class's (APP-ART25);
+/// a repeat of the same infraction within the recidivism window brings the catalogue's
+/// `on_repeat` (APP-ART26-P1, APP-ART26-P2, APP-ART27-PU), a first offence its `penalty`
+/// (APP-ART26-V).
 pub fn consequences(
     kind: &InfractionType,
     committed_on: NaiveDate,
@@ -163,7 +220,7 @@ pub fn consequences(
     let mut out = vec![Consequence::Fine {
         upf,
         centavos: upf_centavos.map(|v| v * i64::from(upf)),
-        article: "art. 25",
+        article: basis.fine_citation.clone(),
     }];
     // AMB-26: same article and inciso, committed within the window (DL-10), not annulled.
     let repeat = prior.iter().any(|p| {
@@ -176,34 +233,33 @@ pub fn consequences(
                 basis.month_overflow,
             )
     });
-    match (kind.id, repeat) {
-        // Art. 26, §2º: repeating V → cassação (plus the fine).
-        ("APP-ART26-V", true) => out.push(Consequence::Cassacao {
+    let penalty = if repeat && kind.on_repeat.is_some() {
+        kind.on_repeat.as_ref()
+    } else {
+        kind.penalty.as_ref()
+    };
+    out.extend(penalty.map(|p| match p {
+        // DL-9: the suspension's exclusive end, by months or by days.
+        Penalty::Suspension {
+            months, citation, ..
+        } if months.is_some() => Consequence::Suspension {
             from: effective,
-            article: "art. 26, §2º",
-        }),
-        // Art. 26, V: 12 months of suspension (AMB-35: art. 24 PU's general length).
-        ("APP-ART26-V", false) => out.push(Consequence::Suspension {
+            until: sanction_end_months(effective, months.unwrap_or_default(), basis.month_overflow),
+            article: citation.clone(),
+        },
+        Penalty::Suspension { days, citation, .. } => Consequence::Suspension {
             from: effective,
-            until: sanction_end_months(
-                effective,
-                basis.suspension_general_months,
-                basis.month_overflow,
-            ),
-            article: "art. 26, V",
-        }),
-        // Art. 26, §1º: repeating IV → 30 days (lex specialis over art. 24 PU, AMB-35).
-        ("APP-ART26-IV", true) => out.push(Consequence::Suspension {
+            until: sanction_end_days(effective, days.unwrap_or_default()),
+            article: citation.clone(),
+        },
+        Penalty::Cassacao { citation } => Consequence::Cassacao {
             from: effective,
-            until: sanction_end_days(effective, basis.suspension_repeat_iv_days),
-            article: "art. 26, §1º",
-        }),
-        // Art. 27, parágrafo único: repeating clandestine service → notice to the platform.
-        ("APP-ART27", true) => out.push(Consequence::PlatformNotice {
-            article: "art. 27, parágrafo único",
-        }),
-        _ => {}
-    }
+            article: citation.clone(),
+        },
+        Penalty::PlatformNotice { citation } => Consequence::PlatformNotice {
+            article: citation.clone(),
+        },
+    }));
     out
 }
 
@@ -404,39 +460,36 @@ pub fn held_at(facts: &[AuthorizationFacts], at: DateTime<Utc>) -> Option<Author
         .find(|s| statuses.contains(s))
 }
 
-/// Whether infraction `kind` can apply to a driver who held `held` when it was committed
-///. `None`: it can.
-/// - APP-ART27 (AMB-36): illegal transport is service *without* a valid authorization; a
-///   driver whose authorization was in force is fined under art. 26 instead.
-/// - APP-ART26 I–VI (AMB-37): duties of an authorized driver; without any authorization (in
-///   force or suspended) the conduct is art. 27's.
+/// Whether infraction `kind` can apply to a driver who held `held` when it was committed.
+/// `None`: it can.
+/// - `Unauthorized` (APP-ART27, AMB-36): illegal transport is service *without* a valid
+///   authorization; a driver whose authorization was in force is fined for an authorized
+///   driver's infraction instead.
+/// - `Authorized` (APP-ART26 I–VI, AMB-37): duties of an authorized driver; without any
+///   authorization (in force or suspended) the conduct is service without one.
 pub fn precondition(
     kind: &InfractionType,
     held: Option<AuthorizationStatus>,
     committed_on: NaiveDate,
 ) -> Option<RuleFailure> {
     let date = committed_on.format("%d/%m/%Y");
-    if kind.id == "APP-ART27" && held == Some(AuthorizationStatus::Ativa) {
-        return Some(RuleFailure {
-            rule: "APP-ART27".into(),
-            article: "art. 27".into(),
-            field: "infraction_id",
-            message: format!(
-                "O condutor tinha autorização em vigor em {date}: o art. 27 (transporte clandestino) só se aplica a quem presta o serviço sem autorização válida. Enquadre a conduta no art. 26."
-            ),
-        });
-    }
-    if kind.id.starts_with("APP-ART26") && held.is_none() {
-        return Some(RuleFailure {
-            rule: kind.id.into(),
-            article: kind.article.into(),
-            field: "infraction_id",
-            message: format!(
-                "O condutor não tinha autorização em {date}: as infrações do art. 26 são de condutor autorizado; sem autorização válida, a conduta é transporte clandestino (art. 27)."
-            ),
-        });
-    }
-    None
+    let message = match kind.offender {
+        Offender::Unauthorized if held == Some(AuthorizationStatus::Ativa) => format!(
+            "O condutor tinha autorização em vigor em {date}: a infração do {} só se aplica a quem presta o serviço sem autorização válida. Enquadre a conduta numa infração de condutor autorizado.",
+            kind.article
+        ),
+        Offender::Authorized if held.is_none() => format!(
+            "O condutor não tinha autorização em {date}: a infração do {} é de condutor autorizado; sem autorização válida, a conduta é a de quem presta o serviço sem autorização.",
+            kind.article
+        ),
+        _ => return None,
+    };
+    Some(RuleFailure {
+        rule: kind.id.clone().into(),
+        article: kind.article.clone().into(),
+        field: "infraction_id",
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -445,6 +498,14 @@ mod tests {
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    /// An infraction of the draft's catalogue.
+    fn infraction(id: &str) -> InfractionType {
+        RideHailingLegalBasis::draft_2023()
+            .infraction(id)
+            .cloned()
+            .unwrap()
     }
 
     fn prior(id: &str, on: NaiveDate) -> PriorInfraction {
@@ -460,7 +521,7 @@ mod tests {
     fn app_art25_fines_by_class() {
         let b = RideHailingLegalBasis::draft_2023();
         let upf = |id| match consequences(
-            infraction(id).unwrap(),
+            &infraction(id),
             d(2026, 5, 1),
             d(2026, 6, 1),
             &[],
@@ -476,7 +537,7 @@ mod tests {
         assert_eq!(upf("APP-ART27"), (950, Some(9_500_000)));
         assert_eq!(InfractionClass::Media.upf(&b), 285);
         let c = consequences(
-            infraction("APP-ART26-III").unwrap(),
+            &infraction("APP-ART26-III"),
             d(2026, 5, 1),
             d(2026, 6, 1),
             &[],
@@ -488,7 +549,7 @@ mod tests {
             vec![Consequence::Fine {
                 upf: 115,
                 centavos: None,
-                article: "art. 25"
+                article: "art. 25".into()
             }]
         );
     }
@@ -497,14 +558,14 @@ mod tests {
     #[test]
     fn app_art26_v_suspension_and_app_art26_p2_cassacao() {
         let b = RideHailingLegalBasis::draft_2023();
-        let v = infraction("APP-ART26-V").unwrap();
+        let v = &infraction("APP-ART26-V");
         let first = consequences(v, d(2026, 1, 10), d(2026, 2, 1), &[], None, &b);
         assert_eq!(
             first[1],
             Consequence::Suspension {
                 from: d(2026, 2, 1),
                 until: d(2027, 2, 1),
-                article: "art. 26, V"
+                article: "art. 26, V".into()
             }
         );
         let again = consequences(
@@ -519,7 +580,7 @@ mod tests {
             again[1],
             Consequence::Cassacao {
                 from: d(2026, 10, 1),
-                article: "art. 26, §2º"
+                article: "art. 26, §2º".into()
             }
         );
     }
@@ -528,7 +589,7 @@ mod tests {
     #[test]
     fn app_art26_p1_repeat_of_iv_suspends_for_thirty_days() {
         let b = RideHailingLegalBasis::draft_2023();
-        let iv = infraction("APP-ART26-IV").unwrap();
+        let iv = &infraction("APP-ART26-IV");
         let within = consequences(
             iv,
             d(2026, 4, 10),
@@ -542,7 +603,7 @@ mod tests {
             Consequence::Suspension {
                 from: d(2026, 5, 4),
                 until: d(2026, 6, 3),
-                article: "art. 26, §1º"
+                article: "art. 26, §1º".into()
             }
         );
         let outside = consequences(
@@ -579,7 +640,7 @@ mod tests {
     fn app_art27_pu_repeat_notifies_the_platform() {
         let b = RideHailingLegalBasis::draft_2023();
         let c = consequences(
-            infraction("APP-ART27").unwrap(),
+            &infraction("APP-ART27"),
             d(2026, 3, 1),
             d(2026, 3, 2),
             &[prior("APP-ART27", d(2026, 1, 1))],
@@ -589,7 +650,7 @@ mod tests {
         assert_eq!(
             c[1],
             Consequence::PlatformNotice {
-                article: "art. 27, parágrafo único"
+                article: "art. 27, parágrafo único".into()
             }
         );
     }
@@ -740,9 +801,17 @@ mod per_rule {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
     }
 
+    /// An infraction of the draft's catalogue.
+    fn infraction(id: &str) -> InfractionType {
+        RideHailingLegalBasis::draft_2023()
+            .infraction(id)
+            .cloned()
+            .unwrap()
+    }
+
     fn first(id: &str, prior: &[PriorInfraction]) -> Vec<Consequence> {
         consequences(
-            infraction(id).unwrap(),
+            &infraction(id),
             d(2026, 5, 1),
             d(2026, 6, 1),
             prior,
@@ -761,17 +830,14 @@ mod per_rule {
     #[test]
     fn app_art26_i_missed_vistoria_summons_is_leve_115() {
         assert_eq!(upf_of(&first("APP-ART26-I", &[])), 115);
-        assert_eq!(
-            infraction("APP-ART26-I").unwrap().class,
-            InfractionClass::Leve
-        );
+        assert_eq!(infraction("APP-ART26-I").class, InfractionClass::Leve);
     }
 
     /// APP-ART5-P1: a platform registration is no municipal authorization; operating on it
     /// alone is clandestine transport (art. 27, AMB-36): gravíssima, 950 UPFG.
     #[test]
     fn app_art5_p1_platform_registration_alone_is_art27_gravissima_950() {
-        let i = infraction("APP-ART27").unwrap();
+        let i = &infraction("APP-ART27");
         assert_eq!(i.class, InfractionClass::Gravissima);
         assert_eq!(upf_of(&first("APP-ART27", &[])), 950);
     }
@@ -809,7 +875,7 @@ mod per_rule {
             Consequence::Suspension {
                 from: d(2026, 6, 1),
                 until: d(2027, 6, 1),
-                article: "art. 26, V",
+                article: "art. 26, V".into(),
             }
         );
     }

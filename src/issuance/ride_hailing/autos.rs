@@ -35,17 +35,17 @@ pub enum Proposal {
         upf: u32,
         centavos: Option<i64>,
         value: Option<String>,
-        article: &'static str,
+        article: String,
     },
     Suspension {
         days: i64,
-        article: &'static str,
+        article: String,
     },
     Cassacao {
-        article: &'static str,
+        article: String,
     },
     PlatformNotice {
-        article: &'static str,
+        article: String,
     },
 }
 
@@ -60,7 +60,7 @@ impl From<&Consequence> for Proposal {
                 upf: *upf,
                 centavos: *centavos,
                 value: centavos.map(format::money),
-                article,
+                article: article.clone(),
             },
             Consequence::Suspension {
                 from,
@@ -68,10 +68,14 @@ impl From<&Consequence> for Proposal {
                 article,
             } => Self::Suspension {
                 days: (*until - *from).num_days(),
-                article,
+                article: article.clone(),
             },
-            Consequence::Cassacao { article, .. } => Self::Cassacao { article },
-            Consequence::PlatformNotice { article } => Self::PlatformNotice { article },
+            Consequence::Cassacao { article, .. } => Self::Cassacao {
+                article: article.clone(),
+            },
+            Consequence::PlatformNotice { article } => Self::PlatformNotice {
+                article: article.clone(),
+            },
         }
     }
 }
@@ -100,7 +104,7 @@ pub async fn set_upf_value(
 
 /// An auto to draw up, parsed.
 pub struct NewAuto {
-    pub infraction: &'static InfractionType,
+    pub infraction: InfractionType,
     pub driver_id: Uuid,
     pub authorization_id: Option<Uuid>,
     pub committed_at: DateTime<Utc>,
@@ -171,7 +175,7 @@ pub async fn draw_up(
         new.committed_at,
     );
     if let Some(failure) = crate::domain::ride_hailing::sanctions::precondition(
-        new.infraction,
+        &new.infraction,
         held,
         local_date(new.committed_at),
     ) {
@@ -196,7 +200,7 @@ pub async fn draw_up(
         .upf_value(local_date(drawn_up_at).year())
         .await?;
     let cons = consequences(
-        new.infraction,
+        &new.infraction,
         committed_on,
         today,
         &prior,
@@ -210,7 +214,7 @@ pub async fn draw_up(
     let mut auto = RideHailingAuto {
         id: Uuid::new_v4(),
         number: String::new(),
-        infraction_id: new.infraction.id.to_owned(),
+        infraction_id: new.infraction.id.clone(),
         driver_id: new.driver_id,
         authorization_id: new.authorization_id,
         committed_at: new.committed_at,

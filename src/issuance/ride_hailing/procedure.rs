@@ -8,7 +8,6 @@ use crate::documents::{A4_QR_MM, Letterhead, cite, common_inputs, merge};
 use crate::domain::charter::sanctions::ProcedureState;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::ride_hailing::RideHailingAct;
-use crate::domain::ride_hailing::sanctions::infraction as ride_hailing_infraction;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{Act, DocSpec, Numbering, issue_document};
 use crate::standing::ride_hailing::ENTITY;
@@ -61,7 +60,7 @@ pub fn notice_inputs(
     now: DateTime<Utc>,
 ) -> Option<serde_json::Value> {
     let n = auto.notification.as_ref()?;
-    let kind = ride_hailing_infraction(&auto.infraction_id)?;
+    let kind = basis.infraction(&auto.infraction_id)?;
     let (defence, payment) = (p.defence_due.as_ref()?, p.payment_due.as_ref()?);
     let method = match n.method.as_str() {
         "post" => "via postal com aviso de recebimento",
@@ -69,7 +68,6 @@ pub fn notice_inputs(
         _ => "edital",
     };
     let law = letterhead.profile.law(&auto.legal_basis_version);
-    let penalty = law.map_or("art. 25", |l| l.penalty_article.as_str());
     let defence_article = law.map_or("art. 22, §2º", |l| l.defence_article.as_str());
     let notice = AutoNotice {
         number: &auto.number,
@@ -82,12 +80,12 @@ pub fn notice_inputs(
         committed_at: Some(auto.committed_at),
         place: &auto.place,
         plate: infractor.plate.as_ref().map(|(_, f)| f.clone()),
-        article: kind.article,
+        article: &kind.article,
         class: Some(kind.class.label_pt()),
-        description: kind.description,
+        description: &kind.description,
         facts: &auto.facts,
-        // APP-ART25: the fine of the infraction's class.
-        penalty_article: format!("{penalty}, {}", kind.class.fine_inciso()),
+        // APP-ART25: the fine of the infraction's class, as the basis cites it.
+        penalty_article: kind.class.fine_citation(basis).to_owned(),
         unit: "UPFG",
         fine_upf: auto.fine_upf.unsigned_abs(),
         upf,
@@ -159,7 +157,8 @@ pub async fn issue_notice(
         ]));
     }
     let upf = crate::issuance::pipeline::upf_when_drawn_up(state, auto.drawn_up_at).await?;
-    let basis = &state.ride_hailing_basis();
+    // The catalogue and the periods of the basis the auto was drawn up under.
+    let basis = &state.ride_hailing_basis_of(&auto.legal_basis_version);
     let letterhead = state.letterhead.as_ref();
     notice_inputs(
         auto,
