@@ -6,12 +6,15 @@
 mod company;
 mod contract;
 mod driver;
+pub mod requirement_kinds;
+mod requirements;
 pub mod sanctions;
 mod vehicle;
 
 pub use company::*;
 pub use contract::*;
 pub use driver::*;
+pub use requirements::*;
 pub use vehicle::*;
 
 use chrono::{Datelike, NaiveDate};

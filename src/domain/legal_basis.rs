@@ -12,11 +12,12 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use super::charter::requirement_kinds::CharterRequirement;
 use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
 use super::requirements::{AgeCountedFrom, Requirement, RequirementKind, parse_requirements};
 pub use super::requirements::{Ctb306BarStart, Municipality};
-use super::ride_hailing::sanctions::{InfractionType, parse_catalogue};
+use super::ride_hailing::infractions::{InfractionClass, InfractionType, parse_catalogue};
 
 /// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -209,6 +210,28 @@ impl RideHailingLegalBasis {
         })
     }
 
+    /// APP-ART25: the fine of a class, in UPFG (leve 115, média 285, grave 570, gravíssima 950
+    /// in the draft).
+    pub fn fine_upf(&self, class: InfractionClass) -> u32 {
+        match class {
+            InfractionClass::Leve => self.fine_upf_leve,
+            InfractionClass::Media => self.fine_upf_media,
+            InfractionClass::Grave => self.fine_upf_grave,
+            InfractionClass::Gravissima => self.fine_upf_gravissima,
+        }
+    }
+
+    /// The provision that sets a class's fine, as the basis cites it (APP-ART25 I–IV).
+    pub fn fine_class_citation(&self, class: InfractionClass) -> &str {
+        let c = &self.fine_class_citations;
+        match class {
+            InfractionClass::Leve => &c.leve,
+            InfractionClass::Media => &c.media,
+            InfractionClass::Grave => &c.grave,
+            InfractionClass::Gravissima => &c.gravissima,
+        }
+    }
+
     /// The infraction `id` of the catalogue in force.
     pub fn infraction(&self, id: &str) -> Option<&InfractionType> {
         self.infractions.iter().find(|i| i.id == id)
@@ -304,6 +327,15 @@ pub struct CharterLegalBasis {
     pub min_driver_age_years: u32,
     /// DL-6 switch.
     pub month_overflow: MonthOverflow,
+    /// What the law asks of a company, a bus and a charter driver, as written in the file
+    /// (`[[requirements]]`; read into `requirements` when the file is checked).
+    #[serde(default, rename = "requirements", skip_serializing)]
+    #[schema(ignore)]
+    requirements_in_file: Vec<toml::Value>,
+    /// The requirements in force.
+    #[serde(skip_deserializing)]
+    #[schema(value_type = Vec<Object>)]
+    pub requirements: Vec<CharterRequirement>,
 }
 
 /// The law a basis belongs to.
@@ -628,7 +660,22 @@ impl BasisFile for CharterLegalBasis {
 
     basis_fields!();
 
+    /// A file written before the charter requirements were data (no `[[requirements]]`)
+    /// asks for what Lei 4.937/2025 asks, cited as its file cites it.
+    fn upgrade(file: &mut toml::Table) {
+        if file.contains_key("requirements") {
+            return;
+        }
+        if let Some(list) = toml::from_str::<toml::Table>(LEI_4937_2025_FILE)
+            .ok()
+            .and_then(|mut shipped| shipped.remove("requirements"))
+        {
+            file.insert("requirements".into(), list);
+        }
+    }
+
     fn problems(&mut self, out: &mut Vec<String>) {
+        self.requirements = parse_requirements(&self.requirements_in_file, out);
         secretariat_problems(
             [
                 ("issuing_secretariat", &self.issuing_secretariat),
@@ -1079,6 +1126,24 @@ uf = "MT"
                 citation: "art. 26, V".into()
             })
         );
+    }
+
+    /// A charter file written before its requirements were data asks for what Lei 4.937/2025
+    /// asks; the shipped file uses every charter kind.
+    #[test]
+    fn a_charter_file_without_requirements_asks_for_the_shipped_ones() {
+        use crate::domain::charter::requirement_kinds::CHARTER_KINDS;
+        let shipped = CharterLegalBasis::lei_4937_2025();
+        for (kind, _) in CHARTER_KINDS {
+            assert!(
+                LEI_4937_2025_FILE.contains(&format!("kind = \"{kind}\"")),
+                "{kind} unused"
+            );
+        }
+        let old = &LEI_4937_2025_FILE[..LEI_4937_2025_FILE.find("[[requirements]]").unwrap()];
+        let b = CharterLegalBasis::from_toml(old).unwrap();
+        assert_eq!(b.requirements, shipped.requirements);
+        assert_eq!(shipped.requirements.len(), 29);
     }
 
     /// A catalogue with problems is refused with every one of them listed.

@@ -36,16 +36,32 @@ pub enum Ctb306BarStart {
     FinalConviction,
 }
 
-/// One requirement of a legal basis: which rule, as cited, with which parameters.
+/// One requirement of a legal basis: which rule, as cited, with which parameters. `K` is the
+/// law's set of kinds (the ride-hailing law's by default, [`RequirementKind`]).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct Requirement {
+pub struct Requirement<K = RequirementKind> {
     /// The rule id it answers to (`APP-ART2-P1`, or a new basis's own id).
     pub rule: String,
     /// The provision as printed on decisions ("art. 2º, §1º").
     pub citation: String,
     #[serde(flatten)]
     #[schema(value_type = Object)]
-    pub kind: RequirementKind,
+    pub kind: K,
+}
+
+/// A law's set of requirement kinds: each kind's name in the file with the parameters it
+/// takes, and what is implausible in them.
+pub trait KindSet: serde::de::DeserializeOwned {
+    const KINDS: &'static [(&'static str, &'static [&'static str])];
+    /// Pushes to `out` what is implausible in the parameters (`at` names the requirement).
+    fn problems(&self, at: &str, out: &mut Vec<String>);
+}
+
+impl KindSet for RequirementKind {
+    const KINDS: &'static [(&'static str, &'static [&'static str])] = KINDS;
+    fn problems(&self, at: &str, out: &mut Vec<String>) {
+        self.implausible(at, out);
+    }
 }
 
 /// From which year a car's age is counted.
@@ -177,7 +193,10 @@ struct RawRequirement {
 
 /// Reads the `[[requirements]]` of a basis file, each checked; every problem is pushed to
 /// `out` (in Portuguese, naming the requirement by its position and rule).
-pub fn parse_requirements(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<Requirement> {
+pub fn parse_requirements<K: KindSet>(
+    raw: &[toml::Value],
+    out: &mut Vec<String>,
+) -> Vec<Requirement<K>> {
     let mut list = Vec::new();
     for (i, value) in raw.iter().enumerate() {
         let at = format!("requirements[{}]", i + 1);
@@ -209,7 +228,7 @@ pub fn parse_requirements(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<Req
             out.push(format!("{at}: falta kind (o tipo do requisito)."));
             continue;
         };
-        match kind_of(&kind, r.params) {
+        match kind_of::<K>(&kind, r.params) {
             Ok(k) => {
                 k.problems(&at, out);
                 list.push(Requirement {
@@ -224,9 +243,9 @@ pub fn parse_requirements(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<Req
     list
 }
 
-fn kind_of(kind: &str, params: toml::Table) -> Result<RequirementKind, String> {
-    let Some((_, names)) = KINDS.iter().find(|(k, _)| *k == kind) else {
-        let known: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
+fn kind_of<K: KindSet>(kind: &str, params: toml::Table) -> Result<K, String> {
+    let Some((_, names)) = K::KINDS.iter().find(|(k, _)| *k == kind) else {
+        let known: Vec<&str> = K::KINDS.iter().map(|(k, _)| *k).collect();
         return Err(format!(
             "tipo de requisito desconhecido `{kind}`; os conhecidos: {}.",
             known.join(", ")
@@ -249,7 +268,7 @@ fn kind_of(kind: &str, params: toml::Table) -> Result<RequirementKind, String> {
     let mut table = params;
     table.insert("kind".into(), toml::Value::String(kind.to_owned()));
     toml::Value::Table(table)
-        .try_into::<RequirementKind>()
+        .try_into::<K>()
         .map_err(|e| format!("{kind}: {}", e.message()))
 }
 
@@ -257,7 +276,7 @@ const CLASSES: [&str; 4] = ["leve", "media", "grave", "gravissima"];
 
 impl RequirementKind {
     /// What is implausible in the parameters.
-    fn problems(&self, at: &str, out: &mut Vec<String>) {
+    fn implausible(&self, at: &str, out: &mut Vec<String>) {
         let mut bad = |what: &str| out.push(format!("{at}: {what}"));
         match self {
             Self::License { min_years, .. } if *min_years > 50 => {

@@ -4,6 +4,7 @@
 
 pub mod deregistration;
 pub mod driver_record;
+pub mod infractions;
 pub mod platform;
 pub mod registry;
 pub mod renewal;

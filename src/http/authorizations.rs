@@ -790,7 +790,7 @@ pub async fn infractions(state: web::Data<AppState>) -> HttpResponse {
             offender: i.offender,
             penalty: i.penalty.clone(),
             on_repeat: i.on_repeat.clone(),
-            fine_upf: i.class.upf(&basis),
+            fine_upf: basis.fine_upf(i.class),
         })
         .collect();
     HttpResponse::Ok().json(InfractionCatalogue {

@@ -323,15 +323,32 @@ pub struct CharterDriver {
     pub cpf: String,
     pub data: DriverData,
     pub deregistered_on: Option<NaiveDate>,
+    /// When the driver was enrolled.
+    pub enrolled_at: DateTime<Utc>,
 }
 
 pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver>, StorageError> {
+    load_driver_at(store, id, None).await
+}
+
+/// The driver as the acts recorded up to `until` left it (the documents filed by then; `None`:
+/// every act).
+pub async fn load_driver_at(
+    store: &Store,
+    id: Uuid,
+    until: Option<DateTime<Utc>>,
+) -> Result<Option<CharterDriver>, StorageError> {
     let Some(row) = store.charter_get(CharterTable::Drivers, id).await? else {
         return Ok(None);
     };
     let mut data: DriverData = parse_data(&row.data, id)?;
     let mut deregistered_on = None;
-    for e in store.charter_events(CharterTable::Drivers, id).await? {
+    for e in store
+        .charter_events(CharterTable::Drivers, id)
+        .await?
+        .into_iter()
+        .filter(|e| until.is_none_or(|u| e.occurred_at <= u))
+    {
         match CharterAct::parse(&e.kind) {
             Some(CharterAct::DriverDocumentsFiled) => data.facts = event_data(&e, id)?,
             Some(CharterAct::Baixa) => {
@@ -346,6 +363,7 @@ pub async fn load_driver(store: &Store, id: Uuid) -> Result<Option<CharterDriver
         cpf: row.key,
         data,
         deregistered_on,
+        enrolled_at: row.created_at,
     }))
 }
 

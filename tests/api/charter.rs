@@ -781,6 +781,55 @@ async fn fret_art15_driver_registration_and_status() {
     assert_eq!(now["irregularities"][0]["rule"], "FRET-ART15-III");
 }
 
+/// A charter driver's status as of a past day: the documents filed by then, judged on that
+/// day; never before the enrolment nor in the future.
+#[tokio::test]
+async fn a_charter_drivers_status_as_of_a_past_day() {
+    let app = spawn_app().await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    let path = format!("/api/v1/charter/companies/{c}/drivers");
+    let d = created(app.post(&path, &charter_driver("D")).await).await;
+    let id = d["id"].as_str().unwrap().to_owned();
+    let as_of = |day: &str| {
+        let url = format!("/api/v1/charter/drivers/{id}?as_of={day}");
+        let app = &app;
+        async move {
+            let res = app.get_authed(&url).await;
+            let status = res.status();
+            (status, res.json::<Value>().await.unwrap())
+        }
+    };
+    // The folha corrida printed no validity: in force through 18/08/2025 (90 days).
+    app.clock.set(noon("2025-09-01"));
+    let mut facts = charter_driver("D");
+    for k in ["name", "cpf", "cnh_number"] {
+        facts.as_object_mut().unwrap().remove(k);
+    }
+    facts["folha_corrida"] = json!({"reference": "FC-2", "issued_on": "2025-08-30"});
+    let res = app
+        .post(&format!("/api/v1/charter/drivers/{id}/documents"), &facts)
+        .await;
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
+    let (_, on_18) = as_of("2025-08-18").await;
+    assert_eq!(on_18["status"], "ativo", "{on_18}");
+    let (_, on_19) = as_of("2025-08-19").await;
+    assert_eq!(on_19["status"], "irregular", "{on_19}");
+    assert_eq!(on_19["irregularities"][0]["rule"], "FRET-ART15-III");
+    assert_eq!(on_19["facts"]["folha_corrida"]["reference"], "FC-1");
+    // The new folha was filed on 01/09: from that day the driver is in order again.
+    let (_, before) = as_of("2025-08-31").await;
+    assert_eq!(before["status"], "irregular", "{before}");
+    let (_, refiled) = as_of("2025-09-01").await;
+    assert_eq!(refiled["status"], "ativo", "{refiled}");
+    assert_eq!(refiled["facts"]["folha_corrida"]["reference"], "FC-2");
+    for day in ["2025-06-01", "2025-09-02"] {
+        let (status, body) = as_of(day).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{day}: {body}");
+        assert_eq!(body["errors"][0]["field"], "as_of");
+    }
+}
+
 /// What no act can say is refused at the door with the field — a CNH
 /// category outside the CTB's list, an age under 18 or over 100, a CRLV year of 0 or −1, a
 /// first registration in the future, a date with a signed or far year in any field.

@@ -832,3 +832,97 @@ async fn the_infraction_catalogue_is_the_basis_in_force_and_a_court_may_suspend_
         .unwrap();
     assert_eq!(kept["infraction"]["id"], "L4976-DEVER-CONDUTOR", "{kept}");
 }
+
+/// The charter law's requirements are data too: a version that drops one no longer asks for
+/// it, one that re-cites another refuses with the new citation; a file naming an unknown kind
+/// or document is refused with both problems.
+#[tokio::test]
+async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
+    let app = spawn_app().await;
+    app.clock.set(crate::charter::noon("2025-06-02"));
+    let c = crate::charter::company(&app, "2027-12-31").await;
+    let path = format!("/api/v1/charter/companies/{c}/drivers");
+    let activation = |file: &str| {
+        let mut a = activation(file, "2025-06-02");
+        a["act"]["date"] = json!("2025-06-01");
+        a
+    };
+    let driver = |category: &str| {
+        let mut d = crate::charter::charter_driver(category);
+        d["toxicological_exam_on"] = Value::Null;
+        d
+    };
+    let refused = |res: reqwest::Response| async move {
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = res.json().await.unwrap();
+        errors_of(&body)
+            .into_iter()
+            .map(|(rule, article, _)| (rule, article))
+            .collect::<Vec<_>>()
+    };
+    // Lei 4.937/2025 asks for the toxicological exam.
+    assert_eq!(
+        refused(app.post(&path, &driver("D")).await).await,
+        vec![("FRET-ART15-V".to_owned(), "art. 15, V".to_owned())]
+    );
+
+    let unknown = LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2")
+        .replace("kind = \"bus_crlv\"", "kind = \"bus_color\"")
+        .replace("item = \"cndt\"", "item = \"cnd_lunar\"");
+    let (status, field, body) = first_field(
+        app.post("/api/v1/legal-bases/charter", &activation(&unknown))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (status, field.as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "basis")
+    );
+    let all = body["errors"].to_string();
+    assert!(
+        all.contains("bus_color") && all.contains("cnd_lunar"),
+        "{all}"
+    );
+
+    // A version without the exam, citing the licence its own way.
+    let tox = "[[requirements]]\nkind = \"driver_toxicological\"\nrule = \"FRET-ART15-V\"\ncitation = \"art. 15, V\"\n";
+    assert!(LEI_4937_2025_FILE.contains(tox));
+    let v2 = LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2")
+        .replace(tox, "")
+        .replace(
+            "rule = \"FRET-ART15-I\"\ncitation = \"art. 15, I\"",
+            "rule = \"FRET-ART15-I\"\ncitation = \"art. 15, I, na redação nova\"",
+        );
+    let res = app
+        .post("/api/v1/legal-bases/charter", &activation(&v2))
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    assert_eq!(
+        refused(app.post(&path, &driver("B")).await).await,
+        vec![(
+            "FRET-ART15-I".to_owned(),
+            "art. 15, I, na redação nova".to_owned()
+        )]
+    );
+    let d = crate::charter::created(app.post(&path, &driver("D")).await).await;
+    assert_eq!(d["status"], "ativo", "{d}");
+    let listed = legal_bases(&app).await;
+    let requirements = listed["charter"]["versions"][1]["parameters"]["requirements"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(
+        requirements + 1,
+        listed["charter"]["versions"][0]["parameters"]["requirements"]
+            .as_array()
+            .unwrap()
+            .len()
+    );
+}

@@ -173,6 +173,20 @@ impl CompanyChecklist {
     }
 }
 
+impl ChecklistItem<'_> {
+    /// The item's key in the checklist (`cnd_federal`), as a basis names it.
+    pub fn key(&self) -> &'static str {
+        self.field.trim_start_matches("checklist.")
+    }
+}
+
+impl CompanyChecklist {
+    /// The item `key` (`cnd_federal`), if the checklist has one.
+    pub fn item(&self, key: &str) -> Option<ChecklistItem<'_>> {
+        self.items().into_iter().find(|i| i.key() == key)
+    }
+}
+
 pub(super) fn br(d: NaiveDate) -> String {
     d.format("%d/%m/%Y").to_string()
 }
@@ -181,25 +195,31 @@ pub(super) fn br(d: NaiveDate) -> String {
 /// validity printed on it on `today` (DL-8: the last day counts).
 pub fn fret_art7_checklist(c: &CompanyChecklist, today: NaiveDate, out: &mut Failures) {
     for item in c.items() {
-        let Some(proof) = item.proof else {
-            let msg = format!("Documento não apresentado: {}.", item.label);
+        check_item(&item, today, out);
+    }
+}
+
+/// One item of the checklist: presented, and within the validity printed on it on `today`
+/// (one that must print a validity and does not is refused).
+pub fn check_item(item: &ChecklistItem<'_>, today: NaiveDate, out: &mut Failures) {
+    let Some(proof) = item.proof else {
+        let msg = format!("Documento não apresentado: {}.", item.label);
+        fail(out, item.rule, item.article, item.field, msg);
+        return;
+    };
+    match proof.valid_until {
+        Some(until) if until < today => {
+            let msg = format!("{} vencida em {}.", capitalise(item.label), br(until));
             fail(out, item.rule, item.article, item.field, msg);
-            continue;
-        };
-        match proof.valid_until {
-            Some(until) if until < today => {
-                let msg = format!("{} vencida em {}.", capitalise(item.label), br(until));
-                fail(out, item.rule, item.article, item.field, msg);
-            }
-            None if item.needs_validity => {
-                let msg = format!(
-                    "Informe a validade impressa na {}: cada certidão deve estar dentro do prazo.",
-                    item.label
-                );
-                fail(out, item.rule, item.article, item.field, msg);
-            }
-            _ => {}
         }
+        None if item.needs_validity => {
+            let msg = format!(
+                "Informe a validade impressa na {}: cada certidão deve estar dentro do prazo.",
+                item.label
+            );
+            fail(out, item.rule, item.article, item.field, msg);
+        }
+        _ => {}
     }
 }
 
@@ -279,9 +299,10 @@ pub fn decide_termo(
     basis: &CharterLegalBasis,
 ) -> Result<TermoDecision, Failures> {
     let mut out = Vec::new();
-    fret_art7_checklist(checklist, today, &mut out);
-    if fret_art20_pu_bar(cassations, protocolled_on, basis, &mut out).is_none() {
-        fret_art20_pu_bar(cassations, today, basis, &mut out);
+    // The documents and the bar the basis asks for.
+    super::company_documents(checklist, today, basis, &mut out);
+    if super::company_bar(cassations, protocolled_on, basis, &mut out).is_none() {
+        super::company_bar(cassations, today, basis, &mut out);
     }
     if let Some(p) = latest
         && p.valid_from > today

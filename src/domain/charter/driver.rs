@@ -75,6 +75,15 @@ pub fn fret_art15_documents(
     basis: &CharterLegalBasis,
     out: &mut Failures,
 ) {
+    fret_art15_ii_course(f, today, out);
+    fret_art15_iii_folha_corrida(f, today, basis, out);
+    fret_art15_iv_employment_link(f, out);
+    fret_art15_v_toxicological(f, today, basis, out);
+    ctb145_min_age(f, today, basis, out);
+}
+
+/// FRET-ART15-II: the collective passenger transport course, in force.
+pub fn fret_art15_ii_course(f: &CharterDriverFacts, today: NaiveDate, out: &mut Failures) {
     match proof_in_force(f.course_certificate.as_ref(), None, today) {
         Ok(()) => {}
         Err(None) => fail(
@@ -95,6 +104,16 @@ pub fn fret_art15_documents(
             ),
         ),
     }
+}
+
+/// FRET-ART15-III (AMB-58): the Alvará de Folha Corrida, in force (one that prints no validity
+/// lasts `certificate_default_validity_days`).
+pub fn fret_art15_iii_folha_corrida(
+    f: &CharterDriverFacts,
+    today: NaiveDate,
+    basis: &CharterLegalBasis,
+    out: &mut Failures,
+) {
     let default = Some(basis.certificate_default_validity_days);
     match proof_in_force(f.folha_corrida.as_ref(), default, today) {
         Ok(()) => {}
@@ -113,6 +132,10 @@ pub fn fret_art15_documents(
             format!("Alvará de Folha Corrida vencido em {}.", br(u)),
         ),
     }
+}
+
+/// FRET-ART15-IV (AMB-49): the link with the company.
+pub fn fret_art15_iv_employment_link(f: &CharterDriverFacts, out: &mut Failures) {
     let link_ok = f.employment_link.as_ref().is_some_and(|l| {
         matches!(
             l.kind.as_str(),
@@ -125,6 +148,16 @@ pub fn fret_art15_documents(
             .to_owned();
         fail(out, "FRET-ART15-IV", "art. 15, IV", "employment_link", msg);
     }
+}
+
+/// FRET-ART15-V (CTB art. 148-A, §2º): a toxicological exam within
+/// `toxicological_validity_months`.
+pub fn fret_art15_v_toxicological(
+    f: &CharterDriverFacts,
+    today: NaiveDate,
+    basis: &CharterLegalBasis,
+    out: &mut Failures,
+) {
     match f.toxicological_exam_on {
         None => fail(
             out,
@@ -151,6 +184,15 @@ pub fn fret_art15_documents(
             }
         }
     }
+}
+
+/// AMB-58 [FED] CTB art. 145, I: at least `min_driver_age_years` of age.
+pub fn ctb145_min_age(
+    f: &CharterDriverFacts,
+    today: NaiveDate,
+    basis: &CharterLegalBasis,
+    out: &mut Failures,
+) {
     // DL-9: a minimum age is met on the birthday.
     let adult = add_months(
         f.birth_date,
@@ -166,18 +208,6 @@ pub fn fret_art15_documents(
     }
 }
 
-/// Every driver requirement of art. 15 on `today`.
-pub fn driver_requirements(
-    f: &CharterDriverFacts,
-    today: NaiveDate,
-    basis: &CharterLegalBasis,
-) -> Failures {
-    let mut out = Vec::new();
-    fret_art15_i_cnh(f, today, &mut out);
-    fret_art15_documents(f, today, basis, &mut out);
-    out
-}
-
 /// FRET-ART15, FRET-ART24: status of a driver on `today`.
 pub fn driver_status(
     f: &CharterDriverFacts,
@@ -188,7 +218,7 @@ pub fn driver_status(
     if deregistered_on.is_some_and(|d| d <= today) {
         return (CharterStatus::Baixado, Vec::new());
     }
-    let failures = driver_requirements(f, today, basis);
+    let failures = super::driver_requirements(f, today, basis);
     let status = if failures.is_empty() {
         CharterStatus::Ativo
     } else {

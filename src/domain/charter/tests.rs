@@ -428,10 +428,8 @@ fn fret_art13_p1_a_s03_service_life_exact_dates_and_leap_day() {
         assert_eq!(out.is_empty(), ok, "{today}");
     }
     assert_eq!(service_life_until(d(2012, 2, 29), &b), d(2027, 2, 28));
-    let next_day = CharterLegalBasis {
-        month_overflow: MonthOverflow::NextDay,
-        ..basis()
-    };
+    let mut next_day = basis();
+    next_day.month_overflow = MonthOverflow::NextDay;
     assert_eq!(service_life_until(d(2012, 2, 29), &next_day), d(2027, 3, 1));
 }
 

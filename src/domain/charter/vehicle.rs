@@ -241,27 +241,6 @@ pub fn vistoria_valid_until(vistoria_on: NaiveDate, basis: &CharterLegalBasis) -
     )
 }
 
-/// Every vehicle requirement of arts. 10–13 on `today`: what registration, vistoria, the
-/// selo and art. 14 substitutes need.
-pub fn vehicle_requirements(
-    f: &CharterVehicleFacts,
-    company: &Cnpj,
-    last_itv: Option<NaiveDate>,
-    today: NaiveDate,
-    basis: &CharterLegalBasis,
-) -> Failures {
-    let mut out = Vec::new();
-    fret_art11_type(f, &mut out);
-    fret_art10_pu_capacity(f, &mut out);
-    fret_art12_i_ownership(f, company, &mut out);
-    fret_art12_ii_crlv(f, today, basis, &mut out);
-    fret_art12_iii_insurance(f, today, &mut out);
-    fret_art12_iv_itv(f, last_itv, today, basis, &mut out);
-    fret_art13_p1_a_service_life(f, today, basis, &mut out);
-    out
-}
-
-/// A municipal vistoria as recorded (art. 13).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Vistoria {
     pub performed_on: NaiveDate,
@@ -363,7 +342,7 @@ pub fn vehicle_status(
         .map(|x| vistoria_valid_until(x.performed_on, basis));
     let itv_until = itv_valid_until(&v.facts, v.last_itv(today), basis);
     let mut irregularities =
-        vehicle_requirements(&v.facts, company, v.last_itv(today), today, basis);
+        super::vehicle_requirements(&v.facts, company, v.last_itv(today), today, basis);
     match vistoria_until {
         None => fail(
             &mut irregularities,

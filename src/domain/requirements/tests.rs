@@ -50,8 +50,8 @@ fn every_kind_is_read_with_its_parameters_and_the_draft_is_expressed_in_them() {
     // Every kind the module knows is one the file can name.
     for (name, _) in KINDS {
         let mut out = Vec::new();
-        let _ = kind_of(name, toml::Table::new());
-        parse_requirements(
+        let _ = kind_of::<RequirementKind>(name, toml::Table::new());
+        parse_requirements::<RequirementKind>(
             &[toml::Value::Table(toml::Table::from_iter([
                 ("kind".to_owned(), toml::Value::String((*name).to_owned())),
                 ("rule".to_owned(), toml::Value::String("X-1".into())),

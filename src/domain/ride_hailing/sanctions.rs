@@ -3,7 +3,7 @@
 //! authorization under suspension or cassação.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::AuthorizationStatus;
 use crate::domain::calendar::{
@@ -14,162 +14,7 @@ use crate::domain::dates::local_date;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::rule::RuleFailure;
 
-/// Infraction class (art. 25).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum InfractionClass {
-    Leve,
-    Media,
-    Grave,
-    Gravissima,
-}
-
-impl InfractionClass {
-    /// APP-ART25: leve 115, média 285, grave 570, gravíssima 950 UPFG (parameters).
-    pub fn upf(self, basis: &RideHailingLegalBasis) -> u32 {
-        match self {
-            Self::Leve => basis.fine_upf_leve,
-            Self::Media => basis.fine_upf_media,
-            Self::Grave => basis.fine_upf_grave,
-            Self::Gravissima => basis.fine_upf_gravissima,
-        }
-    }
-
-    /// The provision that sets this class's fine, as the basis cites it (APP-ART25 I–IV).
-    pub fn fine_citation(self, basis: &RideHailingLegalBasis) -> &str {
-        let c = &basis.fine_class_citations;
-        match self {
-            Self::Leve => &c.leve,
-            Self::Media => &c.media,
-            Self::Grave => &c.grave,
-            Self::Gravissima => &c.gravissima,
-        }
-    }
-
-    pub fn label_pt(self) -> &'static str {
-        match self {
-            Self::Leve => "leve",
-            Self::Media => "média",
-            Self::Grave => "grave",
-            Self::Gravissima => "gravíssima",
-        }
-    }
-}
-
-/// Who can commit an infraction of the catalogue, judged on what the driver held the day it
-/// was committed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Offender {
-    /// Anyone.
-    #[default]
-    Any,
-    /// A driver whose authorization was in force or suspended (the draft's art. 26, AMB-37).
-    Authorized,
-    /// A driver without an authorization in force (the draft's art. 27, AMB-36).
-    Unauthorized,
-}
-
-/// A sanction the catalogue attaches to an infraction besides its fine.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Penalty {
-    /// Suspension of the authorization for `months` or `days` from the decision (DL-9).
-    Suspension {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        months: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        days: Option<u32>,
-        citation: String,
-    },
-    /// Revocation by cassação.
-    Cassacao { citation: String },
-    /// Notice to the platform to suspend the vehicle until regularized.
-    PlatformNotice { citation: String },
-}
-
-impl Penalty {
-    fn citation(&self) -> &str {
-        match self {
-            Self::Suspension { citation, .. }
-            | Self::Cassacao { citation }
-            | Self::PlatformNotice { citation } => citation,
-        }
-    }
-}
-
-/// One typified infraction, as the legal basis's catalogue (`[[infractions]]`) reads.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InfractionType {
-    /// Its rule id (`APP-ART26-IV`), what an auto records.
-    pub id: String,
-    /// Its citation as printed on autos and notices.
-    pub article: String,
-    pub class: InfractionClass,
-    pub description: String,
-    #[serde(default)]
-    pub offender: Offender,
-    /// What a first offence brings besides the fine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub penalty: Option<Penalty>,
-    /// What a repeat within the recidivism window brings instead (AMB-26).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_repeat: Option<Penalty>,
-}
-
-/// Reads the `[[infractions]]` of a basis file, each checked; every problem is pushed to
-/// `out` (in Portuguese, naming the entry by its position and id).
-pub fn parse_catalogue(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<InfractionType> {
-    if raw.is_empty() {
-        out.push("infractions: o catálogo de infrações não pode ser vazio.".into());
-    }
-    let text_ok = |s: &str, max: usize| !s.trim().is_empty() && s.len() <= max;
-    let mut catalogue: Vec<InfractionType> = Vec::new();
-    for (i, value) in raw.iter().enumerate() {
-        let id = value.get("id").and_then(toml::Value::as_str).unwrap_or("");
-        let at = format!("infractions[{}] ({id})", i + 1);
-        let inf: InfractionType = match value.clone().try_into() {
-            Ok(inf) => inf,
-            Err(e) => {
-                out.push(format!("{at}: {}", e.message()));
-                continue;
-            }
-        };
-        if !crate::domain::requirements::is_rule_id(&inf.id) {
-            out.push(format!(
-                "{at}.id: identificador de regra em maiúsculas, algarismos e hífens (ex.: APP-ART26-IV)."
-            ));
-        }
-        if catalogue.iter().any(|o| o.id == inf.id) {
-            out.push(format!("{at}.id: {} repetida no catálogo.", inf.id));
-        }
-        if !text_ok(&inf.article, 120) {
-            out.push(format!("{at}.article: a citação, de 1 a 120 caracteres."));
-        }
-        if !text_ok(&inf.description, 400) {
-            out.push(format!("{at}.description: de 1 a 400 caracteres."));
-        }
-        for (field, penalty) in [("penalty", &inf.penalty), ("on_repeat", &inf.on_repeat)] {
-            let Some(p) = penalty else { continue };
-            if !text_ok(p.citation(), 120) {
-                out.push(format!(
-                    "{at}.{field}.citation: a citação, de 1 a 120 caracteres."
-                ));
-            }
-            if let Penalty::Suspension { months, days, .. } = p {
-                match (months, days) {
-                    (Some(1..=120), None) | (None, Some(1..=3650)) => {}
-                    _ => out.push(format!(
-                        "{at}.{field}: uma suspensão tem `months` (1 a 120) ou `days` (1 a 3650), um só."
-                    )),
-                }
-            }
-        }
-        catalogue.push(inf);
-    }
-    catalogue
-}
+pub use super::infractions::{InfractionClass, InfractionType, Offender, Penalty};
 
 /// A consequence the law attaches to an infraction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -216,7 +61,7 @@ pub fn consequences(
     upf_centavos: Option<i64>,
     basis: &RideHailingLegalBasis,
 ) -> Vec<Consequence> {
-    let upf = kind.class.upf(basis);
+    let upf = basis.fine_upf(kind.class);
     let mut out = vec![Consequence::Fine {
         upf,
         centavos: upf_centavos.map(|v| v * i64::from(upf)),
@@ -535,7 +380,7 @@ mod tests {
         assert_eq!(upf("APP-ART26-I"), (115, Some(1_150_000)));
         assert_eq!(upf("APP-ART26-IV"), (570, Some(5_700_000)));
         assert_eq!(upf("APP-ART27"), (950, Some(9_500_000)));
-        assert_eq!(InfractionClass::Media.upf(&b), 285);
+        assert_eq!(b.fine_upf(InfractionClass::Media), 285);
         let c = consequences(
             &infraction("APP-ART26-III"),
             d(2026, 5, 1),

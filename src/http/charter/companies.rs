@@ -90,9 +90,10 @@ async fn company_json_at(
     let termos = reg::termos_of(&state.store, c.id).await?;
     let (status, suspended_until) = reg::company_status(c, &termos, today);
     let mut checklist_failures = Vec::new();
-    rules::fret_art7_checklist(&c.data.checklist, today, &mut checklist_failures);
+    // What the basis asks of a company.
+    rules::company_documents(&c.data.checklist, today, basis, &mut checklist_failures);
     let mut ignored = Vec::new();
-    let barred_until = rules::fret_art20_pu_bar(&c.cassations(), today, basis, &mut ignored);
+    let barred_until = rules::company_bar(&c.cassations(), today, basis, &mut ignored);
     let cal = calendar(state).await?;
     let transition = rules::transition_deadlines(basis, &cal, &state.deadline_rules);
     let warnings: Vec<ProblemItem> = rules::late_transition_warning(

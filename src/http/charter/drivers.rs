@@ -74,15 +74,32 @@ pub(super) enum StatusCodeKind {
 }
 
 pub(super) async fn driver_reply(state: &AppState, id: Uuid, code: StatusCodeKind) -> Reply {
-    let d = reg::load_driver(&state.store, id)
+    driver_reply_as_of(state, id, code, None).await
+}
+
+/// The driver as of the end of `day` (`None`: now): the documents filed by then, judged by
+/// the basis in force that day; a 422 on `as_of` before the enrolment.
+async fn driver_reply_as_of(
+    state: &AppState,
+    id: Uuid,
+    code: StatusCodeKind,
+    day: Option<NaiveDate>,
+) -> Reply {
+    let until = day.map(crate::domain::dates::end_of_local_day);
+    let d = reg::load_driver_at(&state.store, id, until)
         .await?
         .ok_or_else(|| not_found("Condutor"))?;
-    let today = local_date(state.clock.now());
+    let today = day.unwrap_or_else(|| local_date(state.clock.now()));
+    if today < local_date(d.enrolled_at) {
+        return Err(crate::http::authorizations::AsOfQuery::before_record(
+            "O condutor",
+        ));
+    }
     let (status, failures) = rules::driver_status(
         &d.data.facts,
         d.deregistered_on,
         today,
-        &state.charter_basis(),
+        &state.legal_bases.current().charter_on(today),
     );
     let cpf = Cpf::parse(&d.cpf).map_err(|_| ApiError::Internal)?;
     let body = CharterDriverView {
@@ -119,10 +136,16 @@ pub struct CharterDriverView {
     irregularities: Vec<ProblemItem>,
 }
 
-#[utoipa::path(get, path = "/api/v1/charter/drivers/{id}", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor")),
-    responses((status = 200, description = "O condutor", body = CharterDriverView)))]
-pub async fn get_driver(state: web::Data<AppState>, _o: Official, id: web::Path<String>) -> Reply {
-    driver_reply(&state, path_id(&id, "Condutor")?, StatusCodeKind::Ok).await
+#[utoipa::path(get, path = "/api/v1/charter/drivers/{id}", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O condutor"), crate::http::authorizations::AsOfQuery),
+    responses((status = 200, description = "O condutor, com a situação hoje ou ao fim do dia `as_of`", body = CharterDriverView)))]
+pub async fn get_driver(
+    state: web::Data<AppState>,
+    _o: Official,
+    id: web::Path<String>,
+    q: web::Query<crate::http::authorizations::AsOfQuery>,
+) -> Reply {
+    let day = q.day(&state)?;
+    driver_reply_as_of(&state, path_id(&id, "Condutor")?, StatusCodeKind::Ok, day).await
 }
 
 /// A driver's documents, or the rectification of a filing entered wrongly.

@@ -85,7 +85,7 @@ pub fn notice_inputs(
         description: &kind.description,
         facts: &auto.facts,
         // APP-ART25: the fine of the infraction's class, as the basis cites it.
-        penalty_article: kind.class.fine_citation(basis).to_owned(),
+        penalty_article: basis.fine_class_citation(kind.class).to_owned(),
         unit: "UPFG",
         fine_upf: auto.fine_upf.unsigned_abs(),
         upf,
