@@ -8,6 +8,7 @@ pub mod charter;
 pub mod dates;
 pub mod fines;
 pub mod ids;
+pub mod infractions;
 pub mod legal_basis;
 pub mod money;
 pub mod officials;

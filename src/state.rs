@@ -151,6 +151,15 @@ impl AppState {
             .unwrap_or_else(|| self.ride_hailing_basis())
     }
 
+    /// The charter version `version` as it was activated (what an act recorded it was made
+    /// under), or the one in force today if the register does not know it.
+    pub fn charter_basis_of(&self, version: &str) -> Arc<CharterLegalBasis> {
+        self.legal_bases
+            .current()
+            .charter_version(version)
+            .unwrap_or_else(|| self.charter_basis())
+    }
+
     /// The charter legal basis in force today.
     pub fn charter_basis(&self) -> Arc<CharterLegalBasis> {
         self.legal_bases.current().charter_on(self.today())

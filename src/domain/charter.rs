@@ -6,6 +6,7 @@
 mod company;
 mod contract;
 mod driver;
+pub mod infractions;
 pub mod requirement_kinds;
 mod requirements;
 pub mod sanctions;

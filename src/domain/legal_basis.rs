@@ -12,12 +12,14 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use super::charter::infractions::CharterInfraction;
 use super::charter::requirement_kinds::CharterRequirement;
 use super::dates::MonthOverflow;
 use super::ids::IbgeCode;
+use super::infractions::parse_catalogue;
 use super::requirements::{AgeCountedFrom, Requirement, RequirementKind, parse_requirements};
 pub use super::requirements::{Ctb306BarStart, Municipality};
-use super::ride_hailing::infractions::{InfractionClass, InfractionType, parse_catalogue};
+use super::ride_hailing::infractions::{InfractionClass, InfractionType};
 
 /// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -336,6 +338,20 @@ pub struct CharterLegalBasis {
     #[serde(skip_deserializing)]
     #[schema(value_type = Vec<Object>)]
     pub requirements: Vec<CharterRequirement>,
+    /// The infractions the law types (`[[infractions]]`: id, citation, description, whether a
+    /// repeat is a ground for cassação), read into `infractions` when the file is checked.
+    #[serde(default, rename = "infractions", skip_serializing)]
+    #[schema(ignore)]
+    infractions_in_file: Vec<toml::Value>,
+    #[serde(skip_deserializing)]
+    pub infractions: Vec<CharterInfraction>,
+}
+
+impl CharterLegalBasis {
+    /// The infraction `id` of the catalogue.
+    pub fn infraction(&self, id: &str) -> Option<&CharterInfraction> {
+        self.infractions.iter().find(|i| i.id == id)
+    }
 }
 
 /// The law a basis belongs to.
@@ -660,22 +676,26 @@ impl BasisFile for CharterLegalBasis {
 
     basis_fields!();
 
-    /// A file written before the charter requirements were data (no `[[requirements]]`)
-    /// asks for what Lei 4.937/2025 asks, cited as its file cites it.
+    /// A file written before the charter requirements and infractions were data (no
+    /// `[[requirements]]`, no `[[infractions]]`) asks for and types what Lei 4.937/2025 does,
+    /// cited as its file cites it.
     fn upgrade(file: &mut toml::Table) {
-        if file.contains_key("requirements") {
-            return;
-        }
-        if let Some(list) = toml::from_str::<toml::Table>(LEI_4937_2025_FILE)
-            .ok()
-            .and_then(|mut shipped| shipped.remove("requirements"))
-        {
-            file.insert("requirements".into(), list);
+        for key in ["requirements", "infractions"] {
+            if file.contains_key(key) {
+                continue;
+            }
+            if let Some(list) = toml::from_str::<toml::Table>(LEI_4937_2025_FILE)
+                .ok()
+                .and_then(|mut shipped| shipped.remove(key))
+            {
+                file.insert(key.into(), list);
+            }
         }
     }
 
     fn problems(&mut self, out: &mut Vec<String>) {
         self.requirements = parse_requirements(&self.requirements_in_file, out);
+        self.infractions = parse_catalogue(&self.infractions_in_file, out);
         secretariat_problems(
             [
                 ("issuing_secretariat", &self.issuing_secretariat),
@@ -971,6 +991,15 @@ impl LegalBases {
             .cloned()
     }
 
+    /// The charter version named `version`.
+    pub fn charter_version(&self, version: &str) -> Option<Arc<CharterLegalBasis>> {
+        self.charter
+            .iter()
+            .rev()
+            .find(|b| b.version == version)
+            .cloned()
+    }
+
     pub fn ride_hailing_versions(&self) -> &[Arc<RideHailingLegalBasis>] {
         &self.ride_hailing
     }
@@ -1128,8 +1157,8 @@ uf = "MT"
         );
     }
 
-    /// A charter file written before its requirements were data asks for what Lei 4.937/2025
-    /// asks; the shipped file uses every charter kind.
+    /// A charter file written before its requirements and infractions were data asks for and
+    /// types what Lei 4.937/2025 does; the shipped file uses every charter kind.
     #[test]
     fn a_charter_file_without_requirements_asks_for_the_shipped_ones() {
         use crate::domain::charter::requirement_kinds::CHARTER_KINDS;
@@ -1144,6 +1173,13 @@ uf = "MT"
         let b = CharterLegalBasis::from_toml(old).unwrap();
         assert_eq!(b.requirements, shipped.requirements);
         assert_eq!(shipped.requirements.len(), 29);
+        assert_eq!(b.infractions, shipped.infractions);
+        assert!(
+            shipped
+                .infraction("FRET-ART19-VI")
+                .unwrap()
+                .repeat_is_cassacao_ground
+        );
     }
 
     /// A catalogue with problems is refused with every one of them listed.

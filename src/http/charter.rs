@@ -31,9 +31,7 @@ use super::fields::{Fields, parsed};
 use super::problem::{ApiError, ProblemItem};
 use super::rectification;
 use crate::domain::calendar::Deadline;
-use crate::domain::charter::sanctions::{
-    CHARTER_INFRACTIONS, CharterInfraction, ProcedureAct, charter_infraction,
-};
+use crate::domain::charter::sanctions::{CharterInfraction, ProcedureAct};
 use crate::domain::charter::{
     self as rules, Baixa, CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist,
     CompanySanction, CompanySanctionKind, ContractFacts, ContractKind, Modality, Passenger,

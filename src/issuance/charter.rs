@@ -526,7 +526,7 @@ pub fn auto_notice_inputs(
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> Option<serde_json::Value> {
-    use crate::domain::charter::sanctions::{NoticeMethod, charter_infraction};
+    use crate::domain::charter::sanctions::NoticeMethod;
     let p = &view.procedure;
     let (notified_on, defence, payment, fine) = (
         p.notified_on?,
@@ -534,7 +534,7 @@ pub fn auto_notice_inputs(
         p.payment_due.as_ref()?,
         view.fine.as_ref()?,
     );
-    let infraction = charter_infraction(&view.data.infraction)?;
+    let infraction = basis.infraction(&view.data.infraction)?;
     let law = letterhead.profile.law(&view.data.legal_basis_version);
     let penalty = law.map_or("art. 19", |l| l.penalty_article.as_str());
     let mut notes = Vec::new();
@@ -570,9 +570,9 @@ pub fn auto_notice_inputs(
             .as_deref()
             .and_then(|p| Plate::parse(p).ok())
             .map(|p| p.formatted()),
-        article: infraction.article,
+        article: &infraction.article,
         class: None,
-        description: infraction.description,
+        description: &infraction.description,
         facts: &view.data.facts,
         // FRET-ART19: the fine is in the caput; FRET-ART19-PU doubles it on a repeat.
         penalty_article: if fine.repeats.is_some() {
@@ -624,7 +624,8 @@ pub async fn issue_auto_notice(
     actor: &str,
 ) -> Result<Document, UseCaseError> {
     let now = state.clock.now();
-    let basis = &state.charter_basis();
+    // The catalogue and the periods of the basis the auto was drawn up under.
+    let basis = &state.charter_basis_of(&view.data.legal_basis_version);
     let p = &view.procedure;
     let Some(payment) = p.payment_due.as_ref().filter(|_| p.notified_on.is_some()) else {
         return Err(rule_failure(
@@ -687,7 +688,7 @@ pub async fn issue_auto_notice(
 #[derive(Debug, Clone)]
 pub struct NewAuto {
     /// `FRET-ART19-I` … `FRET-ART19-VI`.
-    pub infraction: &'static str,
+    pub infraction: String,
     pub committed_on: NaiveDate,
     /// The time of the infraction, when known.
     pub committed_at: Option<DateTime<Utc>>,
@@ -727,7 +728,7 @@ pub async fn draw_up_auto(
         });
     }
     let data = AutoData {
-        infraction: auto.infraction.to_owned(),
+        infraction: auto.infraction.clone(),
         committed_on: auto.committed_on,
         committed_at: auto.committed_at,
         place: auto.place,

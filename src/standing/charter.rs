@@ -433,11 +433,9 @@ pub async fn company_autos(
         // The acts as they stand, rectifications applied.
         let acts_ = crate::domain::charter::sanctions::effective_acts(&acts_);
         let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
-        let infraction = crate::domain::charter::sanctions::charter_infraction(&data.infraction)
-            .ok_or_else(|| corrupt("infraction", row.id))?;
         facts.push(AutoFacts {
             number: row.key.clone(),
-            infraction: infraction.id,
+            infraction: data.infraction.clone(),
             committed_on: data.committed_on,
             annulled: procedure.annulled,
             final_: procedure.final_,

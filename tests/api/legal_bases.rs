@@ -833,10 +833,14 @@ async fn the_infraction_catalogue_is_the_basis_in_force_and_a_court_may_suspend_
     assert_eq!(kept["infraction"]["id"], "L4976-DEVER-CONDUTOR", "{kept}");
 }
 
-/// The charter law's requirements are data too: a version that drops one no longer asks for
-/// it, one that re-cites another refuses with the new citation; a file naming an unknown kind
-/// or document is refused with both problems.
+/// The charter law's requirements and infractions are data too: a version that drops one no
+/// longer asks for (or charges) it, one that re-cites another cites it anew; a file naming an
+/// unknown kind or document is refused with both problems.
 #[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one story: the law's requirements and catalogue, then a version that changes both"
+)]
 async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
     let app = spawn_app().await;
     app.clock.set(crate::charter::noon("2025-06-02"));
@@ -885,7 +889,10 @@ async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
         "{all}"
     );
 
-    // A version without the exam, citing the licence its own way.
+    // A version without the exam, citing the licence its own way; it no longer types charging
+    // on board, and cites the unregistered bus anew.
+    let charging_at_the_door = "[[infractions]]\nid = \"FRET-ART19-IV\"\narticle = \"art. 19, IV\"\ndescription = \"Cobrar tarifa ou qualquer valor a bordo do veículo.\"\n";
+    assert!(LEI_4937_2025_FILE.contains(charging_at_the_door));
     let tox = "[[requirements]]\nkind = \"driver_toxicological\"\nrule = \"FRET-ART15-V\"\ncitation = \"art. 15, V\"\n";
     assert!(LEI_4937_2025_FILE.contains(tox));
     let v2 = LEI_4937_2025_FILE
@@ -894,6 +901,11 @@ async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
         .replace(
             "rule = \"FRET-ART15-I\"\ncitation = \"art. 15, I\"",
             "rule = \"FRET-ART15-I\"\ncitation = \"art. 15, I, na redação nova\"",
+        )
+        .replace(charging_at_the_door, "")
+        .replace(
+            "article = \"art. 19, III\"",
+            "article = \"art. 19, III, na redação nova\"",
         );
     let res = app
         .post("/api/v1/legal-bases/charter", &activation(&v2))
@@ -913,6 +925,34 @@ async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
     );
     let d = crate::charter::created(app.post(&path, &driver("D")).await).await;
     assert_eq!(d["status"], "ativo", "{d}");
+    let catalogue: Value = app
+        .get("/api/v1/charter/infractions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let articles: Vec<&str> = catalogue["infractions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["article"].as_str().unwrap())
+        .collect();
+    assert_eq!(articles.len(), 5, "{catalogue}");
+    assert!(
+        articles.contains(&"art. 19, III, na redação nova"),
+        "{articles:?}"
+    );
+    let auto = |infraction: &str| {
+        json!({"infraction": infraction, "committed_on": "2025-06-01", "place": "BR-070",
+               "facts": "Cobrança a bordo.", "inspector": "Fiscal de Posturas"})
+    };
+    let autos = format!("/api/v1/charter/companies/{c}/autos");
+    assert_eq!(
+        crate::charter::refused_field(app.post(&autos, &auto("FRET-ART19-IV")).await).await,
+        "infraction"
+    );
+    let drawn = crate::charter::created(app.post(&autos, &auto("FRET-ART19-III")).await).await;
+    assert_eq!(drawn["article"], "art. 19, III, na redação nova", "{drawn}");
     let listed = legal_bases(&app).await;
     let requirements = listed["charter"]["versions"][1]["parameters"]["requirements"]
         .as_array()

@@ -129,7 +129,7 @@ impl CharterSamples {
         );
         let facts = [AutoFacts {
             number: "AIF-2026/000031".into(),
-            infraction: "FRET-ART19-III",
+            infraction: "FRET-ART19-III".into(),
             committed_on: date(2026, 11, 27),
             annulled: false,
             final_: false,

@@ -11,68 +11,13 @@ use crate::domain::calendar::{
 };
 use crate::domain::legal_basis::CharterLegalBasis;
 
-/// One typified infraction of art. 19 (every one is fined on the company).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct CharterInfraction {
-    /// Rule id of the catalogue (`docs/rules.md`), e.g. `FRET-ART19-III`.
-    pub id: &'static str,
-    pub article: &'static str,
-    pub description: &'static str,
-    /// Repeating it within the window is a ground for cassação (art. 20, IV).
-    pub repeat_is_cassacao_ground: bool,
-}
-
-/// Lei 4.937/2025, art. 19, I–VI.
-pub const CHARTER_INFRACTIONS: &[CharterInfraction] = &[
-    CharterInfraction {
-        id: "FRET-ART19-I",
-        article: "art. 19, I",
-        description: "Deixar de cumprir notificações ou determinações do órgão fiscalizador.",
-        repeat_is_cassacao_ground: false,
-    },
-    CharterInfraction {
-        id: "FRET-ART19-II",
-        article: "art. 19, II",
-        description: "Deixar de prestar informações solicitadas pelo órgão fiscalizador.",
-        repeat_is_cassacao_ground: false,
-    },
-    CharterInfraction {
-        id: "FRET-ART19-III",
-        article: "art. 19, III",
-        description: "Utilizar veículo com certificado de vistoria vencido ou não cadastrado \
-                      na Secretaria de Infraestrutura e Serviços.",
-        repeat_is_cassacao_ground: false,
-    },
-    CharterInfraction {
-        id: "FRET-ART19-IV",
-        article: "art. 19, IV",
-        description: "Cobrar tarifa ou qualquer valor a bordo do veículo.",
-        repeat_is_cassacao_ground: false,
-    },
-    CharterInfraction {
-        id: "FRET-ART19-V",
-        article: "art. 19, V",
-        description: "Permitir que conduza o veículo motorista não habilitado para a função.",
-        repeat_is_cassacao_ground: false,
-    },
-    CharterInfraction {
-        id: "FRET-ART19-VI",
-        article: "art. 19, VI",
-        description: "Utilizar o veículo em outra modalidade de transporte sem a devida \
-                      autorização.",
-        repeat_is_cassacao_ground: true,
-    },
-];
-
-pub fn charter_infraction(id: &str) -> Option<&'static CharterInfraction> {
-    CHARTER_INFRACTIONS.iter().find(|i| i.id == id)
-}
+pub use super::infractions::CharterInfraction;
 
 /// An auto of the company, as the fine assessment needs it.
 #[derive(Debug, Clone)]
 pub struct AutoFacts {
     pub number: String,
-    pub infraction: &'static str,
+    pub infraction: String,
     pub committed_on: NaiveDate,
     pub annulled: bool,
     pub final_: bool,
@@ -121,7 +66,8 @@ pub fn assess_fines(autos: &[AutoFacts], basis: &CharterLegalBasis) -> Vec<Optio
                 })
                 .max_by_key(|p| p.committed_on);
             let recidivism = prior.is_some();
-            let ground = charter_infraction(a.infraction)
+            let ground = basis
+                .infraction(&a.infraction)
                 .is_some_and(|i| i.repeat_is_cassacao_ground)
                 && recidivism;
             Some(FineAssessment {

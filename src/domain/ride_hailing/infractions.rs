@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::infractions::{CatalogueEntry, text_ok};
+
 /// Infraction class (art. 25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -87,39 +89,19 @@ pub struct InfractionType {
     pub on_repeat: Option<Penalty>,
 }
 
-/// Reads the `[[infractions]]` of a basis file, each checked; every problem is pushed to
-/// `out` (in Portuguese, naming the entry by its position and id).
-pub fn parse_catalogue(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<InfractionType> {
-    if raw.is_empty() {
-        out.push("infractions: o catálogo de infrações não pode ser vazio.".into());
+impl CatalogueEntry for InfractionType {
+    fn id(&self) -> &str {
+        &self.id
     }
-    let text_ok = |s: &str, max: usize| !s.trim().is_empty() && s.len() <= max;
-    let mut catalogue: Vec<InfractionType> = Vec::new();
-    for (i, value) in raw.iter().enumerate() {
-        let id = value.get("id").and_then(toml::Value::as_str).unwrap_or("");
-        let at = format!("infractions[{}] ({id})", i + 1);
-        let inf: InfractionType = match value.clone().try_into() {
-            Ok(inf) => inf,
-            Err(e) => {
-                out.push(format!("{at}: {}", e.message()));
-                continue;
-            }
-        };
-        if !crate::domain::requirements::is_rule_id(&inf.id) {
-            out.push(format!(
-                "{at}.id: identificador de regra em maiúsculas, algarismos e hífens (ex.: APP-ART26-IV)."
-            ));
-        }
-        if catalogue.iter().any(|o| o.id == inf.id) {
-            out.push(format!("{at}.id: {} repetida no catálogo.", inf.id));
-        }
-        if !text_ok(&inf.article, 120) {
-            out.push(format!("{at}.article: a citação, de 1 a 120 caracteres."));
-        }
-        if !text_ok(&inf.description, 400) {
-            out.push(format!("{at}.description: de 1 a 400 caracteres."));
-        }
-        for (field, penalty) in [("penalty", &inf.penalty), ("on_repeat", &inf.on_repeat)] {
+    fn article(&self) -> &str {
+        &self.article
+    }
+    fn description(&self) -> &str {
+        &self.description
+    }
+    /// A penalty's citation, and a suspension's length: months or days, one of them.
+    fn problems(&self, at: &str, out: &mut Vec<String>) {
+        for (field, penalty) in [("penalty", &self.penalty), ("on_repeat", &self.on_repeat)] {
             let Some(p) = penalty else { continue };
             if !text_ok(p.citation(), 120) {
                 out.push(format!(
@@ -135,7 +117,5 @@ pub fn parse_catalogue(raw: &[toml::Value], out: &mut Vec<String>) -> Vec<Infrac
                 }
             }
         }
-        catalogue.push(inf);
     }
-    catalogue
 }

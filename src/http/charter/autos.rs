@@ -2,10 +2,10 @@
 //! the procedure, the notice, the list of a company's autos and the art. 19 catalogue.
 
 use super::{
-    ApiError, AppState, AutoView, CHARTER_INFRACTIONS, CharterInfraction, Deserialize,
-    DocumentView, Fields, HttpResponse, NaiveDate, NewAuto, Official, Plate, ProcedureAct, Reply,
-    Serialize, Uuid, calendar, charter_infraction, company_or_404, document_view, issue,
-    local_date, not_found, parsed, path_id, reg, register, web,
+    ApiError, AppState, AutoView, CharterInfraction, Deserialize, DocumentView, Fields,
+    HttpResponse, NaiveDate, NewAuto, Official, Plate, ProcedureAct, Reply, Serialize, Uuid,
+    calendar, company_or_404, document_view, issue, local_date, not_found, parsed, path_id, reg,
+    register, web,
 };
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -59,15 +59,16 @@ pub(super) async fn auto_reply(
     // AMB-03: the R$ amount uses the UPF value of the year the auto was drawn up.
     let year = chrono::Datelike::year(&local_date(view.data.drawn_up_at));
     let upf = state.store.upf_value(year).await?;
-    let infraction = charter_infraction(&view.data.infraction);
+    let basis = state.charter_basis_of(&view.data.legal_basis_version);
+    let infraction = basis.infraction(&view.data.infraction);
     let centavos = view
         .fine
         .as_ref()
         .zip(upf)
         .map(|(f, v)| i64::from(f.upf) * v);
     let body = CharterAutoView {
-        article: infraction.map(|i| i.article),
-        description: infraction.map(|i| i.description),
+        article: infraction.map(|i| i.article.clone()),
+        description: infraction.map(|i| i.description.clone()),
         fine_centavos: centavos,
         fine_brl: centavos.map(crate::documents::format::money),
         fine_in_words: centavos.map(crate::documents::format::money_in_words),
@@ -86,8 +87,8 @@ pub(super) async fn auto_reply(
 pub struct CharterAutoView {
     #[serde(flatten)]
     view: AutoView,
-    article: Option<&'static str>,
-    description: Option<&'static str>,
+    article: Option<String>,
+    description: Option<String>,
     /// A multa em centavos, com o valor da UPF do ano da lavratura (AMB-03).
     fine_centavos: Option<i64>,
     fine_brl: Option<String>,
@@ -107,21 +108,37 @@ pub async fn create_auto(
 ) -> Reply {
     let c = company_or_404(&state, &id).await?;
     let today = local_date(state.clock.now());
-    let auto = NewAuto::try_from((body.into_inner(), today))?;
+    let auto = NewAuto::try_from((body.into_inner(), today, &*state.charter_basis()))?;
     let aid = issue::draw_up_auto(&state, c.id, auto, &official.actor).await?;
     auto_reply(&state, c.id, aid, true).await
 }
 
-impl TryFrom<(NewAutoDto, NaiveDate)> for NewAuto {
+impl
+    TryFrom<(
+        NewAutoDto,
+        NaiveDate,
+        &crate::domain::legal_basis::CharterLegalBasis,
+    )> for NewAuto
+{
     type Error = ApiError;
 
-    /// `today`: an infraction cannot be future.
-    fn try_from((dto, today): (NewAutoDto, NaiveDate)) -> Result<Self, ApiError> {
+    /// `today`: an infraction cannot be future; it is one of the catalogue of the basis in
+    /// force.
+    fn try_from(
+        (dto, today, basis): (
+            NewAutoDto,
+            NaiveDate,
+            &crate::domain::legal_basis::CharterLegalBasis,
+        ),
+    ) -> Result<Self, ApiError> {
         let mut f = Fields::default();
         let infraction = f.take(
             "infraction",
-            charter_infraction(dto.infraction.trim()).ok_or(()),
-            "Infração desconhecida: use FRET-ART19-I a FRET-ART19-VI.",
+            basis
+                .infraction(dto.infraction.trim())
+                .map(|i| i.id.clone())
+                .ok_or(()),
+            "Infração desconhecida; veja /api/v1/charter/infractions.",
         );
         let committed_at = dto
             .committed_at
@@ -175,7 +192,7 @@ impl TryFrom<(NewAutoDto, NaiveDate)> for NewAuto {
             inspector
         ))?;
         Ok(Self {
-            infraction: infraction.id,
+            infraction,
             committed_on,
             committed_at,
             drawn_up_at,
@@ -265,7 +282,7 @@ pub async fn infractions(state: web::Data<AppState>) -> Reply {
         fine_upf: b.fine_upf,
         recidivism_fine_upf: b.fine_upf * b.recidivism_multiplier,
         recidivism_window_months: b.recidivism_window_months,
-        infractions: CHARTER_INFRACTIONS,
+        infractions: b.infractions.clone(),
     }))
 }
 
@@ -277,5 +294,5 @@ pub struct CharterInfractionCatalogue {
     /// A multa na reincidência (art. 21).
     recidivism_fine_upf: u32,
     recidivism_window_months: u32,
-    infractions: &'static [CharterInfraction],
+    infractions: Vec<CharterInfraction>,
 }

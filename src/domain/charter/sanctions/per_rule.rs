@@ -9,7 +9,7 @@ fn fine(inciso: &'static str) -> (u32, u32) {
     let b = CharterLegalBasis::lei_4937_2025();
     let mk = |n: &str, on| AutoFacts {
         number: n.into(),
-        infraction: inciso,
+        infraction: inciso.into(),
         committed_on: on,
         annulled: false,
         final_: true,
@@ -22,7 +22,7 @@ macro_rules! inciso_tests {
     ($($name:ident => $id:literal),* $(,)?) => {$(
         #[test]
         fn $name() {
-            assert!(charter_infraction($id).is_some());
+            assert!(CharterLegalBasis::lei_4937_2025().infraction($id).is_some());
             assert_eq!(fine($id), (500, 1000), "500 UPFBG, doubled on repeat");
         }
     )*};

@@ -5,10 +5,10 @@ fn d(y: i32, m: u32, day: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, day).unwrap()
 }
 
-fn auto(n: &str, inciso: &'static str, on: NaiveDate) -> AutoFacts {
+fn auto(n: &str, inciso: &str, on: NaiveDate) -> AutoFacts {
     AutoFacts {
         number: n.into(),
-        infraction: inciso,
+        infraction: inciso.into(),
         committed_on: on,
         annulled: false,
         final_: true,
@@ -28,8 +28,10 @@ fn upf(a: &[AutoFacts]) -> Vec<Option<u32>> {
 
 #[test]
 fn fret_art19_every_inciso_is_500_upfbg() {
-    for i in CHARTER_INFRACTIONS {
-        let fines = upf(&[auto("A1", i.id, d(2025, 4, 10))]);
+    let basis = CharterLegalBasis::lei_4937_2025();
+    assert_eq!(basis.infractions.len(), 6);
+    for i in &basis.infractions {
+        let fines = upf(&[auto("A1", &i.id, d(2025, 4, 10))]);
         assert_eq!(fines, vec![Some(500)], "{}", i.id);
     }
 }
