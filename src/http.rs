@@ -212,6 +212,7 @@ route_table! {
     "/api/v1/legal-bases/ride-hailing" => [post legal_bases::activate_ride_hailing: IssueRideHailing],
     "/api/v1/legal-bases/ride-hailing/suspensions" => [post legal_bases::suspend_ride_hailing: IssueRideHailing],
     "/api/v1/legal-bases/charter" => [post legal_bases::activate_charter: IssueCharter],
+    "/api/v1/legal-bases/charter/suspensions" => [post legal_bases::suspend_charter: IssueCharter],
     "/api/v1/calendar/closed-days" => [post calendar::add_closed_days: Calendar],
     "/api/v1/calendar/{year}" => [get calendar::year: Public],
     "/api/v1/deadlines" => [get calendar::deadline: Public],

@@ -238,31 +238,55 @@ impl RideHailingLegalBasis {
     pub fn infraction(&self, id: &str) -> Option<&InfractionType> {
         self.infractions.iter().find(|i| i.id == id)
     }
+}
 
-    /// The citations a rule id has in this basis: its requirements' and its infraction's.
-    fn citations_of(&self, rule: &str) -> Vec<&str> {
-        self.requirements
-            .iter()
-            .filter(|r| r.rule == rule)
-            .map(|r| r.citation.as_str())
-            .chain(
-                self.infractions
-                    .iter()
-                    .filter(|i| i.id == rule)
-                    .map(|i| i.article.as_str()),
-            )
-            .collect()
-    }
-
-    /// The basis as read for a day on which the `suspended` rule ids are suspended: those
-    /// requirements and infractions out, and `notes` (how decisions cite the suspensions)
-    /// recorded.
+/// A basis a court's decision may take provisions out of, for the days it is suspended.
+pub trait Suspendable: Clone {
+    /// The citations a rule id has in this basis (its requirements' and its infraction's);
+    /// none: the basis does not have it.
+    fn citations_of(&self, rule: &str) -> Vec<&str>;
+    /// The basis less the `suspended` rule ids, with `notes` (how decisions cite the
+    /// suspensions) recorded.
     #[must_use]
-    pub fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self {
+    fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self;
+}
+
+/// The citations of `rule` among (rule id, citation) pairs.
+fn citations_among<'a>(
+    pairs: impl Iterator<Item = (&'a str, &'a str)>,
+    rule: &str,
+) -> Vec<&'a str> {
+    pairs.filter(|(r, _)| *r == rule).map(|(_, c)| c).collect()
+}
+
+impl Suspendable for RideHailingLegalBasis {
+    fn citations_of(&self, rule: &str) -> Vec<&str> {
+        let requirements = self.requirements.iter().map(|r| (&*r.rule, &*r.citation));
+        let infractions = self.infractions.iter().map(|i| (&*i.id, &*i.article));
+        citations_among(requirements.chain(infractions), rule)
+    }
+    fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self {
         let mut b = self.clone();
         b.requirements.retain(|r| !suspended.contains(&r.rule));
         b.infractions.retain(|i| !suspended.contains(&i.id));
         b.suspended = notes;
+        b
+    }
+}
+
+impl Suspendable for CharterLegalBasis {
+    fn citations_of(&self, rule: &str) -> Vec<&str> {
+        let requirements = self.requirements.iter().map(|r| (&*r.rule, &*r.citation));
+        let infractions = self.infractions.iter().map(|i| (&*i.id, &*i.article));
+        citations_among(requirements.chain(infractions), rule)
+    }
+    fn with_suspensions(&self, suspended: &[String], notes: Vec<String>) -> Self {
+        let mut b = Self {
+            suspended: notes,
+            ..self.clone()
+        };
+        b.requirements.retain(|r| !suspended.contains(&r.rule));
+        b.infractions.retain(|i| !suspended.contains(&i.id));
         b
     }
 }
@@ -345,6 +369,10 @@ pub struct CharterLegalBasis {
     infractions_in_file: Vec<toml::Value>,
     #[serde(skip_deserializing)]
     pub infractions: Vec<CharterInfraction>,
+    /// The provisions suspended on the day the basis is read for, as decisions cite them.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub suspended: Vec<String>,
 }
 
 impl CharterLegalBasis {
@@ -949,7 +977,12 @@ impl LegalBases {
     /// one before any took effect), less the requirements a court had suspended on that day.
     pub fn ride_hailing_on(&self, date: NaiveDate) -> Arc<RideHailingLegalBasis> {
         let basis = in_force(&self.ride_hailing, date, |b| b.effective_from);
-        let suspended = self.suspended_on(Law::RideHailing, date);
+        self.less_suspended(basis, Law::RideHailing, date)
+    }
+
+    /// `basis` less the provisions of `law` a court had suspended on `date`, naming them.
+    fn less_suspended<B: Suspendable>(&self, basis: Arc<B>, law: Law, date: NaiveDate) -> Arc<B> {
+        let suspended = self.suspended_on(law, date);
         let hit: Vec<(&str, &Suspension)> = suspended
             .into_iter()
             .filter(|(rule, _)| !basis.citations_of(rule).is_empty())
@@ -973,13 +1006,18 @@ impl LegalBases {
                 .ride_hailing
                 .iter()
                 .any(|b| !b.citations_of(rule).is_empty()),
-            Law::Charter => false,
+            Law::Charter => self
+                .charter
+                .iter()
+                .any(|b| !b.citations_of(rule).is_empty()),
         }
     }
 
-    /// The charter version in force on `date`.
+    /// The charter version in force on `date`, less the provisions a court had suspended on
+    /// that day.
     pub fn charter_on(&self, date: NaiveDate) -> Arc<CharterLegalBasis> {
-        in_force(&self.charter, date, |b| b.effective_from)
+        let basis = in_force(&self.charter, date, |b| b.effective_from);
+        self.less_suspended(basis, Law::Charter, date)
     }
 
     /// The ride-hailing version named `version`, as its file reads (no suspension applied).

@@ -115,7 +115,7 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> 
         charter: LawVersions {
             in_force: bases.charter_on(today).version.clone(),
             suspensions: of_law(&bases, Law::Charter),
-            suspended_today: Vec::new(),
+            suspended_today: bases.charter_on(today).suspended.clone(),
             versions: versions_of(
                 Law::Charter,
                 bases.charter_versions(),
@@ -262,8 +262,8 @@ pub struct NewSuspensionDto {
 }
 
 /// Records a court's suspension or restoration of provisions of the ride-hailing law from a
-/// date (SMF): from then the requirements named are neither applied nor cited, and decisions
-/// and certidões name the suspension.
+/// date (SMF): from then the requirements and infractions named are neither applied nor
+/// cited, and decisions and certidões name the suspension.
 #[utoipa::path(post, path = "/api/v1/legal-bases/ride-hailing/suspensions", tag = "legal_bases",
     security(("bearer" = [])), request_body = NewSuspensionDto,
     responses((status = 201, description = "Decisão registrada", body = Suspension)))]
@@ -272,7 +272,28 @@ pub async fn suspend_ride_hailing(
     official: Official,
     body: web::Json<NewSuspensionDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto = body.into_inner();
+    suspend(&state, &official, body.into_inner(), Law::RideHailing).await
+}
+
+/// The same for the charter law (SIS): its requirements (company, bus, charter driver) and
+/// infractions named stop applying from the decision's effect date.
+#[utoipa::path(post, path = "/api/v1/legal-bases/charter/suspensions", tag = "legal_bases",
+    security(("bearer" = [])), request_body = NewSuspensionDto,
+    responses((status = 201, description = "Decisão registrada", body = Suspension)))]
+pub async fn suspend_charter(
+    state: web::Data<AppState>,
+    official: Official,
+    body: web::Json<NewSuspensionDto>,
+) -> Result<HttpResponse, ApiError> {
+    suspend(&state, &official, body.into_inner(), Law::Charter).await
+}
+
+async fn suspend(
+    state: &AppState,
+    official: &Official,
+    dto: NewSuspensionDto,
+    law: Law,
+) -> Result<HttpResponse, ApiError> {
     let mut f = Fields::default();
     let act = f.take(
         "act",
@@ -286,7 +307,7 @@ pub async fn suspend_ride_hailing(
     let (act, court, case_number, decided_on, effective_from) =
         f.done(parsed!(act, court, case_number, decided_on, effective_from))?;
     let new = NewSuspension {
-        law: Law::RideHailing,
+        law,
         act,
         rules: dto.rules.iter().map(|r| r.trim().to_owned()).collect(),
         court,
@@ -294,7 +315,7 @@ pub async fn suspend_ride_hailing(
         decided_on,
         effective_from,
     };
-    match crate::issuance::legal_bases::record_suspension(&state, &official.actor, new).await {
+    match crate::issuance::legal_bases::record_suspension(state, &official.actor, new).await {
         Ok(s) => Ok(HttpResponse::Created().json(s)),
         Err(ActivationRefused::File(problems)) => Err(ApiError::Invalid(
             problems

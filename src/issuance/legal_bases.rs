@@ -174,7 +174,7 @@ pub async fn record_suspension(
                 "Indique ao menos um dispositivo (o identificador da regra).".to_owned()
             } else {
                 format!(
-                    "Nenhuma versão da base legal desta lei tem requisito com o identificador {}.",
+                    "Nenhuma versão da base legal desta lei tem requisito ou infração com o identificador {}.",
                     unknown.join(", ")
                 )
             },

@@ -966,3 +966,53 @@ async fn a_charter_basis_drops_and_re_cites_requirements_without_a_build() {
             .len()
     );
 }
+
+/// A court may suspend the charter law's provisions too: from the effect date the suspended
+/// requirement is not asked for, and the law's listing names the suspension.
+#[tokio::test]
+async fn a_courts_suspension_of_a_charter_requirement_applies_from_its_date() {
+    let app = spawn_app().await;
+    app.clock.set(crate::charter::noon("2025-06-02"));
+    let c = crate::charter::company(&app, "2027-12-31").await;
+    let path = format!("/api/v1/charter/companies/{c}/drivers");
+    let mut driver = crate::charter::charter_driver("D");
+    driver["toxicological_exam_on"] = Value::Null;
+    let suspension = |rules: Value| {
+        json!({"act": "suspensao", "rules": rules, "court": "TJMT",
+               "case_number": "1000002-00.2025.8.11.0000", "decided_on": "2025-06-02",
+               "effective_from": "2025-06-03"})
+    };
+    let url = "/api/v1/legal-bases/charter/suspensions";
+    let (status, field, _) =
+        first_field(app.post(url, &suspension(json!(["APP-ART12-I"]))).await).await;
+    assert_eq!(
+        (status, field.as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "rules")
+    );
+    let res = app.post(url, &suspension(json!(["FRET-ART15-V"]))).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    // The day before its effect, the exam is still asked for.
+    assert_eq!(
+        crate::charter::refused_field(app.post(&path, &driver).await).await,
+        "toxicological_exam_on"
+    );
+    app.clock.set(crate::charter::noon("2025-06-03"));
+    let d = crate::charter::created(app.post(&path, &driver).await).await;
+    assert_eq!(d["status"], "ativo", "{d}");
+    let listed = legal_bases(&app).await;
+    let today = listed["charter"]["suspended_today"].to_string();
+    assert!(
+        today.contains("art. 15, V") && today.contains("TJMT"),
+        "{listed}"
+    );
+    assert_eq!(
+        listed["ride_hailing"]["suspended_today"],
+        json!([]),
+        "{listed}"
+    );
+}

@@ -96,6 +96,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("post", "/api/v1/legal-bases/ride-hailing", "r"),
     ("post", "/api/v1/legal-bases/ride-hailing/suspensions", "r"),
     ("post", "/api/v1/legal-bases/charter", "c"),
+    ("post", "/api/v1/legal-bases/charter/suspensions", "c"),
     ("post", "/api/v1/calendar/closed-days", "arc"),
     ("get", "/api/v1/calendar/{year}", "*"),
     ("get", "/api/v1/deadlines", "*"),

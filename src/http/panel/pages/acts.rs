@@ -97,6 +97,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "legal_bases.suspend_ride_hailing",
         "Registrar decisão judicial que suspende ou restabelece dispositivos (aplicativo)",
     ),
+    (
+        "legal_bases.suspend_charter",
+        "Registrar decisão judicial que suspende ou restabelece dispositivos (fretamento)",
+    ),
     ("charter.create_company", "Cadastrar empresa de fretamento"),
     ("charter.file_checklist", "Juntar documentos do art. 7º"),
     ("charter.grant_termo", "Emitir o Termo de Autorização"),
