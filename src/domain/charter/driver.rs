@@ -67,21 +67,6 @@ pub(super) fn proof_in_force(
     }
 }
 
-/// FRET-ART15-II … V and AMB-58 [FED]: course, folha corrida, employment link,
-/// toxicological exam (CTB art. 148-A: 30 months), age ≥ 21 (CTB art. 145, I).
-pub fn fret_art15_documents(
-    f: &CharterDriverFacts,
-    today: NaiveDate,
-    basis: &CharterLegalBasis,
-    out: &mut Failures,
-) {
-    fret_art15_ii_course(f, today, out);
-    fret_art15_iii_folha_corrida(f, today, basis, out);
-    fret_art15_iv_employment_link(f, out);
-    fret_art15_v_toxicological(f, today, basis, out);
-    ctb145_min_age(f, today, basis, out);
-}
-
 /// FRET-ART15-II: the collective passenger transport course, in force.
 pub fn fret_art15_ii_course(f: &CharterDriverFacts, today: NaiveDate, out: &mut Failures) {
     match proof_in_force(f.course_certificate.as_ref(), None, today) {
