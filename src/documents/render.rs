@@ -14,8 +14,9 @@ pub(crate) static FONT_REGULAR: &[u8] =
     include_bytes!("../../templates/fonts/NotoSans-Regular.ttf");
 pub(crate) static FONT_BOLD: &[u8] = include_bytes!("../../templates/fonts/NotoSans-Bold.ttf");
 
-static TEMPLATES: [(&str, &str); 7] = [
+static TEMPLATES: [(&str, &str); 8] = [
     ("common.typ", include_str!("../../templates/common.typ")),
+    ("worklist.typ", include_str!("../../templates/worklist.typ")),
     (
         "app_authorization.typ",
         include_str!("../../templates/app_authorization.typ"),

@@ -93,6 +93,8 @@ pub struct AutoDto {
     infraction_id: String,
     driver_id: String,
     authorization_id: Option<String>,
+    /// Quando a infração foi cometida (horário de Mato Grosso).
+    #[schema(format = DateTime)]
     committed_at: String,
     place: String,
     facts: String,

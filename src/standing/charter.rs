@@ -2,6 +2,8 @@
 //! its later acts folded in, and what the register certifies about it now. Read-only; the
 //! rules themselves are in `domain::charter`.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -9,7 +11,7 @@ use uuid::Uuid;
 use crate::domain::calendar::{Calendar, DeadlineRules};
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::sanctions::{
-    AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines, procedure_state,
+    AutoFacts, FineAssessment, ProcedureAct, ProcedureState, assess_fines_by, procedure_state,
 };
 use crate::domain::charter::{
     CharterDriverFacts, CharterStatus, CharterVehicleFacts, CompanyChecklist, CompanySanction,
@@ -408,16 +410,20 @@ pub struct AutoView {
     pub acts: Vec<ProcedureAct>,
 }
 
+/// Every auto of a company as it stands on `today`. Each auto is judged by the basis it was
+/// drawn up under (`basis_of` its version): its fine, the recidivism window, whether a repeat
+/// is a cassação ground and its procedure's periods.
 pub async fn company_autos(
     store: &Store,
     company_id: Uuid,
     today: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis: &CharterLegalBasis,
+    basis_of: &dyn Fn(&str) -> Arc<CharterLegalBasis>,
 ) -> Result<Vec<AutoView>, StorageError> {
     let mut views = Vec::new();
     let mut facts = Vec::new();
+    let mut bases = Vec::new();
     for row in store
         .charter_of_company(CharterTable::Autos, company_id)
         .await?
@@ -432,7 +438,9 @@ pub async fn company_autos(
             .collect::<Result<_, _>>()?;
         // The acts as they stand, rectifications applied.
         let acts_ = crate::domain::charter::sanctions::effective_acts(&acts_);
-        let procedure = procedure_state(&acts_, today, cal, rules, basis.into());
+        let own = basis_of(&data.legal_basis_version);
+        let procedure = procedure_state(&acts_, today, cal, rules, own.as_ref().into());
+        bases.push(own);
         facts.push(AutoFacts {
             number: row.key.clone(),
             infraction: data.infraction.clone(),
@@ -451,7 +459,8 @@ pub async fn company_autos(
             acts: acts_,
         });
     }
-    for (view, fine) in views.iter_mut().zip(assess_fines(&facts, basis)) {
+    let fines = assess_fines_by(&facts, |i| bases[i].as_ref());
+    for (view, fine) in views.iter_mut().zip(fines) {
         let drawn_up_on = local_date(view.data.drawn_up_at);
         let values = upf_values(
             store,
@@ -608,7 +617,7 @@ pub async fn certidao_facts_now(
     ))
 }
 
-/// [`company_autos`] with the register's calendar, deadline rules and legal basis.
+/// [`company_autos`] with the register's calendar, deadline rules and legal bases.
 pub async fn company_autos_now(
     state: &crate::state::AppState,
     company_id: Uuid,
@@ -621,7 +630,7 @@ pub async fn company_autos_now(
         today,
         &cal,
         &state.deadline_rules,
-        &state.charter_basis(),
+        &|version| state.charter_basis_of(version),
     )
     .await
 }

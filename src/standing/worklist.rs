@@ -1,6 +1,10 @@
-//! What is due in the ride-hailing register: authorizations to renew, vehicles to present or
-//! inspect, autos to notify, defences running and fines to collect — each with its deadline,
-//! computed by the domain's rules on the day asked. Read-only; the back office lists it.
+//! What is due in the registers: in the ride-hailing one, authorizations to renew, vehicles to
+//! present or inspect, autos to notify, defences running and fines to collect; in the charter
+//! one ([`charter`]), Termos, vistorias, ITV reports, insurance and autos — each with its
+//! deadline, computed by the domain's rules on the day asked. Read-only; the back office
+//! lists it.
+
+mod charter;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use uuid::Uuid;
@@ -23,15 +27,18 @@ pub enum WorkKind {
     Auto,
     /// A fine due or overdue (AMB-34, AMB-61).
     Fine,
+    /// A document of a vehicle that lapses: a charter bus's ITV report or insurance.
+    Document,
     /// A grant or renewal filed for an official's review (AMB-25): decide it.
     Review,
 }
 
 impl WorkKind {
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Review,
         Self::Renewal,
         Self::Vistoria,
+        Self::Document,
         Self::Auto,
         Self::Fine,
     ];
@@ -44,6 +51,7 @@ impl WorkKind {
             Self::Auto => "auto",
             Self::Fine => "multa",
             Self::Review => "analise",
+            Self::Document => "documento",
         }
     }
 
@@ -54,6 +62,7 @@ impl WorkKind {
             Self::Auto => "Autos de infração",
             Self::Fine => "Multas",
             Self::Review => "Pedidos em análise",
+            Self::Document => "Laudos e seguros",
         }
     }
 }
@@ -64,6 +73,23 @@ pub enum WorkRecord {
     Authorization(Uuid),
     Auto(Uuid),
     Review(Uuid),
+    /// A charter company (its Termo).
+    Company(Uuid),
+    CharterVehicle(Uuid),
+    CharterAuto(Uuid),
+}
+
+impl WorkRecord {
+    pub fn id(self) -> Uuid {
+        match self {
+            Self::Authorization(id)
+            | Self::Auto(id)
+            | Self::Review(id)
+            | Self::Company(id)
+            | Self::CharterVehicle(id)
+            | Self::CharterAuto(id) => id,
+        }
+    }
 }
 
 /// One pendency: what, on which record, by when, and the operation that resolves it.
@@ -79,6 +105,9 @@ pub struct WorkItem {
     pub due: NaiveDate,
     /// Days from today to `due`; negative when overdue.
     pub days_left: i64,
+    /// The law sets no period: `due` is the day the wait began, shown as how long it has
+    /// waited rather than as overdue.
+    pub waiting: bool,
     pub record: WorkRecord,
     /// The API operation whose task resolves it (`authorizations.vistoria`…).
     pub task: &'static str,
@@ -87,19 +116,31 @@ pub struct WorkItem {
 /// How far back the autos whose procedure may still be open are read.
 const AUTOS_LOOK_BACK_DAYS: i64 = 5 * 366;
 
-/// Everything due in the ride-hailing register by `today + horizon_days` (overdue included),
-/// soonest first.
-pub async fn ride_hailing_worklist(
+/// Which registers a worklist reads (an official's roles decide).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registers {
+    pub ride_hailing: bool,
+    pub charter: bool,
+}
+
+/// Everything due in `registers` by `today + horizon_days` (overdue included), soonest first.
+pub async fn worklist(
     state: &AppState,
     now: DateTime<Utc>,
     horizon_days: i64,
+    registers: Registers,
 ) -> Result<Vec<WorkItem>, StorageError> {
     let today = local_date(now);
     let horizon = today + Duration::days(horizon_days);
     let mut items = Vec::new();
-    authorization_items(state, now, &mut items).await?;
-    auto_items(state, now, &mut items).await?;
-    review_items(state, now, &mut items).await?;
+    if registers.ride_hailing {
+        authorization_items(state, now, &mut items).await?;
+        auto_items(state, now, &mut items).await?;
+        review_items(state, now, &mut items).await?;
+    }
+    if registers.charter {
+        charter::charter_items(state, now, &mut items).await?;
+    }
     items.retain(|i| i.due <= horizon);
     items.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
     Ok(items)
@@ -122,6 +163,7 @@ async fn authorization_items(
             plate: a.plate.clone(),
             due,
             days_left: (due - today).num_days(),
+            waiting: false,
             record: WorkRecord::Authorization(a.id),
             task,
         };
@@ -215,6 +257,7 @@ async fn review_items(
             plate,
             due: filed_on,
             days_left: (filed_on - today).num_days(),
+            waiting: true,
             record: WorkRecord::Review(r.id),
             task: "authorizations.decide_review",
         });
@@ -261,6 +304,7 @@ async fn auto_items(
             plate: String::new(),
             due,
             days_left: (due - today).num_days(),
+            waiting: false,
             record: WorkRecord::Auto(auto.id),
             task,
         };

@@ -332,6 +332,17 @@ impl Store {
         })
     }
 
+    /// The id of every row of `table`, oldest first (the worklist reads each company).
+    pub async fn charter_ids(&self, table: CharterTable) -> Result<Vec<Uuid>, StorageError> {
+        let q = format!("SELECT id FROM {} ORDER BY created_at, id", table.name());
+        on_backend!(self, |pool, _begin| {
+            let ids: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(q))
+                .fetch_all(pool)
+                .await?;
+            ids.iter().map(|id| parse_uuid(id)).collect()
+        })
+    }
+
     /// The events of a charter entity, oldest first (the acts the domain folds).
     pub async fn charter_events(
         &self,

@@ -1016,3 +1016,55 @@ async fn a_courts_suspension_of_a_charter_requirement_applies_from_its_date() {
         "{listed}"
     );
 }
+
+#[tokio::test]
+async fn a_charter_auto_keeps_the_fine_of_the_basis_it_was_drawn_up_under() {
+    let app = spawn_app().await;
+    app.clock.set(crate::charter::noon("2025-06-20"));
+    let c = crate::charter::company(&app, "2027-12-31").await;
+    let autos = format!("/api/v1/charter/companies/{c}/autos");
+    let auto = |infraction: &str, on: &str| {
+        json!({"infraction": infraction, "committed_on": on, "place": "BR-070",
+               "facts": "Constatado em fiscalização.", "inspector": "Fiscal de Posturas"})
+    };
+    let before = crate::charter::created(
+        app.post(&autos, &auto("FRET-ART19-III", "2025-06-20"))
+            .await,
+    )
+    .await;
+    assert_eq!(before["fine"]["upf"], 500, "{before}");
+    // From 01/07/2025 a new version fines 600 UPF.
+    assert!(LEI_4937_2025_FILE.contains("\nfine_upf = 500\n"));
+    let v2 = LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2")
+        .replace("\nfine_upf = 500\n", "\nfine_upf = 600\n");
+    let res = app
+        .post(
+            "/api/v1/legal-bases/charter",
+            &activation(&v2, "2025-07-01"),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    app.clock.set(crate::charter::noon("2025-07-10"));
+    let after =
+        crate::charter::created(app.post(&autos, &auto("FRET-ART19-II", "2025-07-10")).await).await;
+    assert_eq!(after["fine"]["upf"], 600, "{after}");
+    assert_eq!(after["legal_basis_version"], "LEI-4937-2025/v2", "{after}");
+    // The earlier auto is still judged by the law of its day.
+    let again: Value = app
+        .get_authed(&format!(
+            "/api/v1/charter/autos/{}",
+            before["id"].as_str().unwrap()
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["fine"]["upf"], 500, "{again}");
+    assert_eq!(again["legal_basis_version"], "LEI-4937-2025/v1", "{again}");
+}

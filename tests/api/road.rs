@@ -479,13 +479,52 @@ async fn a_signed_in_inspector_sees_the_record_on_the_verification_page() {
         .split('"')
         .next()
         .unwrap()
-        .replace("&amp;", "&");
+        .replace("&amp;", "&")
+        .replace("&#38;", "&");
     let (status, form, _) = b.get(&link).await;
     assert_eq!(status, StatusCode::OK, "{form}");
+    // Prefilled as the papers read: the driver's CPF, the authorization's number, and the
+    // inspector who is signed in — no id on the page.
+    let field = |name: &str| {
+        let marker = format!("name=\"{name}\" type=\"text\" value=\"");
+        form.find(&marker)
+            .and_then(|at| form[at + marker.len()..].split('"').next())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(field("driver_id"), "529.982.247-25", "{form}");
+    assert_eq!(field("authorization_id"), "APP-2026/000001", "{form}");
+    assert_eq!(field("inspector"), "Ana Fiscal", "{form}");
+    let text = crate::pages::visible(&form);
     assert!(
-        form.contains(grant["driver_id"].as_str().unwrap()),
-        "{form}"
+        !text.contains(grant["driver_id"].as_str().unwrap()),
+        "{text}"
     );
+    // Sent as shown, the auto is drawn up against that driver and authorization.
+    let csrf = crate::panel::field(&form, "_csrf").unwrap();
+    let (status, page, location) = b
+        .post(
+            &link,
+            &[
+                ("_csrf", csrf.as_str()),
+                ("infraction_id", "APP-ART26-I"),
+                ("driver_id", &field("driver_id")),
+                ("authorization_id", &field("authorization_id")),
+                ("committed_at", "30/11/2026 10:00"),
+                ("place", "Av. Ministro João Alberto, 100"),
+                (
+                    "facts",
+                    "Transportava passageiro sem o adesivo no para-brisa.",
+                ),
+                ("inspector", &field("inspector")),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (_, page, _) = b.get(&location.unwrap()).await;
+    let text = crate::pages::visible(&page);
+    assert!(text.contains("Maria da Silva Souza"), "{text}");
+    assert!(text.contains("Ana Fiscal"), "{text}");
 }
 
 #[tokio::test]

@@ -148,7 +148,8 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
     let line = lines.find(|l| l.contains(a_number)).unwrap();
     assert!(line.starts_with("20/11/2027;faltam 20 dias;"), "{line}");
 
-    // Without a session: sign in first; a charter issuer does not read this register.
+    // Without a session: sign in first; a charter issuer sees their own register's list, not
+    // this one's.
     let res = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -162,6 +163,128 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
         .await;
     let mut carla = Browser::new(&app);
     carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
-    let (status, _, _) = carla.get("/painel/pendencias").await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, page, _) = carla.get("/painel/pendencias").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!page.contains(a_number), "{page}");
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one charter clerk's list over a year: its rows, their links, the PDF"
+)]
+async fn the_charter_worklist_lists_termos_vistorias_itv_and_autos_and_prints_as_pdf() {
+    use crate::charter::{auto, minibus_company, noon};
+    let (app, c, minibus) = minibus_company().await;
+    let vid = minibus["id"].as_str().unwrap();
+    let res = app
+        .post(
+            &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let a = auto(&app, &c, "FRET-ART19-I", "2026-05-04").await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+
+    // On 20/05/2026: the annual vistoria ends on 02/06/2026 (art. 13, §1º), the ITV of
+    // 02/05/2025 lapsed on 02/11/2025 (art. 12, IV), the auto waits for its notice.
+    app.clock.set(noon("2026-05-20"));
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = carla.get("/painel/pendencias?prazo=30").await;
+    assert_eq!(status, StatusCode::OK);
+    let row_of = |page: &str, needle: &str, what: &str| -> String {
+        page.split("<tr>")
+            .find(|r| r.contains(needle) && r.contains(what))
+            .unwrap_or_else(|| panic!("no row {needle} / {what}: {page}"))
+            .to_owned()
+    };
+    let row = row_of(&page, "QBA1C23", "Vistoria anual");
+    assert!(
+        row.contains("02/06/2026") && row.contains("faltam 13 dias"),
+        "{row}"
+    );
+    assert!(
+        row.contains(&format!("/painel/tarefa/vistoria?id={vid}")),
+        "{row}"
+    );
+    let row = row_of(&page, "QBA1C23", "ITV");
+    assert!(row.contains("vencido há 199 dias"), "{row}");
+    assert!(
+        row.contains(&format!("/painel/acao/charter.file_itv?id={vid}")),
+        "{row}"
+    );
+    let number = a["number"].as_str().unwrap();
+    let row = row_of(&page, number, "Notificar a empresa");
+    assert!(row.contains("aguardando há 16 dias"), "{row}");
+    assert!(
+        row.contains(&format!(
+            "/painel/acao/charter.procedure_act?id={}",
+            a["id"].as_str().unwrap()
+        )),
+        "{row}"
+    );
+    // The Termo (until 02/06/2027) is not due within 90 days; its insurance is not either.
+    let (_, page90, _) = carla.get("/painel/pendencias?prazo=90").await;
+    assert!(!page90.contains("Termo de Autorização chega"), "{page90}");
+    assert!(!page90.contains("Seguro de responsabilidade"), "{page90}");
+    // A ride-hailing clerk does not see the charter register's pendencies.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, theirs, _) = ana.get("/painel/pendencias?prazo=90").await;
+    assert!(
+        !theirs.contains("QBA1C23") && !theirs.contains(number),
+        "{theirs}"
+    );
+
+    // The printable list: a PDF with the same rows, headed by the secretariat.
+    let res = carla
+        .client
+        .get(app.url("/painel/pendencias.pdf?prazo=30"))
+        .header(COOKIE, carla.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("pendencias-2026-05-20.pdf")
+    );
+    let text = crate::pdf::pdf_text(&res.bytes().await.unwrap());
+    for needle in [
+        "PENDÊNCIAS",
+        "Secretaria Municipal de Infraestrutura e Serviços",
+        "Vistoria anual do ônibus",
+        "QBA1C23",
+        number,
+        "Carla Infraestrutura",
+    ] {
+        assert!(text.contains(needle), "{needle} missing: {text}");
+    }
+
+    // On 10/05/2027 the Termo's two years end in 23 days (art. 8º, §1º): renew it from the
+    // task, which names the company.
+    app.clock.set(noon("2027-05-10"));
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (_, page, _) = carla
+        .get("/painel/pendencias?prazo=30&tipo=renovacao")
+        .await;
+    let row = row_of(&page, "Termo de Autorização", "renovar");
+    assert!(
+        row.contains("02/06/2027") && row.contains("faltam 23 dias"),
+        "{row}"
+    );
+    assert!(
+        row.contains(&format!("/painel/tarefa/termo?id={c}")),
+        "{row}"
+    );
+    assert!(!page.contains("Vistoria anual"), "{page}");
 }

@@ -44,9 +44,20 @@ pub struct FineAssessment {
 /// the earlier infraction of any other. Doubling never compounds: the earlier auto need not
 /// itself be a first offence.
 pub fn assess_fines(autos: &[AutoFacts], basis: &CharterLegalBasis) -> Vec<Option<FineAssessment>> {
+    assess_fines_by(autos, |_| basis)
+}
+
+/// [`assess_fines`] with each auto judged by its own basis (`basis_of` its index): the law of
+/// the day it was drawn up sets its fine, its window and whether its repeat is a ground.
+pub fn assess_fines_by<'a>(
+    autos: &[AutoFacts],
+    basis_of: impl Fn(usize) -> &'a CharterLegalBasis,
+) -> Vec<Option<FineAssessment>> {
     autos
         .iter()
-        .map(|a| {
+        .enumerate()
+        .map(|(i, a)| {
+            let basis = basis_of(i);
             if a.annulled {
                 return None;
             }

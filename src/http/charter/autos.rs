@@ -4,8 +4,8 @@
 use super::{
     ApiError, AppState, AutoView, CharterInfraction, Deserialize, DocumentView, Fields,
     HttpResponse, NaiveDate, NewAuto, Official, Plate, ProcedureAct, Reply, Serialize, Uuid,
-    calendar, company_or_404, document_view, issue, local_date, not_found, parsed, path_id, reg,
-    register, web,
+    company_or_404, document_view, issue, local_date, not_found, parsed, path_id, reg, register,
+    web,
 };
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -33,16 +33,7 @@ pub(super) async fn auto_views(
     state: &AppState,
     company_id: Uuid,
 ) -> Result<Vec<AutoView>, ApiError> {
-    let cal = calendar(state).await?;
-    Ok(reg::company_autos(
-        &state.store,
-        company_id,
-        local_date(state.clock.now()),
-        &cal,
-        &state.deadline_rules,
-        &state.charter_basis(),
-    )
-    .await?)
+    Ok(reg::company_autos_now(state, company_id, local_date(state.clock.now())).await?)
 }
 
 pub(super) async fn auto_reply(

@@ -363,6 +363,22 @@ pub(super) fn api_date(raw: &str) -> Option<String> {
         .map(|d| d.format("%Y-%m-%d").to_string())
 }
 
+/// An instant typed as `30/11/2026 10:00` (or `… às 10:00`), or as a browser's
+/// `2026-11-30T10:00`: the local time the API reads (`2026-11-30T10:00`); `None` when it is
+/// neither.
+pub(super) fn api_local_datetime(raw: &str) -> Option<String> {
+    if raw.len() == 16 && chrono::NaiveDateTime::parse_from_str(raw, "%Y-%m-%dT%H:%M").is_ok() {
+        return Some(raw.to_owned());
+    }
+    let mut parts = raw.split_whitespace().filter(|p| *p != "às");
+    let day = api_date(parts.next()?)?;
+    let time = chrono::NaiveTime::parse_from_str(parts.next()?, "%H:%M").ok()?;
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(format!("{day}T{}", time.format("%H:%M")))
+}
+
 fn long_text(name: &str) -> bool {
     matches!(
         name,
@@ -546,9 +562,14 @@ fn object_json<S: std::hash::BuildHasher>(
                 "false" => Some(Value::Bool(false)),
                 _ => None,
             },
-            // A local time in Barra do Garças (America/Cuiaba, UTC−4, DL-11).
-            ("string", Some("date-time")) if raw.len() == 16 => {
-                Some(Value::String(format!("{raw}:00-04:00")))
+            // A local time in Barra do Garças (America/Cuiaba, UTC−4, DL-11), from the
+            // browser's picker or typed as `30/11/2026 10:00`.
+            ("string", Some("date-time")) if api_local_datetime(raw).is_some() => {
+                api_local_datetime(raw).map(|t| Value::String(format!("{t}:00-04:00")))
+            }
+            ("string", Some("date-time")) if raw.contains('/') => {
+                errors.push((path, "Data e hora inválidas; use dd/mm/aaaa hh:mm.".into()));
+                continue;
             }
             // A day: typed `dd/mm/aaaa` where the browser has no date picker.
             ("string", format) if format == Some("date") || is_date_name(&name) => {
@@ -573,6 +594,20 @@ fn object_json<S: std::hash::BuildHasher>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_instant_is_typed_as_on_paper_or_picked() {
+        for (typed, read) in [
+            ("30/11/2026 10:00", Some("2026-11-30T10:00")),
+            ("30/11/2026 às 09:05", Some("2026-11-30T09:05")),
+            ("2026-11-30T10:00", Some("2026-11-30T10:00")),
+            ("31/11/2026 10:00", None),
+            ("30/11/2026", None),
+            ("30/11/2026 25:00", None),
+        ] {
+            assert_eq!(api_local_datetime(typed).as_deref(), read, "{typed}");
+        }
+    }
 
     fn vals(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs

@@ -19,7 +19,7 @@ use tasks::{
     grant_submit, grant_task, renewal_submit, renewal_task, termo_submit, termo_task,
     vistoria_submit, vistoria_task,
 };
-use worklist::{worklist, worklist_csv};
+use worklist::{worklist, worklist_csv, worklist_pdf};
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -87,6 +87,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
+    .service(web::resource("/painel/pendencias.pdf").route(web::get().to(worklist_pdf)))
     .service(
         web::resource("/painel/servidores")
             .route(web::get().to(officials_page))
@@ -118,7 +119,9 @@ pub(super) fn chrome_of(s: &Signed) -> Chrome {
             nav.push((format!("/painel/lista/{kind}"), (*text).to_owned()));
         }
     }
-    if s.official.roles.allow(Competence::ReadRideHailing) {
+    if s.official.roles.allow(Competence::ReadRideHailing)
+        || s.official.roles.allow(Competence::ReadCharter)
+    {
         nav.push(("/painel/pendencias".to_owned(), "Pendências".to_owned()));
     }
     if s.official.roles.allow(Competence::Calendar) {

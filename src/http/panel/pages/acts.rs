@@ -387,7 +387,14 @@ pub(super) async fn op_form(
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    let values = query.into_inner();
+    let mut values = query.into_inner();
+    present_references(&state, &mut values).await?;
+    // An auto is drawn up by the inspector who is signed in, unless the form says otherwise.
+    if matches!(op.as_str(), "autos.create" | "charter.create_auto") {
+        values
+            .entry("inspector".to_owned())
+            .or_insert_with(|| s.official.name.clone());
+    }
     let about = match operation(&op) {
         Some((_, pattern)) => about(&s, pattern, &values).await?,
         None => None,
@@ -408,6 +415,39 @@ pub(super) async fn op_form(
 
 /// The checkbox an irreversible act is confirmed with.
 const CONFIRM_FIELD: &str = "_confirmo";
+
+/// A link's ids shown as a clerk types them — the driver's CPF, the car's plate, the
+/// authorization's number — so a prefilled form reads like the papers; the submission resolves
+/// them back ([`resolve_references`]). The ids stay in the link, which carries no CPF.
+pub(super) async fn present_references(
+    state: &AppState,
+    values: &mut HashMap<String, String>,
+) -> Result<(), PanelError> {
+    for (field, value) in values.iter_mut() {
+        let Ok(id) = uuid::Uuid::parse_str(value.trim()) else {
+            continue;
+        };
+        let shown = match field.as_str() {
+            "driver_id" => state.store.get_driver(id).await?.map(|d| d.cpf.formatted()),
+            "vehicle_id" | "new_vehicle_id" => state
+                .store
+                .get_vehicle(id)
+                .await?
+                .map(|v| v.plate.as_str().to_owned()),
+            "replaced_vehicle_id" | "substitute_vehicle_id" => {
+                crate::standing::charter::load_vehicle(&state.store, id)
+                    .await?
+                    .map(|v| v.plate.as_str().to_owned())
+            }
+            "authorization_id" => state.store.get_authorization(id).await?.map(|a| a.number),
+            _ => None,
+        };
+        if let Some(shown) = shown {
+            *value = shown;
+        }
+    }
+    Ok(())
+}
 
 /// `driver_id` typed as a CPF, `vehicle_id` as a plate: the ids the API expects.
 pub(super) async fn resolve_references(

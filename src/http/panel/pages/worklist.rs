@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::domain::dates::local_date;
-use crate::standing::worklist::{WorkItem, WorkKind, WorkRecord, ride_hailing_worklist};
+use crate::standing::worklist::{Registers, WorkItem, WorkKind, WorkRecord, worklist as due_items};
 
 /// The horizons a clerk chooses from, in days.
 const HORIZONS: [i64; 3] = [30, 60, 90];
@@ -27,12 +27,9 @@ fn record_href(record: WorkRecord) -> String {
         WorkRecord::Authorization(id) => format!("/painel/ver/app-authorizations/{id}"),
         WorkRecord::Auto(id) => format!("/painel/ver/app-infraction-autos/{id}"),
         WorkRecord::Review(id) => format!("/painel/ver/app-grant-reviews/{id}"),
-    }
-}
-
-fn record_id(record: WorkRecord) -> uuid::Uuid {
-    match record {
-        WorkRecord::Authorization(id) | WorkRecord::Auto(id) | WorkRecord::Review(id) => id,
+        WorkRecord::Company(id) => format!("/painel/ver/charter/companies/{id}"),
+        WorkRecord::CharterVehicle(id) => format!("/painel/ver/charter/vehicles/{id}"),
+        WorkRecord::CharterAuto(id) => format!("/painel/ver/charter/autos/{id}"),
     }
 }
 
@@ -47,24 +44,30 @@ fn days_text(days_left: i64) -> String {
     }
 }
 
-/// How long a request has waited for a decision: "em análise desde hoje", "há 3 dias".
-fn waiting_text(days: i64) -> String {
+/// How long something without a legal period has waited: a request for a decision ("em
+/// análise há 3 dias"), an auto for its notice ("aguardando há 3 dias").
+fn waiting_text(kind: WorkKind, days: i64) -> String {
+    let what = if kind == WorkKind::Review {
+        "em análise"
+    } else {
+        "aguardando"
+    };
     match days {
-        d if d <= 0 => "em análise desde hoje".to_owned(),
-        1 => "em análise há 1 dia".to_owned(),
-        d => format!("em análise há {d} dias"),
+        d if d <= 0 => format!("{what} desde hoje"),
+        1 => format!("{what} há 1 dia"),
+        d => format!("{what} há {d} dias"),
     }
 }
 
 fn row(item: &WorkItem) -> WorkRow {
     WorkRow {
         due: format::date(item.due),
-        days: if item.kind == WorkKind::Review {
-            waiting_text(-item.days_left)
+        days: if item.waiting {
+            waiting_text(item.kind, -item.days_left)
         } else {
             days_text(item.days_left)
         },
-        overdue: item.days_left < 0 && item.kind != WorkKind::Review,
+        overdue: item.days_left < 0 && !item.waiting,
         what: item.what.clone(),
         number: item.number.clone(),
         person: item.person.clone(),
@@ -73,8 +76,12 @@ fn row(item: &WorkItem) -> WorkRow {
         record_href: record_href(item.record),
         task_href: match item.task {
             // The guided task where there is one.
-            "renewal.renew" => format!("/painel/tarefa/renovacao?id={}", record_id(item.record)),
-            op => format!("/painel/acao/{op}?id={}", record_id(item.record)),
+            "renewal.renew" => format!("/painel/tarefa/renovacao?id={}", item.record.id()),
+            "charter.grant_termo" => format!("/painel/tarefa/termo?id={}", item.record.id()),
+            "charter.record_vistoria" => {
+                format!("/painel/tarefa/vistoria?id={}", item.record.id())
+            }
+            op => format!("/painel/acao/{op}?id={}", item.record.id()),
         },
         task_label: op_label(item.task),
     }
@@ -93,18 +100,27 @@ fn filter_of(query: &HashMap<String, String>) -> (i64, Option<WorkKind>) {
     (horizon, kind)
 }
 
-/// The ride-hailing worklist for the signed-in official, filtered; `None` when their roles do
-/// not read that register.
+/// The registers the signed-in official reads.
+fn registers_of(s: &Signed) -> Registers {
+    Registers {
+        ride_hailing: s.official.roles.allow(Competence::ReadRideHailing),
+        charter: s.official.roles.allow(Competence::ReadCharter),
+    }
+}
+
+/// The worklist of the registers the signed-in official reads, filtered; `None` when their
+/// roles read neither.
 pub(super) async fn items_for(
     state: &AppState,
     s: &Signed,
     horizon: i64,
     kind: Option<WorkKind>,
 ) -> Result<Option<Vec<WorkItem>>, PanelError> {
-    if !s.official.roles.allow(Competence::ReadRideHailing) {
+    let registers = registers_of(s);
+    if !registers.ride_hailing && !registers.charter {
         return Ok(None);
     }
-    let items = ride_hailing_worklist(state, state.clock.now(), horizon).await?;
+    let items = due_items(state, state.clock.now(), horizon, registers).await?;
     Ok(Some(
         items
             .into_iter()
@@ -124,7 +140,14 @@ async fn filtered(
     query: &HashMap<String, String>,
 ) -> Result<(Signed, i64, Option<WorkKind>, Vec<WorkItem>), PanelError> {
     let s = Signed::of(req, state).await?;
-    s.require(Competence::ReadRideHailing)?;
+    if registers_of(&s)
+        == (Registers {
+            ride_hailing: false,
+            charter: false,
+        })
+    {
+        s.require(Competence::ReadRideHailing)?;
+    }
     let (horizon, kind) = filter_of(query);
     let items = items_for(state, &s, horizon, kind)
         .await?
@@ -142,6 +165,7 @@ struct WorklistPage {
     kinds: Vec<(&'static str, &'static str)>,
     rows: Vec<WorkRow>,
     csv_href: String,
+    pdf_href: String,
 }
 
 pub(super) async fn worklist(
@@ -162,6 +186,7 @@ pub(super) async fn worklist(
             .collect(),
         rows: rows(&items),
         csv_href: format!("/painel/pendencias.csv?prazo={horizon}&tipo={kind_key}"),
+        pdf_href: format!("/painel/pendencias.pdf?prazo={horizon}&tipo={kind_key}"),
     })?;
     Ok(html(StatusCode::OK, body))
 }
@@ -197,19 +222,83 @@ pub(super) async fn worklist_csv(
         out.push_str(&line.join(";"));
         out.push_str("\r\n");
     }
-    let today = local_date(state.clock.now());
+    Ok(download(
+        "text/csv; charset=utf-8",
+        &format!("pendencias-{}.csv", local_date(state.clock.now())),
+        out.into_bytes(),
+    ))
+}
+
+/// A file to download, named `file`.
+fn download(content_type: &str, file: &str, body: Vec<u8>) -> HttpResponse {
     let mut res = HttpResponse::Ok();
     page_headers(&mut res);
-    Ok(res
-        .content_type("text/csv; charset=utf-8")
+    res.content_type(content_type)
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"pendencias-{}.csv\"",
-                today.format("%Y-%m-%d")
-            ),
+            format!("attachment; filename=\"{file}\""),
         ))
-        .body(out))
+        .body(body)
+}
+
+/// The secretariats whose registers the list covers, as the letterhead names them.
+fn secretariats_of(state: &AppState, s: &Signed) -> String {
+    let profile = state.renderer.profile();
+    let registers = registers_of(s);
+    [("smf", registers.ride_hailing), ("sis", registers.charter)]
+        .iter()
+        .filter(|(_, read)| *read)
+        .filter_map(|(key, _)| profile.secretariat(key).map(|x| x.name.clone()))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The same list as a PDF to print and work from (A4 landscape, every page numbered).
+pub(super) async fn worklist_pdf(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let (s, horizon, kind, items) = filtered(&state, &req, &query).await?;
+    let now = state.clock.now();
+    let rows: Vec<serde_json::Value> = rows(&items)
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "due": r.due, "days": r.days, "overdue": r.overdue, "what": r.what,
+                "number": r.number, "person": r.person, "plate": r.plate,
+            })
+        })
+        .collect();
+    let count = match rows.len() {
+        1 => "1 pendência".to_owned(),
+        n => format!("{n} pendências"),
+    };
+    let inputs = serde_json::json!({
+        "secretariat": secretariats_of(&state, &s),
+        "generated_on": format::date(local_date(now)),
+        "generated_at": format::datetime_local(now),
+        "official": s.official.name,
+        "filter": format!(
+            "vencendo em até {horizon} dias (e as vencidas) · {}",
+            kind.map_or("todas", WorkKind::label_pt)
+        ),
+        "count": count,
+        "rows": rows,
+    });
+    let pdf = state
+        .renderer
+        .render("worklist.typ", inputs, None, now)
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "worklist PDF failed to render");
+            PanelError::Internal
+        })?;
+    Ok(download(
+        "application/pdf",
+        &format!("pendencias-{}.pdf", local_date(now)),
+        pdf,
+    ))
 }
 
 #[cfg(test)]
@@ -225,5 +314,7 @@ mod tests {
         assert_eq!(days_text(20), "faltam 20 dias");
         assert_eq!(days_text(-3), "vencido há 3 dias");
         assert_eq!(days_text(0), "vence hoje");
+        assert_eq!(waiting_text(WorkKind::Auto, 3), "aguardando há 3 dias");
+        assert_eq!(waiting_text(WorkKind::Review, 0), "em análise desde hoje");
     }
 }

@@ -24,19 +24,11 @@ pub(super) async fn auto_view(
     company_id: Uuid,
     auto_id: Uuid,
 ) -> Result<reg::AutoView, UseCaseError> {
-    let cal = state.calendar().await?;
-    reg::company_autos(
-        &state.store,
-        company_id,
-        local_date(state.clock.now()),
-        &cal,
-        &state.deadline_rules,
-        &state.charter_basis(),
-    )
-    .await?
-    .into_iter()
-    .find(|v| v.id == auto_id)
-    .ok_or(UseCaseError::NotFound(NO_AUTO))
+    reg::company_autos_now(state, company_id, local_date(state.clock.now()))
+        .await?
+        .into_iter()
+        .find(|v| v.id == auto_id)
+        .ok_or(UseCaseError::NotFound(NO_AUTO))
 }
 
 /// Records an act of an auto's procedure (FRET-ART22, §§1º–3º, FRET-ART23): notification,
