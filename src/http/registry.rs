@@ -12,7 +12,8 @@ use crate::domain::calendar::Deadline;
 use crate::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
 use crate::domain::ride_hailing::deregistration::{RegisterAct, Subject};
 use crate::domain::ride_hailing::driver_record::{
-    CriminalCertificate, Ctb306Record, DriverRecord, FiledDocument, TrafficInfraction,
+    CertificateInForce, CriminalCertificate, Ctb306Record, DriverRecord, FiledDocument,
+    TrafficInfraction, certificate_standings,
 };
 use crate::domain::ride_hailing::registry::{Cnh, Driver, Vehicle};
 use crate::domain::ride_hailing::{OwnerType, VehicleOwner};
@@ -130,6 +131,9 @@ pub struct DriverView {
     cpf: String,
     cnh: CnhView,
     record: DriverRecord,
+    /// As certidões criminais filed, court by court, with their standing today: the one in
+    /// force, the ones it replaced, the lapsed and the positive ones (art. 12, III).
+    certificates: Vec<CertificateInForce>,
     created_at: DateTime<Utc>,
 }
 
@@ -144,8 +148,14 @@ pub struct CnhView {
     expires_on: NaiveDate,
 }
 
-impl From<&Driver> for DriverView {
-    fn from(d: &Driver) -> Self {
+impl DriverView {
+    /// The driver with each certificate's standing on the register's today, under the basis in
+    /// force.
+    fn of(d: &Driver, state: &AppState) -> Self {
+        let days = state
+            .ride_hailing_basis()
+            .certificate_default_validity_days()
+            .unwrap_or(0);
         Self {
             id: d.id,
             name: d.name.clone(),
@@ -158,6 +168,7 @@ impl From<&Driver> for DriverView {
                 expires_on: d.cnh.expires_on,
             },
             record: d.record.clone(),
+            certificates: certificate_standings(&d.record, state.today(), days),
             created_at: d.created_at,
         }
     }
@@ -178,7 +189,7 @@ pub async fn create_driver(
 ) -> Result<HttpResponse, ApiError> {
     let new = NewDriver::try_from(body.into_inner())?;
     let driver = register::register_driver(&state, &official.actor, new).await?;
-    Ok(HttpResponse::Created().json(DriverView::from(&driver)))
+    Ok(HttpResponse::Created().json(DriverView::of(&driver, &state)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -395,7 +406,7 @@ pub async fn file_record(
     let id = register::driver_id(&state, path_id(&id, "Condutor não encontrado.")?).await?;
     let filed = DriverRecord::try_from(body.into_inner())?;
     let driver = register::file_driver_record(&state, &official.actor, id, filed).await?;
-    Ok(HttpResponse::Created().json(DriverView::from(&driver)))
+    Ok(HttpResponse::Created().json(DriverView::of(&driver, &state)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -604,7 +615,7 @@ pub async fn get_driver(
         .get_driver(id)
         .await?
         .ok_or_else(|| ApiError::NotFound("Condutor não encontrado.".into()))?;
-    Ok(HttpResponse::Ok().json(DriverView::from(&driver)))
+    Ok(HttpResponse::Ok().json(DriverView::of(&driver, &state)))
 }
 
 /// The photo stored for a driver.

@@ -661,3 +661,71 @@ async fn a_charter_clerk_confers_and_records_a_vistoria_that_issues_the_selo() {
         .await;
     assert!(kinds.iter().any(|k| k == "vistoria_recorded"), "{kinds:?}");
 }
+
+#[tokio::test]
+async fn a_drivers_record_shows_the_certificate_in_force_per_court_and_marks_the_replaced() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    // A newer federal certificate of the first instance (no validity printed: 90 days)
+    // replaces the one filed with the grant.
+    let res = app
+        .post(
+            &format!("/api/v1/drivers/{driver}/record"),
+            &json!({"criminal_certificates": [
+                {"court": "federal_1", "issued_on": "2026-11-25", "clear": true},
+            ]}),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let body: Value = res.json().await.unwrap();
+    let standing = |court: &str, issued: &str| -> String {
+        body["certificates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["court"] == court && c["issued_on"] == issued)
+            .unwrap_or_else(|| panic!("{court} {issued}: {body}"))["standing"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(standing("federal_1", "2026-11-25"), "em_vigor");
+    assert_eq!(standing("federal_1", "2025-06-01"), "substituida");
+    assert_eq!(standing("estadual_1", "2025-06-01"), "em_vigor");
+    assert_eq!(body["certificates"].as_array().unwrap().len(), 5, "{body}");
+
+    // The record page says so in words, in one table, without the raw list beside it.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana.get(&format!("/painel/ver/drivers/{driver}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = visible(&page);
+    assert!(
+        text.contains("Certidões criminais: situação de cada uma hoje"),
+        "{text}"
+    );
+    assert!(text.contains("Substituída por uma mais recente"), "{text}");
+    assert_eq!(text.matches("Em vigor").count(), 4, "{text}");
+    assert!(
+        text.contains("25/11/2026") && text.contains("23/02/2027"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("federal_1") && !text.contains("em_vigor"),
+        "{text}"
+    );
+    // One table, its columns as the certificate reads; the raw list is not shown beside it.
+    assert!(
+        text.contains("Justiça Emitido em Válido até Situação Nada consta"),
+        "{text}"
+    );
+    assert!(!text.contains("Registros · Certidões criminais"), "{text}");
+}

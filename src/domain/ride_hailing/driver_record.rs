@@ -163,6 +163,79 @@ impl DriverRecord {
     }
 }
 
+/// Where a filed criminal-record certificate stands on a day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CertificateStanding {
+    /// The court's clear certificate in force: the one the law reads.
+    EmVigor,
+    /// An earlier certificate of the same court, replaced by a later one.
+    Substituida,
+    /// Its validity is over and no later one of the court was filed.
+    Vencida,
+    /// It records proceedings ("consta"): it does not satisfy the law.
+    Positiva,
+    /// Issued after the day asked.
+    EmissaoFutura,
+}
+
+/// A filed certificate with its validity as the law reads it and its standing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct CertificateInForce {
+    pub court: Court,
+    pub issued_on: NaiveDate,
+    /// The validity printed on it, else `days` from issue (AMB-23).
+    pub valid_until: NaiveDate,
+    pub clear: bool,
+    pub standing: CertificateStanding,
+}
+
+/// APP-ART12-III (AMB-23): every filed certificate, court by court and newest first, with its
+/// standing on `today` — the court's clear certificate in force (the latest such), the ones it
+/// replaced, the lapsed and the positive ones; a certificate printing no validity lasts `days`.
+pub fn certificate_standings(
+    r: &DriverRecord,
+    today: NaiveDate,
+    days: u32,
+) -> Vec<CertificateInForce> {
+    let days = i64::from(days);
+    let until_of =
+        |c: &CriminalCertificate| c.valid_until.unwrap_or(c.issued_on + Duration::days(days));
+    let mut out = Vec::new();
+    for court in Court::ALL {
+        let mut of_court: Vec<&CriminalCertificate> = r
+            .criminal_certificates
+            .iter()
+            .filter(|c| c.court == court)
+            .collect();
+        of_court.sort_by_key(|c| std::cmp::Reverse(c.issued_on));
+        let in_force = of_court
+            .iter()
+            .position(|c| c.clear && c.issued_on <= today && today <= until_of(c));
+        for (i, c) in of_court.iter().enumerate() {
+            let standing = if Some(i) == in_force {
+                CertificateStanding::EmVigor
+            } else if c.issued_on > today {
+                CertificateStanding::EmissaoFutura
+            } else if !c.clear {
+                CertificateStanding::Positiva
+            } else if i > 0 {
+                CertificateStanding::Substituida
+            } else {
+                CertificateStanding::Vencida
+            };
+            out.push(CertificateInForce {
+                court,
+                issued_on: c.issued_on,
+                valid_until: until_of(c),
+                clear: c.clear,
+                standing,
+            });
+        }
+    }
+    out
+}
+
 /// APP-ART12-III (AMB-23): the court whose clear certificate in force on `today` is missing,
 /// with what is wrong with the latest one filed and what would satisfy the law; a certificate
 /// that prints no validity lasts `days` from issue.
@@ -216,6 +289,65 @@ pub fn certificates_missing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_court_has_one_certificate_in_force_and_the_earlier_are_replaced() {
+        let d = |on: &str| NaiveDate::parse_from_str(on, "%Y-%m-%d").unwrap();
+        let cert = |court: Court, on: &str, clear: bool| CriminalCertificate {
+            court,
+            issued_on: d(on),
+            valid_until: None,
+            clear,
+        };
+        let record = DriverRecord {
+            criminal_certificates: vec![
+                cert(Court::Federal1, "2026-01-05", true),
+                cert(Court::Federal1, "2026-11-20", true),
+                cert(Court::Estadual1, "2026-08-01", true),
+                cert(Court::Estadual2, "2026-11-01", false),
+                cert(Court::Federal2, "2026-12-20", true),
+            ],
+            ..DriverRecord::default()
+        };
+        let got: Vec<(Court, NaiveDate, CertificateStanding)> =
+            certificate_standings(&record, d("2026-12-02"), 90)
+                .into_iter()
+                .map(|c| (c.court, c.issued_on, c.standing))
+                .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Court::Estadual1,
+                    d("2026-08-01"),
+                    CertificateStanding::Vencida
+                ),
+                (
+                    Court::Estadual2,
+                    d("2026-11-01"),
+                    CertificateStanding::Positiva
+                ),
+                (
+                    Court::Federal1,
+                    d("2026-11-20"),
+                    CertificateStanding::EmVigor
+                ),
+                (
+                    Court::Federal1,
+                    d("2026-01-05"),
+                    CertificateStanding::Substituida
+                ),
+                (
+                    Court::Federal2,
+                    d("2026-12-20"),
+                    CertificateStanding::EmissaoFutura
+                ),
+            ]
+        );
+        // Without a printed validity, 90 days from issue.
+        let first = &certificate_standings(&record, d("2026-12-02"), 90)[0];
+        assert_eq!(first.valid_until, d("2026-10-30"));
+    }
 
     #[test]
     fn a_filing_adds_certificates_and_infractions_and_replaces_the_ctb306_record() {

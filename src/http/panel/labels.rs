@@ -4,6 +4,7 @@
 /// Field names and their labels.
 const FIELDS: &[(&str, &str)] = &[
     ("reasons", "Por que depende de análise"),
+    ("standing", "Situação"),
     (
         "suspended_provisions",
         "Dispositivos suspensos por decisão judicial, não aplicados",
@@ -188,6 +189,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("changed_on", "Alterado em"),
     ("checklist", "Documentos do art. 7º"),
     ("class", "Classe"),
+    (
+        "certificates",
+        "Certidões criminais: situação de cada uma hoje",
+    ),
     ("clear", "Nada consta"),
     ("cnd_estadual", "CND estadual (art. 7º, II)"),
     ("cnd_federal", "CND federal (art. 7º, II)"),
@@ -502,6 +507,10 @@ const VALUES: &[(&str, &str)] = &[
     ("aguardando_decisao", "Aguardando decisão"),
     ("a_pagar", "A pagar"),
     ("vencida", "Vencida"),
+    ("em_vigor", "Em vigor"),
+    ("substituida", "Substituída por uma mais recente"),
+    ("positiva", "Positiva (consta processo)"),
+    ("emissao_futura", "Emissão futura"),
     ("inscrita_em_divida_ativa", "Inscrita em dívida ativa"),
     ("paga", "Paga"),
     ("anulada", "Anulada"),

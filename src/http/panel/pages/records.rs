@@ -211,8 +211,11 @@ const FIRST: &[&str] = &[
     "vehicle_id",
     "cpf",
     "cnpj",
+    "court",
+    "issued_on",
     "valid_from",
     "valid_until",
+    "standing",
     "fee_paid_on",
     "granted_at",
 ];
@@ -236,6 +239,10 @@ pub(super) fn record_label(key: &str) -> String {
 /// Fields no person reads on a page.
 pub(super) const HIDDEN: &[&str] = &["id", "sha256", "token"];
 
+/// A nested list the record also shows apart with more to say (the certificates with their
+/// standing): the nested key, and the key of the list shown apart.
+const SHOWN_APART: &[(&str, &str)] = &[("criminal_certificates", "certificates")];
+
 /// A JSON record as sections: its fields, its lists as tables, its events as a timeline.
 #[expect(clippy::too_many_lines, reason = "one walk over the record's JSON")]
 pub(super) fn record_sections(json: &Value, heading: &str, names: &Names) -> Vec<Section> {
@@ -258,6 +265,12 @@ pub(super) fn record_sections(json: &Value, heading: &str, names: &Names) -> Vec
         match v {
             Value::Object(inner) => {
                 for (ik, iv) in inner {
+                    if SHOWN_APART
+                        .iter()
+                        .any(|(nested, apart)| ik == nested && obj.contains_key(*apart))
+                    {
+                        continue;
+                    }
                     let (value, link) = match iv {
                         Value::Object(_) | Value::Array(_) => (compact(iv, names), None),
                         _ if is_unnamed_id(iv, names) && id_link(ik, "x").is_none() => continue,
@@ -316,6 +329,7 @@ pub(super) fn record_sections(json: &Value, heading: &str, names: &Names) -> Vec
                         }
                     }
                 }
+                headers.sort_by_key(|h| rank(h));
                 let table = items
                     .iter()
                     .map(|it| {
