@@ -265,9 +265,148 @@ async fn register_pair(app: &App) {
 
 /// An act through the API, as the signed-in clerk's colleague would do it.
 async fn api_post(app: &App, path: &str, body: &Value) -> Value {
+    api_post_as(app, "ana.smf", path, body).await
+}
+
+/// The charter clerk's year: the bus's annual vistoria and, a year on, the Termo's renewal,
+/// each opened from "Pendências" and done in its task, each printing its new document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_charter_clerk_renews_the_selo_and_the_termo_from_the_worklist() {
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    // A colleague's work of 02/06/2025: the company, its Termo, a minibus and its vistoria.
+    app.clock.set(at("2025-06-02T16:00:00Z"));
+    let cnpj = "11.222.333/0001-81";
+    let company = api_post_as(
+        &app,
+        "carla.sis",
+        "/api/v1/charter/companies",
+        &super::bodies::company_body(cnpj, "2026-12-31"),
+    )
+    .await;
+    let c = company["id"].as_str().unwrap().to_owned();
+    let first = api_post_as(
+        &app,
+        "carla.sis",
+        &format!("/api/v1/charter/companies/{c}/termos"),
+        &serde_json::json!({}),
+    )
+    .await;
+    let bus = api_post_as(
+        &app,
+        "carla.sis",
+        &format!("/api/v1/charter/companies/{c}/vehicles"),
+        &super::bodies::bus_body("QBA1C23", "13824652268", "micro_onibus", "2015-03-10", cnpj),
+    )
+    .await;
+    let vid = bus["id"].as_str().unwrap().to_owned();
+    api_post_as(
+        &app,
+        "carla.sis",
+        &format!("/api/v1/charter/vehicles/{vid}/vistorias"),
+        &serde_json::json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+    )
+    .await;
+
+    // 25/05/2026: the ITV report of the month is filed; the annual vistoria ends on 02/06.
+    app.clock.set(at("2026-05-25T15:00:00Z"));
+    api_post_as(
+        &app,
+        "carla.sis",
+        &format!("/api/v1/charter/vehicles/{vid}/itv"),
+        &serde_json::json!({"report_date": "2026-05-20", "provider": "ITV Credenciada Ltda."}),
+    )
+    .await;
+    let driver = chromedriver().await;
+    let b = browser(&driver, 1280).await;
+    sign_in(&b, &app, "carla.sis").await;
+    b.goto(&format!("{}/painel/pendencias", app.base))
+        .await
+        .unwrap();
+    let list = text(&b).await;
+    assert!(list.contains("Vistoria anual do ônibus"), "{list}");
+    shot(&b, "worklist-charter-1280").await;
+    click_and_wait(&b, "a[href*='/painel/tarefa/vistoria']").await;
+    let plate = b
+        .find(Locator::Css("[name=placa]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert_eq!(plate, "QBA1C23");
+    set(&b, "performed_on", "2026-05-25").await;
+    click_and_wait(&b, "button[value=conferir]").await;
+    assert!(
+        text(&b).await.contains("emitirá o selo do veículo QBA1C23"),
+        "{}",
+        text(&b).await
+    );
+    click_and_wait(&b, "button[value=registrar]").await;
+    let selo = href(&b, "(//a[contains(., 'Baixar PDF')])[last()]").await;
+    let qr = pdf::qr_codes(&download(&b, &app, &selo).await)
+        .into_iter()
+        .find(|u| u.starts_with(&format!("{}/v/", app.base)))
+        .expect("the new selo's verification QR");
+    b.goto(&qr).await.unwrap();
+    let verdict = text(&b).await;
+    assert!(verdict.contains("QBA1C23"), "{verdict}");
+    assert!(verdict.contains("25/05/2027"), "valid a year: {verdict}");
+    // The vistoria is no longer due.
+    b.goto(&format!("{}/painel/pendencias?prazo=90", app.base))
+        .await
+        .unwrap();
+    assert!(!text(&b).await.contains("Vistoria anual do ônibus"));
+
+    // 10/05/2027: the Termo's two years end on 02/06; renewed from the list with the five
+    // certidões of art. 7º, II brought again.
+    app.clock.set(at("2027-05-10T15:00:00Z"));
+    sign_in(&b, &app, "carla.sis").await;
+    b.goto(&format!("{}/painel/pendencias?tipo=renovacao", app.base))
+        .await
+        .unwrap();
+    click_and_wait(&b, "a[href*='/painel/tarefa/termo']").await;
+    for item in [
+        "cnd_federal",
+        "cnd_estadual",
+        "cnd_municipal",
+        "crf_fgts",
+        "cndt",
+    ] {
+        set(&b, &format!("checklist.{item}"), "2027-05-02").await;
+        set(&b, &format!("checklist.{item}.valid_until"), "2027-10-31").await;
+    }
+    click_and_wait(&b, "button[value=conferir]").await;
+    let page = text(&b).await;
+    assert!(
+        page.contains(&format!(
+            "O Termo valerá de 03/06/2027 a 02/06/2029, renovando o {}",
+            first["number"].as_str().unwrap()
+        )),
+        "{page}"
+    );
+    shot(&b, "task-termo-renewal-1280").await;
+    click_and_wait(&b, "button[value=emitir]").await;
+    assert!(text(&b).await.contains("registrado"), "{}", text(&b).await);
+    let termo = href(&b, "(//a[contains(., 'Baixar PDF')])[last()]").await;
+    let termo_pdf = download(&b, &app, &termo).await;
+    let qr = pdf::qr_codes(&termo_pdf)
+        .into_iter()
+        .find(|u| u.starts_with(&format!("{}/v/", app.base)))
+        .expect("the new Termo's verification QR");
+    b.goto(&qr).await.unwrap();
+    let verdict = text(&b).await;
+    assert!(verdict.contains("02/06/2029"), "{verdict}");
+    b.close().await.unwrap();
+}
+
+/// An act through the API as `login`.
+async fn api_post_as(app: &App, login: &str, path: &str, body: &Value) -> Value {
     let token = selo::issuance::officials::issue_token(
         &app.store,
-        "ana.smf",
+        login,
         &selo::storage::officials::CLI_OFFICIAL.to_string(),
         app.clock.now(),
     )
