@@ -29,18 +29,21 @@ pub enum WorkKind {
     Fine,
     /// A document of a vehicle that lapses: a charter bus's ITV report or insurance.
     Document,
+    /// A platform's data to deliver within 24 hours (APP-ART4-P2).
+    DataRequest,
     /// A grant or renewal filed for an official's review (AMB-25): decide it.
     Review,
 }
 
 impl WorkKind {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Review,
         Self::Renewal,
         Self::Vistoria,
         Self::Document,
         Self::Auto,
         Self::Fine,
+        Self::DataRequest,
     ];
 
     /// The key of the kind in a filter.
@@ -52,6 +55,7 @@ impl WorkKind {
             Self::Fine => "multa",
             Self::Review => "analise",
             Self::Document => "documento",
+            Self::DataRequest => "dados",
         }
     }
 
@@ -63,6 +67,7 @@ impl WorkKind {
             Self::Fine => "Multas",
             Self::Review => "Pedidos em análise",
             Self::Document => "Laudos e seguros",
+            Self::DataRequest => "Dados pedidos às plataformas",
         }
     }
 }
@@ -77,6 +82,7 @@ pub enum WorkRecord {
     Company(Uuid),
     CharterVehicle(Uuid),
     CharterAuto(Uuid),
+    DataRequest(Uuid),
 }
 
 impl WorkRecord {
@@ -87,7 +93,8 @@ impl WorkRecord {
             | Self::Review(id)
             | Self::Company(id)
             | Self::CharterVehicle(id)
-            | Self::CharterAuto(id) => id,
+            | Self::CharterAuto(id)
+            | Self::DataRequest(id) => id,
         }
     }
 }
@@ -137,6 +144,7 @@ pub async fn worklist(
         authorization_items(state, now, &mut items).await?;
         auto_items(state, now, &mut items).await?;
         review_items(state, now, &mut items).await?;
+        data_request_items(state, now, &mut items).await?;
     }
     if registers.charter {
         charter::charter_items(state, now, &mut items).await?;
@@ -202,6 +210,17 @@ async fn authorization_items(
                 "authorizations.vistoria",
             ));
         }
+        // APP-ART16-P1: a summons to an extra vistoria not yet attended.
+        if let Some(summons) = &report.summons
+            && summons.attended_on.is_none()
+        {
+            push(item(
+                WorkKind::Vistoria,
+                "Convocação para vistoria extraordinária ainda não atendida (art. 16, §1º)".into(),
+                summons.summons.attend_by,
+                "authorizations.vistoria",
+            ));
+        }
         if let Some(fix) = &report.fix_due {
             push(item(
                 WorkKind::Vistoria,
@@ -210,6 +229,47 @@ async fn authorization_items(
                 "authorizations.vistoria",
             ));
         }
+    }
+    Ok(())
+}
+
+/// APP-ART4-P2: each platform's data request not yet delivered, due 24 hours from its notice
+/// (DL-7), overdue ones included.
+async fn data_request_items(
+    state: &AppState,
+    now: DateTime<Utc>,
+    items: &mut Vec<WorkItem>,
+) -> Result<(), StorageError> {
+    let today = local_date(now);
+    for r in state.store.pending_data_requests().await? {
+        let Ok(id) = Uuid::parse_str(&r.id) else {
+            continue;
+        };
+        let platform = state.store.get_platform(&r.platform_id).await?;
+        let due = local_date(r.due_at);
+        let what = if r.due_at < now {
+            "Plataforma não entregou os dados no prazo de 24 horas (art. 4º, §2º)".to_owned()
+        } else {
+            format!(
+                "Plataforma deve entregar os dados pedidos até as {} (art. 4º, §2º)",
+                crate::documents::format::time_local(r.due_at)
+            )
+        };
+        items.push(WorkItem {
+            kind: WorkKind::DataRequest,
+            what,
+            number: platform
+                .as_ref()
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
+            person: r.scope.clone(),
+            plate: String::new(),
+            due,
+            days_left: (due - today).num_days(),
+            waiting: false,
+            record: WorkRecord::DataRequest(id),
+            task: "platforms.record_delivery",
+        });
     }
     Ok(())
 }

@@ -149,6 +149,11 @@ pub const INSERT_DATA_REQUEST: &str = "INSERT INTO data_requests (id, platform_i
 pub const SELECT_DATA_REQUEST: &str = "SELECT r.id, r.platform_id, r.justification, r.scope, r.notified_at, \
     r.due_at, d.delivered_at, d.sha256, d.signer FROM data_requests r \
     LEFT JOIN data_request_deliveries_in_force d ON d.request_id = r.id WHERE r.id = $1";
+/// The data requests no delivery answers yet, the oldest deadline first.
+pub const SELECT_PENDING_DATA_REQUESTS: &str = "SELECT r.id, r.platform_id, r.justification, r.scope, \
+    r.notified_at, r.due_at, d.delivered_at, d.sha256, d.signer FROM data_requests r \
+    LEFT JOIN data_request_deliveries_in_force d ON d.request_id = r.id \
+    WHERE d.delivered_at IS NULL ORDER BY r.due_at, r.id";
 pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
     recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
 /// A document with the plate of the car it was issued for, whether a replacement of the

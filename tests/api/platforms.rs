@@ -9,7 +9,7 @@ fn platform(cnpj: &str, cover: i64) -> Value {
 }
 
 /// A platform registered on 02/11/2026, with its id.
-async fn registered_platform() -> (crate::helpers::TestApp, String) {
+pub(crate) async fn registered_platform() -> (crate::helpers::TestApp, String) {
     let app = spawn_app().await;
     let res = app
         .post(

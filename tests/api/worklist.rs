@@ -288,3 +288,81 @@ async fn the_charter_worklist_lists_termos_vistorias_itv_and_autos_and_prints_as
     );
     assert!(!page.contains("Vistoria anual"), "{page}");
 }
+
+#[tokio::test]
+async fn the_worklist_lists_a_summons_not_attended_and_a_platforms_data_still_due() {
+    let (app, pid) = crate::platforms::registered_platform().await;
+    let grant = app.granted().await;
+    assert_eq!(
+        app.vistoria(&grant, "2026-11-27", true).await.status(),
+        StatusCode::CREATED
+    );
+    let id = grant["id"].as_str().unwrap();
+    // The driver is summoned to an extra vistoria by 10/12/2026 (art. 16, §1º).
+    let res = app
+        .post(
+            &format!("/api/v1/app-authorizations/{id}/vistoria-summons"),
+            &json!({"notified_on": "2026-11-30", "attend_by": "2026-12-10", "reason": "Denúncia de passageiro"}),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    // A data request received at 10:00 on 30/11/2026: due at 10:00 the next day.
+    let res = app
+        .post(
+            &format!("/api/v1/platforms/{pid}/data-requests"),
+            &json!({"justification": "Apuração de embarque irregular", "scope": "Viagens da placa BRA2E19",
+                    "notified_at": "2026-11-30T10:00:00-04:00"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let request: Value = res.json().await.unwrap();
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, page, _) = ana.get("/painel/pendencias").await;
+    let row_of = |needle: &str| -> String {
+        page.split("<tr>")
+            .find(|r| r.contains(needle))
+            .unwrap_or_else(|| panic!("no row {needle}: {page}"))
+            .to_owned()
+    };
+    let row = row_of("vistoria extraordinária");
+    assert!(row.contains("10/12/2026"), "{row}");
+    assert!(
+        row.contains(&format!("/painel/acao/authorizations.vistoria?id={id}")),
+        "{row}"
+    );
+    let row = row_of("entregar os dados");
+    assert!(
+        row.contains("01/12/2026") && row.contains("até as 10:00"),
+        "{row}"
+    );
+    assert!(
+        row.contains(&format!(
+            "/painel/acao/platforms.record_delivery?id={}",
+            request["id"].as_str().unwrap()
+        )),
+        "{row}"
+    );
+    // Two days later the request is overdue; once the car is presented, the summons is gone.
+    app.clock.set(at("2026-12-02T15:00:00Z"));
+    assert_eq!(
+        app.vistoria(&grant, "2026-12-02", true).await.status(),
+        StatusCode::CREATED
+    );
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, page, _) = ana.get("/painel/pendencias?tipo=dados").await;
+    assert!(
+        page.contains("não entregou os dados no prazo de 24 horas"),
+        "{page}"
+    );
+    let (_, page, _) = ana.get("/painel/pendencias").await;
+    assert!(!page.contains("vistoria extraordinária"), "{page}");
+}

@@ -74,6 +74,15 @@ impl Store {
         })
     }
 
+    /// Every data request not yet delivered (the worklist's).
+    pub async fn pending_data_requests(&self) -> Result<Vec<DataRequest>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(sql::SELECT_PENDING_DATA_REQUESTS)
+                .fetch_all(pool)
+                .await?)
+        })
+    }
+
     pub async fn get_data_request(&self, id: &str) -> Result<Option<DataRequest>, StorageError> {
         on_backend!(self, |pool, _begin| {
             Ok(sqlx::query_as(sql::SELECT_DATA_REQUEST)

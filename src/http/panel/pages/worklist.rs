@@ -30,6 +30,7 @@ fn record_href(record: WorkRecord) -> String {
         WorkRecord::Company(id) => format!("/painel/ver/charter/companies/{id}"),
         WorkRecord::CharterVehicle(id) => format!("/painel/ver/charter/vehicles/{id}"),
         WorkRecord::CharterAuto(id) => format!("/painel/ver/charter/autos/{id}"),
+        WorkRecord::DataRequest(id) => format!("/painel/ver/data-requests/{id}"),
     }
 }
 
