@@ -1068,3 +1068,49 @@ async fn a_charter_auto_keeps_the_fine_of_the_basis_it_was_drawn_up_under() {
     assert_eq!(again["fine"]["upf"], 500, "{again}");
     assert_eq!(again["legal_basis_version"], "LEI-4937-2025/v1", "{again}");
 }
+
+/// The Termo task's page as Carla (charter issuer) opens it.
+async fn termo_task(app: &TestApp) -> String {
+    let mut carla = crate::panel::Browser::new(app);
+    carla
+        .sign_in("carla.sis", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    let (status, page, _) = carla.get("/painel/tarefa/termo").await;
+    assert_eq!(status, StatusCode::OK);
+    page
+}
+
+#[tokio::test]
+async fn the_termo_task_asks_for_the_certidoes_the_charter_basis_in_force_lists() {
+    let app = spawn_app().await;
+    app.clock.set(crate::charter::noon("2025-06-02"));
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let page = termo_task(&app).await;
+    assert!(page.contains("name=\"checklist.cndt\""), "{page}");
+    assert!(page.contains("art. 7º, II, c"), "{page}");
+    // A version without the CNDT, citing the FGTS its own way.
+    let cndt = "[[requirements]]\nkind = \"company_document\"\nrule = \"FRET-ART7-II\"\ncitation = \"art. 7º, II, c\"\nitem = \"cndt\"\nneeds_validity = true\n";
+    assert!(LEI_4937_2025_FILE.contains(cndt));
+    let v2 = LEI_4937_2025_FILE
+        .replace("LEI-4937-2025/v1", "LEI-4937-2025/v2")
+        .replace(cndt, "")
+        .replace(
+            "citation = \"art. 7º, II, b\"\nitem = \"crf_fgts\"",
+            "citation = \"art. 7º, II, b, na redação nova\"\nitem = \"crf_fgts\"",
+        );
+    let mut a = activation(&v2, "2025-06-02");
+    a["act"]["date"] = json!("2025-06-01");
+    let res = app.post("/api/v1/legal-bases/charter", &a).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let page = termo_task(&app).await;
+    assert!(!page.contains("name=\"checklist.cndt\""), "{page}");
+    assert!(page.contains("name=\"checklist.crf_fgts\""), "{page}");
+    assert!(page.contains("art. 7º, II, b, na redação nova"), "{page}");
+    assert!(!page.contains("art. 7º, II, c"), "{page}");
+}

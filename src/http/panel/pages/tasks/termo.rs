@@ -10,23 +10,39 @@ use super::{
     posted, redirect, refused_outcome, task_page, typed, web,
 };
 use crate::domain::charter::CompanyChecklist;
+use crate::domain::charter::requirement_kinds::CharterRequirementKind;
+use crate::domain::legal_basis::CharterLegalBasis;
 use crate::issuance::charter::register;
 
 const ACTION: &str = "/painel/tarefa/termo";
 
-/// The documents of art. 7, II that lapse (each with a validity), by field and label.
-fn lapsing() -> Vec<(&'static str, &'static str)> {
-    CompanyChecklist::default()
-        .items()
+/// The company documents that lapse (each with a validity) as the charter basis in force
+/// lists them (Lei 4.937/2025, art. 7º, II): field, label and citation, in the file's order.
+fn lapsing(basis: &CharterLegalBasis) -> Vec<(&'static str, &'static str, String)> {
+    let checklist = CompanyChecklist::default();
+    basis
+        .requirements
         .iter()
-        .filter(|i| i.needs_validity)
-        .map(|i| (i.field, i.label))
+        .filter_map(|r| match &r.kind {
+            CharterRequirementKind::CompanyDocument {
+                item,
+                needs_validity: true,
+            } => checklist
+                .item(item)
+                .map(|i| (i.field, i.label, r.citation.clone())),
+            _ => None,
+        })
         .collect()
 }
 
-fn sections() -> Vec<Section> {
+fn sections(basis: &CharterLegalBasis) -> Vec<Section> {
+    let lapsing = lapsing(basis);
+    let mut citations: Vec<&str> = Vec::new();
     let mut certidoes = Vec::new();
-    for (field, label) in lapsing() {
+    for (field, label, citation) in &lapsing {
+        if !citations.contains(&citation.as_str()) {
+            citations.push(citation);
+        }
         certidoes.push(Field::date(
             field,
             &format!("{} — emitida em", capitalised(label)),
@@ -37,6 +53,11 @@ fn sections() -> Vec<Section> {
             "Número ou código de controle",
         ));
     }
+    let cited = if citations.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", citations.join("; "))
+    };
     vec![
         Section::new(
             "Empresa",
@@ -44,11 +65,10 @@ fn sections() -> Vec<Section> {
             vec![Field::text("cnpj", "CNPJ da empresa").required()],
         ),
         Section::new(
-            "Certidões negativas e regularidade (art. 7º, II)",
-            Some(
-                "O Termo é emitido ou renovado com todos os documentos do art. 7º em vigor. Digite as certidões que a empresa trouxe de novo; em branco, valem as já juntadas."
-                    .into(),
-            ),
+            "Certidões negativas e regularidade",
+            Some(format!(
+                "O Termo é emitido ou renovado com todos os documentos exigidos em vigor{cited}. Digite as certidões que a empresa trouxe de novo; em branco, valem as já juntadas."
+            )),
             certidoes,
         )
         .columns(3),
@@ -82,7 +102,8 @@ const META: Meta = Meta {
 };
 
 fn page(s: &Signed, outcome: Outcome, status: StatusCode) -> Page {
-    task_page(s, &META, sections(), outcome, status)
+    let basis = s.app.state.charter_basis();
+    task_page(s, &META, sections(&basis), outcome, status)
 }
 
 pub(in crate::http::panel) async fn termo_task(
@@ -146,7 +167,7 @@ pub(in crate::http::panel) async fn termo_submit(
         .and_then(|c| serde_json::to_value(&c.data.checklist).ok())
         .unwrap_or_else(|| json!({}));
     let mut renewed_any = false;
-    for (field, _) in lapsing() {
+    for (field, _, _) in lapsing(&state.charter_basis()) {
         let item = field.trim_start_matches("checklist.");
         let Some(issued_on) = day(&values, field, &mut errors) else {
             continue;
