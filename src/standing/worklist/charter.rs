@@ -29,83 +29,81 @@ pub(super) async fn charter_items(
         };
         let termos = termos_of(&state.store, id).await?;
         let (status, _) = company_status(&company, &termos, today);
+        // Lei 4.937/2025, art. 8º, §1º: the Termo lasts two years and may be renewed; the
+        // latest one's last day is when the company needs the next.
+        if !matches!(status, CharterStatus::Cassado | CharterStatus::Suspenso)
+            && let Some(last) = termos.iter().max_by_key(|t| t.data.valid_until)
         {
-            // Lei 4.937/2025, art. 8º, §1º: the Termo lasts two years and may be renewed; the
-            // latest one's last day is when the company needs the next.
-            if !matches!(status, CharterStatus::Cassado | CharterStatus::Suspenso)
-                && let Some(last) = termos.iter().max_by_key(|t| t.data.valid_until)
-            {
-                items.push(WorkItem {
-                    kind: WorkKind::Renewal,
-                    what: "Termo de Autorização chega ao fim da validade: renovar (art. 8º, §1º)"
-                        .into(),
-                    number: last.number.clone(),
-                    person: company.data.name.clone(),
-                    plate: String::new(),
-                    due: last.data.valid_until,
-                    days_left: (last.data.valid_until - today).num_days(),
-                    waiting: false,
-                    record: WorkRecord::Company(id),
-                    task: "charter.grant_termo",
-                });
+            items.push(WorkItem {
+                kind: WorkKind::Renewal,
+                what: "Termo de Autorização chega ao fim da validade: renovar (art. 8º, §1º)"
+                    .into(),
+                number: last.number.clone(),
+                person: company.data.name.clone(),
+                plate: String::new(),
+                due: last.data.valid_until,
+                days_left: (last.data.valid_until - today).num_days(),
+                waiting: false,
+                record: WorkRecord::Company(id),
+                task: "charter.grant_termo",
+            });
+        }
+        for v in vehicles_of(&state.store, id).await? {
+            let (report, _) = vehicle_live_status(&v, &company, &termos, today, &basis);
+            if matches!(
+                report.status,
+                CharterStatus::Baixado | CharterStatus::VidaUtilVencida
+            ) {
+                continue;
             }
-            for v in vehicles_of(&state.store, id).await? {
-                let (report, _) = vehicle_live_status(&v, &company, &termos, today, &basis);
-                if matches!(
-                    report.status,
-                    CharterStatus::Baixado | CharterStatus::VidaUtilVencida
-                ) {
-                    continue;
-                }
-                let mut push = |kind, what: &str, due: NaiveDate, task| {
-                    items.push(WorkItem {
-                        kind,
-                        what: what.to_owned(),
-                        number: format!("Ônibus {}", v.plate.formatted()),
-                        person: company.data.name.clone(),
-                        plate: v.plate.as_str().to_owned(),
-                        due,
-                        days_left: (due - today).num_days(),
-                        waiting: false,
-                        record: WorkRecord::CharterVehicle(v.id),
-                        task,
-                    });
-                };
-                match report.vistoria_valid_until {
-                    // Art. 13, §1º: the municipality's annual vistoria, which renews the selo.
-                    Some(until) => push(
-                        WorkKind::Vistoria,
-                        "Vistoria anual do ônibus: renovar o selo (art. 13, §1º)",
-                        until,
-                        "charter.record_vistoria",
-                    ),
-                    // Art. 13: no bus runs without the vistoria; the law sets no period, so
-                    // the bus is due from its enrolment.
-                    None => push(
-                        WorkKind::Vistoria,
-                        "Ônibus cadastrado sem vistoria aprovada (art. 13)",
-                        v.enrolled_on,
-                        "charter.record_vistoria",
-                    ),
-                }
-                // Art. 12, IV: the ITV report, renewed every six months.
-                if let Some(until) = report.itv_valid_until {
-                    push(
-                        WorkKind::Document,
-                        "Laudo de inspeção técnica (ITV) vence: juntar o novo (art. 12, IV)",
-                        until,
-                        "charter.file_itv",
-                    );
-                }
-                // Art. 12, III: the liability insurance.
-                if let Some(until) = report.insurance_valid_to {
-                    push(
-                        WorkKind::Document,
-                        "Seguro de responsabilidade civil vence: juntar a nova apólice (art. 12, III)",
-                        until,
-                        "charter.file_vehicle_documents",
-                    );
-                }
+            let mut push = |kind, what: &str, due: NaiveDate, task| {
+                items.push(WorkItem {
+                    kind,
+                    what: what.to_owned(),
+                    number: format!("Ônibus {}", v.plate.formatted()),
+                    person: company.data.name.clone(),
+                    plate: v.plate.as_str().to_owned(),
+                    due,
+                    days_left: (due - today).num_days(),
+                    waiting: false,
+                    record: WorkRecord::CharterVehicle(v.id),
+                    task,
+                });
+            };
+            match report.vistoria_valid_until {
+                // Art. 13, §1º: the municipality's annual vistoria, which renews the selo.
+                Some(until) => push(
+                    WorkKind::Vistoria,
+                    "Vistoria anual do ônibus: renovar o selo (art. 13, §1º)",
+                    until,
+                    "charter.record_vistoria",
+                ),
+                // Art. 13: no bus runs without the vistoria; the law sets no period, so
+                // the bus is due from its enrolment.
+                None => push(
+                    WorkKind::Vistoria,
+                    "Ônibus cadastrado sem vistoria aprovada (art. 13)",
+                    v.enrolled_on,
+                    "charter.record_vistoria",
+                ),
+            }
+            // Art. 12, IV: the ITV report, renewed every six months.
+            if let Some(until) = report.itv_valid_until {
+                push(
+                    WorkKind::Document,
+                    "Laudo de inspeção técnica (ITV) vence: juntar o novo (art. 12, IV)",
+                    until,
+                    "charter.file_itv",
+                );
+            }
+            // Art. 12, III: the liability insurance.
+            if let Some(until) = report.insurance_valid_to {
+                push(
+                    WorkKind::Document,
+                    "Seguro de responsabilidade civil vence: juntar a nova apólice (art. 12, III)",
+                    until,
+                    "charter.file_vehicle_documents",
+                );
             }
         }
         auto_items(state, &company, today, items).await?;

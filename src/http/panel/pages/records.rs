@@ -501,25 +501,12 @@ pub(super) fn record_actions(
         if !s.official.roles.allow(competence(m, p)) {
             continue;
         }
-        if let Some(task) = match *id {
-            "charter.record_vistoria" => Some("vistoria"),
-            "charter.grant_termo" => Some("termo"),
-            _ => None,
-        } && let Some(record) = params.get("id")
+        if let Some(href) = params
+            .get("id")
+            .and_then(|record| super::tasks::guided_task_href(id, record))
         {
-            // The guided task, with the bus or the company named.
-            out.push((
-                format!("/painel/tarefa/{task}?id={}", urlencode(record)),
-                op_label(id).to_owned(),
-            ));
-        } else if *id == "renewal.renew" {
-            // The guided task, with the authorization named by its number.
-            if let Some(a) = params.get("id") {
-                out.push((
-                    format!("/painel/tarefa/renovacao?id={}", urlencode(a)),
-                    op_label(id).to_owned(),
-                ));
-            }
+            // The guided task, with the authorization, the bus or the company named.
+            out.push((href, op_label(id).to_owned()));
         } else if *id == "registry.put_driver_photo" {
             // A file, not a form of fields: its own page (`panel::photo`).
             if let Some(driver) = params.get("id") {

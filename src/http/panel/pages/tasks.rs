@@ -15,6 +15,18 @@ pub(super) use vistoria::{vistoria_submit, vistoria_task};
 
 use serde_json::json;
 
+/// The guided task that does the act `op` on the record `id` (an authorization, a bus, a
+/// company), where there is one: the records' acts and the worklist's rows open it.
+pub(super) fn guided_task_href(op: &str, id: &str) -> Option<String> {
+    let task = match op {
+        "renewal.renew" => "renovacao",
+        "charter.record_vistoria" => "vistoria",
+        "charter.grant_termo" => "termo",
+        _ => return None,
+    };
+    Some(format!("/painel/tarefa/{task}?id={}", urlencode(id)))
+}
+
 use super::*;
 use crate::domain::legal_basis::RideHailingLegalBasis;
 use crate::domain::requirements::driver_documents;

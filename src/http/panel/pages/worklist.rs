@@ -75,15 +75,9 @@ fn row(item: &WorkItem) -> WorkRow {
         plate: crate::domain::ids::Plate::parse(&item.plate)
             .map_or_else(|_| item.plate.clone(), |p| p.formatted()),
         record_href: record_href(item.record),
-        task_href: match item.task {
-            // The guided task where there is one.
-            "renewal.renew" => format!("/painel/tarefa/renovacao?id={}", item.record.id()),
-            "charter.grant_termo" => format!("/painel/tarefa/termo?id={}", item.record.id()),
-            "charter.record_vistoria" => {
-                format!("/painel/tarefa/vistoria?id={}", item.record.id())
-            }
-            op => format!("/painel/acao/{op}?id={}", item.record.id()),
-        },
+        // The guided task where there is one, else the act's form.
+        task_href: super::tasks::guided_task_href(item.task, &item.record.id().to_string())
+            .unwrap_or_else(|| format!("/painel/acao/{}?id={}", item.task, item.record.id())),
         task_label: op_label(item.task),
     }
 }
