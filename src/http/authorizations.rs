@@ -420,6 +420,39 @@ pub async fn vistoria(
     Ok(HttpResponse::Created().json(stored_json(&state, id).await?))
 }
 
+/// What recording a vistoria would do.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VistoriaCheckView {
+    /// `true` quando a vistoria seria registrada como está.
+    passes: bool,
+    /// A situação das vistorias da autorização depois desta (validade anual, prazo para
+    /// corrigir, impedimento).
+    inspection: InspectionReport,
+    /// Cada requisito não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/vistoria-checks` (APP-ART10, APP-ART16): judges a
+/// vistoria as it would be recorded now and the standing it would leave; writes nothing.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/vistoria-checks", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 200, description = "O que a vistoria decidiria, com cada requisito não atendido", body = VistoriaCheckView)))]
+pub async fn check_vistoria(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<VistoriaDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    let v = RideHailingVistoria::try_from((body.into_inner(), today))?;
+    let (failures, inspection) = authorizations::check_vistoria(&state, id, &v).await?;
+    Ok(HttpResponse::Ok().json(VistoriaCheckView {
+        passes: failures.is_empty(),
+        inspection,
+        errors: failures.into_iter().map(ProblemItem::from).collect(),
+    }))
+}
+
 impl TryFrom<(VistoriaDto, NaiveDate)> for RideHailingVistoria {
     type Error = ApiError;
 
@@ -540,9 +573,7 @@ pub async fn substitute_vehicle(
     id: web::Path<String>,
     body: web::Json<SubstitutionDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = parse_id(&id)?;
-    let today = crate::domain::dates::local_date(state.clock.now());
-    let req = SubstitutionRequest::try_from((body.into_inner(), today))?;
+    let (id, req) = substitution_request(&state, &id, body.into_inner())?;
     match issuance::ride_hailing::substitution::substitute_vehicle(&state, id, req, &official.actor)
         .await
     {
@@ -551,6 +582,51 @@ pub async fn substitute_vehicle(
             .json(stored_json(&state, id).await?)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The authorization of the path and the replacement of the body, parsed (APP-ART8-P2).
+fn substitution_request(
+    state: &AppState,
+    id: &str,
+    body: SubstitutionDto,
+) -> Result<(Uuid, SubstitutionRequest), ApiError> {
+    let id = parse_id(id)?;
+    let today = crate::domain::dates::local_date(state.clock.now());
+    Ok((id, SubstitutionRequest::try_from((body, today))?))
+}
+
+/// What the replacement of the car would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SubstitutionCheckView {
+    /// `true` quando a substituição seria registrada como está.
+    passes: bool,
+    /// O número da autorização, que a substituição mantém.
+    number: String,
+    /// A placa do veículo novo.
+    plate: String,
+    /// Cada requisito não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/app-authorizations/{id}/substitution-checks` (APP-ART8-P2): judges the
+/// replacement of the car as it would be decided now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/app-authorizations/{id}/substitution-checks", tag = "ride-hailing authorizations", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A autorização")),
+    responses((status = 200, description = "O que a substituição decidiria, com cada requisito não atendido", body = SubstitutionCheckView)))]
+pub async fn check_substitution(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<SubstitutionDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, req) = substitution_request(&state, &id, body.into_inner())?;
+    let (number, plate, failures) =
+        issuance::ride_hailing::substitution::check_substitution(&state, id, &req).await?;
+    Ok(HttpResponse::Ok().json(SubstitutionCheckView {
+        passes: failures.is_empty(),
+        number,
+        plate,
+        errors: failures.into_iter().map(ProblemItem::from).collect(),
+    }))
 }
 
 impl TryFrom<(SubstitutionDto, NaiveDate)> for SubstitutionRequest {

@@ -213,6 +213,95 @@ pub async fn act(
     Ok(HttpResponse::Ok().json(auto_json(&state, &auto).await?))
 }
 
+/// An act of the procedure, or the notification, to judge before it is recorded.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ActCheckDto {
+    /// Um ato do procedimento, como em `…/acts`.
+    #[serde(default)]
+    act: Option<ProcedureAct>,
+    /// A notificação, como em `…/notification`.
+    #[serde(default)]
+    notification: Option<NotificationDto>,
+}
+
+/// What recording an act would do.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ActCheckView {
+    /// `true` quando o ato seria registrado como está.
+    passes: bool,
+    /// O procedimento como ficaria hoje depois do ato (quando seria registrado).
+    procedure: Option<ProcedureState>,
+    /// Por que o ato não seria registrado, com o campo.
+    errors: Vec<super::problem::ProblemItem>,
+}
+
+/// `POST /api/v1/app-infraction-autos/{id}/act-checks` (APP-ART22): judges an act of the
+/// procedure or the notification as it would be recorded now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/act-checks", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "O que o ato decidiria: o procedimento depois dele, ou por que não seria registrado", body = ActCheckView)))]
+pub async fn check_act(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<ActCheckDto>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_auto_id(&id)?;
+    let dto = body.into_inner();
+    let notification = dto
+        .notification
+        .map(AutoNotification::try_from)
+        .transpose()?;
+    if dto.act.is_none() && notification.is_none() {
+        return Err(ApiError::Invalid(vec![super::problem::ProblemItem::field(
+            "act",
+            "Informe o ato (`act`) ou a notificação (`notification`) a conferir.",
+        )]));
+    }
+    let judged = autos::check_act(&state, id, dto.act.as_ref(), notification.as_ref()).await;
+    Ok(HttpResponse::Ok().json(act_check_view(judged)?))
+}
+
+/// A check's answer: the procedure after the act, or the act's refusal as an item; any
+/// other error as it is.
+pub(super) fn act_check_view(
+    judged: Result<ProcedureState, issuance::UseCaseError>,
+) -> Result<ActCheckView, ApiError> {
+    Ok(match judged {
+        Ok(procedure) => ActCheckView {
+            passes: true,
+            procedure: Some(procedure),
+            errors: Vec::new(),
+        },
+        Err(e) => ActCheckView {
+            passes: false,
+            procedure: None,
+            errors: vec![refusal_item(e)?],
+        },
+    })
+}
+
+/// The refusal of an act as the item a check answers; any other error as it is.
+fn refusal_item(
+    e: issuance::UseCaseError,
+) -> Result<super::problem::ProblemItem, issuance::UseCaseError> {
+    use super::problem::ProblemItem;
+    match e {
+        issuance::UseCaseError::Inconsistent { field, message }
+        | issuance::UseCaseError::UnknownReference { field, message } => {
+            Ok(ProblemItem::field(field, message))
+        }
+        issuance::UseCaseError::Conflict {
+            field: Some((field, message)),
+            ..
+        } => Ok(ProblemItem::field(field, message)),
+        issuance::UseCaseError::Conflict {
+            field: None,
+            detail,
+        } => Ok(ProblemItem::field("act", detail)),
+        other => Err(other),
+    }
+}
+
 /// `POST /api/v1/app-infraction-autos/{id}/notice` (APP-ART19, APP-ART22): the signed
 /// Notificação de Penalidade, two copies (case file and driver), deadlines dated.
 #[utoipa::path(post, path = "/api/v1/app-infraction-autos/{id}/notice", tag = "ride-hailing infractions", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
@@ -264,6 +353,65 @@ pub async fn create(
     let new = NewAuto::try_from((body.into_inner(), &*state.ride_hailing_basis()))?;
     let auto = autos::draw_up(&state, &official.actor, new).await?;
     Ok(HttpResponse::Created().json(auto_json(&state, &auto).await?))
+}
+
+/// What drawing up an auto would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AutoCheckView {
+    /// `true` quando o auto seria lavrado como está.
+    passes: bool,
+    /// A multa em UPFG e, com o valor da UPF do ano, em centavos.
+    fine_upf: Option<i64>,
+    fine_centavos: Option<i64>,
+    /// A multa em reais (R$ 1.234,56), quando o valor da UPF do ano é conhecido.
+    fine_value: Option<String>,
+    /// As consequências que o auto proporia, com a reincidência contada.
+    proposed_consequences: Vec<Proposal>,
+    /// Por que o auto não seria lavrado, com o campo.
+    errors: Vec<super::problem::ProblemItem>,
+}
+
+/// `POST /api/v1/app-infraction-auto-checks` (APP-ART25, APP-ART26, APP-ART27): judges an
+/// auto as it would be drawn up now — the fine and the consequences proposed, recidivism
+/// counted — writing nothing.
+#[utoipa::path(post, path = "/api/v1/app-infraction-auto-checks", tag = "ride-hailing infractions", security(("bearer" = [])),
+    responses((status = 200, description = "O que a lavratura decidiria: a multa e as consequências, ou por que não seria lavrado", body = AutoCheckView)))]
+pub async fn check(
+    state: web::Data<AppState>,
+    _official: Official,
+    body: web::Json<AutoDto>,
+) -> Result<HttpResponse, ApiError> {
+    let new = NewAuto::try_from((body.into_inner(), &*state.ride_hailing_basis()))?;
+    let view = match autos::assess(&state, &new).await {
+        Ok(a) => AutoCheckView {
+            passes: true,
+            fine_upf: Some(a.fine_upf),
+            fine_centavos: a.fine_centavos,
+            fine_value: a.fine_centavos.map(format::money),
+            proposed_consequences: a.proposals,
+            errors: Vec::new(),
+        },
+        Err(issuance::UseCaseError::Rules(failures)) => AutoCheckView {
+            passes: false,
+            fine_upf: None,
+            fine_centavos: None,
+            fine_value: None,
+            proposed_consequences: Vec::new(),
+            errors: failures
+                .into_iter()
+                .map(super::problem::ProblemItem::from)
+                .collect(),
+        },
+        Err(e) => AutoCheckView {
+            passes: false,
+            fine_upf: None,
+            fine_centavos: None,
+            fine_value: None,
+            proposed_consequences: Vec::new(),
+            errors: vec![refusal_item(e)?],
+        },
+    };
+    Ok(HttpResponse::Ok().json(view))
 }
 
 impl TryFrom<(AutoDto, &RideHailingLegalBasis)> for NewAuto {

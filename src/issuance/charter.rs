@@ -700,18 +700,9 @@ pub struct NewAuto {
     pub vehicle_plate: Option<Plate>,
 }
 
-/// FRET-ART19, FRET-ART21: records an auto de infração against `company_id` with its own
-/// number (series AIF), drawn up now by `actor`; the number is voided if the auto cannot be
-/// stored. Returns the auto's id.
-pub async fn draw_up_auto(
-    state: &AppState,
-    company_id: Uuid,
-    auto: NewAuto,
-    actor: &str,
-) -> Result<Uuid, UseCaseError> {
-    let now = state.clock.now();
-    // "Lavrado em" is the instant the inspector drew the auto up, which may come
-    // before it is entered here, never after, and never before the infraction.
+/// "Lavrado em": the instant the inspector drew the auto up, which may come before it is
+/// entered here, never after, and never before the infraction.
+fn drawn_up_at(auto: &NewAuto, now: DateTime<Utc>) -> Result<DateTime<Utc>, UseCaseError> {
     let drawn_up_at = auto.drawn_up_at.unwrap_or(now);
     if drawn_up_at > now {
         return Err(UseCaseError::Inconsistent {
@@ -727,6 +718,60 @@ pub async fn draw_up_auto(
             message: "A infração não pode ser posterior à lavratura do auto.",
         });
     }
+    Ok(drawn_up_at)
+}
+
+/// FRET-ART19, FRET-ART19-PU, FRET-ART20-IV: the fine the auto would carry if drawn up now
+/// against `company_id`, recidivism counted among the company's autos; writes nothing.
+pub async fn assess_auto(
+    state: &AppState,
+    company_id: Uuid,
+    auto: &NewAuto,
+) -> Result<crate::domain::charter::sanctions::FineAssessment, UseCaseError> {
+    use crate::domain::charter::sanctions::{AutoFacts, assess_fines_by};
+    let now = state.clock.now();
+    drawn_up_at(auto, now)?;
+    let views =
+        crate::standing::charter::company_autos_now(state, company_id, local_date(now)).await?;
+    let mut facts: Vec<AutoFacts> = views
+        .iter()
+        .map(|v| AutoFacts {
+            number: v.number.clone(),
+            infraction: v.data.infraction.clone(),
+            committed_on: v.data.committed_on,
+            annulled: v.procedure.annulled,
+            final_: v.procedure.final_,
+        })
+        .collect();
+    let mut bases: Vec<_> = views
+        .iter()
+        .map(|v| state.charter_basis_of(&v.data.legal_basis_version))
+        .collect();
+    facts.push(AutoFacts {
+        number: String::new(),
+        infraction: auto.infraction.clone(),
+        committed_on: auto.committed_on,
+        annulled: false,
+        final_: false,
+    });
+    bases.push(state.charter_basis());
+    assess_fines_by(&facts, |i| bases[i].as_ref())
+        .pop()
+        .flatten()
+        .ok_or(UseCaseError::Internal("an auto without its fine"))
+}
+
+/// FRET-ART19, FRET-ART21: records an auto de infração against `company_id` with its own
+/// number (series AIF), drawn up now by `actor`; the number is voided if the auto cannot be
+/// stored. Returns the auto's id.
+pub async fn draw_up_auto(
+    state: &AppState,
+    company_id: Uuid,
+    auto: NewAuto,
+    actor: &str,
+) -> Result<Uuid, UseCaseError> {
+    let now = state.clock.now();
+    let drawn_up_at = drawn_up_at(&auto, now)?;
     let data = AutoData {
         infraction: auto.infraction.clone(),
         committed_on: auto.committed_on,

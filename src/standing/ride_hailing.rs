@@ -436,6 +436,31 @@ pub async fn ride_hailing_standing(
     ),
     StorageError,
 > {
+    standing_with(
+        state,
+        (authorization_id, driver_id, vehicle_id),
+        approved_at,
+        now,
+        None,
+    )
+    .await
+}
+
+/// The standing as it would be with `extra`, a vistoria not yet recorded, among the
+/// recorded ones (what recording it would do; APP-ART16).
+pub async fn standing_with(
+    state: &AppState,
+    (authorization_id, driver_id, vehicle_id): (uuid::Uuid, uuid::Uuid, uuid::Uuid),
+    approved_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+    extra: Option<&RideHailingVistoria>,
+) -> Result<
+    (
+        Option<AuthorizationStatus>,
+        crate::domain::ride_hailing::vistoria::InspectionReport,
+    ),
+    StorageError,
+> {
     let events = state
         .store
         .standing_events(
@@ -449,11 +474,12 @@ pub async fn ride_hailing_standing(
             RideHailingAct::RegisterAct.as_str(),
         )
         .await?;
-    let vistorias: Vec<RideHailingVistoria> = of(
+    let mut vistorias: Vec<RideHailingVistoria> = of(
         &events,
         "app_authorization",
         RideHailingAct::VistoriaRecorded.as_str(),
     );
+    vistorias.extend(extra.cloned());
     let summons: Vec<VistoriaSummons> = of(
         &events,
         "app_authorization",

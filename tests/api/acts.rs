@@ -489,19 +489,16 @@ async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page(
         ))
         .await;
     assert_eq!(status, StatusCode::OK);
-    for label in [
-        "Pagamento da multa",
-        "Guia (DAM)",
-        "Paga em",
-        "Valor (em centavos)",
-    ] {
+    for label in ["Pagamento da multa", "Guia (DAM)", "Paga em", "Valor (R$)"] {
         assert!(
             form.contains(label),
             "{label} missing from the form: {form}"
         );
     }
     let csrf = crate::panel::field(&form, "_csrf").unwrap();
-    let amount = (a["fine"]["upf"].as_i64().unwrap() * 11_972).to_string();
+    // Typed in reais, as on the guia: `27535,60`.
+    let centavos = a["fine"]["upf"].as_i64().unwrap() * 11_972;
+    let amount = format!("{},{:02}", centavos / 100, centavos % 100);
     let req = b
         .client
         .post(app.url(&format!(
@@ -535,6 +532,12 @@ async fn a_payment_is_recorded_from_the_back_office_and_shown_on_the_autos_page(
         .await;
     assert!(page.contains("Multa: pagamento"), "{page}");
     assert!(page.contains("DAM 2026/5532"), "{page}");
+    // Amounts read in reais, never in centavos.
+    let paid = crate::pages::visible(&page);
+    assert!(
+        paid.contains(&selo::domain::money::money(centavos).replace('\u{a0}', " ")),
+        "{paid}"
+    );
 }
 
 /// APP-ART12-IV (DL-10) and AMB-63: an application protocolled on

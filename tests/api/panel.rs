@@ -16,9 +16,12 @@ pub(crate) struct Browser<'a> {
 }
 
 pub(crate) fn field(html: &str, name: &str) -> Option<String> {
-    let marker = format!("name=\"{name}\" value=\"");
+    // The value of the tag that carries the name, whatever attributes lie between.
+    let marker = format!("name=\"{name}\"");
     let start = html.find(&marker)? + marker.len();
-    Some(html[start..].split('"').next()?.to_owned())
+    let tag = html[start..].split('>').next()?;
+    let value = tag.split("value=\"").nth(1)?;
+    Some(value.split('"').next()?.to_owned())
 }
 
 impl<'a> Browser<'a> {

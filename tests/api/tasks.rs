@@ -729,3 +729,830 @@ async fn a_drivers_record_shows_the_certificate_in_force_per_court_and_marks_the
     );
     assert!(!text.contains("Registros · Certidões criminais"), "{text}");
 }
+
+#[tokio::test]
+async fn a_clerk_confers_and_substitutes_the_car_by_plate_and_the_check_writes_nothing() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let id = a["id"].as_str().unwrap();
+    assert_eq!(
+        app.vistoria(&a, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    app.clock.advance(chrono::Duration::days(10));
+    app.create_vehicle(&crate::bodies::vehicle_body(PLATES[1], RENAVAMS[1]))
+        .await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    // The record offers the task, with the authorization named.
+    let (_, record, _) = ana
+        .get(&format!("/painel/ver/app-authorizations/{id}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/substituicao?id={id}")),
+        "{record}"
+    );
+    let (status, page, _) = ana
+        .get(&format!("/painel/tarefa/substituicao?id={id}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        field(&page, "autorizacao").as_deref(),
+        Some("APP-2026/000001")
+    );
+    assert!(visible(&page).contains("Motivo da substituição"), "{page}");
+    assert!(page.contains(">Locação</option>"), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |approved: &'static str, acao: &'static str| {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("autorizacao", CPFS[0].to_owned()),
+            ("placa_nova", "abc1234".to_owned()),
+            ("cause", "venda".to_owned()),
+            ("vistoria.performed_on", "09/12/2026".to_owned()),
+            ("vistoria.approved", approved.to_owned()),
+            ("vistoria.inspector", "Fiscal SMF".to_owned()),
+            ("acao", acao.to_owned()),
+        ]
+    };
+    // A failed vistoria: the reason beside the result, with its article; nothing written.
+    let (status, page, _) = post_task(
+        &mut ana,
+        "/painel/tarefa/substituicao",
+        &form("false", "substituir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-vistoria.approved\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(
+        beside.starts_with("O veículo novo precisa ser aprovado"),
+        "{beside}"
+    );
+    assert!(beside.contains("art. 8º, §2º"), "{beside}");
+    assert!(page.contains("Cadastrado: "), "{page}");
+    let (status, page, _) = post_task(
+        &mut ana,
+        "/painel/tarefa/substituicao",
+        &form("true", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains("A autorização APP-2026/000001 passará ao veículo ABC"),
+        "{}",
+        visible(&page)
+    );
+    let unchanged = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(unchanged["vehicle_substitutions"], 0, "{unchanged}");
+    let (status, page, location) = post_task(
+        &mut ana,
+        "/painel/tarefa/substituicao",
+        &form("true", "substituir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert!(
+        location
+            .unwrap()
+            .starts_with(&format!("/painel/ver/app-authorizations/{id}?feito=")),
+    );
+    let after = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(after["vehicle_substitutions"], 1, "{after}");
+    assert_eq!(after["number"], a["number"]);
+}
+
+#[tokio::test]
+async fn a_clerk_issues_a_certidao_by_cpf_after_seeing_what_it_will_certify() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    app.granted().await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana.get("/painel/tarefa/certidao").await;
+    assert_eq!(status, StatusCode::OK);
+    let csrf = field(&page, "_csrf").unwrap();
+    let (status, page, _) = ana
+        .post(
+            "/painel/tarefa/certidao",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("autorizacao", CPFS[0]),
+                ("subject", "app_driver"),
+                ("protocol", ""),
+                ("acao", "emitir"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("id=\"e-protocol\">Campo obrigatório."),
+        "{page}"
+    );
+    let (status, page, _) = ana
+        .post(
+            "/painel/tarefa/certidao",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("autorizacao", CPFS[0]),
+                ("subject", "app_driver"),
+                ("protocol", "2026/777"),
+                ("acao", "conferir"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains(
+            "A certidão certificará a situação de hoje da autorização APP-2026/000001: ativa."
+        ),
+        "{}",
+        visible(&page)
+    );
+    let (status, page, _) = ana
+        .post(
+            "/painel/tarefa/certidao",
+            &[
+                ("_csrf", csrf.as_str()),
+                ("autorizacao", CPFS[0]),
+                ("subject", "app_driver"),
+                ("protocol", "2026/777"),
+                ("acao", "emitir"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(text.contains("Registrado."), "{text}");
+    assert!(text.contains("CERT-APP-2026/000001"), "{text}");
+    assert!(text.contains("Itens"), "{text}");
+}
+
+/// Posts a task's form (pairs of owned values).
+async fn post_task(
+    b: &mut Browser<'_>,
+    path: &str,
+    form: &[(&str, String)],
+) -> (StatusCode, String, Option<String>) {
+    let refs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    b.post(path, &refs).await
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one procedure walked act by act, as a clerk does"
+)]
+async fn a_clerk_records_the_notification_then_sees_the_defence_come_next_with_its_deadline() {
+    let app = spawn_app().await; // 30/11/2026
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let grant = app.granted().await;
+    let mut body = crate::autos::auto_body(
+        grant["driver_id"].as_str().unwrap(),
+        "APP-ART26-VI",
+        "2026-11-30T08:00",
+    );
+    body["authorization_id"] = grant["id"].clone();
+    let res = app.post("/api/v1/app-infraction-autos", &body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let auto: Value = res.json().await.unwrap();
+    let id = auto["id"].as_str().unwrap();
+    let number = auto["number"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    // The auto's page leads to the task; the task opens on the act that comes next.
+    let (_, record, _) = ana
+        .get(&format!("/painel/ver/app-infraction-autos/{id}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/procedimento?id={id}")),
+        "{record}"
+    );
+    let (status, page, _) = ana
+        .get(&format!("/painel/tarefa/procedimento?id={id}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(text.contains("Notificação do autuado"), "{text}");
+    assert!(
+        text.contains("fase: lavrado, aguardando a notificação"),
+        "{text}"
+    );
+    assert!(text.contains("Maria da Silva Souza"), "{text}");
+    assert!(
+        page.contains(&format!("name=\"auto\" type=\"text\" value=\"{number}\"")),
+        "{page}"
+    );
+    let csrf = field(&page, "_csrf").unwrap();
+    let notification = |acao: &str| {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("auto", number.to_owned()),
+            ("ato", "notificacao".to_owned()),
+            ("method", "post".to_owned()),
+            ("notified_on", "30/11/2026".to_owned()),
+            ("juntada_on", "30/11/2026".to_owned()),
+            ("acao", acao.to_owned()),
+        ]
+    };
+    let path = "/painel/tarefa/procedimento";
+    let (status, page, _) = post_task(&mut ana, path, &notification("conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(
+        text.contains("Depois do ato, a fase será: notificado, no prazo de defesa; defesa até "),
+        "{text}"
+    );
+    let unchanged = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await;
+    assert!(unchanged["notification"].is_null(), "{unchanged}");
+    let (status, page, location) = post_task(&mut ana, path, &notification("registrar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert_eq!(
+        location.as_deref(),
+        Some(format!("/painel/ver/app-infraction-autos/{id}?feito=autos.notify").as_str())
+    );
+    let notified = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await;
+    assert_eq!(
+        notified["notification"]["juntada_on"], "2026-11-30",
+        "{notified}"
+    );
+    // Next: the defence, with the payment offered beside it.
+    let (_, page, _) = ana
+        .get(&format!("/painel/tarefa/procedimento?id={id}"))
+        .await;
+    let text = visible(&page);
+    assert!(
+        text.contains("Ato a registrar: Defesa · Decisão · Pagamento da multa"),
+        "{text}"
+    );
+    assert!(text.contains("Número do protocolo"), "{text}");
+    // A defence dated before the notification: the reason beside its date, nothing written.
+    let defence = vec![
+        ("_csrf", csrf.clone()),
+        ("auto", number.to_owned()),
+        ("ato", "defesa".to_owned()),
+        ("protocol", "PG-2026/881".to_owned()),
+        ("filed_on", "20/11/2026".to_owned()),
+        ("acao", "conferir".to_owned()),
+    ];
+    let (status, page, _) = post_task(&mut ana, path, &defence).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("id=\"e-filed_on\">"), "{page}");
+    // A payment typed in reais that is not an amount; an act the stage does not allow.
+    let payment = vec![
+        ("_csrf", csrf.clone()),
+        ("auto", number.to_owned()),
+        ("ato", "pagamento".to_owned()),
+        ("guia", "DAM 2026/1".to_owned()),
+        ("paid_on", "30/11/2026".to_owned()),
+        ("amount_centavos", "mil reais".to_owned()),
+        ("acao", "conferir".to_owned()),
+    ];
+    let (status, page, _) = post_task(&mut ana, path, &payment).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("id=\"e-amount_centavos\">Valor inválido; use reais, como 1.150,00."),
+        "{page}"
+    );
+    let inscription = vec![
+        ("_csrf", csrf.clone()),
+        ("auto", number.to_owned()),
+        ("ato", "inscricao_divida_ativa".to_owned()),
+        ("acao", "registrar".to_owned()),
+    ];
+    let (status, page, _) = post_task(&mut ana, path, &inscription).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+    assert!(
+        visible(&page)
+            .contains("Este ato não cabe na fase atual do auto (notificado, no prazo de defesa)."),
+        "{page}"
+    );
+    let history = app
+        .event_kinds(&format!("/api/v1/app-infraction-autos/{id}/history"))
+        .await;
+    assert!(!history.iter().any(|k| k == "procedure_act"), "{history:?}");
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "two enrolments from their papers, each refused then accepted"
+)]
+async fn a_charter_clerk_enrols_a_bus_and_a_driver_from_their_papers_after_a_check() {
+    use crate::charter::{company, noon};
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    // The company's page leads to both tasks, with the company named.
+    let (_, record, _) = carla
+        .get(&format!("/painel/ver/charter/companies/{c}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/onibus?id={c}")),
+        "{record}"
+    );
+    assert!(
+        record.contains(&format!("/painel/tarefa/motorista?id={c}")),
+        "{record}"
+    );
+    let (status, page, _) = carla.get(&format!("/painel/tarefa/onibus?id={c}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("value=\"11.222.333/0001-81\""), "{page}");
+    assert!(page.contains(">Micro-ônibus</option>"), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let bus = |first_registration: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("cnpj", "11.222.333/0001-81".into()),
+            ("plate", "QWE1R23".into()),
+            ("renavam", RENAVAMS[2].into()),
+            ("kind", "micro_onibus".into()),
+            ("make", "Marcopolo".into()),
+            ("model", "Volare W9".into()),
+            ("model_year", "2015".into()),
+            ("first_registration_date", first_registration.into()),
+            ("crlv_year", "2025".into()),
+            ("seated_capacity", "20".into()),
+            ("doors", "2".into()),
+            ("has_turnstile", "false".into()),
+            ("zero_km", "false".into()),
+            ("owner_cnpj", "11.222.333/0001-81".into()),
+            ("ownership_proof", "crv_e".into()),
+            ("itv_report_date", "02/05/2025".into()),
+            ("itv_provider", "ITV Credenciada Ltda.".into()),
+            ("insurance.insurer", "Seguradora Exemplo".into()),
+            ("insurance.policy", "RC-1".into()),
+            ("insurance.valid_from", "01/01/2025".into()),
+            ("insurance.valid_to", "31/12/2026".into()),
+            ("acao", acao.into()),
+        ]
+    };
+    // A bus first registered in 2005 is over the law's age: the reason beside its date.
+    let (status, page, _) = post_task(
+        &mut carla,
+        "/painel/tarefa/onibus",
+        &bus("10/03/2005", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-first_registration_date\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(beside.contains("art. 13"), "{beside}");
+    let (status, page, _) = post_task(
+        &mut carla,
+        "/painel/tarefa/onibus",
+        &bus("10/03/2015", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page)
+            .contains("O veículo será cadastrado na empresa. (Araguaia Fretamentos Ltda.)"),
+        "{}",
+        visible(&page)
+    );
+    assert!(
+        app.get_authed("/api/v1/charter/vehicles/by-plate/QWE1R23")
+            .await
+            .status()
+            == StatusCode::NOT_FOUND
+    );
+    let (status, page, location) = post_task(
+        &mut carla,
+        "/painel/tarefa/onibus",
+        &bus("10/03/2015", "cadastrar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert!(
+        location
+            .unwrap()
+            .starts_with("/painel/ver/charter/vehicles/")
+    );
+    let bus = app
+        .get_json("/api/v1/charter/vehicles/by-plate/QWE1R23")
+        .await;
+    assert_eq!(bus["company_id"], c.as_str(), "{bus}");
+
+    // The driver: a category B licence is refused beside the category, with its article.
+    let driver = |category: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("cnpj", "11222333000181".into()),
+            ("name", "João da Silva".into()),
+            ("cpf", CPFS[1].into()),
+            ("birth_date", "01/05/1990".into()),
+            ("cnh_number", crate::helpers::CNHS[1].into()),
+            ("cnh_category", category.into()),
+            ("cnh_ear", "true".into()),
+            ("cnh_expires_on", "01/01/2028".into()),
+            ("course_certificate.reference", "Curso TCP".into()),
+            ("course_certificate.valid_until", "01/01/2029".into()),
+            ("folha_corrida.reference", "FC-1".into()),
+            ("folha_corrida.issued_on", "20/05/2025".into()),
+            ("employment_link.kind", "ctps_digital".into()),
+            ("employment_link.reference", "CTPS 123".into()),
+            ("toxicological_exam_on", "01/06/2024".into()),
+            ("acao", acao.into()),
+        ]
+    };
+    let (status, page, _) = post_task(
+        &mut carla,
+        "/painel/tarefa/motorista",
+        &driver("B", "cadastrar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-cnh_category\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(beside.contains("art. 15, I"), "{beside}");
+    let (status, page, location) = post_task(
+        &mut carla,
+        "/painel/tarefa/motorista",
+        &driver("D", "cadastrar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/charter/drivers/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let enrolled = app.get_json(&format!("/api/v1/charter/drivers/{id}")).await;
+    assert_eq!(enrolled["name"], "João da Silva", "{enrolled}");
+}
+
+#[tokio::test]
+async fn an_inspector_confers_an_auto_with_its_fine_then_draws_it_up_by_cpf() {
+    let app = spawn_app().await; // 30/11/2026
+    app.official("ivo.fiscal", "Ivo Fiscal", "inspector").await;
+    let grant = app.granted().await;
+    let mut ivo = Browser::new(&app);
+    ivo.sign_in("ivo.fiscal", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ivo
+        .get(&format!(
+            "/painel/tarefa/auto?driver_id={}&authorization_id={}",
+            grant["driver_id"].as_str().unwrap(),
+            grant["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    // The link's ids read as the papers do; the infraction is picked from the catalogue.
+    assert!(page.contains("value=\"APP-2026/000001\""), "{page}");
+    assert!(!visible(&page).contains(grant["driver_id"].as_str().unwrap()));
+    assert!(page.contains("value=\"APP-ART26-VI\""), "{page}");
+    assert!(
+        page.contains("name=\"inspector\" type=\"text\" value=\"Ivo Fiscal\""),
+        "{page}"
+    );
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |committed_at: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("driver_id", CPFS[0].into()),
+            ("authorization_id", "bra2e19".into()),
+            ("infraction_id", "APP-ART26-VI".into()),
+            ("committed_at", committed_at.into()),
+            ("place", "Av. Ministro João Alberto".into()),
+            ("facts", "Embarcou passageiro fora da plataforma.".into()),
+            ("inspector", "Ivo Fiscal".into()),
+            ("acao", acao.into()),
+        ]
+    };
+    // An infraction after now cannot be drawn up: the reason beside the instant.
+    let (status, page, _) = post_task(
+        &mut ivo,
+        "/painel/tarefa/auto",
+        &form("01/12/2026 10:00", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("id=\"e-committed_at\">"), "{page}");
+    let (status, page, _) = post_task(
+        &mut ivo,
+        "/painel/tarefa/auto",
+        &form("30/11/2026 08:00", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(text.contains("O auto proporá: multa de "), "{text}");
+    assert!(
+        text.contains("Cadastrado(a): Maria da Silva Souza"),
+        "{text}"
+    );
+    let (status, page, location) = post_task(
+        &mut ivo,
+        "/painel/tarefa/auto",
+        &form("30/11/2026 08:00", "lavrar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/app-infraction-autos/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let auto = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{id}"))
+        .await;
+    assert_eq!(auto["driver_id"], grant["driver_id"], "{auto}");
+    assert_eq!(auto["authorization_id"], grant["id"], "{auto}");
+    assert_eq!(auto["committed_at"], "2026-11-30T12:00:00Z", "{auto}");
+}
+
+#[tokio::test]
+async fn a_clerk_suspends_an_authorization_seeing_its_dates_and_confirms_a_cassacao() {
+    let app = spawn_app().await; // 30/11/2026
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let id = a["id"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, record, _) = ana
+        .get(&format!("/painel/ver/app-authorizations/{id}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/sancao?id={id}")),
+        "{record}"
+    );
+    let (_, page, _) = ana.get(&format!("/painel/tarefa/sancao?id={id}")).await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |kind: &str, confirm: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("autorizacao", "APP-2026/000001".into()),
+            ("kind", kind.into()),
+            ("effective_from", "01/12/2026".into()),
+            ("duracao", "30".into()),
+            ("unidade", "days".into()),
+            ("legal_basis", "art. 26, V".into()),
+            ("reason", "Decisão definitiva no auto.".into()),
+            ("_confirmo", confirm.into()),
+            ("acao", acao.into()),
+        ]
+    };
+    let (status, page, _) = post_task(
+        &mut ana,
+        "/painel/tarefa/sancao",
+        &form("suspension", "", "conferir"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains(
+            "A autorização APP-2026/000001 ficará suspensa de 01/12/2026 a 30/12/2026 e volta a valer em 31/12/2026."
+        ),
+        "{}",
+        visible(&page)
+    );
+    // A cassação without its confirmation is not recorded.
+    let (status, page, _) = post_task(
+        &mut ana,
+        "/painel/tarefa/sancao",
+        &form("cassacao", "", "aplicar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("id=\"e-_confirmo\">Confirme a cassação."),
+        "{page}"
+    );
+    let (status, page, _) = post_task(
+        &mut ana,
+        "/painel/tarefa/sancao",
+        &form("suspension", "", "aplicar"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let after = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(after["sanctions"][0]["until"], "2026-12-31", "{after}");
+}
+
+#[tokio::test]
+async fn a_clerk_records_a_data_change_reported_late_and_is_told_before() {
+    let app = spawn_app().await; // 30/11/2026
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let driver = a["driver_id"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, record, _) = ana.get(&format!("/painel/ver/drivers/{driver}")).await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/alteracao?id={driver}")),
+        "{record}"
+    );
+    let (_, page, _) = ana
+        .get(&format!("/painel/tarefa/alteracao?id={driver}"))
+        .await;
+    assert!(!visible(&page).contains(driver), "{page}");
+    assert!(
+        field(&page, "driver_id").is_some_and(|v| !v.is_empty()),
+        "{page}"
+    );
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("driver_id", CPFS[0].into()),
+            ("what", "Mudou de endereço.".into()),
+            ("changed_on", "02/11/2026".into()),
+            ("reported_on", "30/11/2026".into()),
+            ("acao", acao.into()),
+        ]
+    };
+    let (status, page, _) =
+        post_task(&mut ana, "/painel/tarefa/alteracao", &form("conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(
+        text.contains("Comunicada depois do prazo, que foi até "),
+        "{text}"
+    );
+    let (status, page, _) =
+        post_task(&mut ana, "/painel/tarefa/alteracao", &form("registrar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let history = app
+        .event_kinds(&format!("/api/v1/drivers/{driver}/history"))
+        .await;
+    assert!(
+        history.iter().any(|k| k == "data_change_reported"),
+        "{history:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_clerk_records_a_failed_vistoria_seeing_the_days_to_fix_first() {
+    let app = spawn_app().await; // 30/11/2026, fee paid 20/11/2026
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let id = a["id"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, record, _) = ana
+        .get(&format!("/painel/ver/app-authorizations/{id}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/vistoria-aplicativo?id={id}")),
+        "{record}"
+    );
+    let (_, page, _) = ana
+        .get(&format!("/painel/tarefa/vistoria-aplicativo?id={id}"))
+        .await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |on: &str, approved: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("autorizacao", PLATES[0].into()),
+            ("performed_on", on.into()),
+            ("approved", approved.into()),
+            ("inspector", "Fiscal SMF".into()),
+            (
+                "notified_on",
+                if approved == "false" {
+                    on.into()
+                } else {
+                    String::new()
+                },
+            ),
+            ("acao", acao.into()),
+        ]
+    };
+    // Before the fee was paid: refused beside the day, with its article (art. 10).
+    let path = "/painel/tarefa/vistoria-aplicativo";
+    let (status, page, _) =
+        post_task(&mut ana, path, &form("19/11/2026", "true", "conferir")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let beside = page
+        .split("id=\"e-performed_on\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(beside.contains("art. 10"), "{beside}");
+    let (status, page, _) =
+        post_task(&mut ana, path, &form("27/11/2026", "true", "conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains("A vistoria anual valerá até 27/11/2027."),
+        "{}",
+        visible(&page)
+    );
+    let (status, page, _) =
+        post_task(&mut ana, path, &form("27/11/2026", "false", "conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains("O condutor terá até "),
+        "{}",
+        visible(&page)
+    );
+    let before = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert!(before["inspection"]["last_vistoria"].is_null(), "{before}");
+    let (status, page, _) =
+        post_task(&mut ana, path, &form("27/11/2026", "false", "registrar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let after = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(
+        after["inspection"]["last_vistoria"]["approved"], false,
+        "{after}"
+    );
+    assert!(after["inspection"]["fix_due"]["due"].is_string(), "{after}");
+}
+
+#[tokio::test]
+async fn an_inspector_draws_up_a_charter_auto_seeing_its_fine_doubled_on_a_repeat() {
+    use crate::charter::{auto, company, noon};
+    let app = spawn_app().await;
+    app.official("ivo.fiscal", "Ivo Fiscal", "inspector").await;
+    app.clock.set(noon("2025-06-02"));
+    let c = company(&app, "2026-12-31").await;
+    // An earlier auto of the same inciso, three months before.
+    let earlier = auto(&app, &c, "FRET-ART19-III", "2025-03-10").await;
+    app.clock.set(noon("2025-06-02"));
+    let mut ivo = Browser::new(&app);
+    ivo.sign_in("ivo.fiscal", OFFICIAL_PASSWORD).await;
+    let (_, record, _) = ivo.get(&format!("/painel/ver/charter/companies/{c}")).await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/auto-fretamento?id={c}")),
+        "{record}"
+    );
+    let (status, page, _) = ivo
+        .get(&format!("/painel/tarefa/auto-fretamento?id={c}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("value=\"11.222.333/0001-81\""), "{page}");
+    assert!(page.contains("value=\"FRET-ART19-III\""), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |committed_at: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("cnpj", "11.222.333/0001-81".into()),
+            ("infraction", "FRET-ART19-III".into()),
+            ("committed_at", committed_at.into()),
+            ("place", "Rodovia BR-070".into()),
+            ("facts", "Constatado em fiscalização.".into()),
+            ("inspector", "Ivo Fiscal".into()),
+            ("acao", acao.into()),
+        ]
+    };
+    let path = "/painel/tarefa/auto-fretamento";
+    let (status, page, _) = post_task(&mut ivo, path, &form("03/06/2025 10:00", "conferir")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("id=\"e-committed_at\">"), "{page}");
+    let (status, page, _) = post_task(&mut ivo, path, &form("01/06/2025 10:00", "conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(
+        text.contains(&format!(
+            "O auto terá multa de 1000 UPFBG, em dobro: repete a infração do auto {}",
+            earlier["number"].as_str().unwrap()
+        )),
+        "{text}"
+    );
+    let (status, page, location) =
+        post_task(&mut ivo, path, &form("01/06/2025 10:00", "lavrar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/charter/autos/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let drawn = app.get_json(&format!("/api/v1/charter/autos/{id}")).await;
+    assert_eq!(drawn["fine"]["upf"], 1000, "{drawn}");
+    assert_eq!(drawn["fine"]["recidivism"], true, "{drawn}");
+}

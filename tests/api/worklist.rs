@@ -87,7 +87,7 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
     assert!(row.contains("vencido há"), "{row}");
     assert!(
         row.contains(&format!(
-            "/painel/acao/authorizations.vistoria?id={}",
+            "/painel/tarefa/vistoria-aplicativo?id={}",
             b["id"].as_str().unwrap()
         )),
         "{row}"
@@ -99,7 +99,7 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
     );
     assert!(
         row.contains(&format!(
-            "/painel/acao/autos.notify?id={}",
+            "/painel/tarefa/procedimento?id={}",
             auto["id"].as_str().unwrap()
         )),
         "{row}"
@@ -223,7 +223,7 @@ async fn the_charter_worklist_lists_termos_vistorias_itv_and_autos_and_prints_as
     assert!(row.contains("aguardando há 16 dias"), "{row}");
     assert!(
         row.contains(&format!(
-            "/painel/acao/charter.procedure_act?id={}",
+            "/painel/tarefa/procedimento-fretamento?id={}",
             a["id"].as_str().unwrap()
         )),
         "{row}"
@@ -335,7 +335,7 @@ async fn the_worklist_lists_a_summons_not_attended_and_a_platforms_data_still_du
     let row = row_of("vistoria extraordinária");
     assert!(row.contains("10/12/2026"), "{row}");
     assert!(
-        row.contains(&format!("/painel/acao/authorizations.vistoria?id={id}")),
+        row.contains(&format!("/painel/tarefa/vistoria-aplicativo?id={id}")),
         "{row}"
     );
     let row = row_of("entregar os dados");

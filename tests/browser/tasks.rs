@@ -426,3 +426,72 @@ async fn api_post_as(app: &App, login: &str, path: &str, body: &Value) -> Value 
     );
     res.json().await.unwrap()
 }
+
+/// An inspector draws up an auto from the papers at 390 px, seeing its fine first; the clerk
+/// opens its procedure from the auto's page, which offers the notification, then the defence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_auto_is_drawn_up_and_its_procedure_walked_in_tasks() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    app.official("ivo.fiscal", "Ivo Fiscal", "inspector").await;
+    register_pair(&app).await;
+    let driver = chromedriver().await;
+    let phone = browser(&driver, 390).await;
+    sign_in(&phone, &app, "ivo.fiscal").await;
+    phone
+        .goto(&format!("{}/painel/tarefa/auto", app.base))
+        .await
+        .unwrap();
+    set(&phone, "driver_id", "529.982.247-25").await;
+    set(&phone, "infraction_id", "APP-ART27").await;
+    set(&phone, "committed_at", "2026-11-30T08:00").await;
+    set(&phone, "place", "Av. Ministro João Alberto").await;
+    set(&phone, "facts", "Transporte de passageiro sem autorização.").await;
+    click_and_wait(&phone, "button[value=conferir]").await;
+    let page = text(&phone).await;
+    assert!(page.contains("O auto proporá: multa de 950 UPFG"), "{page}");
+    assert!(
+        page.contains("Cadastrado(a): Maria da Silva Souza"),
+        "{page}"
+    );
+    shot(&phone, "task-auto-conferir-390").await;
+    assert!(
+        !overflows(&phone).await,
+        "the auto task overflows at 390 px"
+    );
+    click_and_wait(&phone, "button[value=lavrar]").await;
+    let here = path(&phone).await;
+    assert!(
+        here.starts_with("/painel/ver/app-infraction-autos/"),
+        "{here}"
+    );
+    phone.close().await.unwrap();
+
+    // The clerk: from the auto's page to its procedure, which opens on the notification.
+    let c = browser(&driver, 1280).await;
+    sign_in(&c, &app, "ana.smf").await;
+    c.goto(&format!("{}{here}", app.base)).await.unwrap();
+    click_and_wait(&c, "a[href*='/painel/tarefa/procedimento']").await;
+    let page = text(&c).await;
+    assert!(page.contains("Notificação do autuado"), "{page}");
+    assert!(
+        page.contains("fase: lavrado, aguardando a notificação"),
+        "{page}"
+    );
+    set(&c, "notified_on", "2026-11-30").await;
+    set(&c, "juntada_on", "2026-11-30").await;
+    click_and_wait(&c, "button[value=conferir]").await;
+    let page = text(&c).await;
+    assert!(page.contains("defesa até 15/12/2026"), "{page}");
+    shot(&c, "task-procedure-conferir-1280").await;
+    click_and_wait(&c, "button[value=registrar]").await;
+    click_and_wait(&c, "a[href*='/painel/tarefa/procedimento']").await;
+    let page = text(&c).await;
+    assert!(
+        page.contains("Ato a registrar: Defesa · Decisão · Pagamento da multa"),
+        "{page}"
+    );
+    shot(&c, "task-procedure-defence-1280").await;
+    c.close().await.unwrap();
+}

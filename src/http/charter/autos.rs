@@ -104,6 +104,57 @@ pub async fn create_auto(
     auto_reply(&state, c.id, aid, true).await
 }
 
+/// What drawing up a charter auto would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CharterAutoCheckView {
+    /// `true` quando o auto seria lavrado como está.
+    passes: bool,
+    /// A multa, com a reincidência contada entre os autos da empresa.
+    fine: Option<crate::domain::charter::sanctions::FineAssessment>,
+    /// A multa em reais, quando o valor da UPF do ano é conhecido.
+    fine_brl: Option<String>,
+    /// Por que o auto não seria lavrado, com o campo.
+    errors: Vec<crate::http::problem::ProblemItem>,
+}
+
+/// `POST /api/v1/charter/companies/{id}/auto-checks` (FRET-ART19, FRET-ART19-PU,
+/// FRET-ART20-IV): judges an auto as it would be drawn up now — its fine, recidivism counted —
+/// writing nothing.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/auto-checks", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "O que a lavratura decidiria: a multa, ou por que não seria lavrado", body = CharterAutoCheckView)))]
+pub async fn check_auto(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<NewAutoDto>,
+) -> Reply {
+    let c = company_or_404(&state, &id).await?;
+    let today = local_date(state.clock.now());
+    let auto = NewAuto::try_from((body.into_inner(), today, &*state.charter_basis()))?;
+    let view = match issue::assess_auto(&state, c.id, &auto).await {
+        Ok(fine) => {
+            let year = chrono::Datelike::year(&today);
+            let upf = state.store.upf_value(year).await?;
+            CharterAutoCheckView {
+                passes: true,
+                fine_brl: upf.map(|v| crate::documents::format::money(i64::from(fine.upf) * v)),
+                fine: Some(fine),
+                errors: Vec::new(),
+            }
+        }
+        Err(crate::issuance::UseCaseError::Inconsistent { field, message }) => {
+            CharterAutoCheckView {
+                passes: false,
+                fine: None,
+                fine_brl: None,
+                errors: vec![crate::http::problem::ProblemItem::field(field, message)],
+            }
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(HttpResponse::Ok().json(view))
+}
+
 impl
     TryFrom<(
         NewAutoDto,
@@ -217,6 +268,28 @@ pub async fn procedure_act(
     let company_id =
         register::procedure_act(&state, &official.actor, auto_id, &body.into_inner()).await?;
     auto_reply(&state, company_id, auto_id, false).await
+}
+
+/// An act of the procedure to judge before it is recorded.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct CharterActCheckDto {
+    /// O ato, como em `…/acts`.
+    act: ProcedureAct,
+}
+
+/// `POST /api/v1/charter/autos/{id}/act-checks` (FRET-ART22, FRET-ART23): judges an act of
+/// the procedure as it would be recorded now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/autos/{id}/act-checks", tag = "charter autos", security(("bearer" = [])), params(("id" = Uuid, Path, description = "O auto de infração")),
+    responses((status = 200, description = "O que o ato decidiria: o procedimento depois dele, ou por que não seria registrado", body = crate::http::autos::ActCheckView)))]
+pub async fn check_procedure_act(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<CharterActCheckDto>,
+) -> Reply {
+    let auto_id = path_id(&id, "Auto de infração")?;
+    let judged = register::check_act(&state, auto_id, &body.into_inner().act).await;
+    Ok(HttpResponse::Ok().json(crate::http::autos::act_check_view(judged)?))
 }
 
 /// `POST /api/v1/charter/autos/{id}/notice` (FRET-ART19–23, APP-ART19): issues the signed

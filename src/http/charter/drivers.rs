@@ -26,6 +26,20 @@ pub struct CharterNewDriverDto {
     facts: CharterDriverFacts,
 }
 
+/// The company of the path and the driver of the body, parsed (art. 15's facts checked for
+/// their form).
+async fn enrolment(
+    state: &AppState,
+    id: &str,
+    body: CharterNewDriverDto,
+) -> Result<(Uuid, NewDriver), ApiError> {
+    let company_id = register::company(state, path_id(id, "Empresa")?).await?.id;
+    let mut f = Fields::default();
+    check_driver_facts(&mut f, &body.facts, local_date(state.clock.now()));
+    f.finish()?;
+    Ok((company_id, NewDriver::try_from(body)?))
+}
+
 /// `POST /api/v1/charter/companies/{id}/drivers` (FRET-ART15, FRET-ART24).
 #[utoipa::path(post, path = "/api/v1/charter/companies/{id}/drivers", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
     responses((status = 201, description = "Condutor cadastrado", body = CharterDriverView)))]
@@ -35,15 +49,24 @@ pub async fn create_driver(
     id: web::Path<String>,
     body: web::Json<CharterNewDriverDto>,
 ) -> Reply {
-    let company_id = register::company(&state, path_id(&id, "Empresa")?)
-        .await?
-        .id;
-    let mut f = Fields::default();
-    check_driver_facts(&mut f, &body.facts, local_date(state.clock.now()));
-    f.finish()?;
-    let new = NewDriver::try_from(body.into_inner())?;
+    let (company_id, new) = enrolment(&state, &id, body.into_inner()).await?;
     let did = register::enrol_driver(&state, &official.actor, company_id, new).await?;
     driver_reply(&state, did, StatusCodeKind::Created).await
+}
+
+/// `POST /api/v1/charter/companies/{id}/driver-checks` (FRET-ART15): judges the enrolment
+/// of a driver as it would be decided now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/driver-checks", tag = "charter drivers", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "O que o cadastro decidiria, com cada requisito não atendido", body = super::EnrolmentCheckView)))]
+pub async fn check_driver(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<CharterNewDriverDto>,
+) -> Reply {
+    let (company_id, new) = enrolment(&state, &id, body.into_inner()).await?;
+    let failures = register::check_driver(&state, company_id, &new).await?;
+    Ok(HttpResponse::Ok().json(super::EnrolmentCheckView::of(failures)))
 }
 
 impl TryFrom<CharterNewDriverDto> for NewDriver {

@@ -27,6 +27,20 @@ pub struct CharterNewVehicleDto {
     enrolled_on: Option<String>,
 }
 
+/// The company of the path and the vehicle of the body, parsed (FRET-ART10–13's facts
+/// checked for their form).
+async fn enrolment(
+    state: &AppState,
+    id: &str,
+    body: CharterNewVehicleDto,
+) -> Result<(Uuid, NewVehicle), ApiError> {
+    let company_id = register::company(state, path_id(id, "Empresa")?).await?.id;
+    let mut f = Fields::default();
+    check_vehicle_facts(&mut f, &body.facts, local_date(state.clock.now()));
+    f.finish()?;
+    Ok((company_id, NewVehicle::try_from(body)?))
+}
+
 /// `POST /api/v1/charter/companies/{id}/vehicles` (FRET-ART10–13, FRET-ART24): enrols a
 /// bus or minibus; every requirement of arts. 10–13 must hold on the filing day.
 #[utoipa::path(post, path = "/api/v1/charter/companies/{id}/vehicles", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
@@ -37,20 +51,46 @@ pub async fn create_vehicle(
     id: web::Path<String>,
     body: web::Json<CharterNewVehicleDto>,
 ) -> Reply {
-    let company_id = register::company(&state, path_id(&id, "Empresa")?)
-        .await?
-        .id;
-    let today = local_date(state.clock.now());
-    let mut f = Fields::default();
-    check_vehicle_facts(&mut f, &body.facts, today);
-    f.finish()?;
-    let new = NewVehicle::try_from(body.into_inner())?;
+    let (company_id, new) = enrolment(&state, &id, body.into_inner()).await?;
     let (vid, warning) = register::enrol_vehicle(&state, &official.actor, company_id, new).await?;
     let c = register::company(&state, company_id).await?;
     let v = register::vehicle(&state, vid).await?;
     let mut body = vehicle_json(&state, &v, &c).await?;
     body.warnings = Some(warning.into_iter().map(ProblemItem::from).collect());
     Ok(HttpResponse::Created().json(body))
+}
+
+/// What an enrolment would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct EnrolmentCheckView {
+    /// `true` quando o cadastro seria feito como está.
+    passes: bool,
+    /// Cada requisito não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+impl EnrolmentCheckView {
+    pub(super) fn of(failures: Vec<crate::domain::rule::RuleFailure>) -> Self {
+        Self {
+            passes: failures.is_empty(),
+            errors: failures.into_iter().map(ProblemItem::from).collect(),
+        }
+    }
+}
+
+/// `POST /api/v1/charter/companies/{id}/vehicle-checks` (FRET-ART10–13): judges the
+/// enrolment of a bus or minibus as it would be decided now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/vehicle-checks", tag = "charter vehicles", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "O que o cadastro decidiria, com cada requisito não atendido", body = EnrolmentCheckView)))]
+pub async fn check_vehicle(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<CharterNewVehicleDto>,
+) -> Reply {
+    let (company_id, new) = enrolment(&state, &id, body.into_inner()).await?;
+    let failures = register::check_vehicle(&state, company_id, &new).await?;
+    Ok(HttpResponse::Ok().json(EnrolmentCheckView::of(failures)))
 }
 
 impl TryFrom<CharterNewVehicleDto> for NewVehicle {

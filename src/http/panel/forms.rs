@@ -319,6 +319,8 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
             ("string", Some("date")) => (Kind::Date, Vec::new()),
             ("string", _) if is_date_name(name) => (Kind::Date, Vec::new()),
             ("string", Some("date-time")) => (Kind::DateTime, Vec::new()),
+            // Money: typed in reais as on paper (`1.150,00`).
+            ("integer", _) if is_money_name(name) => (Kind::Text, Vec::new()),
             ("integer", _) => (Kind::Integer, Vec::new()),
             ("number", _) => (Kind::Number, Vec::new()),
             ("boolean", _) => (
@@ -334,7 +336,12 @@ fn field(name: &str, path: &str, s: &Value, required: bool, rows: usize, out: &m
     };
     out.push(Item::Input(Input {
         name: path.to_owned(),
-        label: label(name),
+        // Money is typed in reais: the label says so (records show the amount with its R$).
+        label: if is_money_name(name) {
+            format!("{} (R$)", label(name))
+        } else {
+            label(name)
+        },
         kind,
         required,
         options,
@@ -349,6 +356,69 @@ fn is_date_name(name: &str) -> bool {
     ["_on", "_date", "_until", "_from", "_since"]
         .iter()
         .any(|end| name.ends_with(end))
+}
+
+/// Makes the field `name` a choice among `options` (values the schema cannot list, such as
+/// the infractions of the legal basis in force).
+pub fn offer(items: &mut [Item], name: &str, options: &[(String, String)]) {
+    for item in items {
+        if let Item::Input(input) = item
+            && input.name == name
+        {
+            input.kind = Kind::Choice;
+            input.options = options.to_vec();
+        }
+    }
+}
+
+/// A field of the API that holds an amount in centavos (`amount_centavos`, `centavos`).
+fn is_money_name(name: &str) -> bool {
+    name == "centavos" || name.ends_with("_centavos")
+}
+
+/// An amount in reais as a clerk types it — `1.150,00`, `R$ 1.150,00`, `1150,5`, `1150` —
+/// in centavos (`115000`); `None` for anything else. A point followed by three digits
+/// separates thousands (`1.150` is R$ 1.150,00); a comma, the centavos.
+pub(super) fn api_centavos(raw: &str) -> Option<i64> {
+    let s: String = raw
+        .trim()
+        .trim_start_matches("R$")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let (reais, cents) = match s.rsplit_once(',') {
+        Some((r, c)) => (r.to_owned(), c.to_owned()),
+        None => match s.rsplit_once('.') {
+            // `1150.50`: a decimal point, as a calculator writes it.
+            Some((r, c)) if !r.contains('.') && (1..=2).contains(&c.len()) => {
+                (r.to_owned(), c.to_owned())
+            }
+            _ => (s.clone(), String::new()),
+        },
+    };
+    // Thousands: groups of three after the first.
+    let mut groups = reais.split('.');
+    let first = groups.next()?;
+    let rest: Vec<&str> = groups.collect();
+    if first.is_empty()
+        || first.len() > 3 && !rest.is_empty()
+        || rest.iter().any(|g| g.len() != 3)
+        || cents.len() > 2
+    {
+        return None;
+    }
+    let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+    let whole: String = std::iter::once(first).chain(rest).collect();
+    if !digits(&whole) || !(cents.is_empty() || digits(&cents)) || s.contains(",.") {
+        return None;
+    }
+    let reais: i64 = whole.parse().ok()?;
+    let cents: i64 = match cents.len() {
+        0 => 0,
+        1 => cents.parse::<i64>().ok()? * 10,
+        _ => cents.parse().ok()?,
+    };
+    reais.checked_mul(100)?.checked_add(cents)
 }
 
 /// A day as a clerk types it, `15/03/2030` (or `15/3/2030`), as the API takes it
@@ -480,6 +550,10 @@ fn any_value<S: std::hash::BuildHasher>(prefix: &str, values: &HashMap<String, S
         .any(|(k, v)| k.starts_with(&format!("{prefix}.")) && !v.trim().is_empty())
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one reader per JSON type, in the order the schema gives them"
+)]
 fn object_json<S: std::hash::BuildHasher>(
     schema: &Value,
     prefix: &str,
@@ -551,6 +625,13 @@ fn object_json<S: std::hash::BuildHasher>(
             continue;
         }
         let value = match (ty, inner.get("format").and_then(Value::as_str)) {
+            ("integer", _) if is_money_name(&name) => {
+                let Some(centavos) = api_centavos(raw) else {
+                    errors.push((path, "Valor inválido; use reais, como 1.150,00.".into()));
+                    continue;
+                };
+                Some(Value::from(centavos))
+            }
             ("integer", _) => raw.parse::<i64>().map(Value::from).ok(),
             ("number", _) => raw
                 .replace(',', ".")
@@ -594,6 +675,28 @@ fn object_json<S: std::hash::BuildHasher>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_is_typed_in_reais_as_on_paper() {
+        for (typed, centavos) in [
+            ("1.150,00", Some(115_000)),
+            ("R$ 1.150,00", Some(115_000)),
+            ("1150,5", Some(115_050)),
+            ("1150", Some(115_000)),
+            ("1.150", Some(115_000)),
+            ("1150.50", Some(115_050)),
+            ("12.345.678,09", Some(1_234_567_809)),
+            ("0,99", Some(99)),
+            ("1,150,00", None),
+            ("11.50.00", None),
+            ("1150,001", None),
+            ("mil", None),
+            ("", None),
+            ("-5,00", None),
+        ] {
+            assert_eq!(api_centavos(typed), centavos, "{typed}");
+        }
+    }
 
     #[test]
     fn an_instant_is_typed_as_on_paper_or_picked() {

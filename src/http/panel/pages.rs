@@ -15,10 +15,6 @@ use password::{password_change, password_page};
 pub use records::*;
 use session::{login, login_page, logout};
 pub use start::*;
-use tasks::{
-    grant_submit, grant_task, renewal_submit, renewal_task, termo_submit, termo_task,
-    vistoria_submit, vistoria_task,
-};
 use worklist::{worklist, worklist_csv, worklist_pdf};
 
 use std::collections::HashMap;
@@ -65,26 +61,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
     .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
-    .service(
-        web::resource("/painel/tarefa/autorizacao")
-            .route(web::get().to(grant_task))
-            .route(web::post().to(grant_submit)),
-    )
-    .service(
-        web::resource("/painel/tarefa/renovacao")
-            .route(web::get().to(renewal_task))
-            .route(web::post().to(renewal_submit)),
-    )
-    .service(
-        web::resource("/painel/tarefa/termo")
-            .route(web::get().to(termo_task))
-            .route(web::post().to(termo_submit)),
-    )
-    .service(
-        web::resource("/painel/tarefa/vistoria")
-            .route(web::get().to(vistoria_task))
-            .route(web::post().to(vistoria_submit)),
-    )
+    .configure(tasks::configure)
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
     .service(web::resource("/painel/pendencias.pdf").route(web::get().to(worklist_pdf)))

@@ -46,6 +46,38 @@ pub async fn record_vistoria(
     .await
 }
 
+/// A vistoria judged as it would be recorded now, writing nothing (APP-ART10, APP-ART16):
+/// the requirements it fails, and the authorization's vistoria standing after it.
+pub async fn check_vistoria(
+    state: &AppState,
+    id: Uuid,
+    v: &RideHailingVistoria,
+) -> Result<
+    (
+        Vec<crate::domain::rule::RuleFailure>,
+        crate::domain::ride_hailing::vistoria::InspectionReport,
+    ),
+    UseCaseError,
+> {
+    let a = state
+        .store
+        .get_authorization(id)
+        .await?
+        .ok_or(UseCaseError::NotFound(NO_AUTHORIZATION))?;
+    let failures: Vec<_> = app_art10_fee_before_vistoria(a.fee_paid_on, v.performed_on)
+        .into_iter()
+        .collect();
+    let (_, report) = crate::standing::ride_hailing::standing_with(
+        state,
+        (a.id, a.driver_id, a.vehicle_id),
+        a.granted_at,
+        state.clock.now(),
+        Some(v),
+    )
+    .await?;
+    Ok((failures, report))
+}
+
 /// Records the notice to present the car for an extra vistoria (APP-ART16-P1); missing it is
 /// the infraction of art. 26, I (AMB-38).
 pub async fn summon_vistoria(

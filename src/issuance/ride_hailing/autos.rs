@@ -8,7 +8,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::documents::format;
-use crate::domain::charter::sanctions::{Outcome, ProcedureAct, act_floor};
+use crate::domain::charter::sanctions::{Outcome, ProcedureAct, ProcedureState, act_floor};
 use crate::domain::dates::local_date;
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::domain::ride_hailing::sanctions::{
@@ -142,13 +142,20 @@ async fn check_parties(
     Ok(())
 }
 
-/// Draws up an auto and computes its consequences from the driver's earlier autos (art. 25;
-/// AMB-03: the fine in reais uses the UPF value in force on the day it is drawn up).
-pub async fn draw_up(
-    state: &AppState,
-    actor: &str,
-    new: NewAuto,
-) -> Result<RideHailingAuto, UseCaseError> {
+/// What drawing up an auto decides before it is written: when it was drawn up, the day of
+/// the infraction, the fine (UPFG, and centavos when the year's UPF value is known) and every
+/// consequence proposed.
+pub struct Assessed {
+    pub drawn_up_at: DateTime<Utc>,
+    pub committed_on: chrono::NaiveDate,
+    pub fine_upf: i64,
+    pub fine_centavos: Option<i64>,
+    pub proposals: Vec<Proposal>,
+}
+
+/// The auto `new` judged as it would be drawn up now, writing nothing (arts. 25–27; AMB-03:
+/// the fine in reais uses the UPF value in force on the day it is drawn up).
+pub async fn assess(state: &AppState, new: &NewAuto) -> Result<Assessed, UseCaseError> {
     let now = state.clock.now();
     // "Lavrado em" is the instant the inspector drew the auto up, which may come
     // before it is entered here, never after, and never before the infraction.
@@ -210,7 +217,23 @@ pub async fn draw_up(
     let Some(Consequence::Fine { upf, centavos, .. }) = cons.first() else {
         return Err(UseCaseError::Internal("an auto without its fine"));
     };
-    let proposals: Vec<Proposal> = cons.iter().map(Proposal::from).collect();
+    Ok(Assessed {
+        drawn_up_at,
+        committed_on,
+        fine_upf: i64::from(*upf),
+        fine_centavos: *centavos,
+        proposals: cons.iter().map(Proposal::from).collect(),
+    })
+}
+
+/// Draws up an auto and computes its consequences from the driver's earlier autos (art. 25;
+/// AMB-03: the fine in reais uses the UPF value in force on the day it is drawn up).
+pub async fn draw_up(
+    state: &AppState,
+    actor: &str,
+    new: NewAuto,
+) -> Result<RideHailingAuto, UseCaseError> {
+    let a = assess(state, &new).await?;
     let mut auto = RideHailingAuto {
         id: Uuid::new_v4(),
         number: String::new(),
@@ -218,14 +241,14 @@ pub async fn draw_up(
         driver_id: new.driver_id,
         authorization_id: new.authorization_id,
         committed_at: new.committed_at,
-        committed_on,
+        committed_on: a.committed_on,
         place: new.place,
         facts: new.facts,
         inspector: new.inspector,
-        drawn_up_at,
-        fine_upf: i64::from(*upf),
-        fine_centavos: *centavos,
-        consequences: serde_json::to_value(proposals).map_err(|_| UseCaseError::Encoding)?,
+        drawn_up_at: a.drawn_up_at,
+        fine_upf: a.fine_upf,
+        fine_centavos: a.fine_centavos,
+        consequences: serde_json::to_value(a.proposals).map_err(|_| UseCaseError::Encoding)?,
         legal_basis_version: state.ride_hailing_basis().version.clone(),
         notification: None,
     };
@@ -241,19 +264,13 @@ async fn auto(state: &AppState, id: Uuid) -> Result<RideHailingAuto, UseCaseErro
         .ok_or(UseCaseError::NotFound(NO_AUTO))
 }
 
-/// Records an act of the procedure (APP-ART22, AMB-34): defence, decision, reconsideration
-/// and its decision, in order; annulling re-computes recidivism (AMB-29).
-pub async fn procedure_act(
+/// Whether `act` may be recorded on auto `id` now (APP-ART22, AMB-34): the auto and its
+/// acts so far, or why not.
+async fn checked_act(
     state: &AppState,
-    actor: &str,
     id: Uuid,
     act: &ProcedureAct,
-) -> Result<RideHailingAuto, UseCaseError> {
-    // Read first: whatever is recorded on the auto after this is caught at the commit.
-    let head = state
-        .store
-        .entity_head(standing::ride_hailing::ENTITY, id)
-        .await?;
+) -> Result<(RideHailingAuto, Vec<ProcedureAct>), UseCaseError> {
     let auto = auto(state, id).await?;
     if matches!(act, ProcedureAct::Notificacao { .. }) {
         return Err(UseCaseError::Conflict {
@@ -286,6 +303,64 @@ pub async fn procedure_act(
         &cal,
     )
     .await?;
+    Ok((auto, acts))
+}
+
+/// What recording an act or the notification on auto `id` would do, writing nothing:
+/// the procedure as it would stand today after it (APP-ART22), or why it cannot be recorded.
+pub async fn check_act(
+    state: &AppState,
+    id: Uuid,
+    act: Option<&ProcedureAct>,
+    notification: Option<&AutoNotification>,
+) -> Result<ProcedureState, UseCaseError> {
+    let today = local_date(state.clock.now());
+    let (auto, acts) = match (act, notification) {
+        (Some(act), _) => {
+            let (auto, mut acts) = checked_act(state, id, act).await?;
+            acts.push(act.clone());
+            (auto, acts)
+        }
+        (None, Some(n)) => {
+            let mut drawn = auto(state, id).await?;
+            if drawn.notification.is_some() {
+                return Err(UseCaseError::Conflict {
+                    detail: "A notificação deste auto já foi registrada.".into(),
+                    field: None,
+                });
+            }
+            notice_dates(&drawn, n, today)?;
+            drawn.notification = Some(n.clone());
+            let acts = standing::ride_hailing::acts_of(state, id).await?;
+            (drawn, acts)
+        }
+        (None, None) => auto(state, id).await.map(|a| (a, Vec::new()))?,
+    };
+    let cal = state.calendar().await?;
+    Ok(standing::ride_hailing::state_of(
+        &auto,
+        &acts,
+        today,
+        &cal,
+        &state.deadline_rules,
+        &state.ride_hailing_basis(),
+    ))
+}
+
+/// Records an act of the procedure (APP-ART22, AMB-34): defence, decision, reconsideration
+/// and its decision, in order; annulling re-computes recidivism (AMB-29).
+pub async fn procedure_act(
+    state: &AppState,
+    actor: &str,
+    id: Uuid,
+    act: &ProcedureAct,
+) -> Result<RideHailingAuto, UseCaseError> {
+    // Read first: whatever is recorded on the auto after this is caught at the commit.
+    let head = state
+        .store
+        .entity_head(standing::ride_hailing::ENTITY, id)
+        .await?;
+    let (auto, _) = checked_act(state, id, act).await?;
     let annuls = matches!(
         act,
         ProcedureAct::Decisao {
@@ -312,6 +387,21 @@ pub async fn procedure_act(
     Ok(auto)
 }
 
+/// Art. 22, §§1º–2º: the notice's dates follow the auto and are not future.
+fn notice_dates(
+    drawn: &RideHailingAuto,
+    n: &AutoNotification,
+    today: chrono::NaiveDate,
+) -> Result<(), UseCaseError> {
+    crate::domain::ride_hailing::sanctions::app_art22_notice_dates(
+        local_date(drawn.drawn_up_at),
+        n.notified_on,
+        n.juntada_on,
+        today,
+    )
+    .map_err(|(field, message)| UseCaseError::Inconsistent { field, message })
+}
+
 /// Records how and when the notice reached the infractor and when it was filed (art. 22,
 /// §§1º–2º), once.
 pub async fn record_notification(
@@ -321,13 +411,7 @@ pub async fn record_notification(
     n: &AutoNotification,
 ) -> Result<RideHailingAuto, UseCaseError> {
     let drawn = auto(state, id).await?;
-    crate::domain::ride_hailing::sanctions::app_art22_notice_dates(
-        local_date(drawn.drawn_up_at),
-        n.notified_on,
-        n.juntada_on,
-        local_date(state.clock.now()),
-    )
-    .map_err(|(field, message)| UseCaseError::Inconsistent { field, message })?;
+    notice_dates(&drawn, n, local_date(state.clock.now()))?;
     match state
         .store
         .record_notification(id, n, actor, state.clock.now())
@@ -381,13 +465,7 @@ pub async fn rectify_notification(
             )),
         });
     }
-    crate::domain::ride_hailing::sanctions::app_art22_notice_dates(
-        local_date(drawn.drawn_up_at),
-        n.notified_on,
-        n.juntada_on,
-        today,
-    )
-    .map_err(|(field, message)| UseCaseError::Inconsistent { field, message })?;
+    notice_dates(&drawn, n, today)?;
     if rectified_on > today || rectified_on < current.juntada_on.min(current.notified_on) {
         return Err(UseCaseError::Inconsistent {
             field: "rectified_on",

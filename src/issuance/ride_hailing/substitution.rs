@@ -134,6 +134,22 @@ async fn parties(
     Ok((a, vehicle, driver))
 }
 
+/// APP-ART8-P2 judged as the replacement would be decided now, writing nothing: the
+/// authorization's number and the new car's plate, and every requirement not met.
+pub async fn check_substitution(
+    state: &AppState,
+    id: Uuid,
+    req: &SubstitutionRequest,
+) -> Result<(String, String, Vec<crate::domain::rule::RuleFailure>), UseCaseError> {
+    let (a, vehicle, driver) = parties(state, id, req.new_vehicle_id).await?;
+    let failures = match check(state, &a, &vehicle, &driver, req).await {
+        Ok(()) => Vec::new(),
+        Err(UseCaseError::Rules(failures)) => failures,
+        Err(e) => return Err(e),
+    };
+    Ok((a.number, vehicle.plate.as_str().to_owned(), failures))
+}
+
 /// APP-ART8-P2: replaces the car of authorization `id`.
 pub async fn substitute_vehicle(
     state: &AppState,

@@ -47,12 +47,28 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "authorizations.substitute_vehicle",
         "Substituir o veículo (art. 8º §2º)",
     ),
+    (
+        "authorizations.check_substitution",
+        "Conferir a substituição do veículo (sem gravar)",
+    ),
     ("authorizations.vistoria_summons", "Convocar para vistoria"),
     ("authorizations.vistoria", "Registrar vistoria"),
+    (
+        "authorizations.check_vistoria",
+        "Conferir a vistoria (sem gravar)",
+    ),
     ("authorizations.sanction", "Aplicar sanção"),
     ("autos.set_upf", "Valor da UPF do ano"),
     ("autos.create", "Lavrar auto de infração (aplicativo)"),
+    (
+        "autos.check",
+        "Conferir um auto antes de lavrar (sem gravar)",
+    ),
     ("autos.act", "Registrar ato do procedimento"),
+    (
+        "autos.check_act",
+        "Conferir um ato do procedimento (sem gravar)",
+    ),
     ("autos.notice", "Emitir o auto (PDF)"),
     ("autos.notify", "Registrar a notificação"),
     ("autos.rectify_notification", "Retificar a notificação"),
@@ -110,7 +126,15 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ),
     ("charter.apply_sanction", "Aplicar sanção à empresa"),
     ("charter.create_vehicle", "Cadastrar ônibus ou micro-ônibus"),
+    (
+        "charter.check_vehicle",
+        "Conferir o cadastro do ônibus ou micro-ônibus (sem gravar)",
+    ),
     ("charter.create_driver", "Cadastrar motorista"),
+    (
+        "charter.check_driver",
+        "Conferir o cadastro do motorista (sem gravar)",
+    ),
     ("charter.create_contract", "Registrar contrato"),
     (
         "charter.authorize_substitution",
@@ -119,6 +143,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     (
         "charter.create_auto",
         "Lavrar auto de infração (fretamento)",
+    ),
+    (
+        "charter.check_auto",
+        "Conferir um auto antes de lavrar (fretamento, sem gravar)",
     ),
     ("charter.file_itv", "Juntar laudo de ITV"),
     (
@@ -136,6 +164,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("charter.end_contract", "Encerrar contrato"),
     ("charter.file_trip", "Registrar viagem"),
     ("charter.procedure_act", "Registrar ato do procedimento"),
+    (
+        "charter.check_procedure_act",
+        "Conferir um ato do procedimento (sem gravar)",
+    ),
     ("charter.issue_notice", "Emitir o auto (PDF)"),
     ("charter.issue_certidao", "Emitir certidão (fretamento)"),
     ("history.driver", "Histórico"),
@@ -282,12 +314,52 @@ pub(super) fn parent_record(pattern: &str, values: &HashMap<String, String>) -> 
     None
 }
 
+/// An infraction catalogue as choices: "art. 26, VI — description".
+pub(super) fn infraction_choices<'a>(
+    entries: impl Iterator<Item = (&'a String, &'a String, &'a String)>,
+) -> Vec<(String, String)> {
+    entries
+        .map(|(id, article, description)| (id.clone(), format!("{article} — {description}")))
+        .collect()
+}
+
 pub(super) struct FormState {
     values: HashMap<String, String>,
     errors: Vec<(String, String)>,
     general: Vec<String>,
     headline: String,
     about: Option<String>,
+}
+
+/// The infractions of the basis in force, by article and description, never by code.
+fn offer_catalogue(s: &Signed, op: &str, items: &mut [forms::Item]) {
+    match op {
+        "autos.create" | "autos.check" => forms::offer(
+            items,
+            "infraction_id",
+            &infraction_choices(
+                s.app
+                    .state
+                    .ride_hailing_basis()
+                    .infractions
+                    .iter()
+                    .map(|i| (&i.id, &i.article, &i.description)),
+            ),
+        ),
+        "charter.create_auto" | "charter.check_auto" => forms::offer(
+            items,
+            "infraction",
+            &infraction_choices(
+                s.app
+                    .state
+                    .charter_basis()
+                    .infractions
+                    .iter()
+                    .map(|i| (&i.id, &i.article, &i.description)),
+            ),
+        ),
+        _ => {}
+    }
 }
 
 pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusCode) -> Page {
@@ -306,6 +378,7 @@ pub(super) fn form_page(s: &Signed, op: &str, state_: FormState, status: StatusC
         .map_or((None, Vec::new()), |schema| {
             forms::build(schema, chosen, rows)
         });
+    offer_catalogue(s, op, &mut items);
     forms::fill(&mut items, values);
     let mut general = state_.general;
     general.extend(forms::mark_errors(&mut items, &state_.errors));

@@ -97,6 +97,12 @@ pub(super) fn show(key: &str, v: &Value, names: &Names) -> (String, Option<Strin
     match v {
         Value::Null => ("—".into(), None),
         Value::Bool(b) => ((if *b { "Sim" } else { "Não" }).into(), None),
+        // An amount in centavos, in reais (`R$ 1.150,00`).
+        Value::Number(n) if key == "centavos" || key.ends_with("_centavos") => (
+            n.as_i64()
+                .map_or_else(|| n.to_string(), crate::domain::money::money),
+            None,
+        ),
         Value::Number(n) => (n.to_string(), None),
         Value::String(s) => {
             if let Some(tail) = s.strip_prefix("/api/v1/") {

@@ -57,8 +57,63 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
         Competence::IssueRideHailing,
     ),
     (
+        "/painel/tarefa/substituicao",
+        "Substituição do veículo da autorização",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/vistoria-aplicativo",
+        "Vistoria do veículo autorizado (aplicativo)",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/sancao",
+        "Sanção sobre a autorização (suspensão ou cassação)",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/alteracao",
+        "Comunicação de alteração de dados do condutor",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/certidao",
+        "Certidão de situação cadastral (aplicativo)",
+        Competence::IssueRideHailing,
+    ),
+    (
+        "/painel/tarefa/auto",
+        "Lavrar auto de infração (aplicativo)",
+        Competence::InspectRideHailing,
+    ),
+    (
+        "/painel/tarefa/procedimento",
+        "Procedimento do auto de infração (aplicativo): notificação, defesa, decisão, pagamento",
+        Competence::IssueRideHailing,
+    ),
+    (
         "/painel/tarefa/termo",
         "Termo de Autorização de fretamento (emissão ou renovação)",
+        Competence::IssueCharter,
+    ),
+    (
+        "/painel/tarefa/auto-fretamento",
+        "Lavrar auto de infração (fretamento)",
+        Competence::InspectCharter,
+    ),
+    (
+        "/painel/tarefa/procedimento-fretamento",
+        "Procedimento do auto de infração (fretamento): notificação, defesa, decisão, pagamento",
+        Competence::IssueCharter,
+    ),
+    (
+        "/painel/tarefa/onibus",
+        "Cadastro de ônibus ou micro-ônibus de fretamento",
+        Competence::IssueCharter,
+    ),
+    (
+        "/painel/tarefa/motorista",
+        "Cadastro de motorista de fretamento",
         Competence::IssueCharter,
     ),
     (

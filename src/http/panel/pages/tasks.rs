@@ -3,15 +3,50 @@
 //! plate, and a "Conferir" that runs the law's decision without writing anything. The acts
 //! themselves go through the JSON API, as every form of the back office.
 
+mod app_vistoria;
+mod auto;
+mod certidao;
+mod charter_auto;
+mod enrolment;
 mod grant;
+mod procedure;
 mod renewal;
+mod sanction;
+mod substitution;
 mod termo;
 mod vistoria;
 
-pub(super) use grant::{grant_submit, grant_task};
-pub(super) use renewal::{renewal_submit, renewal_task};
-pub(super) use termo::{termo_submit, termo_task};
-pub(super) use vistoria::{vistoria_submit, vistoria_task};
+/// Registers each task's page (`GET`) and its submission (`POST`).
+macro_rules! task_routes {
+    ($cfg:ident; $($path:literal => $module:ident :: $page:ident, $submit:ident;)+) => {
+        $($cfg.service(
+            web::resource($path)
+                .route(web::get().to($module::$page))
+                .route(web::post().to($module::$submit)),
+        );)+
+    };
+}
+
+/// The guided tasks' routes, under `/painel/tarefa/`.
+pub(super) fn configure(cfg: &mut web::ServiceConfig) {
+    task_routes! { cfg;
+        "/painel/tarefa/autorizacao" => grant::grant_task, grant_submit;
+        "/painel/tarefa/renovacao" => renewal::renewal_task, renewal_submit;
+        "/painel/tarefa/substituicao" => substitution::substitution_task, substitution_submit;
+        "/painel/tarefa/vistoria-aplicativo" => app_vistoria::app_vistoria_task, app_vistoria_submit;
+        "/painel/tarefa/sancao" => sanction::sanction_task, sanction_submit;
+        "/painel/tarefa/alteracao" => sanction::data_change_task, data_change_submit;
+        "/painel/tarefa/certidao" => certidao::certidao_task, certidao_submit;
+        "/painel/tarefa/auto" => auto::auto_task, auto_submit;
+        "/painel/tarefa/procedimento" => procedure::procedure_task, procedure_submit;
+        "/painel/tarefa/termo" => termo::termo_task, termo_submit;
+        "/painel/tarefa/onibus" => enrolment::bus_task, bus_submit;
+        "/painel/tarefa/motorista" => enrolment::charter_driver_task, charter_driver_submit;
+        "/painel/tarefa/vistoria" => vistoria::vistoria_task, vistoria_submit;
+        "/painel/tarefa/auto-fretamento" => charter_auto::charter_auto_task, charter_auto_submit;
+        "/painel/tarefa/procedimento-fretamento" => procedure::charter_procedure_task, charter_procedure_submit;
+    }
+}
 
 use serde_json::json;
 
@@ -20,6 +55,16 @@ use serde_json::json;
 pub(super) fn guided_task_href(op: &str, id: &str) -> Option<String> {
     let task = match op {
         "renewal.renew" => "renovacao",
+        "authorizations.substitute_vehicle" => "substituicao",
+        "authorizations.certidao" => "certidao",
+        "autos.act" | "autos.notify" => "procedimento",
+        "charter.procedure_act" => "procedimento-fretamento",
+        "charter.create_vehicle" => "onibus",
+        "authorizations.sanction" => "sancao",
+        "authorizations.vistoria" => "vistoria-aplicativo",
+        "registry.data_change" => "alteracao",
+        "charter.create_driver" => "motorista",
+        "charter.create_auto" => "auto-fretamento",
         "charter.record_vistoria" => "vistoria",
         "charter.grant_termo" => "termo",
         _ => return None,
@@ -73,8 +118,19 @@ impl Field {
     fn date(name: &str, label: &str) -> Self {
         Self::new(name, label, "date")
     }
+    /// A day and a time, as on an inspector's paper (`30/11/2026 10:00` typed, or picked).
+    fn datetime(name: &str, label: &str) -> Self {
+        Self::new(name, label, "datetime-local")
+    }
     fn number(name: &str, label: &str) -> Self {
         Self::new(name, label, "number")
+    }
+    /// A value the page carries without showing it (the act a procedure's page is about).
+    fn hidden(name: &str, value: &str) -> Self {
+        Self {
+            value: value.to_owned(),
+            ..Self::new(name, "", "hidden")
+        }
     }
     fn textarea(name: &str, label: &str) -> Self {
         Self {
@@ -150,6 +206,8 @@ struct TaskPage {
     buttons: Vec<(String, String, bool)>,
     /// Links to the generic forms for the cases the task does not cover.
     fallback: Vec<(String, String)>,
+    /// Links to the other forms of the task (href, text, the one shown).
+    choices: Vec<(String, String, bool)>,
 }
 
 /// What a task page shows after a round trip.
@@ -161,6 +219,8 @@ struct Outcome {
     ok: Option<String>,
     headline: String,
     general: Vec<String>,
+    /// The other forms of the task, as links (href, text, the one shown).
+    choices: Vec<(String, String, bool)>,
 }
 
 impl Outcome {
@@ -188,6 +248,8 @@ impl Outcome {
                 f.value = if f.kind == "date" {
                     // A date input shows only an ISO day; a typed one is converted back.
                     forms::api_date(v.trim()).unwrap_or_else(|| v.clone())
+                } else if f.kind == "datetime-local" {
+                    forms::api_local_datetime(v.trim()).unwrap_or_else(|| v.clone())
                 } else {
                     v.clone()
                 };
@@ -521,6 +583,7 @@ fn task_page(
             .iter()
             .map(|op| (format!("/painel/acao/{op}"), op_label(op).to_owned()))
             .collect(),
+        choices: outcome.choices,
     })?;
     Ok(html(status, body))
 }
@@ -596,4 +659,155 @@ async fn named_record(
         errors.push((field.to_owned(), format!("{none} “{q}”.")));
     }
     Ok(hit)
+}
+
+/// The ride-hailing authorization the number, the CPF or the plate typed in `field` names
+/// (the newest), with the driver's name, the plate and the validity shown beside the field.
+async fn authorization_named(
+    state: &AppState,
+    values: &HashMap<String, String>,
+    field: &str,
+    errors: &mut Vec<(String, String)>,
+    found: &mut Vec<(String, String)>,
+) -> Result<Option<crate::domain::ride_hailing::registry::RideHailingAuthorization>, PanelError> {
+    let id = named_record(
+        state,
+        values,
+        field,
+        "authorization",
+        "Nenhuma autorização encontrada para",
+        errors,
+    )
+    .await?;
+    let Some(a) = (match id {
+        Some(id) => state.store.get_authorization(id).await?,
+        None => None,
+    }) else {
+        return Ok(None);
+    };
+    let driver = state.store.get_driver(a.driver_id).await?;
+    let vehicle = state.store.get_vehicle(a.vehicle_id).await?;
+    found.push((
+        field.to_owned(),
+        format!(
+            "Autorização {} — {}, placa {}, válida até {}",
+            a.number,
+            driver.map(|d| d.name).unwrap_or_default(),
+            vehicle
+                .map(|v| v.plate.as_str().to_owned())
+                .unwrap_or_default(),
+            crate::documents::format::date(a.valid_until)
+        ),
+    ));
+    Ok(Some(a))
+}
+
+/// The registered car (ride-hailing) with the plate typed, and what to show beside it.
+async fn registered_car(
+    state: &AppState,
+    typed_plate: Option<&str>,
+) -> Result<Option<(uuid::Uuid, String)>, PanelError> {
+    let Some(plate) = typed_plate.and_then(|p| crate::domain::ids::Plate::parse(p).ok()) else {
+        return Ok(None);
+    };
+    let Some((id, true)) = state
+        .store
+        .vehicle_id_by_plate_or_renavam(&plate.mercosul_form(), "")
+        .await?
+    else {
+        return Ok(None);
+    };
+    Ok(state.store.get_vehicle(id).await?.map(|v| {
+        (
+            id,
+            format!(
+                "Cadastrado: {} {} {}, {}",
+                v.make, v.model, v.model_year, v.color
+            ),
+        )
+    }))
+}
+
+/// The charter company the CNPJ typed in `field` names, with its name shown beside it.
+async fn company_named(
+    state: &AppState,
+    values: &HashMap<String, String>,
+    field: &str,
+    errors: &mut Vec<(String, String)>,
+    found: &mut Vec<(String, String)>,
+) -> Result<Option<crate::standing::charter::Company>, PanelError> {
+    let id = named_record(
+        state,
+        values,
+        field,
+        "company",
+        "Nenhuma empresa de fretamento com o CNPJ",
+        errors,
+    )
+    .await?;
+    let Some(id) = id else { return Ok(None) };
+    let c = crate::issuance::charter::register::company(state, id)
+        .await
+        .map_err(|_| PanelError::NotFound)?;
+    found.push((field.to_owned(), format!("Cadastrada: {}", c.data.name)));
+    Ok(Some(c))
+}
+
+/// The body of the API operation `pattern` (a POST) from a task's fields, named as the API
+/// names them and read as its generic form reads them (days, money, choices); the reasons
+/// beside the fields otherwise.
+fn api_body(
+    pattern: &str,
+    values: &HashMap<String, String>,
+    errors: &mut Vec<(String, String)>,
+) -> Option<Value> {
+    let schema = forms::body_schema("post", pattern)?;
+    match forms::to_json(schema, values, None, 1) {
+        Ok(body) => Some(body),
+        Err(e) => {
+            errors.extend(e);
+            None
+        }
+    }
+}
+
+/// A task opened from a record or from Pendências: `?id=` names the authorization, shown in
+/// `field` by its number (the link carries ids, never a CPF).
+async fn opened_on_authorization(
+    state: &AppState,
+    query: &HashMap<String, String>,
+    field: &str,
+) -> Result<Outcome, PanelError> {
+    let mut values = HashMap::new();
+    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
+        && let Some(a) = state.store.get_authorization(id).await?
+    {
+        values.insert(field.to_owned(), a.number);
+    }
+    Ok(Outcome {
+        values,
+        ..Outcome::default()
+    })
+}
+
+/// A task opened from a company's record: `?id=` names it, shown by its CNPJ in `cnpj`.
+async fn opened_on_company(state: &AppState, query: &HashMap<String, String>) -> Outcome {
+    let mut values = HashMap::new();
+    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
+        && let Ok(c) = crate::issuance::charter::register::company(state, id).await
+    {
+        values.insert("cnpj".to_owned(), c.cnpj.formatted());
+    }
+    Outcome {
+        values,
+        ..Outcome::default()
+    }
+}
+
+/// A vistoria's result, as a clerk picks it.
+fn vistoria_results() -> Vec<(String, String)> {
+    vec![
+        ("true".to_owned(), "Aprovada".to_owned()),
+        ("false".to_owned(), "Reprovada".to_owned()),
+    ]
 }

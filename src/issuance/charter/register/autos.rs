@@ -31,6 +31,56 @@ pub(super) async fn auto_view(
         .ok_or(UseCaseError::NotFound(NO_AUTO))
 }
 
+/// Whether `act` may follow the procedure of the auto `view` (FRET-ART22, FRET-ART23).
+async fn judge(
+    state: &AppState,
+    view: &reg::AutoView,
+    act: &ProcedureAct,
+    cal: &crate::domain::calendar::Calendar,
+) -> Result<(), UseCaseError> {
+    // FRET-ART22: the procedure opens with the auto; no act of it (the notification first)
+    // is dated before the auto was drawn up.
+    let drawn_up_on = local_date(view.data.drawn_up_at);
+    let start = drawn_up_on.max(view.data.committed_on);
+    crate::issuance::procedure::check_procedure_act(
+        state,
+        &ProcedureCase {
+            acts: &view.acts,
+            start,
+            floor: act_floor(&view.acts, start),
+            fine_upf: view.fine.as_ref().map_or(0, |f| i64::from(f.upf)),
+            drawn_up_on,
+            days: state.charter_basis().as_ref().into(),
+        },
+        act,
+        cal,
+    )
+    .await
+}
+
+/// What recording `act` on auto `auto_id` would do, writing nothing: the procedure as it
+/// would stand today after it (FRET-ART22, FRET-ART23), or why it cannot be recorded.
+pub async fn check_act(
+    state: &AppState,
+    auto_id: Uuid,
+    act: &ProcedureAct,
+) -> Result<crate::domain::charter::sanctions::ProcedureState, UseCaseError> {
+    let (row, company_id) = auto_company(state, auto_id).await?;
+    let view = auto_view(state, company_id, row.id).await?;
+    let cal = state.calendar().await?;
+    judge(state, &view, act, &cal).await?;
+    let mut acts = view.acts.clone();
+    acts.push(act.clone());
+    let acts = crate::domain::charter::sanctions::effective_acts(&acts);
+    Ok(crate::domain::charter::sanctions::procedure_state(
+        &acts,
+        local_date(state.clock.now()),
+        &cal,
+        &state.deadline_rules,
+        state.charter_basis().as_ref().into(),
+    ))
+}
+
 /// Records an act of an auto's procedure (FRET-ART22, §§1º–3º, FRET-ART23): notification,
 /// defence, decision, reconsideration to the Mayor and the Mayor's decision, in order.
 /// Answers the auto's company.
@@ -47,25 +97,7 @@ pub async fn procedure_act(
         .entity_head(CharterTable::Autos.entity_type(), row.id)
         .await?;
     let view = auto_view(state, company_id, row.id).await?;
-    let cal = state.calendar().await?;
-    // FRET-ART22: the procedure opens with the auto; no act of it (the notification first)
-    // is dated before the auto was drawn up.
-    let drawn_up_on = local_date(view.data.drawn_up_at);
-    let start = drawn_up_on.max(view.data.committed_on);
-    crate::issuance::procedure::check_procedure_act(
-        state,
-        &ProcedureCase {
-            acts: &view.acts,
-            start,
-            floor: act_floor(&view.acts, start),
-            fine_upf: view.fine.as_ref().map_or(0, |f| i64::from(f.upf)),
-            drawn_up_on,
-            days: state.charter_basis().as_ref().into(),
-        },
-        act,
-        &cal,
-    )
-    .await?;
+    judge(state, &view, act, &state.calendar().await?).await?;
     crate::issuance::procedure::commit_act(
         state,
         head,

@@ -15,6 +15,21 @@ pub struct NewDriver {
     pub facts: CharterDriverFacts,
 }
 
+/// The enrolment of a driver judged as it would be decided now (FRET-ART15), writing
+/// nothing: every requirement not met.
+pub async fn check_driver(
+    state: &AppState,
+    company_id: Uuid,
+    new: &NewDriver,
+) -> Result<Vec<crate::domain::rule::RuleFailure>, UseCaseError> {
+    company(state, company_id).await?;
+    Ok(rules::driver_requirements(
+        &new.facts,
+        local_date(state.clock.now()),
+        &state.charter_basis(),
+    ))
+}
+
 /// Enrols a driver of a company (FRET-ART15, FRET-ART24); the CPF is unique in the company.
 pub async fn enrol_driver(
     state: &AppState,

@@ -21,6 +21,42 @@ pub struct NewVehicle {
     pub enrolled_on: Option<NaiveDate>,
 }
 
+/// FRET-ART10–13: the requirements of arts. 10–13 the vehicle does not meet on `today`.
+fn enrolment_failures(
+    new: &NewVehicle,
+    company: &crate::domain::ids::Cnpj,
+    today: NaiveDate,
+    basis: &crate::domain::legal_basis::CharterLegalBasis,
+) -> Vec<RuleFailure> {
+    rules::vehicle_requirements(
+        &new.facts,
+        company,
+        new.itv
+            .as_ref()
+            .map(|i| i.report_date)
+            .filter(|d| *d <= today),
+        today,
+        basis,
+    )
+}
+
+/// The enrolment of a bus or minibus judged as it would be decided now (FRET-ART10–13),
+/// writing nothing: every requirement not met.
+pub async fn check_vehicle(
+    state: &AppState,
+    company_id: Uuid,
+    new: &NewVehicle,
+) -> Result<Vec<RuleFailure>, UseCaseError> {
+    let c = company(state, company_id).await?;
+    let today = local_date(state.clock.now());
+    Ok(enrolment_failures(
+        new,
+        &c.cnpj,
+        today,
+        &state.charter_basis(),
+    ))
+}
+
 /// Enrols a bus or minibus (FRET-ART10–13, FRET-ART24): every requirement of arts. 10–13 must
 /// hold on the filing day. Answers the vehicle's id and the late-transition warning of
 /// art. 26, §1º, if any.
@@ -34,16 +70,7 @@ pub async fn enrol_vehicle(
     let now = state.clock.now();
     let today = local_date(now);
     let basis = &state.charter_basis();
-    problems(rules::vehicle_requirements(
-        &new.facts,
-        &c.cnpj,
-        new.itv
-            .as_ref()
-            .map(|i| i.report_date)
-            .filter(|d| *d <= today),
-        today,
-        basis,
-    ))?;
+    problems(enrolment_failures(&new, &c.cnpj, today, basis))?;
     let enrolled_on = new.enrolled_on.unwrap_or(today);
     if enrolled_on > today {
         return Err(UseCaseError::Inconsistent {

@@ -9,7 +9,7 @@ use super::{
     day, document_fields, enum_label, goes_to_review, id_of, posted, problems, record_json,
     redirect, refused_outcome, task_page, typed, web,
 };
-use crate::domain::ids::{Cpf, Plate};
+use crate::domain::ids::Cpf;
 use crate::domain::requirements::RequirementKind;
 use crate::domain::ride_hailing::OwnerType;
 use crate::domain::ride_hailing::driver_record::Court;
@@ -228,21 +228,7 @@ async fn registered(
     {
         parties.driver = Some((id, format!("Cadastrado(a): {}", d.name)));
     }
-    if let Some(plate) = typed(values, "vehicle.plate").and_then(|p| Plate::parse(p).ok())
-        && let Some((id, true)) = state
-            .store
-            .vehicle_id_by_plate_or_renavam(&plate.mercosul_form(), "")
-            .await?
-        && let Some(v) = state.store.get_vehicle(id).await?
-    {
-        parties.vehicle = Some((
-            id,
-            format!(
-                "Cadastrado: {} {} {}, {}",
-                v.make, v.model, v.model_year, v.color
-            ),
-        ));
-    }
+    parties.vehicle = super::registered_car(state, typed(values, "vehicle.plate")).await?;
     Ok(parties)
 }
 

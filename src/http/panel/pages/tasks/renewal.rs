@@ -7,9 +7,8 @@ use serde_json::json;
 use super::{
     AppState, Competence, Court, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
     Signed, StatusCode, answered_day, call, certificate_fields, check_passes, conferred_grant, day,
-    id_of, named_record, posted, record_json, redirect, refused_outcome, task_page, typed, web,
+    id_of, posted, record_json, redirect, refused_outcome, task_page, typed, web,
 };
-use crate::domain::ids::Plate;
 
 const ACTION: &str = "/painel/tarefa/renovacao";
 
@@ -69,16 +68,7 @@ pub(in crate::http::panel) async fn renewal_task(
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
     // From the worklist or the record: `?id=` names the authorization; shown by its number.
-    let mut values = HashMap::new();
-    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
-        && let Some(a) = state.store.get_authorization(id).await?
-    {
-        values.insert("autorizacao".to_owned(), a.number);
-    }
-    let outcome = Outcome {
-        values,
-        ..Outcome::default()
-    };
+    let outcome = super::opened_on_authorization(&state, &query, "autorizacao").await?;
     page(&s, outcome, StatusCode::OK)
 }
 
@@ -93,10 +83,6 @@ fn task_field(field: &str) -> String {
     }
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one task's round trip: resolve, check, then each act in order"
-)]
 pub(in crate::http::panel) async fn renewal_submit(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -109,48 +95,15 @@ pub(in crate::http::panel) async fn renewal_submit(
     let mut errors = Vec::new();
     let mut found = Vec::new();
     // The authorization: the newest one the number, the CPF or the plate names.
-    let mut current = None;
-    let id = named_record(
-        &state,
-        &values,
-        "autorizacao",
-        "authorization",
-        "Nenhuma autorização encontrada para",
-        &mut errors,
-    )
-    .await?;
-    if let Some(id) = id
-        && let Some(a) = state.store.get_authorization(id).await?
-    {
-        let driver = state.store.get_driver(a.driver_id).await?;
-        let vehicle = state.store.get_vehicle(a.vehicle_id).await?;
-        found.push((
-            "autorizacao".to_owned(),
-            format!(
-                "Autorização {} — {}, placa {}, válida até {}",
-                a.number,
-                driver.map(|d| d.name).unwrap_or_default(),
-                vehicle
-                    .map(|v| v.plate.as_str().to_owned())
-                    .unwrap_or_default(),
-                crate::documents::format::date(a.valid_until)
-            ),
-        ));
-        current = Some(a);
-    }
+    let current =
+        super::authorization_named(&state, &values, "autorizacao", &mut errors, &mut found).await?;
     let mut vehicle_id = None;
-    if let Some(p) = typed(&values, "vehicle.plate") {
-        let known = match Plate::parse(p) {
-            Ok(plate) => state
-                .store
-                .vehicle_id_by_plate_or_renavam(&plate.mercosul_form(), "")
-                .await?
-                .filter(|(_, same)| *same)
-                .map(|(id, _)| id),
-            Err(_) => None,
-        };
-        match known {
-            Some(id) => vehicle_id = Some(id),
+    if typed(&values, "vehicle.plate").is_some() {
+        match super::registered_car(&state, typed(&values, "vehicle.plate")).await? {
+            Some((id, shown)) => {
+                vehicle_id = Some(id);
+                found.push(("vehicle.plate".to_owned(), shown));
+            }
             None => errors.push((
                 "vehicle.plate".into(),
                 "Veículo não cadastrado: cadastre-o antes (Cadastrar veículo).".into(),

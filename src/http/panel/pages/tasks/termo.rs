@@ -5,14 +5,13 @@
 use serde_json::json;
 
 use super::{
-    AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
-    Section, Signed, StatusCode, answered_day, call, check_passes, conferred, day, named_record,
-    posted, redirect, refused_outcome, task_page, typed, web,
+    AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
+    Signed, StatusCode, answered_day, call, check_passes, conferred, day, posted, redirect,
+    refused_outcome, task_page, typed, web,
 };
 use crate::domain::charter::CompanyChecklist;
 use crate::domain::charter::requirement_kinds::CharterRequirementKind;
 use crate::domain::legal_basis::CharterLegalBasis;
-use crate::issuance::charter::register;
 
 const ACTION: &str = "/painel/tarefa/termo";
 
@@ -113,16 +112,7 @@ pub(in crate::http::panel) async fn termo_task(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueCharter)?;
-    let mut values = HashMap::new();
-    if let Some(id) = query.get("id").and_then(|i| uuid::Uuid::parse_str(i).ok())
-        && let Ok(c) = register::company(&state, id).await
-    {
-        values.insert("cnpj".to_owned(), c.cnpj.formatted());
-    }
-    let outcome = Outcome {
-        values,
-        ..Outcome::default()
-    };
+    let outcome = super::opened_on_company(&state, &query).await;
     page(&s, outcome, StatusCode::OK)
 }
 
@@ -144,23 +134,7 @@ pub(in crate::http::panel) async fn termo_submit(
     let issue = values.get("acao").map(String::as_str) == Some("emitir");
     let mut errors = Vec::new();
     let mut found = Vec::new();
-    let mut company = None;
-    let id = named_record(
-        &state,
-        &values,
-        "cnpj",
-        "company",
-        "Nenhuma empresa de fretamento com o CNPJ",
-        &mut errors,
-    )
-    .await?;
-    if let Some(id) = id {
-        let c = register::company(&state, id)
-            .await
-            .map_err(|_| PanelError::NotFound)?;
-        found.push(("cnpj".to_owned(), format!("Cadastrada: {}", c.data.name)));
-        company = Some(c);
-    }
+    let company = super::company_named(&state, &values, "cnpj", &mut errors, &mut found).await?;
     // The checklist filed, with the certidões typed in place of the old ones.
     let mut checklist = company
         .as_ref()

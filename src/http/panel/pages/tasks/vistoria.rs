@@ -29,10 +29,7 @@ const META: Meta = Meta {
 };
 
 fn sections(inspector: &str) -> Vec<Section> {
-    let yes_no = vec![
-        ("true".to_owned(), "Aprovada".to_owned()),
-        ("false".to_owned(), "Reprovada".to_owned()),
-    ];
+    let yes_no = super::vistoria_results();
     vec![
         Section::new(
             "Veículo",
