@@ -231,6 +231,7 @@ route_table! {
     "/api/v1/charter/companies/{id}/drivers" => [post charter::create_driver: IssueCharter],
     "/api/v1/charter/companies/{id}/driver-checks" => [post charter::check_driver: IssueCharter],
     "/api/v1/charter/companies/{id}/contracts" => [post charter::create_contract: IssueCharter],
+    "/api/v1/charter/companies/{id}/contract-checks" => [post charter::check_contract: IssueCharter],
     "/api/v1/charter/companies/{id}/substitutions" => [post charter::authorize_substitution: IssueCharter],
     "/api/v1/charter/companies/{id}/autos" => [post charter::create_auto: InspectCharter],
     "/api/v1/charter/companies/{id}/auto-checks" => [post charter::check_auto: InspectCharter],

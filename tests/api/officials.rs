@@ -123,6 +123,11 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("post", "/api/v1/charter/companies/{id}/drivers", "c"),
     ("post", "/api/v1/charter/companies/{id}/driver-checks", "c"),
     ("post", "/api/v1/charter/companies/{id}/contracts", "c"),
+    (
+        "post",
+        "/api/v1/charter/companies/{id}/contract-checks",
+        "c",
+    ),
     ("post", "/api/v1/charter/companies/{id}/substitutions", "c"),
     ("post", "/api/v1/charter/companies/{id}/autos", "ci"),
     ("post", "/api/v1/charter/companies/{id}/auto-checks", "ci"),

@@ -1556,3 +1556,100 @@ async fn an_inspector_draws_up_a_charter_auto_seeing_its_fine_doubled_on_a_repea
     assert_eq!(drawn["fine"]["upf"], 1000, "{drawn}");
     assert_eq!(drawn["fine"]["recidivism"], true, "{drawn}");
 }
+
+#[tokio::test]
+async fn a_charter_clerk_registers_a_contract_with_its_passengers_typed_one_per_line() {
+    use crate::charter::{created, minibus_company};
+    let (app, c, minibus) = minibus_company().await; // 02/06/2025
+    created(
+        app.post(
+            &format!(
+                "/api/v1/charter/vehicles/{}/vistorias",
+                minibus["id"].as_str().unwrap()
+            ),
+            &json!({"performed_on": "2025-06-02", "approved": true, "inspector": "Fiscal SIS"}),
+        )
+        .await,
+    )
+    .await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (_, record, _) = carla
+        .get(&format!("/painel/ver/charter/companies/{c}"))
+        .await;
+    assert!(
+        record.contains(&format!("/painel/tarefa/contrato?id={c}")),
+        "{record}"
+    );
+    let (_, page, _) = carla.get(&format!("/painel/tarefa/contrato?id={c}")).await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |plate: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("cnpj", "11.222.333/0001-81".into()),
+            ("kind", "continuo".into()),
+            ("contractor_type", "pessoa_juridica".into()),
+            ("contractor_name", "Frigorífico Araguaia".into()),
+            ("contractor_uses_own_vehicles", "false".into()),
+            ("purpose", "Funcionários".into()),
+            ("tourism", "false".into()),
+            ("signed_on", "02/06/2025".into()),
+            ("start_date", "02/06/2025".into()),
+            ("end_date", "01/06/2026".into()),
+            ("communicated_on", "02/06/2025".into()),
+            ("notary_registration", "1º Ofício nº 9".into()),
+            ("nfse_number", "2025/1".into()),
+            ("origin", "Centro".into()),
+            ("destination", "Distrito Industrial".into()),
+            ("within_municipality", "true".into()),
+            ("itinerary", "Av. Ministro João Alberto".into()),
+            ("timetable", "Seg a sex 06:00\nSáb 07:00".into()),
+            ("vehicle_plates", plate.into()),
+            (
+                "passageiros",
+                format!("Maria Souza; {}\nJoão Lima; {}", CPFS[0], CPFS[1]),
+            ),
+            ("acao", acao.into()),
+        ]
+    };
+    let path = "/painel/tarefa/contrato";
+    // A bus not registered for the company: refused beside the plates, nothing written.
+    let (status, page, _) = post_task(&mut carla, path, &form("ZZZ9Z99", "conferir")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("id=\"e-vehicle_plates\">"), "{page}");
+    let (status, page, _) = post_task(&mut carla, path, &form("QBA1C23", "conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        visible(&page).contains("O contrato será registrado para Araguaia Fretamentos Ltda.; o prazo para comunicá-lo vai até "),
+        "{}",
+        visible(&page)
+    );
+    let (status, page, location) = post_task(&mut carla, path, &form("QBA1C23", "registrar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/charter/contracts/")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let history = app
+        .get_json(&format!("/api/v1/charter/contracts/{id}/history"))
+        .await;
+    assert_eq!(history["events"][0]["kind"], "registered", "{history}");
+    assert_eq!(
+        history["events"][0]["actor_name"], "Carla Infraestrutura",
+        "{history}"
+    );
+    // The list typed one per line reached the register: a trip with its passengers fits.
+    let trip = app
+        .post(
+            &format!("/api/v1/charter/contracts/{id}/trips"),
+            &json!({"date": "2025-06-03", "leg": "ida", "vehicle_plate": "QBA1C23",
+                    "passengers": [{"name": "Maria Souza", "cpf": CPFS[0]}]}),
+        )
+        .await;
+    assert_eq!(trip.status(), StatusCode::CREATED);
+}

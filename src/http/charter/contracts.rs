@@ -31,6 +31,42 @@ pub async fn create_contract(
     }))
 }
 
+/// What registering a contract would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ContractCheckView {
+    /// `true` quando o contrato seria registrado como está.
+    passes: bool,
+    /// O prazo para comunicar o contrato à Secretaria (art. 3º).
+    notice_due: Deadline,
+    /// A comunicação fora do prazo, que o registro aponta.
+    warnings: Vec<ProblemItem>,
+    /// O que a Secretaria precisaria conferir à mão.
+    manual_review: Vec<String>,
+    /// Cada requisito não atendido, com o artigo e o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/charter/companies/{id}/contract-checks` (FRET-ART2, FRET-ART3,
+/// FRET-ART8-P3): judges a contract as it would be registered now; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/companies/{id}/contract-checks", tag = "charter contracts", security(("bearer" = [])), params(("id" = Uuid, Path, description = "A empresa")),
+    responses((status = 200, description = "O que o registro decidiria, com cada requisito não atendido", body = ContractCheckView)))]
+pub async fn check_contract(
+    state: web::Data<AppState>,
+    _official: Official,
+    id: web::Path<String>,
+    body: web::Json<ContractFacts>,
+) -> Reply {
+    let company_id = path_id(&id, "Empresa")?;
+    let judged = register::check_contract(&state, company_id, &body.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(ContractCheckView {
+        passes: judged.failures.is_empty(),
+        notice_due: judged.notice_due,
+        warnings: judged.late.into_iter().map(ProblemItem::from).collect(),
+        manual_review: judged.manual_review,
+        errors: judged.failures.into_iter().map(ProblemItem::from).collect(),
+    }))
+}
+
 /// A charter contract just registered, with its notice deadline (art. 3º).
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ContractView {

@@ -137,6 +137,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ),
     ("charter.create_contract", "Registrar contrato"),
     (
+        "charter.check_contract",
+        "Conferir o registro do contrato (sem gravar)",
+    ),
+    (
         "charter.authorize_substitution",
         "Autorizar substituição de veículo",
     ),

@@ -97,6 +97,11 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
         Competence::IssueCharter,
     ),
     (
+        "/painel/tarefa/contrato",
+        "Registro de contrato de fretamento",
+        Competence::IssueCharter,
+    ),
+    (
         "/painel/tarefa/auto-fretamento",
         "Lavrar auto de infração (fretamento)",
         Competence::InspectCharter,

@@ -7,6 +7,7 @@ mod app_vistoria;
 mod auto;
 mod certidao;
 mod charter_auto;
+mod contract;
 mod enrolment;
 mod grant;
 mod procedure;
@@ -43,6 +44,7 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         "/painel/tarefa/onibus" => enrolment::bus_task, bus_submit;
         "/painel/tarefa/motorista" => enrolment::charter_driver_task, charter_driver_submit;
         "/painel/tarefa/vistoria" => vistoria::vistoria_task, vistoria_submit;
+        "/painel/tarefa/contrato" => contract::contract_task, contract_submit;
         "/painel/tarefa/auto-fretamento" => charter_auto::charter_auto_task, charter_auto_submit;
         "/painel/tarefa/procedimento-fretamento" => procedure::charter_procedure_task, charter_procedure_submit;
     }
@@ -65,6 +67,7 @@ pub(super) fn guided_task_href(op: &str, id: &str) -> Option<String> {
         "registry.data_change" => "alteracao",
         "charter.create_driver" => "motorista",
         "charter.create_auto" => "auto-fretamento",
+        "charter.create_contract" => "contrato",
         "charter.record_vistoria" => "vistoria",
         "charter.grant_termo" => "termo",
         _ => return None,
@@ -761,8 +764,18 @@ fn api_body(
     values: &HashMap<String, String>,
     errors: &mut Vec<(String, String)>,
 ) -> Option<Value> {
+    api_body_rows(pattern, values, 1, errors)
+}
+
+/// [`api_body`] with `rows` rows for each list of objects (`passengers.0.name`…).
+fn api_body_rows(
+    pattern: &str,
+    values: &HashMap<String, String>,
+    rows: usize,
+    errors: &mut Vec<(String, String)>,
+) -> Option<Value> {
     let schema = forms::body_schema("post", pattern)?;
-    match forms::to_json(schema, values, None, 1) {
+    match forms::to_json(schema, values, None, rows) {
         Ok(body) => Some(body),
         Err(e) => {
             errors.extend(e);
@@ -809,5 +822,13 @@ fn vistoria_results() -> Vec<(String, String)> {
     vec![
         ("true".to_owned(), "Aprovada".to_owned()),
         ("false".to_owned(), "Reprovada".to_owned()),
+    ]
+}
+
+/// A yes-or-no choice, "Não" first.
+fn yes_no() -> Vec<(String, String)> {
+    vec![
+        ("false".to_owned(), "Não".to_owned()),
+        ("true".to_owned(), "Sim".to_owned()),
     ]
 }

@@ -42,6 +42,56 @@ pub struct RegisteredContract {
     pub manual_review: Vec<String>,
 }
 
+/// What registering a contract decides, before anything is written.
+pub struct JudgedContract {
+    /// The requirements not met.
+    pub failures: Vec<RuleFailure>,
+    pub notice_due: Deadline,
+    pub late: Option<RuleFailure>,
+    pub manual_review: Vec<String>,
+}
+
+/// FRET-ART2, FRET-ART3, FRET-ART8-P3: the contract judged for company `c` as it would be
+/// registered now: only an authorized company, with regular listed vehicles.
+async fn judge_contract(
+    state: &AppState,
+    c: &Company,
+    contract: &ContractFacts,
+) -> Result<JudgedContract, UseCaseError> {
+    let today = local_date(state.clock.now());
+    let termos = reg::termos_of(&state.store, c.id).await?;
+    let mut failures: Vec<RuleFailure> =
+        rules::fret_art2_i_authorized_company(reg::company_status(c, &termos, today).0)
+            .into_iter()
+            .collect();
+    let listed = listed_vehicles(state, c, &contract.vehicle_plates, today).await?;
+    let manual_review = rules::contract_requirements(contract, &listed, &mut failures);
+    let cal = state.calendar().await?;
+    let (notice_due, late) = rules::fret_art3_notice(
+        contract.signed_on,
+        contract.communicated_on,
+        &cal,
+        &state.deadline_rules,
+        &state.charter_basis(),
+    );
+    Ok(JudgedContract {
+        failures,
+        notice_due,
+        late,
+        manual_review,
+    })
+}
+
+/// A contract judged as it would be registered now, writing nothing.
+pub async fn check_contract(
+    state: &AppState,
+    company_id: Uuid,
+    contract: &ContractFacts,
+) -> Result<JudgedContract, UseCaseError> {
+    let c = company(state, company_id).await?;
+    judge_contract(state, &c, contract).await
+}
+
 /// Registers a contract (FRET-ART1-PU, FRET-ART2, FRET-ART3, FRET-ART5, FRET-ART8-P3,
 /// FRET-ART10-PU, FRET-ART28): only an authorized company, with regular listed vehicles.
 pub async fn register_contract(
@@ -51,24 +101,9 @@ pub async fn register_contract(
     contract: &ContractFacts,
 ) -> Result<RegisteredContract, UseCaseError> {
     let c = company(state, company_id).await?;
-    let now = state.clock.now();
-    let today = local_date(now);
-    let termos = reg::termos_of(&state.store, c.id).await?;
-    let mut failures: Vec<RuleFailure> =
-        rules::fret_art2_i_authorized_company(reg::company_status(&c, &termos, today).0)
-            .into_iter()
-            .collect();
-    let listed = listed_vehicles(state, &c, &contract.vehicle_plates, today).await?;
-    let review = rules::contract_requirements(contract, &listed, &mut failures);
-    problems(failures)?;
-    let cal = state.calendar().await?;
-    let (notice_due, late) = rules::fret_art3_notice(
-        contract.signed_on,
-        contract.communicated_on,
-        &cal,
-        &state.deadline_rules,
-        &state.charter_basis(),
-    );
+    let judged = judge_contract(state, &c, contract).await?;
+    problems(judged.failures)?;
+    let (notice_due, late, review) = (judged.notice_due, judged.late, judged.manual_review);
     let cid = Uuid::new_v4();
     let commit = CharterCommit {
         row: new_row(

@@ -25,13 +25,6 @@ struct Enrolment {
     field: fn(&str) -> String,
 }
 
-fn yes_no() -> Vec<(String, String)> {
-    vec![
-        ("false".to_owned(), "Não".to_owned()),
-        ("true".to_owned(), "Sim".to_owned()),
-    ]
-}
-
 const BUS: Enrolment = Enrolment {
     meta: Meta {
         title: "Cadastro de ônibus ou micro-ônibus de fretamento",
@@ -81,10 +74,10 @@ fn bus_sections() -> Vec<Section> {
                 Field::number("crlv_year", "Ano do licenciamento (CRLV)").required(),
                 Field::number("seated_capacity", "Lugares sentados, sem o motorista").required(),
                 Field::number("doors", "Portas").required(),
-                Field::select("has_turnstile", "Tem catraca", yes_no())
+                Field::select("has_turnstile", "Tem catraca", super::yes_no())
                     .required()
                     .preset("false"),
-                Field::select("zero_km", "Zero-quilômetro", yes_no()).preset("false"),
+                Field::select("zero_km", "Zero-quilômetro", super::yes_no()).preset("false"),
             ],
         )
         .columns(3),
@@ -213,9 +206,13 @@ fn driver_sections() -> Vec<Section> {
                 Field::text("cnh_category", "Categoria da CNH")
                     .required()
                     .hint("D ou E (AD e AE também)."),
-                Field::select("cnh_ear", "Exerce atividade remunerada (EAR)", yes_no())
-                    .required()
-                    .preset("true"),
+                Field::select(
+                    "cnh_ear",
+                    "Exerce atividade remunerada (EAR)",
+                    super::yes_no(),
+                )
+                .required()
+                .preset("true"),
                 Field::date("cnh_expires_on", "CNH válida até").required(),
             ],
         )

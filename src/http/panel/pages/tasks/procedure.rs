@@ -288,7 +288,10 @@ async fn case_of(
     let mut shown = format!(
         "{} — {}; autuado(a): {}; fase: {}",
         article.as_str().unwrap_or_default(),
-        description.as_str().unwrap_or_default(),
+        description
+            .as_str()
+            .unwrap_or_default()
+            .trim_end_matches('.'),
         party.unwrap_or_default(),
         stage_label(&stage_now),
     );
