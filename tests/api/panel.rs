@@ -476,10 +476,7 @@ async fn the_search_box_finds_records_of_the_officials_own_law_only() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains(&number), "{page}");
-    assert!(
-        page.contains("/painel/acao/authorizations.revoke"),
-        "{page}"
-    );
+    assert!(page.contains("/painel/tarefa/revogacao?id="), "{page}");
     assert!(page.contains("Baixar PDF"), "{page}");
     let pdf = page
         .split("href=\"/painel/ver/documents/")

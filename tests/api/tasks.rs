@@ -1653,3 +1653,57 @@ async fn a_charter_clerk_registers_a_contract_with_its_passengers_typed_one_per_
         .await;
     assert_eq!(trip.status(), StatusCode::CREATED);
 }
+
+#[tokio::test]
+async fn a_revocation_task_names_the_authorization_and_needs_the_confirmation() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let id = a["id"].as_str().unwrap();
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (_, page, _) = ana.get(&format!("/painel/tarefa/revogacao?id={id}")).await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let form = |confirm: &str, acao: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("_csrf", csrf.clone()),
+            ("autorizacao", CPFS[0].into()),
+            ("reason", "Art. 24, I, c: pedido do condutor.".into()),
+            ("_confirmo", confirm.into()),
+            ("acao", acao.into()),
+        ]
+    };
+    let path = "/painel/tarefa/revogacao";
+    let (status, page, _) = post_task(&mut ana, path, &form("", "conferir")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(
+        text.contains("A autorização APP-2026/000001 será revogada"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Autorização APP-2026/000001 — Maria da Silva Souza, placa BRA2E19"),
+        "{text}"
+    );
+    let (status, page, _) = post_task(&mut ana, path, &form("", "revogar")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("id=\"e-_confirmo\">Confirme a revogação."),
+        "{page}"
+    );
+    let now = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(now["status"], "active", "{now}");
+    let (status, page, _) = post_task(&mut ana, path, &form("sim", "revogar")).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let now = app
+        .get_json(&format!("/api/v1/app-authorizations/{id}"))
+        .await;
+    assert_eq!(now["status"], "revoked", "{now}");
+    // Once revoked, the task says so beside the authorization.
+    let (status, page, _) = post_task(&mut ana, path, &form("sim", "conferir")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("A autorização já foi revogada em "), "{page}");
+}

@@ -72,6 +72,11 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
         Competence::IssueRideHailing,
     ),
     (
+        "/painel/tarefa/revogacao",
+        "Revogação da autorização",
+        Competence::IssueRideHailing,
+    ),
+    (
         "/painel/tarefa/alteracao",
         "Comunicação de alteração de dados do condutor",
         Competence::IssueRideHailing,

@@ -36,6 +36,7 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         "/painel/tarefa/substituicao" => substitution::substitution_task, substitution_submit;
         "/painel/tarefa/vistoria-aplicativo" => app_vistoria::app_vistoria_task, app_vistoria_submit;
         "/painel/tarefa/sancao" => sanction::sanction_task, sanction_submit;
+        "/painel/tarefa/revogacao" => sanction::revocation_task, revocation_submit;
         "/painel/tarefa/alteracao" => sanction::data_change_task, data_change_submit;
         "/painel/tarefa/certidao" => certidao::certidao_task, certidao_submit;
         "/painel/tarefa/auto" => auto::auto_task, auto_submit;
@@ -63,6 +64,7 @@ pub(super) fn guided_task_href(op: &str, id: &str) -> Option<String> {
         "charter.procedure_act" => "procedimento-fretamento",
         "charter.create_vehicle" => "onibus",
         "authorizations.sanction" => "sancao",
+        "authorizations.revoke" => "revogacao",
         "authorizations.vistoria" => "vistoria-aplicativo",
         "registry.data_change" => "alteracao",
         "charter.create_driver" => "motorista",

@@ -330,3 +330,108 @@ pub(in crate::http::panel) async fn data_change_submit(
         d.id
     )))
 }
+
+const REVOCATION: Meta = Meta {
+    title: "Revogação da autorização",
+    intro: "A revogação encerra a autorização: a autorização e o adesivo passam a ser verificados como REVOGADOS, e ela não se desfaz. “Conferir” diz sobre o que o ato age, sem gravar nada; o registro pede confirmação.",
+    action: "/painel/tarefa/revogacao",
+    buttons: [
+        ("conferir", "Conferir, sem gravar"),
+        ("revogar", "Revogar a autorização"),
+    ],
+    fallback: &["authorizations.revoke"],
+};
+
+fn revocation_sections() -> Vec<Section> {
+    vec![Section::new(
+        "Revogação",
+        None,
+        vec![
+            Field::text(
+                "autorizacao",
+                "Número da autorização, CPF do condutor ou placa",
+            )
+            .required(),
+            Field::textarea("reason", "Fundamento e motivo, como na decisão").required(),
+            Field::select(
+                "_confirmo",
+                "Confirmação",
+                vec![(
+                    "sim".into(),
+                    "Confirmo a revogação, que não se desfaz".into(),
+                )],
+            ),
+        ],
+    )]
+}
+
+pub(in crate::http::panel) async fn revocation_task(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let outcome = super::opened_on_authorization(&state, &query, "autorizacao").await?;
+    task_page(
+        &s,
+        &REVOCATION,
+        revocation_sections(),
+        outcome,
+        StatusCode::OK,
+    )
+}
+
+pub(in crate::http::panel) async fn revocation_submit(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<Vec<(String, String)>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let values = posted(&s, form.into_inner())?;
+    let act = values.get("acao").map(String::as_str) == Some("revogar");
+    let page = |o: Outcome, status| task_page(&s, &REVOCATION, revocation_sections(), o, status);
+    let mut errors = Vec::new();
+    let mut found = Vec::new();
+    let current =
+        super::authorization_named(&state, &values, "autorizacao", &mut errors, &mut found).await?;
+    if let Some(r) = current.as_ref().and_then(|a| a.revocation.as_ref()) {
+        errors.push((
+            "autorizacao".into(),
+            format!(
+                "A autorização já foi revogada em {}.",
+                crate::documents::format::datetime_local(r.revoked_at)
+            ),
+        ));
+    }
+    if typed(&values, "reason").is_none() {
+        errors.push(("reason".into(), "Campo obrigatório.".into()));
+    }
+    if act && typed(&values, "_confirmo") != Some("sim") {
+        errors.push(("_confirmo".into(), "Confirme a revogação.".into()));
+    }
+    let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
+    let Some(a) = current.filter(|_| errors.is_empty()) else {
+        let o = refused(errors, "Confira os campos; nada foi gravado.");
+        return page(o, StatusCode::UNPROCESSABLE_ENTITY);
+    };
+    if !act {
+        let what = format!(
+            "A autorização {} será revogada; a autorização e o adesivo passarão a ser verificados como REVOGADOS, e a revogação não se desfaz.",
+            a.number
+        );
+        return page(conferred(&values, found, &what), StatusCode::OK);
+    }
+    let body = json!({"reason": typed(&values, "reason").unwrap_or_default()});
+    let path = format!("/api/v1/app-authorizations/{}/revocation", a.id);
+    let answer = call(&s, Method::POST, &path, Some(&body)).await?;
+    if !answer.status.is_success() {
+        let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), sanction_field)?;
+        return page(o, status);
+    }
+    Ok(redirect(&format!(
+        "/painel/ver/app-authorizations/{}?feito=authorizations.revoke",
+        a.id
+    )))
+}
