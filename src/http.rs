@@ -221,6 +221,7 @@ route_table! {
     "/api/v1/calendar/{year}" => [get calendar::year: Public],
     "/api/v1/deadlines" => [get calendar::deadline: Public],
     "/api/v1/charter/companies" => [post charter::create_company: IssueCharter],
+    "/api/v1/charter/company-checks" => [post charter::check_company: IssueCharter],
     "/api/v1/charter/companies/{id}" => [get charter::get_company: ReadCharter],
     "/api/v1/charter/companies/{id}/checklist" => [post charter::file_checklist: IssueCharter],
     "/api/v1/charter/companies/{id}/termos" => [post charter::grant_termo: IssueCharter],

@@ -113,6 +113,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/calendar/{year}", "*"),
     ("get", "/api/v1/deadlines", "*"),
     ("post", "/api/v1/charter/companies", "c"),
+    ("post", "/api/v1/charter/company-checks", "c"),
     ("get", "/api/v1/charter/companies/{id}", "aciu"),
     ("post", "/api/v1/charter/companies/{id}/checklist", "c"),
     ("post", "/api/v1/charter/companies/{id}/termos", "c"),

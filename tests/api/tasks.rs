@@ -1707,3 +1707,90 @@ async fn a_revocation_task_names_the_authorization_and_needs_the_confirmation() 
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
     assert!(page.contains("A autorização já foi revogada em "), "{page}");
 }
+
+#[tokio::test]
+async fn a_charter_clerk_registers_a_company_and_is_told_what_its_termo_still_needs() {
+    use crate::charter::noon;
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    app.clock.set(noon("2025-06-02"));
+    let mut carla = Browser::new(&app);
+    carla.sign_in("carla.sis", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = carla.get("/painel/tarefa/empresa").await;
+    assert_eq!(status, StatusCode::OK);
+    // The documents the charter basis in force lists, each with its article.
+    assert!(visible(&page).contains("art. 7º, II, a"), "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    let mut form: Vec<(String, String)> = [
+        ("_csrf", csrf.as_str()),
+        ("cnpj", "11.222.333/0001-81"),
+        ("name", "Araguaia Fretamentos Ltda."),
+        ("address", "Av. Ministro João Alberto, 100"),
+        ("phone", "(66) 3401-0000"),
+        ("email", "contato@araguaia.example"),
+        ("modality", "continuo"),
+        ("operating_before_law", "false"),
+        ("protocol", "SIS-2025/0042"),
+        ("applied_on", "20/05/2025"),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    let items: Vec<String> = crate::bodies::CHECKLIST_ITEMS
+        .iter()
+        .filter(|i| **i != "cndt")
+        .map(|i| (*i).to_owned())
+        .collect();
+    // Every document but the CNDT, the certidões with their validity.
+    for (i, item) in items.iter().enumerate() {
+        form.push((format!("checklist.{item}.reference"), format!("DOC-{i}")));
+        form.push((format!("checklist.{item}.issued_on"), "02/01/2025".into()));
+        if i >= 10 {
+            form.push((format!("checklist.{item}.valid_until"), "31/12/2026".into()));
+        }
+    }
+    let with = |acao: &str| -> Vec<(String, String)> {
+        let mut f = form.clone();
+        f.push(("acao".into(), acao.into()));
+        f
+    };
+    let conferir = with("conferir");
+    let (status, page, _) =
+        post_task(&mut carla, "/painel/tarefa/empresa", &as_refs(&conferir)).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let text = visible(&page);
+    assert!(
+        text.contains("A empresa será cadastrada, mas o Termo ainda não poderá ser emitido: "),
+        "{text}"
+    );
+    assert!(text.contains("CNDT"), "{text}");
+    let cadastrar = with("cadastrar");
+    let (status, page, location) =
+        post_task(&mut carla, "/painel/tarefa/empresa", &as_refs(&cadastrar)).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let id = location
+        .unwrap()
+        .trim_start_matches("/painel/ver/charter/companies/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let company = app
+        .get_json(&format!("/api/v1/charter/companies/{id}"))
+        .await;
+    assert_eq!(company["name"], "Araguaia Fretamentos Ltda.", "{company}");
+    // A second filing of the same CNPJ is refused beside it before anything is sent.
+    let (status, page, _) =
+        post_task(&mut carla, "/painel/tarefa/empresa", &as_refs(&conferir)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("id=\"e-cnpj\">Empresa já cadastrada com este CNPJ."),
+        "{page}"
+    );
+}
+
+/// A form of owned names as `post_task` takes it.
+fn as_refs(f: &[(String, String)]) -> Vec<(&str, String)> {
+    f.iter().map(|(k, v)| (k.as_str(), v.clone())).collect()
+}

@@ -40,6 +40,43 @@ pub async fn create_company(
     Ok(HttpResponse::Created().json(company_json(&state, &company).await?))
 }
 
+/// What registering a company would decide.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CompanyCheckView {
+    /// `true` quando a empresa seria cadastrada como está (o CNPJ ainda não cadastrado).
+    passes: bool,
+    /// Os documentos do art. 7º que faltam ou estão vencidos: não impedem o cadastro, impedem
+    /// o Termo de Autorização.
+    missing_for_termo: Vec<ProblemItem>,
+    /// Por que a empresa não seria cadastrada, com o campo.
+    errors: Vec<ProblemItem>,
+}
+
+/// `POST /api/v1/charter/company-checks` (FRET-ART7): judges a company's application as it
+/// would be registered now, and the documents its Termo would still need; writes nothing.
+#[utoipa::path(post, path = "/api/v1/charter/company-checks", tag = "charter companies", security(("bearer" = [])),
+    responses((status = 200, description = "O que o cadastro decidiria e o que ainda falta para o Termo", body = CompanyCheckView)))]
+pub async fn check_company(
+    state: web::Data<AppState>,
+    _official: Official,
+    body: web::Json<NewCompanyDto>,
+) -> Reply {
+    let new = NewCompany::try_from(body.into_inner())?;
+    let (registered, missing) = register::check_company(&state, &new).await?;
+    Ok(HttpResponse::Ok().json(CompanyCheckView {
+        passes: !registered,
+        missing_for_termo: missing.into_iter().map(ProblemItem::from).collect(),
+        errors: if registered {
+            vec![ProblemItem::field(
+                "cnpj",
+                "Empresa já cadastrada com este CNPJ.",
+            )]
+        } else {
+            Vec::new()
+        },
+    }))
+}
+
 impl TryFrom<NewCompanyDto> for NewCompany {
     type Error = ApiError;
 

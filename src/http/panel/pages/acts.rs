@@ -118,6 +118,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "Registrar decisão judicial que suspende ou restabelece dispositivos (fretamento)",
     ),
     ("charter.create_company", "Cadastrar empresa de fretamento"),
+    (
+        "charter.check_company",
+        "Conferir o cadastro da empresa (sem gravar)",
+    ),
     ("charter.file_checklist", "Juntar documentos do art. 7º"),
     ("charter.grant_termo", "Emitir o Termo de Autorização"),
     (

@@ -97,6 +97,11 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
         Competence::IssueRideHailing,
     ),
     (
+        "/painel/tarefa/empresa",
+        "Cadastro de empresa de fretamento (art. 7º)",
+        Competence::IssueCharter,
+    ),
+    (
         "/painel/tarefa/termo",
         "Termo de Autorização de fretamento (emissão ou renovação)",
         Competence::IssueCharter,

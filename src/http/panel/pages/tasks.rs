@@ -7,6 +7,7 @@ mod app_vistoria;
 mod auto;
 mod certidao;
 mod charter_auto;
+mod company;
 mod contract;
 mod enrolment;
 mod grant;
@@ -41,6 +42,7 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         "/painel/tarefa/certidao" => certidao::certidao_task, certidao_submit;
         "/painel/tarefa/auto" => auto::auto_task, auto_submit;
         "/painel/tarefa/procedimento" => procedure::procedure_task, procedure_submit;
+        "/painel/tarefa/empresa" => company::company_task, company_submit;
         "/painel/tarefa/termo" => termo::termo_task, termo_submit;
         "/painel/tarefa/onibus" => enrolment::bus_task, bus_submit;
         "/painel/tarefa/motorista" => enrolment::charter_driver_task, charter_driver_submit;

@@ -58,6 +58,28 @@ pub async fn register_company(
     }
 }
 
+/// A company's application judged as it would be registered now, writing nothing: whether
+/// its CNPJ is already registered, and the documents of art. 7 the basis in force asks for
+/// that are missing or lapsed — they do not block the filing, they block the Termo (FRET-ART7).
+pub async fn check_company(
+    state: &AppState,
+    new: &NewCompany,
+) -> Result<(bool, crate::domain::rule::Failures), UseCaseError> {
+    let registered = !state
+        .store
+        .charter_by_key(CharterTable::Companies, new.cnpj.as_str())
+        .await?
+        .is_empty();
+    let mut missing = Vec::new();
+    crate::domain::charter::company_documents(
+        &new.data.checklist,
+        local_date(state.clock.now()),
+        &state.charter_basis(),
+        &mut missing,
+    );
+    Ok((registered, missing))
+}
+
 /// Files the company's documents again (FRET-ART7, FRET-ART8-P2: a renewal needs fresh
 /// proofs).
 pub async fn file_checklist(

@@ -9,8 +9,6 @@ use super::{
     Signed, StatusCode, answered_day, call, check_passes, conferred, day, posted, redirect,
     refused_outcome, task_page, typed, web,
 };
-use crate::domain::charter::CompanyChecklist;
-use crate::domain::charter::requirement_kinds::CharterRequirementKind;
 use crate::domain::legal_basis::CharterLegalBasis;
 
 const ACTION: &str = "/painel/tarefa/termo";
@@ -18,19 +16,10 @@ const ACTION: &str = "/painel/tarefa/termo";
 /// The company documents that lapse (each with a validity) as the charter basis in force
 /// lists them (Lei 4.937/2025, art. 7º, II): field, label and citation, in the file's order.
 fn lapsing(basis: &CharterLegalBasis) -> Vec<(&'static str, &'static str, String)> {
-    let checklist = CompanyChecklist::default();
-    basis
-        .requirements
-        .iter()
-        .filter_map(|r| match &r.kind {
-            CharterRequirementKind::CompanyDocument {
-                item,
-                needs_validity: true,
-            } => checklist
-                .item(item)
-                .map(|i| (i.field, i.label, r.citation.clone())),
-            _ => None,
-        })
+    super::company::documents(basis)
+        .into_iter()
+        .filter(|(.., needs_validity)| *needs_validity)
+        .map(|(field, label, citation, _)| (field, label, citation))
         .collect()
 }
 
