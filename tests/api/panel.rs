@@ -360,10 +360,7 @@ async fn the_back_office_refuses_acts_outside_the_officials_roles_in_portuguese(
     // Her own law's forms open, and the start page offers only them.
     let (status, page, _) = b.get("/painel").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(
-        page.contains("/painel/acao/charter.create_company"),
-        "{page}"
-    );
+    assert!(page.contains("/painel/tarefa/empresa"), "{page}");
     assert!(
         !page.contains("/painel/acao/authorizations.grant"),
         "{page}"

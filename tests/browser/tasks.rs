@@ -495,3 +495,49 @@ async fn an_auto_is_drawn_up_and_its_procedure_walked_in_tasks() {
     shot(&c, "task-procedure-defence-1280").await;
     c.close().await.unwrap();
 }
+
+/// A charter clerk files a company's application on a phone: the art. 7º list fits at 390 px,
+/// and "Conferir" says what the Termo would still need.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_company_is_filed_from_its_papers_on_a_phone() {
+    let app = spawn_app().await;
+    app.official("carla.sis", "Carla Infraestrutura", "charter_issuer")
+        .await;
+    app.clock.set(at("2025-06-02T16:00:00Z"));
+    let driver = chromedriver().await;
+    let phone = browser(&driver, 390).await;
+    sign_in(&phone, &app, "carla.sis").await;
+    click_and_wait(&phone, "a[href='/painel/tarefa/empresa']").await;
+    for (name, value) in [
+        ("cnpj", "11.222.333/0001-81"),
+        ("name", "Araguaia Fretamentos Ltda."),
+        ("address", "Av. Ministro João Alberto, 100"),
+        ("phone", "(66) 3401-0000"),
+        ("email", "contato@araguaia.example"),
+        ("modality", "continuo"),
+        ("protocol", "SIS-2025/0042"),
+        ("applied_on", "2025-05-20"),
+        (
+            "checklist.contrato_social.reference",
+            "Contrato social, 3ª alteração",
+        ),
+        ("checklist.contrato_social.issued_on", "2024-03-01"),
+    ] {
+        set(&phone, name, value).await;
+    }
+    click_and_wait(&phone, "button[value=conferir]").await;
+    let page = text(&phone).await;
+    assert!(
+        page.contains("A empresa será cadastrada, mas o Termo ainda não poderá ser emitido"),
+        "{page}"
+    );
+    shot(&phone, "task-company-conferir-390").await;
+    assert!(
+        !overflows(&phone).await,
+        "the company task overflows at 390 px"
+    );
+    click_and_wait(&phone, "button[value=cadastrar]").await;
+    let here = path(&phone).await;
+    assert!(here.starts_with("/painel/ver/charter/companies/"), "{here}");
+    phone.close().await.unwrap();
+}

@@ -138,14 +138,13 @@ pub(super) const TASKS: &[(&str, &str, Competence)] = &[
     ),
 ];
 
-/// The acts that start from nothing, offered on the start page.
+/// The acts that start from nothing, offered on the start page after the tasks (those a task
+/// does — an auto, a company — open from the task's "Outros casos").
 pub(super) const NEW: &[&str] = &[
     "registry.create_driver",
     "registry.create_vehicle",
     "authorizations.grant",
     "platforms.create",
-    "autos.create",
-    "charter.create_company",
     "charter.issue_certidao",
     "calendar.add_closed_days",
     "autos.set_upf",

@@ -168,28 +168,35 @@ pub(in crate::http::panel) async fn company_submit(
         Err((o, status)) => return page(&s, o, status),
     };
     if !act {
-        let missing: Vec<String> = checked["missing_for_termo"]
+        // Not presented, by name; the others (lapsed…) as the law's check says them.
+        let mut absent = Vec::new();
+        let mut other = Vec::new();
+        for m in checked["missing_for_termo"]
             .as_array()
             .map(Vec::as_slice)
             .unwrap_or_default()
-            .iter()
-            .map(|m| {
-                format!(
-                    "{} ({})",
-                    m["message"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .trim_end_matches('.'),
-                    m["article"].as_str().unwrap_or_default()
-                )
-            })
-            .collect();
-        let what = if missing.is_empty() {
+        {
+            let message = m["message"]
+                .as_str()
+                .unwrap_or_default()
+                .trim_end_matches('.');
+            let article = m["article"].as_str().unwrap_or_default();
+            match message.strip_prefix("Documento não apresentado: ") {
+                Some(label) => absent.push(format!("{label} ({article})")),
+                None => other.push(format!("{message} ({article})")),
+            }
+        }
+        let mut needs = Vec::new();
+        if !absent.is_empty() {
+            needs.push(format!("faltam {}", absent.join(", ")));
+        }
+        needs.extend(other);
+        let what = if needs.is_empty() {
             "A empresa será cadastrada com todos os documentos do art. 7º em vigor: o Termo poderá ser emitido.".to_owned()
         } else {
             format!(
                 "A empresa será cadastrada, mas o Termo ainda não poderá ser emitido: {}.",
-                missing.join("; ")
+                needs.join("; ")
             )
         };
         let o = Outcome {
