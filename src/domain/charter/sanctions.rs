@@ -495,6 +495,23 @@ pub fn procedure_state(
     s
 }
 
+/// The acts that may be recorded next at `stage` of a procedure ([`ProcedureState::stage`]),
+/// the one the law expects first (arts. 22–23 of both laws): the notification after the auto;
+/// the defence, the decision or the payment after it; the reconsideration, the payment or the
+/// inscription in dívida ativa after a decision; the Mayor's decision after a reconsideration.
+/// An annulled auto takes none. [`check_act`] still judges each act's order and dates.
+pub fn acts_that_may_follow(stage: &str) -> &'static [&'static str] {
+    match stage {
+        "lavrado" => &["notificacao"],
+        "notificado" => &["defesa", "decisao", "pagamento"],
+        "defesa_apresentada" => &["decisao", "pagamento"],
+        "decidido" => &["reconsideracao", "pagamento", "inscricao_divida_ativa"],
+        "reconsideracao" => &["decisao_prefeito"],
+        "decidido_prefeito" | "definitivo" => &["pagamento", "inscricao_divida_ativa"],
+        _ => &[],
+    }
+}
+
 /// Whether the penalty can no longer be challenged on `today` (art. 22, §3º; art. 23).
 fn is_final(
     s: &ProcedureState,

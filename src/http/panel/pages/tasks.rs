@@ -836,3 +836,42 @@ fn yes_no() -> Vec<(String, String)> {
         ("true".to_owned(), "Sim".to_owned()),
     ]
 }
+
+/// The authorization a task acts on, named as the clerk has it at hand.
+fn authorization_field() -> Field {
+    Field::text(
+        "autorizacao",
+        "Número da autorização, CPF do condutor ou placa",
+    )
+    .required()
+}
+
+/// The infraction and the agent of an auto, as on the inspector's paper: the infraction
+/// (`name`) picked from `catalogue` (article and description), the instant, place and facts;
+/// then who drew it up and when.
+fn auto_sections(name: &str, catalogue: Vec<(String, String)>, inspector: &str) -> [Section; 2] {
+    [
+        Section::new(
+            "Infração",
+            None,
+            vec![
+                Field::select(name, "Infração", catalogue).required(),
+                Field::datetime("committed_at", "Cometida em (data e hora)").required(),
+                Field::text("place", "Local").required(),
+                Field::textarea("facts", "Descrição dos fatos").required(),
+            ],
+        ),
+        Section::new(
+            "Agente",
+            None,
+            vec![
+                Field::text("inspector", "Agente autuante")
+                    .required()
+                    .preset(inspector),
+                Field::datetime("drawn_up_at", "Lavrado em (data e hora)")
+                    .hint("Em branco: agora. Preencha se o auto foi lavrado antes, em papel."),
+            ],
+        )
+        .columns(2),
+    ]
+}

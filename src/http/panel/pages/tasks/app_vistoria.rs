@@ -25,17 +25,7 @@ const META: Meta = Meta {
 
 fn sections(inspector: &str) -> Vec<Section> {
     vec![
-        Section::new(
-            "Autorização",
-            None,
-            vec![
-                Field::text(
-                    "autorizacao",
-                    "Número da autorização, CPF do condutor ou placa",
-                )
-                .required(),
-            ],
-        ),
+        Section::new("Autorização", None, vec![super::authorization_field()]),
         Section::new(
             "Vistoria",
             None,

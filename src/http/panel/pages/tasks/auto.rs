@@ -26,7 +26,7 @@ const META: Meta = Meta {
 };
 
 fn sections(basis: &RideHailingLegalBasis, inspector: &str) -> Vec<Section> {
-    vec![
+    let mut sections = vec![
         Section::new(
             "Autuado(a)",
             None,
@@ -37,39 +37,15 @@ fn sections(basis: &RideHailingLegalBasis, inspector: &str) -> Vec<Section> {
             ],
         )
         .columns(2),
-        Section::new(
-            "Infração",
-            None,
-            vec![
-                Field::select(
-                    "infraction_id",
-                    "Infração",
-                    super::super::acts::infraction_choices(
-                        basis
-                            .infractions
-                            .iter()
-                            .map(|i| (&i.id, &i.article, &i.description)),
-                    ),
-                )
-                .required(),
-                Field::datetime("committed_at", "Cometida em (data e hora)").required(),
-                Field::text("place", "Local").required(),
-                Field::textarea("facts", "Descrição dos fatos").required(),
-            ],
-        ),
-        Section::new(
-            "Agente",
-            None,
-            vec![
-                Field::text("inspector", "Agente autuante")
-                    .required()
-                    .preset(inspector),
-                Field::datetime("drawn_up_at", "Lavrado em (data e hora)")
-                    .hint("Em branco: agora. Preencha se o auto foi lavrado antes, em papel."),
-            ],
-        )
-        .columns(2),
-    ]
+    ];
+    let catalogue = super::super::acts::infraction_choices(
+        basis
+            .infractions
+            .iter()
+            .map(|i| (&i.id, &i.article, &i.description)),
+    );
+    sections.extend(super::auto_sections("infraction_id", catalogue, inspector));
+    sections
 }
 
 fn page(s: &Signed, outcome: Outcome, status: StatusCode) -> Page {

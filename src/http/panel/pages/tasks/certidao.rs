@@ -35,11 +35,7 @@ fn sections() -> Vec<Section> {
             "Certidão",
             None,
             vec![
-                Field::text(
-                    "autorizacao",
-                    "Número da autorização, CPF do condutor ou placa",
-                )
-                .required(),
+                super::authorization_field(),
                 Field::select("subject", "Situação de quem", subjects)
                     .required()
                     .preset("app_driver"),

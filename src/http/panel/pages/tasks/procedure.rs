@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use crate::domain::charter::sanctions::acts_that_may_follow;
+
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
     Section, Signed, StatusCode, answered_day, call, check_passes, conferred, day, forms, posted,
@@ -75,19 +77,6 @@ impl Law {
             Self::RideHailing => "app_auto",
             Self::Charter => "charter_auto",
         }
-    }
-}
-
-/// The acts that may come next at each stage of the procedure, the expected one first.
-fn next_acts(stage: &str) -> &'static [&'static str] {
-    match stage {
-        "lavrado" => &["notificacao"],
-        "notificado" => &["defesa", "decisao", "pagamento"],
-        "defesa_apresentada" => &["decisao", "pagamento"],
-        "decidido" => &["reconsideracao", "pagamento", "inscricao_divida_ativa"],
-        "reconsideracao" => &["decisao_prefeito"],
-        "decidido_prefeito" | "definitivo" => &["pagamento", "inscricao_divida_ativa"],
-        _ => &[],
     }
 }
 
@@ -328,7 +317,7 @@ fn deadlines(p: &Value) -> String {
 
 /// The links to the other acts that may come next, the one shown marked.
 fn choices(law: Law, case: &Case, act: Option<&str>) -> Vec<(String, String, bool)> {
-    next_acts(&case.stage)
+    acts_that_may_follow(&case.stage)
         .iter()
         .map(|a| {
             (
@@ -391,7 +380,7 @@ async fn task(
     let Some(case) = case_of(law, &s, state, &query, &mut errors).await? else {
         return Err(PanelError::NotFound);
     };
-    let allowed = next_acts(&case.stage);
+    let allowed = acts_that_may_follow(&case.stage);
     let act = query
         .get("ato")
         .map(String::as_str)
@@ -505,7 +494,7 @@ async fn submit(
         let o = Outcome::refused(&values, &[], errors, "Confira os campos; nada foi gravado.");
         return page(law, &s, None, o, StatusCode::UNPROCESSABLE_ENTITY);
     };
-    let allowed = next_acts(&case.stage);
+    let allowed = acts_that_may_follow(&case.stage);
     // Only the auto was typed: its page, with the act that comes next.
     let Some(act) = typed(&values, "ato") else {
         return Ok(redirect(&format!("{}?id={}", law.meta().action, case.id)));

@@ -18,8 +18,7 @@ fn sections() -> Vec<Section> {
             "Autorização a renovar",
             None,
             vec![
-                Field::text("autorizacao", "Número da autorização, CPF do condutor ou placa")
-                    .required(),
+                super::authorization_field(),
                 Field::text("vehicle.plate", "Placa do veículo do novo ano, se trocou de carro")
                     .hint("Em branco: o mesmo veículo. O novo precisa estar cadastrado."),
             ],

@@ -26,17 +26,7 @@ const SANCTION: Meta = Meta {
 
 fn sanction_sections() -> Vec<Section> {
     vec![
-        Section::new(
-            "Autorização",
-            None,
-            vec![
-                Field::text(
-                    "autorizacao",
-                    "Número da autorização, CPF do condutor ou placa",
-                )
-                .required(),
-            ],
-        ),
+        Section::new("Autorização", None, vec![super::authorization_field()]),
         Section::new(
             "Sanção",
             None,
@@ -347,11 +337,7 @@ fn revocation_sections() -> Vec<Section> {
         "Revogação",
         None,
         vec![
-            Field::text(
-                "autorizacao",
-                "Número da autorização, CPF do condutor ou placa",
-            )
-            .required(),
+            super::authorization_field(),
             Field::textarea("reason", "Fundamento e motivo, como na decisão").required(),
             Field::select(
                 "_confirmo",
