@@ -21,6 +21,7 @@ pub mod rectification;
 pub mod registry;
 pub mod renewal;
 pub mod reviews;
+pub mod services;
 pub mod verify;
 
 use actix_web::dev::{Service, ServiceResponse};
@@ -120,6 +121,7 @@ fn configure(cfg: &mut web::ServiceConfig) {
     .app_data(web::QueryConfig::default().error_handler(query_error));
     register_routes(cfg);
     panel::configure(cfg);
+    services::configure(cfg);
     fiscal::configure(cfg);
     cfg.default_service(web::to(meta::not_found));
 }

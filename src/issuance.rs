@@ -7,6 +7,7 @@
 //! Data flows one way: `http` ▶ `issuance` ▶ (`standing` | `storage` | `documents` |
 //! `signing`) ▶ `domain`.
 
+pub mod applicants;
 pub mod audit;
 pub mod calendar;
 pub mod charter;

@@ -10,6 +10,7 @@ pub mod documents;
 pub mod domain;
 pub mod http;
 pub mod issuance;
+pub mod mail;
 pub mod settings;
 pub mod signing;
 pub mod standing;

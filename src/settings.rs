@@ -34,6 +34,58 @@ pub struct Settings {
     pub workers: usize,
     /// What one client may hold of the service (uploads).
     pub limits: Limits,
+    /// How e-mail leaves: the city's SMTP server, or a folder in development.
+    pub mail: Mail,
+}
+
+/// The e-mail outbox's way out.
+#[derive(Clone)]
+pub struct Mail {
+    /// `SELO_SMTP_URL`: the city's SMTP server, e.g.
+    /// `smtp://user:password@smtp.example.gov.br:587?tls=required` (STARTTLS required) or
+    /// `smtps://user:password@smtp.example.gov.br` (TLS from the start). Unset in
+    /// development: messages are written to [`Mail::folder`]; unset in production: they
+    /// wait in the outbox, and the start says so.
+    pub smtp_url: Option<String>,
+    /// `SELO_SMTP_CA_FILE`: a PEM certificate trusted beside the public roots (a relay with
+    /// the city's own certificate authority).
+    pub smtp_ca_file: Option<PathBuf>,
+    /// `SELO_MAIL_FROM`: the sender, e.g. `Prefeitura de Barra do Garças <selo@…>`.
+    pub from: String,
+    /// `SELO_MAIL_FOLDER`, default `data/mail` outside production: where messages are
+    /// written as `.eml` files when no SMTP server is set.
+    pub folder: Option<PathBuf>,
+    /// `SELO_MAIL_LEASE_SECS`, default 120: how long a node holds a message it is sending
+    /// before another may take it (a node that died mid-send).
+    pub lease: std::time::Duration,
+    /// `SELO_MAIL_POLL_SECS`, default 5: how often the outbox is read when nothing woke it.
+    pub poll: std::time::Duration,
+}
+
+impl Default for Mail {
+    fn default() -> Self {
+        Self {
+            smtp_url: None,
+            smtp_ca_file: None,
+            from: "selo <nao-responda@localhost>".to_owned(),
+            folder: None,
+            lease: std::time::Duration::from_mins(2),
+            poll: std::time::Duration::from_secs(5),
+        }
+    }
+}
+
+impl std::fmt::Debug for Mail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mail")
+            .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
+            .field("smtp_ca_file", &self.smtp_ca_file)
+            .field("from", &self.from)
+            .field("folder", &self.folder)
+            .field("lease", &self.lease)
+            .field("poll", &self.poll)
+            .finish()
+    }
 }
 
 /// Bounds on what anonymous clients may hold.
@@ -120,6 +172,7 @@ impl std::fmt::Debug for Settings {
             .field("admin_token", &self.admin_token.as_ref().map(|_| "<set>"))
             .field("ouvidoria_phone", &self.ouvidoria_phone)
             .field("profile", &self.profile)
+            .field("mail", &self.mail)
             .finish_non_exhaustive()
     }
 }
@@ -203,6 +256,25 @@ impl Settings {
                 trusted_proxies: var("SELO_TRUSTED_PROXIES")
                     .map(|v| v.split(',').filter_map(|a| a.trim().parse().ok()).collect())
                     .unwrap_or_default(),
+            },
+            mail: {
+                let d = Mail::default();
+                let secs = |k: &str, default: std::time::Duration| {
+                    var(k)
+                        .and_then(|v| v.trim().parse().ok())
+                        .map_or(default, std::time::Duration::from_secs)
+                };
+                Mail {
+                    smtp_url: var("SELO_SMTP_URL"),
+                    smtp_ca_file: var("SELO_SMTP_CA_FILE").map(PathBuf::from),
+                    from: var("SELO_MAIL_FROM").unwrap_or(d.from),
+                    folder: var("SELO_MAIL_FOLDER").map(PathBuf::from).or_else(|| {
+                        (var("SELO_ENV").as_deref() != Some("production"))
+                            .then(|| PathBuf::from("data/mail"))
+                    }),
+                    lease: secs("SELO_MAIL_LEASE_SECS", d.lease),
+                    poll: secs("SELO_MAIL_POLL_SECS", d.poll),
+                }
             },
         }
     }

@@ -123,7 +123,9 @@ impl Application {
             )),
             rate_limits: Arc::new(crate::state::limits::RateLimits::new(&settings.limits)),
             login_throttle: Arc::default(),
+            mail_wake: Arc::default(),
         };
+        start_mail(&state)?;
         let limits = state.rate_limits.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_mins(1));
@@ -182,6 +184,49 @@ impl Application {
         tracing::info!("selo stopped");
         result
     }
+}
+
+/// Starts this node's e-mail sender, or says why messages will wait in the outbox.
+fn start_mail(state: &AppState) -> anyhow::Result<()> {
+    let settings = &state.settings.mail;
+    let Some(transport) = crate::mail::Transport::from_settings(
+        settings,
+        state.settings.environment == Environment::Production,
+    )?
+    else {
+        tracing::warn!(
+            "no SMTP server (SELO_SMTP_URL): e-mail waits in the outbox until one is set"
+        );
+        return Ok(());
+    };
+    match &transport {
+        crate::mail::Transport::Smtp(_) => tracing::info!(
+            smtp = %crate::settings::redact_url(settings.smtp_url.as_deref().unwrap_or_default()),
+            "e-mail goes out through the SMTP server"
+        ),
+        crate::mail::Transport::Folder(dir) => tracing::warn!(
+            folder = %dir.display(),
+            "no SMTP server (SELO_SMTP_URL): e-mail is written to a folder (development)"
+        ),
+    }
+    let host = state
+        .settings
+        .public_url
+        .split_once("://")
+        .map_or("selo", |(_, rest)| {
+            rest.split(['/', ':']).next().unwrap_or("selo")
+        })
+        .to_owned();
+    crate::mail::Sender {
+        store: state.store.clone(),
+        clock: state.clock.clone(),
+        settings: settings.clone(),
+        transport,
+        node: format!("node-{}", uuid::Uuid::new_v4().simple()),
+        host,
+    }
+    .spawn(state.mail_wake.clone());
+    Ok(())
 }
 
 /// The repository's legal bases and the register's activations; a version

@@ -33,6 +33,8 @@ pub struct AppState {
     pub rate_limits: Arc<limits::RateLimits>,
     /// Failed sign-ins per login and address.
     pub login_throttle: Arc<throttle::LoginThrottle>,
+    /// Wakes this node's e-mail sender when a message was queued.
+    pub mail_wake: Arc<tokio::sync::Notify>,
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after

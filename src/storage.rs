@@ -9,6 +9,7 @@
 #[macro_use]
 mod macros;
 
+pub mod applicants;
 pub mod audit;
 pub mod changes;
 pub mod charter;
@@ -16,6 +17,7 @@ mod document_kind;
 pub mod documents;
 pub mod legal_bases;
 pub mod officials;
+pub mod outbox;
 pub mod postgres;
 mod records;
 pub mod rectifications;

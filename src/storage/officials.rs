@@ -1,6 +1,6 @@
-//! Officials' accounts, their API tokens (stored as SHA-256 only) and browser sessions (issue
-//! 10). One SQL text for both backends; every change to an account is an event of the entity
-//! `official` in the same transaction.
+//! Officials' accounts, their API tokens (stored as SHA-256 only) and browser sessions. One SQL
+//! text for both backends; every change to an account is an event of the entity `official` in
+//! the same transaction.
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;

@@ -35,6 +35,8 @@ pub struct TestApp {
     /// The test's own database, for tests that check what the database itself refuses.
     pub database_url: String,
     pub keys_dir: tempfile::TempDir,
+    /// The SMTP server the service's outbox sends to.
+    pub smtp: crate::smtp::SmtpServer,
     _data_dir: tempfile::TempDir,
 }
 
@@ -154,6 +156,39 @@ async fn spawn_with_profile(
     limits: selo::settings::Limits,
     profile: Option<std::path::PathBuf>,
 ) -> TestApp {
+    let smtp = crate::smtp::SmtpServer::start().await;
+    spawn_mailing(
+        database_url,
+        backend,
+        keys_dir,
+        data_dir,
+        limits,
+        profile,
+        smtp,
+    )
+    .await
+}
+
+/// The mail settings that send to the test's SMTP server.
+pub fn mail_to(smtp: &crate::smtp::SmtpServer) -> selo::settings::Mail {
+    selo::settings::Mail {
+        smtp_url: Some(smtp.url()),
+        from: "Prefeitura de Barra do Garças <selo@barradogarcas.mt.gov.br>".into(),
+        poll: std::time::Duration::from_millis(200),
+        ..selo::settings::Mail::default()
+    }
+}
+
+/// Starts the application sending its e-mail to `smtp`.
+pub async fn spawn_mailing(
+    database_url: String,
+    backend: &'static str,
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+    limits: selo::settings::Limits,
+    profile: Option<std::path::PathBuf>,
+    smtp: crate::smtp::SmtpServer,
+) -> TestApp {
     let settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),
@@ -166,6 +201,7 @@ async fn spawn_with_profile(
         render_threads: 2,
         workers: 1,
         limits,
+        mail: mail_to(&smtp),
     };
     let clock = Arc::new(FixedClock::new(t0()));
     let app = Application::build(settings, clock.clone())
@@ -180,6 +216,7 @@ async fn spawn_with_profile(
         backend,
         database_url,
         keys_dir,
+        smtp,
         _data_dir: data_dir,
     }
 }

@@ -16,6 +16,7 @@ mod layers;
 mod limits;
 mod nodes;
 mod pdf;
+mod smtp;
 
 mod acts;
 mod assembly;
@@ -43,6 +44,7 @@ mod rules;
 mod samples;
 mod sanctions;
 mod second_city;
+mod services;
 mod startup;
 mod substitution;
 mod tasks;

@@ -24,6 +24,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         render_threads: 1,
         workers: 1,
         limits: selo::settings::Limits::default(),
+        mail: selo::settings::Mail::default(),
     }
 }
 

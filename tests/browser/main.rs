@@ -142,6 +142,7 @@ async fn spawn_app() -> App {
             rates: selo::settings::Rates::UNLIMITED,
             ..selo::settings::Limits::default()
         },
+        mail: selo::settings::Mail::default(),
     };
     let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();

@@ -1,0 +1,347 @@
+//! The applicants' counter at `/servicos`: drivers and companies' representatives sign in
+//! with a one-time code sent to their e-mail and see what they filed. Pages in pt-BR,
+//! phone-first, working without JavaScript; every form carries a CSRF token (double submit
+//! before sign-in, the session's after).
+
+use std::collections::HashMap;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::panel::{cookie, page_headers, set_cookie};
+use crate::issuance::applicants::{self as accounts, CodeRequest, Redemption};
+use crate::signing::secrets;
+use crate::state::AppState;
+use crate::storage::applicants::ApplicantSession;
+
+/// The applicant's session cookie.
+pub const SESSION_COOKIE: &str = "selo_servicos";
+/// The CSRF cookie of the forms before sign-in.
+const ENTRY_COOKIE: &str = "selo_servicos_entrada";
+const CSRF_FIELD: &str = "_csrf";
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/servicos").route(web::get().to(start)))
+        .service(web::resource("/servicos/entrar").route(web::post().to(ask_code)))
+        .service(
+            web::resource("/servicos/codigo")
+                .route(web::get().to(code_page))
+                .route(web::post().to(enter_code)),
+        )
+        .service(web::resource("/servicos/inicio").route(web::get().to(home)))
+        .service(web::resource("/servicos/sair").route(web::post().to(sign_out)));
+}
+
+type Page = Result<HttpResponse, actix_web::Error>;
+
+/// The signed-in applicant the layout names.
+struct Who {
+    email: String,
+    csrf: String,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/sign_in.html")]
+struct SignInPage {
+    who: Option<Who>,
+    csrf: String,
+    email: String,
+    error: Option<String>,
+    ended: bool,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/code.html")]
+struct CodePage {
+    who: Option<Who>,
+    csrf: String,
+    challenge: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/home.html")]
+struct HomePage {
+    who: Option<Who>,
+    new: bool,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/message.html")]
+struct MessagePage<'a> {
+    who: Option<Who>,
+    title: &'a str,
+    text: &'a str,
+    link: Option<(&'a str, &'a str)>,
+}
+
+fn page(status: StatusCode, t: &impl Template) -> Page {
+    let body = t.render().map_err(|e| {
+        tracing::error!(error = %e, "applicants' page did not render");
+        actix_web::error::ErrorInternalServerError("erro interno")
+    })?;
+    let mut res = HttpResponse::build(status);
+    page_headers(&mut res);
+    Ok(res.content_type("text/html; charset=utf-8").body(body))
+}
+
+fn see_other(to: &str) -> HttpResponse {
+    let mut res = HttpResponse::SeeOther();
+    res.insert_header((header::LOCATION, to.to_owned()));
+    page_headers(&mut res);
+    res.finish()
+}
+
+fn internal(e: impl std::fmt::Display) -> actix_web::Error {
+    tracing::error!(error = %e, "applicants' counter failed");
+    actix_web::error::ErrorInternalServerError("erro interno")
+}
+
+fn message(status: StatusCode, title: &str, text: &str, link: Option<(&str, &str)>) -> Page {
+    page(
+        status,
+        &MessagePage {
+            who: None,
+            title,
+            text,
+            link,
+        },
+    )
+}
+
+/// The session of the request, if it has a live one.
+async fn session_of(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Result<Option<ApplicantSession>, actix_web::Error> {
+    match cookie(req, SESSION_COOKIE).filter(|c| !c.is_empty()) {
+        Some(c) => accounts::session(state, &c).await.map_err(internal),
+        None => Ok(None),
+    }
+}
+
+/// The double-submit check of the forms before sign-in.
+fn entry_csrf_ok(req: &HttpRequest, form: &HashMap<String, String>) -> bool {
+    let sent = form.get(CSRF_FIELD).map_or("", String::as_str);
+    let expected = cookie(req, ENTRY_COOKIE).unwrap_or_default();
+    !sent.is_empty()
+        && bool::from(subtle::ConstantTimeEq::ct_eq(
+            sent.as_bytes(),
+            expected.as_bytes(),
+        ))
+}
+
+fn csrf_refused() -> Page {
+    message(
+        StatusCode::FORBIDDEN,
+        "Formulário vencido",
+        "Este formulário expirou ou foi aberto em outra janela. Volte ao início e tente de novo.",
+        Some(("/servicos", "Voltar ao início")),
+    )
+}
+
+/// A page carrying a fresh entry CSRF token in its cookie.
+fn with_entry_cookie(state: &AppState, res: Page, csrf: &str) -> Page {
+    let mut res = res?;
+    res.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(state, ENTRY_COOKIE, csrf, Some(3600)),
+    );
+    Ok(res)
+}
+
+fn sign_in_form(
+    state: &AppState,
+    status: StatusCode,
+    email: String,
+    error: Option<String>,
+    ended: bool,
+) -> Page {
+    let csrf = secrets::random_secret().map_err(internal)?;
+    let res = page(
+        status,
+        &SignInPage {
+            who: None,
+            csrf: csrf.clone(),
+            email,
+            error,
+            ended,
+        },
+    );
+    with_entry_cookie(state, res, &csrf)
+}
+
+async fn start(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    if session_of(&state, &req).await?.is_some() {
+        return Ok(see_other("/servicos/inicio"));
+    }
+    sign_in_form(
+        &state,
+        StatusCode::OK,
+        String::new(),
+        None,
+        query.contains_key("saiu"),
+    )
+}
+
+async fn ask_code(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    if !entry_csrf_ok(&req, &form) {
+        return csrf_refused();
+    }
+    let typed = form.get("email").cloned().unwrap_or_default();
+    match accounts::request_code(&state, &typed).await {
+        Ok(CodeRequest::Sent { challenge }) => Ok(see_other(&format!(
+            "/servicos/codigo?desafio={}",
+            super::panel::urlencode(&challenge)
+        ))),
+        Ok(CodeRequest::TooMany) => message(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Muitos códigos pedidos",
+            "Já enviamos vários códigos para este e-mail nos últimos minutos. Use o mais recente \
+             que chegou, ou espere 15 minutos para pedir outro.",
+            Some(("/servicos", "Voltar ao início")),
+        ),
+        Err(accounts::ApplicantError::InvalidEmail) => sign_in_form(
+            &state,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            typed,
+            Some("Confira o e-mail: ele precisa ter a forma nome@provedor.com.br.".to_owned()),
+            false,
+        ),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+fn code_form(
+    state: &AppState,
+    status: StatusCode,
+    challenge: String,
+    error: Option<String>,
+) -> Page {
+    let csrf = secrets::random_secret().map_err(internal)?;
+    let res = page(
+        status,
+        &CodePage {
+            who: None,
+            csrf: csrf.clone(),
+            challenge,
+            error,
+        },
+    );
+    with_entry_cookie(state, res, &csrf)
+}
+
+async fn code_page(state: web::Data<AppState>, query: web::Query<HashMap<String, String>>) -> Page {
+    let challenge = query.get("desafio").cloned().unwrap_or_default();
+    if challenge.is_empty() {
+        return Ok(see_other("/servicos"));
+    }
+    code_form(&state, StatusCode::OK, challenge, None)
+}
+
+async fn enter_code(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    if !entry_csrf_ok(&req, &form) {
+        return csrf_refused();
+    }
+    let challenge = form.get("desafio").cloned().unwrap_or_default();
+    let typed = form.get("codigo").cloned().unwrap_or_default();
+    match accounts::redeem(&state, &challenge, &typed)
+        .await
+        .map_err(internal)?
+    {
+        Redemption::SignedIn { cookie, new } => {
+            let mut res = see_other(if new {
+                "/servicos/inicio?novo"
+            } else {
+                "/servicos/inicio"
+            });
+            res.headers_mut().append(
+                header::SET_COOKIE,
+                set_cookie(&state, SESSION_COOKIE, &cookie, None),
+            );
+            res.headers_mut().append(
+                header::SET_COOKIE,
+                set_cookie(&state, ENTRY_COOKIE, "", Some(0)),
+            );
+            Ok(res)
+        }
+        Redemption::Wrong { left } => code_form(
+            &state,
+            StatusCode::UNAUTHORIZED,
+            challenge,
+            Some(if left <= 0 {
+                "Código incorreto. Não restam tentativas com este código: peça um novo.".to_owned()
+            } else if left == 1 {
+                "Código incorreto. Resta 1 tentativa.".to_owned()
+            } else {
+                format!("Código incorreto. Restam {left} tentativas.")
+            }),
+        ),
+        Redemption::Gone => message(
+            StatusCode::GONE,
+            "Código vencido",
+            "Este código expirou, já foi usado ou teve tentativas demais. Peça um novo código.",
+            Some(("/servicos", "Pedir novo código")),
+        ),
+    }
+}
+
+async fn home(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let Some(session) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    page(
+        StatusCode::OK,
+        &HomePage {
+            who: Some(Who {
+                email: session.applicant.email,
+                csrf: session.csrf_token,
+            }),
+            new: query.contains_key("novo"),
+        },
+    )
+}
+
+async fn sign_out(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let Some(session) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    let sent = form.get(CSRF_FIELD).map_or("", String::as_str);
+    if !bool::from(subtle::ConstantTimeEq::ct_eq(
+        sent.as_bytes(),
+        session.csrf_token.as_bytes(),
+    )) {
+        return csrf_refused();
+    }
+    if let Some(c) = cookie(&req, SESSION_COOKIE) {
+        accounts::sign_out(&state, &c).await.map_err(internal)?;
+    }
+    let mut res = see_other("/servicos?saiu");
+    res.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(&state, SESSION_COOKIE, "", Some(0)),
+    );
+    Ok(res)
+}
