@@ -15,7 +15,7 @@ CREATE TABLE outbox_messages (
     entity_id TEXT,
     created_at TIMESTAMPTZ NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
-    attempts INTEGER NOT NULL DEFAULT 0,
+    attempts BIGINT NOT NULL DEFAULT 0,
     next_attempt_us BIGINT NOT NULL,
     lease_owner TEXT,
     lease_until_us BIGINT,
@@ -28,7 +28,7 @@ CREATE INDEX outbox_messages_entity ON outbox_messages (entity_type, entity_id);
 -- Every attempt to hand a message to the SMTP server, with what the server or the network said.
 CREATE TABLE outbox_attempts (
     message_id TEXT NOT NULL REFERENCES outbox_messages (id),
-    attempt INTEGER NOT NULL,
+    attempt BIGINT NOT NULL,
     at TIMESTAMPTZ NOT NULL,
     node TEXT NOT NULL,
     outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'retry', 'failed')),
@@ -54,7 +54,7 @@ CREATE TABLE applicant_codes (
     code_hash TEXT NOT NULL,
     created_at TIMESTAMPTZ NOT NULL,
     expires_us BIGINT NOT NULL,
-    failures INTEGER NOT NULL DEFAULT 0,
+    failures BIGINT NOT NULL DEFAULT 0,
     used_at TIMESTAMPTZ
 );
 CREATE INDEX applicant_codes_email ON applicant_codes (email, created_at);
