@@ -6,6 +6,7 @@ pub mod calendar;
 pub mod catalogue;
 pub mod charter;
 pub mod dates;
+pub mod filings;
 pub mod fines;
 pub mod ids;
 pub mod infractions;

@@ -110,6 +110,10 @@ pub struct Limits {
     /// `SELO_TRUSTED_PROXIES`: addresses of reverse proxies whose `X-Forwarded-For` is
     /// believed (comma-separated); from anyone else the header is ignored.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `SELO_FILING_FILE_MAX_MB`, default 10: the largest file an applicant may attach.
+    pub filing_file_bytes: usize,
+    /// `SELO_FILING_MAX_FILES`, default 12: files one filing may hold (replaced ones aside).
+    pub filing_files: i64,
 }
 
 /// Requests per minute and client address; 0 turns a limit off.
@@ -156,6 +160,8 @@ impl Default for Limits {
             request_deadline: std::time::Duration::from_secs(15),
             rates: Rates::default(),
             trusted_proxies: Vec::new(),
+            filing_file_bytes: 10 * 1024 * 1024,
+            filing_files: 12,
         }
     }
 }
@@ -239,6 +245,14 @@ impl Settings {
                         Limits::default().request_deadline,
                         std::time::Duration::from_secs,
                     ),
+                filing_file_bytes: var("SELO_FILING_FILE_MAX_MB")
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|n| *n > 0)
+                    .map_or(Limits::default().filing_file_bytes, |mb| mb * 1024 * 1024),
+                filing_files: var("SELO_FILING_MAX_FILES")
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .unwrap_or(Limits::default().filing_files),
                 rates: {
                     let d = Rates::default();
                     let rate = |k: &str, default: u32| {

@@ -15,6 +15,7 @@ pub mod changes;
 pub mod charter;
 mod document_kind;
 pub mod documents;
+pub mod filings;
 pub mod legal_bases;
 pub mod officials;
 pub mod outbox;

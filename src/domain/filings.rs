@@ -1,0 +1,369 @@
+//! Filings (requerimentos) an applicant makes online: their kinds, the documents each asks
+//! for under the legal basis in force, how an uploaded file is recognised by its content, and
+//! what a filing still lacks. Pure: the basis and the files come in.
+
+use crate::domain::requirements::{Requirement, RequirementKind};
+
+/// What a filing asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilingKind {
+    /// The yearly renewal of a ride-hailing authorization (APP-ART3-PU).
+    AppRenewal,
+}
+
+impl FilingKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AppRenewal => "app_renewal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        (s == "app_renewal").then_some(Self::AppRenewal)
+    }
+
+    /// As the applicant and the official read it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::AppRenewal => "Renovação anual da autorização",
+        }
+    }
+}
+
+/// Where a filing stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilingStatus {
+    /// Being put together by the applicant; nothing protocolled yet.
+    Draft,
+    /// Protocolled, waiting for the officials.
+    Filed,
+    /// The officials asked for something; waiting for the applicant until the deadline.
+    Waiting,
+    /// Decided (granted, refused, or sent to an official's review).
+    Decided,
+}
+
+impl FilingStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "rascunho",
+            Self::Filed => "protocolado",
+            Self::Waiting => "exigencia",
+            Self::Decided => "decidido",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "rascunho" => Self::Draft,
+            "protocolado" => Self::Filed,
+            "exigencia" => Self::Waiting,
+            "decidido" => Self::Decided,
+            _ => return None,
+        })
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Draft => "Em preparo (ainda não enviado)",
+            Self::Filed => "Protocolado, em análise",
+            Self::Waiting => "Aguardando você: há uma exigência",
+            Self::Decided => "Decidido",
+        }
+    }
+}
+
+/// One document a filing asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    /// Its key in the filing (`cnh`, `certidoes`, or a basis's document name).
+    pub key: String,
+    /// As the applicant reads it.
+    pub label: String,
+    /// The provision that asks for it, as the basis cites it; empty when none does.
+    pub citation: String,
+    /// How many files it takes (the certificates come one per court).
+    pub max_files: usize,
+}
+
+/// The documents a renewal asks for under `requirements`: the CNH when the basis asks about
+/// the licence (APP-ART12-I), the criminal-record certificates (APP-ART12-III), the CRLV when
+/// it asks about the car (APP-ART2, APP-ART8), every document the basis lists, and the proof
+/// that the new year's fee was paid (APP-ART3-PU: the year counts from the payment).
+pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
+    let slot = |key: &str, label: &str, citation: &str, max_files| Slot {
+        key: key.to_owned(),
+        label: label.to_owned(),
+        citation: citation.to_owned(),
+        max_files,
+    };
+    let mut slots = Vec::new();
+    let mut car: Vec<&str> = Vec::new();
+    for r in requirements {
+        match &r.kind {
+            RequirementKind::License { ear, .. } => slots.push(slot(
+                "cnh",
+                if *ear {
+                    "CNH com a observação EAR (exerce atividade remunerada)"
+                } else {
+                    "CNH"
+                },
+                &r.citation,
+                1,
+            )),
+            RequirementKind::CriminalCertificates { .. } => slots.push(slot(
+                "certidoes",
+                "Certidões de antecedentes criminais (Justiça Estadual e Federal, 1º e 2º graus)",
+                &r.citation,
+                4,
+            )),
+            RequirementKind::Document {
+                document, label, ..
+            } => slots.push(slot(document, label, &r.citation, 1)),
+            RequirementKind::VehicleAge { .. }
+            | RequirementKind::VehicleDoors { .. }
+            | RequirementKind::VehicleAirConditioning {}
+            | RequirementKind::VehicleCapacity { .. }
+            | RequirementKind::VehicleRegistration { .. } => {
+                if !car.contains(&r.citation.as_str()) {
+                    car.push(&r.citation);
+                }
+            }
+            RequirementKind::NoInfractions { .. }
+            | RequirementKind::Ctb306 { .. }
+            | RequirementKind::PlatformsCap { .. } => {}
+        }
+    }
+    if !car.is_empty() {
+        slots.push(slot(
+            "crlv",
+            "CRLV do veículo (documento do carro)",
+            &car.join("; "),
+            1,
+        ));
+    }
+    slots.push(slot(
+        "taxas",
+        "Comprovante de pagamento das taxas do novo ano",
+        "",
+        1,
+    ));
+    slots
+}
+
+/// The kinds of file a filing takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaType {
+    Pdf,
+    Jpeg,
+    Png,
+}
+
+impl MediaType {
+    pub fn mime(self) -> &'static str {
+        match self {
+            Self::Pdf => "application/pdf",
+            Self::Jpeg => "image/jpeg",
+            Self::Png => "image/png",
+        }
+    }
+
+    pub fn parse(mime: &str) -> Option<Self> {
+        [Self::Pdf, Self::Jpeg, Self::Png]
+            .into_iter()
+            .find(|m| m.mime() == mime)
+    }
+
+    fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Self::Pdf => &["pdf"],
+            Self::Jpeg => &["jpg", "jpeg"],
+            Self::Png => &["png"],
+        }
+    }
+
+    /// As the refusal names it.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Pdf => "PDF",
+            Self::Jpeg => "JPEG",
+            Self::Png => "PNG",
+        }
+    }
+}
+
+/// What a file is, by its first bytes (never by its name): PDF, JPEG or PNG.
+pub fn sniff(bytes: &[u8]) -> Option<MediaType> {
+    if bytes.starts_with(b"%PDF-") {
+        Some(MediaType::Pdf)
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some(MediaType::Jpeg)
+    } else if bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]) {
+        Some(MediaType::Png)
+    } else {
+        None
+    }
+}
+
+/// Why a file is refused, in Brazilian Portuguese.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRefusal {
+    Empty,
+    TooLarge { max_bytes: usize },
+    NotAccepted,
+    NameDisagrees { is: MediaType },
+}
+
+impl std::fmt::Display for FileRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => f.write_str("O arquivo está vazio."),
+            Self::TooLarge { max_bytes } => write!(
+                f,
+                "O arquivo tem mais de {} MB: envie um arquivo menor (uma foto com menos resolução, ou o PDF comprimido).",
+                max_bytes / (1024 * 1024)
+            ),
+            Self::NotAccepted => f.write_str(
+                "O arquivo não é PDF, JPEG nem PNG (pelo seu conteúdo): envie o documento em um desses formatos.",
+            ),
+            Self::NameDisagrees { is } => write!(
+                f,
+                "O nome do arquivo não corresponde ao conteúdo: o conteúdo é {}; renomeie o arquivo com a extensão .{} ou envie o arquivo certo.",
+                is.name(),
+                is.extensions()[0]
+            ),
+        }
+    }
+}
+
+/// Checks a file by its content and its name: it must be PDF, JPEG or PNG by its first bytes,
+/// at most `max_bytes`, and its name's extension must say the same.
+pub fn check_file(name: &str, bytes: &[u8], max_bytes: usize) -> Result<MediaType, FileRefusal> {
+    if bytes.is_empty() {
+        return Err(FileRefusal::Empty);
+    }
+    if bytes.len() > max_bytes {
+        return Err(FileRefusal::TooLarge { max_bytes });
+    }
+    let is = sniff(bytes).ok_or(FileRefusal::NotAccepted)?;
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    if !is.extensions().contains(&ext.as_str()) {
+        return Err(FileRefusal::NameDisagrees { is });
+    }
+    Ok(is)
+}
+
+/// A file name safe to keep and to show: its last path part, without control characters,
+/// at most 120 characters.
+pub fn clean_name(name: &str) -> String {
+    let last = name.rsplit(['/', '\\']).next().unwrap_or_default();
+    let cleaned: String = last
+        .chars()
+        .filter(|c| !c.is_control() && *c != '"')
+        .take(120)
+        .collect();
+    if cleaned.trim().is_empty() {
+        "arquivo".to_owned()
+    } else {
+        cleaned
+    }
+}
+
+/// The slots with no file standing (none sent, or every one sent refused or replaced).
+pub fn missing<'a>(slots: &'a [Slot], standing: &[&str]) -> Vec<&'a Slot> {
+    slots
+        .iter()
+        .filter(|s| !standing.contains(&s.key.as_str()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::legal_basis::RideHailingLegalBasis;
+
+    #[test]
+    fn a_renewal_asks_for_the_licence_certificates_car_papers_and_fee_the_basis_asks_about() {
+        let basis = RideHailingLegalBasis::draft_2023();
+        let slots = renewal_slots(&basis.requirements);
+        let keys: Vec<&str> = slots.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["cnh", "certidoes", "crlv", "taxas"]);
+        assert_eq!(slots[0].citation, "art. 12, I");
+        assert!(slots[0].label.contains("EAR"));
+        assert_eq!(slots[1].max_files, 4);
+        assert!(
+            slots[2].citation.contains("art. 2º"),
+            "{}",
+            slots[2].citation
+        );
+    }
+
+    #[test]
+    fn a_document_the_basis_lists_becomes_a_slot_of_its_own() {
+        let mut basis = RideHailingLegalBasis::draft_2023();
+        basis.requirements.push(Requirement {
+            rule: "L-INSS".into(),
+            citation: "art. [a definir]".into(),
+            kind: RequirementKind::Document {
+                document: "inss".into(),
+                label: "Comprovante de inscrição no INSS".into(),
+                max_age_days: 90,
+            },
+        });
+        let slots = renewal_slots(&basis.requirements);
+        assert!(slots.iter().any(|s| s.key == "inss"
+            && s.label == "Comprovante de inscrição no INSS"
+            && s.citation == "art. [a definir]"));
+    }
+
+    #[test]
+    fn files_are_known_by_their_content_and_their_name_must_agree() {
+        let pdf = b"%PDF-1.7\n...";
+        let png = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0];
+        let jpeg = [0xFF, 0xD8, 0xFF, 0xE0, 0];
+        assert_eq!(check_file("cnh.PDF", pdf, 100), Ok(MediaType::Pdf));
+        assert_eq!(check_file("foto.jpeg", &jpeg, 100), Ok(MediaType::Jpeg));
+        assert_eq!(check_file("crlv.png", &png, 100), Ok(MediaType::Png));
+        // A PDF renamed .jpg, an HTML page named .pdf, too large, empty.
+        assert_eq!(
+            check_file("cnh.jpg", pdf, 100),
+            Err(FileRefusal::NameDisagrees { is: MediaType::Pdf })
+        );
+        assert_eq!(
+            check_file("cnh.pdf", b"<!DOCTYPE html><html>", 100),
+            Err(FileRefusal::NotAccepted)
+        );
+        assert_eq!(
+            check_file("cnh.pdf", pdf, 5),
+            Err(FileRefusal::TooLarge { max_bytes: 5 })
+        );
+        assert_eq!(check_file("cnh.pdf", b"", 5), Err(FileRefusal::Empty));
+        assert!(
+            check_file("cnh", pdf, 100)
+                .unwrap_err()
+                .to_string()
+                .contains(".pdf")
+        );
+    }
+
+    #[test]
+    fn names_keep_only_their_last_part_without_control_characters() {
+        assert_eq!(clean_name("C:\\fotos\\cnh.pdf"), "cnh.pdf");
+        assert_eq!(clean_name("../../etc/passwd"), "passwd");
+        assert_eq!(clean_name("a\u{0}b\"c.pdf"), "abc.pdf");
+        assert_eq!(clean_name("/"), "arquivo");
+    }
+
+    #[test]
+    fn what_is_missing_is_every_slot_without_a_standing_file() {
+        let slots = renewal_slots(&RideHailingLegalBasis::draft_2023().requirements);
+        let missing: Vec<&str> = missing(&slots, &["cnh", "crlv", "certidoes"])
+            .iter()
+            .map(|s| s.key.as_str())
+            .collect();
+        assert_eq!(missing, ["taxas"]);
+    }
+}
