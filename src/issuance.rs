@@ -11,6 +11,7 @@ pub mod applicants;
 pub mod audit;
 pub mod calendar;
 pub mod charter;
+pub mod filings;
 pub mod legal_bases;
 pub mod numbering;
 pub mod officials;

@@ -97,7 +97,7 @@ fn corrupt(what: &str, id: &str) -> StorageError {
     StorageError::Corrupt(format!("{what} in row {id}"))
 }
 
-fn parse_uuid(s: &str) -> Result<Uuid, StorageError> {
+pub(crate) fn parse_uuid(s: &str) -> Result<Uuid, StorageError> {
     Uuid::parse_str(s).map_err(|_| corrupt("id", s))
 }
 

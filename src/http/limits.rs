@@ -31,7 +31,11 @@ pub fn too_many(r: Refused) -> ApiError {
 /// What a request counts against, from its method, path and query.
 fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option<Class> {
     let post = method == actix_web::http::Method::POST;
-    if post && (path == "/api/v1/verify/pdf" || path == "/v/pdf") {
+    if post
+        && (path == "/api/v1/verify/pdf"
+            || path == "/v/pdf"
+            || (path.starts_with("/servicos/pedidos/") && path.ends_with("/arquivos")))
+    {
         return Some(Class::Upload);
     }
     if path.starts_with("/api/v1/verify/code/") || (path == "/v" && query.contains("codigo=")) {

@@ -10,7 +10,10 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
+mod filings;
+
 use super::panel::{cookie, page_headers, set_cookie};
+use crate::domain::filings::{FilingKind, FilingStatus};
 use crate::issuance::applicants::{self as accounts, CodeRequest, Redemption};
 use crate::signing::secrets;
 use crate::state::AppState;
@@ -32,6 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(web::resource("/servicos/inicio").route(web::get().to(home)))
         .service(web::resource("/servicos/sair").route(web::post().to(sign_out)));
+    filings::configure(cfg);
 }
 
 type Page = Result<HttpResponse, actix_web::Error>;
@@ -66,6 +70,14 @@ struct CodePage {
 struct HomePage {
     who: Option<Who>,
     new: bool,
+    filings: Vec<FilingLine>,
+}
+
+/// A filing in the applicant's list.
+struct FilingLine {
+    id: String,
+    title: String,
+    status: &'static str,
 }
 
 #[derive(Template)]
@@ -308,6 +320,24 @@ async fn home(
     let Some(session) = session_of(&state, &req).await? else {
         return Ok(see_other("/servicos"));
     };
+    let filings = state
+        .store
+        .filings_of(session.applicant.id)
+        .await
+        .map_err(internal)?
+        .into_iter()
+        .map(|f| {
+            let kind = FilingKind::parse(&f.kind).map_or("Pedido", FilingKind::label);
+            FilingLine {
+                title: match &f.number {
+                    Some(n) => format!("{kind} — {n}"),
+                    None => kind.to_owned(),
+                },
+                status: FilingStatus::parse(&f.status).map_or("", FilingStatus::label),
+                id: f.id,
+            }
+        })
+        .collect();
     page(
         StatusCode::OK,
         &HomePage {
@@ -316,6 +346,7 @@ async fn home(
                 csrf: session.csrf_token,
             }),
             new: query.contains_key("novo"),
+            filings,
         },
     )
 }

@@ -216,6 +216,16 @@ impl Store {
             .await
     }
 
+    /// Documents issued for a ride-hailing authorization (its authorization and stickers),
+    /// oldest first.
+    pub async fn documents_of_authorization(
+        &self,
+        authorization_id: Uuid,
+    ) -> Result<Vec<Document>, StorageError> {
+        self.documents_where("authorization_id = $1", &authorization_id.to_string())
+            .await
+    }
+
     /// Every document of the register, oldest first (the signed status list reads them all).
     pub async fn all_documents(&self) -> Result<Vec<Document>, StorageError> {
         let q = format!("SELECT {COLUMNS} FROM documents ORDER BY issued_at, id");

@@ -27,6 +27,7 @@ mod calendar;
 mod charter;
 mod documents;
 mod errors;
+mod filings;
 mod icp;
 mod legal_bases;
 mod migrations;

@@ -1,6 +1,7 @@
 //! The back office's pages: handlers and the views they render (`templates/pages/panel/`).
 
 mod acts;
+mod filings;
 mod officials;
 mod password;
 mod records;
@@ -62,6 +63,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::resource("/painel/ver/{tail:.*}").route(web::get().to(view)))
     .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
     .configure(tasks::configure)
+    .configure(filings::configure)
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
     .service(web::resource("/painel/pendencias.pdf").route(web::get().to(worklist_pdf)))
@@ -100,6 +102,12 @@ pub(super) fn chrome_of(s: &Signed) -> Chrome {
         || s.official.roles.allow(Competence::ReadCharter)
     {
         nav.push(("/painel/pendencias".to_owned(), "Pendências".to_owned()));
+    }
+    if s.official.roles.allow(Competence::IssueRideHailing) {
+        nav.push((
+            "/painel/requerimentos".to_owned(),
+            "Requerimentos".to_owned(),
+        ));
     }
     if s.official.roles.allow(Competence::Calendar) {
         nav.push((

@@ -1,0 +1,289 @@
+//! The filings applicants sent online, at the desk: the queue, one filing with its files
+//! (each opened as a download, accepted or refused with a reason), an exigência with its
+//! deadline, a refusal, and the renewal task opened on the filing to decide it.
+
+use super::*;
+use crate::issuance::filings::{self, FilingError, FilingView};
+
+#[derive(Template)]
+#[template(path = "pages/panel/filings.html")]
+struct QueuePage {
+    chrome: Option<Chrome>,
+    rows: Vec<QueueRow>,
+}
+
+struct QueueRow {
+    id: String,
+    number: String,
+    date: String,
+    kind: &'static str,
+    status: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "pages/panel/filing.html")]
+struct FilingPage {
+    chrome: Option<Chrome>,
+    csrf: String,
+    number: String,
+    protocolled: String,
+    demand_due: String,
+    open: bool,
+    v: FilingView,
+    notice: Option<&'static str>,
+    error: Option<String>,
+}
+
+pub(super) fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/painel/requerimentos").route(web::get().to(queue)))
+        .service(web::resource("/painel/requerimentos/{id}").route(web::get().to(show)))
+        .service(
+            web::resource("/painel/requerimentos/{id}/arquivos/{file}")
+                .route(web::get().to(file))
+                .route(web::post().to(examine)),
+        )
+        .service(
+            web::resource("/painel/requerimentos/{id}/exigencia").route(web::post().to(demand)),
+        )
+        .service(
+            web::resource("/painel/requerimentos/{id}/indeferir").route(web::post().to(refuse)),
+        );
+}
+
+fn uuid_of(s: &str) -> Result<uuid::Uuid, PanelError> {
+    uuid::Uuid::parse_str(s).map_err(|_| PanelError::NotFound)
+}
+
+fn refused(e: FilingError) -> Result<String, PanelError> {
+    match e {
+        FilingError::Refused(m) => Ok(m),
+        FilingError::NotFound => Err(PanelError::NotFound),
+        FilingError::Storage(e) => Err(e.into()),
+    }
+}
+
+async fn queue(state: web::Data<AppState>, req: HttpRequest) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let rows = state
+        .store
+        .filing_queue()
+        .await?
+        .into_iter()
+        .map(|f| {
+            let status = crate::domain::filings::FilingStatus::parse(&f.status);
+            let due = f.demand_due.map(format::date).unwrap_or_default();
+            QueueRow {
+                number: f.number.clone().unwrap_or_default(),
+                date: f.protocolled_on.map(format::date).unwrap_or_default(),
+                kind: crate::domain::filings::FilingKind::parse(&f.kind)
+                    .map_or("", crate::domain::filings::FilingKind::label),
+                status: match status {
+                    Some(crate::domain::filings::FilingStatus::Waiting) if !due.is_empty() => {
+                        "Exigência feita; aguardando o requerente"
+                    }
+                    Some(st) => st.label(),
+                    None => "",
+                },
+                id: f.id,
+            }
+        })
+        .collect();
+    let body = render(&QueuePage {
+        chrome: Some(chrome_of(&s)),
+        rows,
+    })?;
+    Ok(html(StatusCode::OK, body))
+}
+
+async fn filing_page(
+    s: &Signed,
+    state: &AppState,
+    id: uuid::Uuid,
+    status: StatusCode,
+    notice: Option<&'static str>,
+    error: Option<String>,
+) -> Page {
+    let v = filings::view(state, id, None)
+        .await
+        .map_err(|e| match refused(e) {
+            Ok(_) => PanelError::Internal,
+            Err(e) => e,
+        })?;
+    // A draft is the applicant's until it is protocolled.
+    if v.row.number.is_none() {
+        return Err(PanelError::NotFound);
+    }
+    let body = render(&FilingPage {
+        chrome: Some(chrome_of(s)),
+        csrf: s.session.csrf_token.clone(),
+        number: v.row.number.clone().unwrap_or_default(),
+        protocolled: v.row.protocolled_on.map(format::date).unwrap_or_default(),
+        demand_due: v.row.demand_due.map(format::date).unwrap_or_default(),
+        open: matches!(v.row.status.as_str(), "protocolado" | "exigencia"),
+        v,
+        notice,
+        error,
+    })?;
+    Ok(html(status, body))
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let notice = match query.get("feito").map(String::as_str) {
+        Some("exame") => Some("Arquivo examinado; o requerente foi avisado se recusado."),
+        Some("exigencia") => Some("Exigência enviada ao requerente por e-mail."),
+        Some("indeferido") => Some("Pedido indeferido; o requerente foi avisado por e-mail."),
+        _ => None,
+    };
+    filing_page(&s, &state, uuid_of(&id)?, StatusCode::OK, notice, None).await
+}
+
+/// A file as sent, for the official to open: downloaded, never rendered in the back office's
+/// origin.
+async fn file(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    let (id, file) = (uuid_of(&path.0)?, uuid_of(&path.1)?);
+    let (name, media, content) = state
+        .store
+        .filing_file_content(id, file)
+        .await?
+        .ok_or(PanelError::NotFound)?;
+    let ascii: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut res = HttpResponse::Ok();
+    page_headers(&mut res);
+    Ok(res
+        .content_type(media)
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{ascii}\""),
+        ))
+        .body(content))
+}
+
+async fn examine(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let (id, file) = (uuid_of(&path.0)?, uuid_of(&path.1)?);
+    let refusing = form.get("acao").map(String::as_str) == Some("recusar");
+    let reason = form.get("motivo").map(|m| m.trim()).unwrap_or_default();
+    if refusing && reason.is_empty() {
+        let e = "Para recusar, escreva o motivo: o requerente o recebe por e-mail.".to_owned();
+        return filing_page(
+            &s,
+            &state,
+            id,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            Some(e),
+        )
+        .await;
+    }
+    let refusal = refusing.then_some(reason);
+    match filings::examine(&state, &s.official.actor, id, file, refusal).await {
+        Ok(()) => Ok(redirect(&format!("/painel/requerimentos/{id}?feito=exame"))),
+        Err(e) => {
+            let e = refused(e)?;
+            filing_page(&s, &state, id, StatusCode::CONFLICT, None, Some(e)).await
+        }
+    }
+}
+
+async fn demand(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let id = uuid_of(&id)?;
+    let text = form.get("texto").map_or("", String::as_str);
+    let days = form
+        .get("prazo")
+        .and_then(|d| d.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    match filings::demand(&state, &s.official.actor, id, text, days).await {
+        Ok(()) => Ok(redirect(&format!(
+            "/painel/requerimentos/{id}?feito=exigencia"
+        ))),
+        Err(e) => {
+            let e = refused(e)?;
+            filing_page(
+                &s,
+                &state,
+                id,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some(e),
+            )
+            .await
+        }
+    }
+}
+
+async fn refuse(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let id = uuid_of(&id)?;
+    let note = form.get("motivo").map(String::as_str);
+    match filings::decide(
+        &state,
+        &s.official.actor,
+        id,
+        filings::Outcome::Refused,
+        note,
+    )
+    .await
+    {
+        Ok(()) => Ok(redirect(&format!(
+            "/painel/requerimentos/{id}?feito=indeferido"
+        ))),
+        Err(e) => {
+            let e = refused(e)?;
+            filing_page(
+                &s,
+                &state,
+                id,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some(e),
+            )
+            .await
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! The applicant's filings at `/servicos/pedidos`: open the renewal of an authorization, attach
+//! the documents the basis in force asks for, send it, answer an exigência and download what
+//! the decision issued. Another applicant's filing is not found.
+
+use std::collections::HashMap;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use futures_util::StreamExt as _;
+use uuid::Uuid;
+
+use super::{CSRF_FIELD, Page, Who, csrf_refused, internal, message, page, see_other, session_of};
+use crate::documents::format;
+use crate::issuance::filings::{self, FilingError, FilingView};
+use crate::state::AppState;
+use crate::storage::applicants::ApplicantSession;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource("/servicos/pedidos/novo")
+            .route(web::get().to(new_form))
+            .route(web::post().to(open)),
+    )
+    .service(web::resource("/servicos/pedidos/{id}").route(web::get().to(show)))
+    .service(web::resource("/servicos/pedidos/{id}/arquivos").route(web::post().to(upload)))
+    .service(web::resource("/servicos/pedidos/{id}/protocolar").route(web::post().to(submit)))
+    .service(
+        web::resource("/servicos/pedidos/{id}/documentos/{doc}").route(web::get().to(document)),
+    );
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/filing_new.html")]
+struct NewPage {
+    who: Option<Who>,
+    csrf: String,
+    number: String,
+    cpf: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/filing.html")]
+struct FilingPage {
+    who: Option<Who>,
+    title: String,
+    csrf: String,
+    v: FilingView,
+    protocolled: Option<String>,
+    demand_due: Option<String>,
+    missing: String,
+    max_mb: usize,
+    notice: Option<&'static str>,
+    error: Option<String>,
+}
+
+fn who(s: &ApplicantSession) -> Who {
+    Who {
+        email: s.applicant.email.clone(),
+        csrf: s.csrf_token.clone(),
+    }
+}
+
+fn csrf_ok(s: &ApplicantSession, sent: &str) -> bool {
+    !sent.is_empty()
+        && bool::from(subtle::ConstantTimeEq::ct_eq(
+            sent.as_bytes(),
+            s.csrf_token.as_bytes(),
+        ))
+}
+
+fn not_found() -> Page {
+    message(
+        StatusCode::NOT_FOUND,
+        "Pedido não encontrado",
+        "Este pedido não existe ou não é seu.",
+        Some(("/servicos/inicio", "Meus serviços")),
+    )
+}
+
+fn filing_id(id: &str) -> Option<Uuid> {
+    Uuid::parse_str(id).ok()
+}
+
+async fn new_form(state: web::Data<AppState>, req: HttpRequest) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    page(
+        StatusCode::OK,
+        &NewPage {
+            csrf: s.csrf_token.clone(),
+            who: Some(who(&s)),
+            number: String::new(),
+            cpf: String::new(),
+            error: None,
+        },
+    )
+}
+
+async fn open(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
+        return csrf_refused();
+    }
+    let number = form.get("numero").cloned().unwrap_or_default();
+    let cpf = form.get("cpf").cloned().unwrap_or_default();
+    match filings::open_renewal(&state, &s.applicant, &number, &cpf).await {
+        Ok(id) => Ok(see_other(&format!("/servicos/pedidos/{id}"))),
+        Err(FilingError::Refused(e)) => page(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &NewPage {
+                csrf: s.csrf_token.clone(),
+                who: Some(who(&s)),
+                number,
+                cpf,
+                error: Some(e),
+            },
+        ),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn filing_page(
+    state: &AppState,
+    s: &ApplicantSession,
+    id: Uuid,
+    status: StatusCode,
+    notice: Option<&'static str>,
+    error: Option<String>,
+) -> Page {
+    let v = match filings::view(state, id, Some(&s.applicant)).await {
+        Ok(v) => v,
+        Err(FilingError::NotFound) => return not_found(),
+        Err(e) => return Err(internal(e)),
+    };
+    let missing = v
+        .slots
+        .iter()
+        .filter(|sl| v.missing.contains(&sl.key))
+        .map(|sl| sl.label.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    page(
+        status,
+        &FilingPage {
+            who: Some(who(s)),
+            title: v.row.number.clone().unwrap_or_else(|| "em preparo".into()),
+            csrf: s.csrf_token.clone(),
+            protocolled: v.row.protocolled_on.map(format::date),
+            demand_due: v.row.demand_due.map(format::date),
+            missing,
+            max_mb: state.settings.limits.filing_file_bytes / (1024 * 1024),
+            notice,
+            error,
+            v,
+        },
+    )
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    let Some(id) = filing_id(&id) else {
+        return not_found();
+    };
+    let notice = if query.contains_key("enviado") {
+        Some("Pedido enviado. Você receberá um e-mail a cada novidade.")
+    } else if query.contains_key("arquivo") {
+        Some("Arquivo juntado.")
+    } else {
+        None
+    };
+    filing_page(&state, &s, id, StatusCode::OK, notice, None).await
+}
+
+/// The multipart form of an upload: the CSRF token, the slot, and the file's name and bytes.
+struct Upload {
+    csrf: String,
+    slot: String,
+    file: Option<(String, Vec<u8>)>,
+}
+
+enum ReadError {
+    TooLarge,
+    Broken,
+}
+
+/// Reads the form with the file capped at `max` bytes (and text fields at 1 KiB): reading
+/// stops at the first byte over.
+async fn read_upload(
+    req: &HttpRequest,
+    payload: web::Payload,
+    max: usize,
+) -> Result<Upload, ReadError> {
+    let mut form = actix_multipart::Multipart::new(req.headers(), payload);
+    let mut up = Upload {
+        csrf: String::new(),
+        slot: String::new(),
+        file: None,
+    };
+    while let Some(field) = form.next().await {
+        let mut field = field.map_err(|_| ReadError::Broken)?;
+        let name = field.name().unwrap_or_default().to_owned();
+        let file_name = field
+            .content_disposition()
+            .and_then(|d| d.get_filename())
+            .map(str::to_owned);
+        let cap = if name == "arquivo" { max } else { 1024 };
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk.map_err(|_| ReadError::Broken)?;
+            if bytes.len() + chunk.len() > cap {
+                return Err(ReadError::TooLarge);
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        match name.as_str() {
+            CSRF_FIELD => up.csrf = String::from_utf8_lossy(&bytes).into_owned(),
+            "documento" => up.slot = String::from_utf8_lossy(&bytes).into_owned(),
+            "arquivo" if !bytes.is_empty() || file_name.is_some() => {
+                up.file = Some((file_name.unwrap_or_default(), bytes));
+            }
+            _ => {}
+        }
+    }
+    Ok(up)
+}
+
+async fn upload(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    let Some(id) = filing_id(&id) else {
+        return not_found();
+    };
+    let max = state.settings.limits.filing_file_bytes;
+    let up = match read_upload(&req, payload, max).await {
+        Ok(up) => up,
+        Err(ReadError::TooLarge) => {
+            let e = crate::domain::filings::FileRefusal::TooLarge { max_bytes: max };
+            let status = StatusCode::PAYLOAD_TOO_LARGE;
+            return filing_page(&state, &s, id, status, None, Some(e.to_string())).await;
+        }
+        Err(ReadError::Broken) => {
+            let e = "O arquivo não chegou inteiro; envie de novo.".to_owned();
+            return filing_page(&state, &s, id, StatusCode::BAD_REQUEST, None, Some(e)).await;
+        }
+    };
+    if !csrf_ok(&s, &up.csrf) {
+        return csrf_refused();
+    }
+    let Some((name, bytes)) = up.file else {
+        let e = "Escolha o arquivo antes de enviar.".to_owned();
+        return filing_page(&state, &s, id, StatusCode::BAD_REQUEST, None, Some(e)).await;
+    };
+    match filings::add_file(&state, &s.applicant, id, &up.slot, &name, &bytes).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/servicos/pedidos/{id}?arquivo#doc-{}",
+            up.slot
+        ))),
+        Err(FilingError::NotFound) => not_found(),
+        Err(FilingError::Refused(e)) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            filing_page(&state, &s, id, status, None, Some(e)).await
+        }
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn submit(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
+        return csrf_refused();
+    }
+    let Some(id) = filing_id(&id) else {
+        return not_found();
+    };
+    match filings::submit(&state, &s.applicant, id).await {
+        Ok(_) => Ok(see_other(&format!("/servicos/pedidos/{id}?enviado"))),
+        Err(FilingError::NotFound) => not_found(),
+        Err(FilingError::Refused(e)) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            filing_page(&state, &s, id, status, None, Some(e)).await
+        }
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn document(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    let (Some(id), Some(doc)) = (filing_id(&path.0), filing_id(&path.1)) else {
+        return not_found();
+    };
+    let v = match filings::view(&state, id, Some(&s.applicant)).await {
+        Ok(v) => v,
+        Err(FilingError::NotFound) => return not_found(),
+        Err(e) => return Err(internal(e)),
+    };
+    let Some(d) = v.documents.iter().find(|d| d.id == doc) else {
+        return not_found();
+    };
+    let Some(pdf) = state.store.document_pdf(doc).await.map_err(internal)? else {
+        return not_found();
+    };
+    let mut res = HttpResponse::Ok();
+    super::page_headers(&mut res);
+    Ok(res
+        .content_type("application/pdf")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!(
+                "attachment; filename=\"{}.pdf\"",
+                d.number.replace('/', "-")
+            ),
+        ))
+        .body(pdf))
+}

@@ -1,0 +1,519 @@
+//! Filings (requerimentos) applicants make at `/servicos`, and what the officials do with
+//! them: the yearly renewal of a ride-hailing authorization is put together online (the
+//! documents the legal basis in force asks for), protocolled with a number and the date the
+//! law counts from, examined file by file, answered with an exigência when something is
+//! missing, and decided through the same renewal act as at the desk. The applicant is told of
+//! every step by e-mail, through the outbox, in the transaction of the step.
+
+use chrono::Duration;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::documents::format;
+use crate::domain::filings::{self, FilingKind, FilingStatus, Slot};
+use crate::domain::ids::Cpf;
+use crate::state::AppState;
+use crate::storage::applicants::Applicant;
+use crate::storage::documents::Document;
+use crate::storage::filings::{
+    FILE_EXAMINED, FILING_CLOSED, FileRow, FilingRow, NewFile, SLOT_FULL, TOO_MANY_FILES,
+};
+use crate::storage::outbox::OutgoingMail;
+use crate::storage::{StorageError, parse_uuid};
+
+/// Why a filing's step was not taken; the refusals read as they are shown.
+#[derive(Debug, thiserror::Error)]
+pub enum FilingError {
+    /// No such filing, or not the applicant's.
+    #[error("pedido não encontrado")]
+    NotFound,
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// A filing with its files, the documents it asks for and what it still lacks.
+pub struct FilingView {
+    pub row: FilingRow,
+    pub kind: FilingKind,
+    pub status: FilingStatus,
+    pub files: Vec<FileRow>,
+    pub slots: Vec<Slot>,
+    /// Keys of the slots with no standing file.
+    pub missing: Vec<String>,
+    /// The authorization renewed: number, driver's name, valid until (dd/mm/aaaa).
+    pub authorization: (String, String, String),
+    /// The documents the decision issued, when granted.
+    pub documents: Vec<Document>,
+}
+
+impl FilingView {
+    /// The files of a slot that still count (replaced ones aside), oldest first.
+    pub fn files_of(&self, slot: &str) -> Vec<&FileRow> {
+        self.files
+            .iter()
+            .filter(|f| f.slot == slot && f.status != "substituido")
+            .collect()
+    }
+
+    pub fn is_open_to_applicant(&self) -> bool {
+        matches!(self.status, FilingStatus::Draft | FilingStatus::Waiting)
+    }
+}
+
+fn base_url(state: &AppState) -> String {
+    state.letterhead.public_url.trim_end_matches('/').to_owned()
+}
+
+fn mail_to(
+    state: &AppState,
+    row: &FilingRow,
+    topic: &'static str,
+    subject: String,
+    text: &str,
+) -> OutgoingMail {
+    let city = &state.letterhead.profile.prefeitura.name;
+    OutgoingMail {
+        recipient: row.email.clone(),
+        subject,
+        body: format!(
+            "Olá,\n\n{text}\n\nAcompanhe o pedido em:\n{}/servicos/pedidos/{}\n\n{city}\n",
+            base_url(state),
+            row.id
+        ),
+        topic,
+        entity: Some(("filing", row.id.clone())),
+    }
+}
+
+/// Opens (or reopens, when one is still open) the renewal filing of the authorization
+/// `number`, held by the driver whose CPF is `cpf`. A number and a CPF that do not go together
+/// get the same answer as a number that does not exist.
+pub async fn open_renewal(
+    state: &AppState,
+    applicant: &Applicant,
+    number: &str,
+    cpf: &str,
+) -> Result<Uuid, FilingError> {
+    let refused = || {
+        FilingError::Refused(
+            "Não encontramos uma autorização com este número e este CPF. Confira os dois como \
+             estão impressos na autorização."
+                .into(),
+        )
+    };
+    let number = number.trim();
+    let cpf = Cpf::parse(cpf).map_err(|_| refused())?;
+    if number.is_empty() {
+        return Err(refused());
+    }
+    let mut found = None;
+    for hit in state.store.search(number).await? {
+        if hit.kind != "authorization" {
+            continue;
+        }
+        let Some(a) = state.store.get_authorization(parse_uuid(&hit.id)?).await? else {
+            continue;
+        };
+        if a.number.eq_ignore_ascii_case(number) {
+            found = Some(a);
+            break;
+        }
+    }
+    let a = found.ok_or_else(refused)?;
+    let driver = state
+        .store
+        .get_driver(a.driver_id)
+        .await?
+        .ok_or_else(refused)?;
+    if driver.cpf != cpf {
+        return Err(refused());
+    }
+    if a.revocation.is_some() {
+        return Err(FilingError::Refused(
+            "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),
+        ));
+    }
+    let kind = FilingKind::AppRenewal.as_str();
+    let open = state
+        .store
+        .filings_of(applicant.id)
+        .await?
+        .into_iter()
+        .find(|f| f.kind == kind && f.subject_id == a.id.to_string() && f.status != "decidido");
+    if let Some(f) = open {
+        return Ok(parse_uuid(&f.id)?);
+    }
+    let id = Uuid::new_v4();
+    state
+        .store
+        .insert_filing(id, applicant.id, kind, a.id, state.clock.now())
+        .await?;
+    tracing::info!(filing = %id, "renewal filing opened");
+    Ok(id)
+}
+
+/// A filing as its applicant (`Some`) or an official (`None`) sees it; another applicant's
+/// filing is not found.
+pub async fn view(
+    state: &AppState,
+    id: Uuid,
+    applicant: Option<&Applicant>,
+) -> Result<FilingView, FilingError> {
+    let (row, files) = state.store.filing(id).await?.ok_or(FilingError::NotFound)?;
+    if applicant.is_some_and(|a| a.id.to_string() != row.applicant_id) {
+        return Err(FilingError::NotFound);
+    }
+    let kind = FilingKind::parse(&row.kind).ok_or(FilingError::NotFound)?;
+    let status = FilingStatus::parse(&row.status).ok_or(FilingError::NotFound)?;
+    let subject = parse_uuid(&row.subject_id)?;
+    let a = state
+        .store
+        .get_authorization(subject)
+        .await?
+        .ok_or(FilingError::NotFound)?;
+    let driver = state.store.get_driver(a.driver_id).await?;
+    let slots = filings::renewal_slots(&state.ride_hailing_basis().requirements);
+    let standing: Vec<&str> = files
+        .iter()
+        .filter(|f| matches!(f.status.as_str(), "pendente" | "aceito"))
+        .map(|f| f.slot.as_str())
+        .collect();
+    let missing = filings::missing(&slots, &standing)
+        .into_iter()
+        .map(|s| s.key.clone())
+        .collect();
+    let documents = match row.result_id.as_deref() {
+        Some(r) if row.outcome.as_deref() == Some("deferido") => {
+            state
+                .store
+                .documents_of_authorization(parse_uuid(r)?)
+                .await?
+        }
+        _ => Vec::new(),
+    };
+    Ok(FilingView {
+        authorization: (
+            a.number.clone(),
+            driver.map(|d| d.name).unwrap_or_default(),
+            format::date(a.valid_until),
+        ),
+        row,
+        kind,
+        status,
+        files,
+        slots,
+        missing,
+        documents,
+    })
+}
+
+/// Adds a file to one of the filing's slots: PDF, JPEG or PNG by its content, its name
+/// agreeing, at most the configured size; nothing is kept when it is refused.
+pub async fn add_file(
+    state: &AppState,
+    applicant: &Applicant,
+    id: Uuid,
+    slot: &str,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), FilingError> {
+    let v = view(state, id, Some(applicant)).await?;
+    if !v.is_open_to_applicant() {
+        return Err(closed());
+    }
+    let Some(slot) = v.slots.iter().find(|s| s.key == slot) else {
+        return Err(FilingError::Refused(
+            "Escolha qual documento o arquivo é.".into(),
+        ));
+    };
+    let limits = &state.settings.limits;
+    let media = filings::check_file(name, bytes, limits.filing_file_bytes)
+        .map_err(|r| FilingError::Refused(r.to_string()))?;
+    let sha256 = crate::signing::hex(&Sha256::digest(bytes));
+    let name = filings::clean_name(name);
+    let added = state
+        .store
+        .add_filing_file(
+            &NewFile {
+                filing_id: id,
+                slot: &slot.key,
+                file_name: &name,
+                media_type: media.mime(),
+                sha256: &sha256,
+                content: bytes,
+                max_files: limits.filing_files,
+                max_in_slot: i64::try_from(slot.max_files).unwrap_or(1),
+            },
+            &format!("applicant:{}", applicant.id),
+            state.clock.now(),
+        )
+        .await;
+    match added {
+        Ok(_) => Ok(()),
+        Err(StorageError::Conflict(SLOT_FULL)) => Err(FilingError::Refused(format!(
+            "“{}” já tem {} arquivo(s); não é possível juntar mais.",
+            slot.label, slot.max_files
+        ))),
+        Err(StorageError::Conflict(TOO_MANY_FILES)) => Err(FilingError::Refused(format!(
+            "O pedido já tem {} arquivos, o máximo.",
+            limits.filing_files
+        ))),
+        Err(StorageError::Conflict(FILING_CLOSED)) => Err(closed()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn not_in_review(e: StorageError) -> FilingError {
+    match e {
+        StorageError::Conflict(FILING_CLOSED) => FilingError::Refused(
+            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
+        ),
+        e => e.into(),
+    }
+}
+
+fn closed() -> FilingError {
+    FilingError::Refused(
+        "Este pedido já foi enviado e está com a Prefeitura; não pode ser mudado agora.".into(),
+    )
+}
+
+/// Protocols the filing (a draft with every document it asks for), or sends the answer to an
+/// exigência back to the officials. Answers the filing's number.
+pub async fn submit(
+    state: &AppState,
+    applicant: &Applicant,
+    id: Uuid,
+) -> Result<String, FilingError> {
+    let v = view(state, id, Some(applicant)).await?;
+    if !v.is_open_to_applicant() {
+        return Err(closed());
+    }
+    if !v.missing.is_empty() {
+        let names: Vec<&str> = v
+            .slots
+            .iter()
+            .filter(|s| v.missing.contains(&s.key))
+            .map(|s| s.label.as_str())
+            .collect();
+        return Err(FilingError::Refused(format!(
+            "Ainda falta juntar: {}.",
+            names.join("; ")
+        )));
+    }
+    let answering = v.status == FilingStatus::Waiting;
+    let today = state.today();
+    let number = state
+        .store
+        .submit_filing(
+            id,
+            today,
+            &format!("applicant:{}", applicant.id),
+            state.clock.now(),
+            |number| {
+                let text = if answering {
+                    format!(
+                        "Recebemos sua resposta à exigência do pedido {number}. Ele voltou para \
+                         análise da Prefeitura."
+                    )
+                } else {
+                    format!(
+                        "Seu pedido de {} da autorização {} foi protocolado com o número \
+                         {number}, em {}. A Prefeitura vai analisar os documentos; você \
+                         receberá um e-mail a cada novidade.",
+                        v.kind.label().to_lowercase(),
+                        v.authorization.0,
+                        format::date(today)
+                    )
+                };
+                mail_to(
+                    state,
+                    &v.row,
+                    "filing_protocolled",
+                    format!("Pedido {number} recebido"),
+                    &text,
+                )
+            },
+        )
+        .await
+        .map_err(|e| match e {
+            StorageError::Conflict(FILING_CLOSED) => closed(),
+            e => e.into(),
+        })?;
+    state.mail_wake.notify_one();
+    tracing::info!(filing = %id, number, "filing submitted");
+    Ok(number)
+}
+
+/// An official accepts a pending file, or refuses it with the reason the applicant reads.
+pub async fn examine(
+    state: &AppState,
+    official: &str,
+    id: Uuid,
+    file: Uuid,
+    refusal: Option<&str>,
+) -> Result<(), FilingError> {
+    let v = view(state, id, None).await?;
+    let refusal = refusal.map(str::trim).filter(|r| !r.is_empty());
+    let mail = match refusal {
+        Some(reason) => {
+            let f = v
+                .files
+                .iter()
+                .find(|f| f.id == file.to_string())
+                .ok_or(FilingError::NotFound)?;
+            let label = v
+                .slots
+                .iter()
+                .find(|s| s.key == f.slot)
+                .map_or(f.slot.as_str(), |s| s.label.as_str());
+            let number = v.row.number.clone().unwrap_or_default();
+            Some(mail_to(
+                state,
+                &v.row,
+                "filing_file_refused",
+                format!("Pedido {number}: um documento foi recusado"),
+                &format!(
+                    "O arquivo “{}” ({label}) do pedido {number} foi recusado pela Prefeitura:\n\n    \
+                     {reason}\n\nEnvie outro arquivo no lugar dele pela página do pedido.",
+                    f.file_name
+                ),
+            ))
+        }
+        None => None,
+    };
+    state
+        .store
+        .examine_filing_file(
+            id,
+            file,
+            refusal,
+            official,
+            state.clock.now(),
+            mail.as_ref(),
+        )
+        .await
+        .map_err(|e| match e {
+            StorageError::Conflict(FILE_EXAMINED) => FilingError::Refused(
+                "Este arquivo já foi examinado, foi substituído ou o pedido não está em análise."
+                    .into(),
+            ),
+            e => e.into(),
+        })?;
+    if mail.is_some() {
+        state.mail_wake.notify_one();
+    }
+    Ok(())
+}
+
+/// An official asks the applicant for what is missing, within `days` calendar days.
+pub async fn demand(
+    state: &AppState,
+    official: &str,
+    id: Uuid,
+    text: &str,
+    days: i64,
+) -> Result<(), FilingError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(FilingError::Refused(
+            "Escreva o que o requerente precisa apresentar.".into(),
+        ));
+    }
+    if !(1..=90).contains(&days) {
+        return Err(FilingError::Refused(
+            "O prazo precisa ser de 1 a 90 dias.".into(),
+        ));
+    }
+    let v = view(state, id, None).await?;
+    let due = state.today() + Duration::days(days);
+    let number = v.row.number.clone().unwrap_or_default();
+    let mail = mail_to(
+        state,
+        &v.row,
+        "filing_demand",
+        format!("Pedido {number}: a Prefeitura pede um documento"),
+        &format!(
+            "Para continuar a análise do pedido {number}, a Prefeitura pede:\n\n    {text}\n\n\
+             Responda até {} pela página do pedido: junte o que foi pedido e envie de novo.",
+            format::date(due)
+        ),
+    );
+    state
+        .store
+        .demand_on_filing(id, text, due, official, state.clock.now(), &mail)
+        .await
+        .map_err(not_in_review)?;
+    state.mail_wake.notify_one();
+    Ok(())
+}
+
+/// How a filing was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Granted: the new authorization (its id) was issued.
+    Granted(Uuid),
+    /// Sent to an official's review: nothing issued yet.
+    InReview,
+    /// Refused, with the reason the applicant reads.
+    Refused,
+}
+
+/// Records the decision of a filing (the renewal, when granted, committed before) and tells
+/// the applicant.
+pub async fn decide(
+    state: &AppState,
+    official: &str,
+    id: Uuid,
+    outcome: Outcome,
+    note: Option<&str>,
+) -> Result<(), FilingError> {
+    let note = note.map(str::trim).filter(|n| !n.is_empty());
+    if outcome == Outcome::Refused && note.is_none() {
+        return Err(FilingError::Refused(
+            "Escreva o motivo do indeferimento: o requerente o recebe por e-mail.".into(),
+        ));
+    }
+    let v = view(state, id, None).await?;
+    let number = v.row.number.clone().unwrap_or_default();
+    let (code, result, subject, text) = match outcome {
+        Outcome::Granted(new) => (
+            "deferido",
+            Some(new),
+            format!("Pedido {number} deferido: autorização renovada"),
+            format!(
+                "Seu pedido {number} foi deferido: a autorização foi renovada. A nova \
+                 autorização e o novo adesivo estão na página do pedido, para baixar e imprimir."
+            ),
+        ),
+        Outcome::InReview => (
+            "em_revisao",
+            None,
+            format!("Pedido {number} em revisão"),
+            format!(
+                "Seu pedido {number} depende da decisão de um servidor da Prefeitura, que vai \
+                 examinar o caso. Você receberá um e-mail com a decisão."
+            ),
+        ),
+        Outcome::Refused => (
+            "indeferido",
+            None,
+            format!("Pedido {number} indeferido"),
+            format!(
+                "Seu pedido {number} foi indeferido pela Prefeitura, pelo motivo:\n\n    {}",
+                note.unwrap_or_default()
+            ),
+        ),
+    };
+    let mail = mail_to(state, &v.row, "filing_decided", subject, &text);
+    state
+        .store
+        .decide_filing(id, code, note, result, official, state.clock.now(), &mail)
+        .await
+        .map_err(not_in_review)?;
+    state.mail_wake.notify_one();
+    tracing::info!(filing = %id, outcome = code, "filing decided");
+    Ok(())
+}

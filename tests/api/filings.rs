@@ -1,0 +1,437 @@
+//! Filings sent online at `/servicos/pedidos`: the yearly renewal put together by the driver
+//! (the documents the basis asks for, files known by their content), protocolled with a
+//! number, examined file by file at the desk, answered after an exigência, and decided through
+//! the renewal task; every step told by e-mail through a real SMTP conversation.
+
+use reqwest::StatusCode;
+use reqwest::multipart::{Form, Part};
+
+use crate::helpers::{CPFS, OFFICIAL_PASSWORD, TestApp, spawn_app};
+use crate::panel::{Browser, field};
+use crate::services::signed_in;
+
+const MARIA: &str = "maria@exemplo.com.br";
+const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
+const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
+const JPEG: &[u8] = &[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F'];
+
+/// Sends `bytes` named `name` into the filing's slot `slot`.
+async fn attach(
+    b: &mut Browser<'_>,
+    app: &TestApp,
+    filing: &str,
+    slot: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> (StatusCode, String, Option<String>) {
+    // The session's token, as every page of the counter carries it.
+    let (status, page, _) = b.get("/servicos/inicio").await;
+    let csrf = field(&page, "_csrf").unwrap_or_else(|| panic!("{status}: {page}"));
+    let form = Form::new()
+        .text("_csrf", csrf)
+        .text("documento", slot.to_owned())
+        .part("arquivo", Part::bytes(bytes).file_name(name.to_owned()));
+    let req = b
+        .client
+        .post(app.url(&format!("/servicos/pedidos/{filing}/arquivos")))
+        .multipart(form);
+    b.send(req).await
+}
+
+/// Opens the renewal of `number` for the driver with `cpf`.
+async fn open(
+    b: &mut Browser<'_>,
+    number: &str,
+    cpf: &str,
+) -> (StatusCode, String, Option<String>) {
+    let (status, page, _) = b.get("/servicos/pedidos/novo").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let csrf = field(&page, "_csrf").unwrap();
+    b.post(
+        "/servicos/pedidos/novo",
+        &[("_csrf", &csrf), ("numero", number), ("cpf", cpf)],
+    )
+    .await
+}
+
+async fn post_on_page(
+    b: &mut Browser<'_>,
+    page_path: &str,
+    action: &str,
+    extra: &[(&str, &str)],
+) -> (StatusCode, String, Option<String>) {
+    let (_, page, _) = b.get(page_path).await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let mut form = vec![("_csrf", csrf.as_str())];
+    form.extend_from_slice(extra);
+    b.post(action, &form).await
+}
+
+/// The ids of the files the desk's page of the filing links, in the order shown.
+fn file_ids(page: &str, filing: &str) -> Vec<String> {
+    let marker = format!("href=\"/painel/requerimentos/{filing}/arquivos/");
+    let mut ids: Vec<String> = page
+        .split(&marker)
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_owned())
+        .collect();
+    ids.dedup();
+    ids
+}
+
+/// Sends the renewal task (`page`, opened on the filing) with the fee of 01/11/2027 and a
+/// federal certificate brought again.
+async fn renew_in_task(
+    b: &mut Browser<'_>,
+    page: &str,
+    number: &str,
+    filing: &str,
+) -> (StatusCode, String, Option<String>) {
+    let csrf = field(page, "_csrf").unwrap();
+    b.post(
+        "/painel/tarefa/renovacao",
+        &[
+            ("_csrf", csrf.as_str()),
+            ("autorizacao", number),
+            ("requerimento", filing),
+            ("fee_paid_on", "01/11/2027"),
+            ("criminal_certificates.federal_1", "20/10/2027"),
+            ("acao", "renovar"),
+        ],
+    )
+    .await
+}
+
+fn mails_to(app: &TestApp, address: &str) -> Vec<String> {
+    app.smtp
+        .inbox()
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t == address))
+        .map(|m| format!("{}\n{}", m.header("Subject").unwrap_or_default(), m.body()))
+        .collect()
+}
+
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one renewal from the driver's first page to the downloaded sticker"
+)]
+async fn a_driver_renews_online_and_the_desk_examines_asks_and_decides() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let number = a["number"].as_str().unwrap().to_owned();
+    assert_eq!(
+        app.vistoria(&a, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    app.clock.set(crate::helpers::at("2027-11-01T15:00:00Z"));
+    let mut maria = signed_in(&app, MARIA).await;
+
+    // A number with someone else's CPF is refused as a number that does not exist.
+    let (status, page, _) = open(&mut maria, &number, CPFS[1]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("Não encontramos uma autorização"), "{page}");
+    let (status, page, to) = open(&mut maria, &number.to_lowercase(), CPFS[0]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    // Opening it again goes back to the same draft.
+    let (_, _, again) = open(&mut maria, &number, CPFS[0]).await;
+    assert_eq!(again.as_deref(), Some(path.as_str()));
+
+    // The page lists what the basis in force asks for, with the provision.
+    let (status, page, _) = maria.get(&path).await;
+    assert_eq!(status, StatusCode::OK);
+    for asked in [
+        "CNH com a observação EAR",
+        "art. 12, I",
+        "Certidões",
+        "CRLV",
+        "taxas",
+    ] {
+        assert!(page.contains(asked), "{asked}: {page}");
+    }
+    // Nothing can be sent while a document is missing.
+    let (status, page, _) =
+        post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("Ainda falta juntar"), "{page}");
+
+    // Files known by their content: an HTML page named .pdf, a PDF named .jpg and an
+    // 11 MB file are refused, and nothing of them is kept.
+    let (status, page, _) = attach(
+        &mut maria,
+        &app,
+        &filing,
+        "cnh",
+        "cnh.pdf",
+        b"<!DOCTYPE html><html><script>alert(1)</script>".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("não é PDF, JPEG nem PNG"), "{page}");
+    let (status, page, _) = attach(&mut maria, &app, &filing, "cnh", "cnh.jpg", PDF.to_vec()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("não corresponde ao conteúdo"), "{page}");
+    let mut big = PDF.to_vec();
+    big.resize(11 * 1024 * 1024, b' ');
+    let (status, page, _) = attach(&mut maria, &app, &filing, "cnh", "cnh.pdf", big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{page}");
+    assert!(page.contains("mais de 10 MB"), "{page}");
+    assert!(page.contains("Nenhum arquivo ainda"), "{page}");
+    assert!(!page.contains("aguardando análise"), "{page}");
+
+    for (slot, name, bytes) in [
+        ("cnh", "CNH digital.pdf", PDF),
+        ("certidoes", "certidao-federal.pdf", PDF),
+        ("crlv", "crlv.png", PNG),
+        ("taxas", "comprovante.jpeg", JPEG),
+    ] {
+        let (status, page, to) =
+            attach(&mut maria, &app, &filing, slot, name, bytes.to_vec()).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{slot}: {page}");
+        assert!(to.unwrap().contains("?arquivo"));
+    }
+    let (status, page, to) =
+        post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    assert_eq!(to.unwrap(), format!("{path}?enviado"));
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("Pedido REQ-2027/000001"), "{page}");
+    assert!(page.contains("protocolado em 01/11/2027"), "{page}");
+    // Sent: no more uploads.
+    assert!(!page.contains("Enviar arquivo"), "{page}");
+    app.smtp.wait_for(MARIA, 2).await;
+    assert!(
+        mails_to(&app, MARIA)[1].contains("REQ-2027/000001 recebido"),
+        "{:?}",
+        mails_to(&app, MARIA)
+    );
+
+    // At the desk: the queue, the filing, its files as sent.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let (status, page, _) = ana.get("/painel/requerimentos").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("REQ-2027/000001"), "{page}");
+    let desk = format!("/painel/requerimentos/{filing}");
+    let (status, page, _) = ana.get(&desk).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let files = file_ids(&page, &filing);
+    assert_eq!(files.len(), 4, "{page}");
+    let res = ana
+        .client
+        .get(app.url(&format!("{desk}/arquivos/{}", files[0])))
+        .header(reqwest::header::COOKIE, ana.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("attachment"),
+    );
+    assert_eq!(res.bytes().await.unwrap().as_ref(), PDF);
+
+    // The CRLV refused with a reason the driver reads; the rest accepted.
+    let crlv = &files[2];
+    let (status, page, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/arquivos/{crlv}"),
+        &[("acao", "recusar"), ("motivo", "")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let (status, _, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/arquivos/{crlv}"),
+        &[
+            ("acao", "recusar"),
+            ("motivo", "Imagem ilegível: envie o CRLV inteiro."),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    for f in [&files[0], &files[1], &files[3]] {
+        let (status, _, _) = post_on_page(
+            &mut ana,
+            &desk,
+            &format!("{desk}/arquivos/{f}"),
+            &[("acao", "aceitar")],
+        )
+        .await;
+        assert_eq!(status, StatusCode::SEE_OTHER);
+    }
+    // Examined once.
+    let (status, _, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/arquivos/{}", files[0]),
+        &[("acao", "aceitar")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/exigencia"),
+        &[("texto", "Envie o CRLV 2027, legível."), ("prazo", "10")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    app.smtp.wait_for(MARIA, 4).await;
+    let mails = mails_to(&app, MARIA);
+    assert!(mails[2].contains("Imagem ilegível"), "{mails:?}");
+    assert!(
+        mails[3].contains("Envie o CRLV 2027") && mails[3].contains("11/11/2027"),
+        "{mails:?}"
+    );
+
+    // The driver sees the exigência and the refusal, replaces the file and answers.
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("A Prefeitura pede"), "{page}");
+    assert!(page.contains("recusado: Imagem ilegível"), "{page}");
+    let (status, page, _) = attach(
+        &mut maria,
+        &app,
+        &filing,
+        "crlv",
+        "crlv-2027.pdf",
+        PDF.to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, _, _) = post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+
+    // Decided through the renewal task opened on the filing: its protocol date counts.
+    let task = format!(
+        "/painel/tarefa/renovacao?id={}&requerimento={filing}",
+        a["id"].as_str().unwrap()
+    );
+    let (status, page, _) = ana.get(&task).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(
+        field(&page, "requerimento").as_deref(),
+        Some(filing.as_str())
+    );
+    let (status, page, to) = renew_in_task(&mut ana, &page, &number, &filing).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let renewed_id = to
+        .unwrap()
+        .trim_start_matches("/painel/ver/app-authorizations/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let renewed = app
+        .get_json(&format!("/api/v1/app-authorizations/{renewed_id}"))
+        .await;
+    assert_eq!(renewed["renewal_of"], a["id"], "{renewed}");
+    assert_eq!(renewed["protocolled_on"], "2027-11-01", "{renewed}");
+
+    // The driver is told and downloads the new authorization and sticker.
+    app.smtp.wait_for(MARIA, 6).await;
+    let mails = mails_to(&app, MARIA);
+    assert!(mails[5].contains("deferido"), "{mails:?}");
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("deferido"), "{page}");
+    let links: Vec<String> = page
+        .split(&format!("href=\"{path}/documentos/"))
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(links.len(), 2, "{page}");
+    let doc = format!("{path}/documentos/{}", links[1]);
+    let res = maria
+        .client
+        .get(app.url(&doc))
+        .header(reqwest::header::COOKIE, maria.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.bytes().await.unwrap().starts_with(b"%PDF-"));
+    // Decided: out of the queue, and the task will not decide it twice.
+    let (_, page, _) = ana.get("/painel/requerimentos").await;
+    assert!(!page.contains("REQ-2027/000001"), "{page}");
+
+    // Another applicant finds neither the filing nor its documents.
+    let mut joao = signed_in(&app, "joao@exemplo.com.br").await;
+    let (status, _, _) = joao.get(&path).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _) = joao.get(&doc).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, page, _) = attach(&mut joao, &app, &filing, "cnh", "cnh.pdf", PDF.to_vec()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{page}");
+}
+
+#[tokio::test]
+async fn the_desk_refuses_a_filing_with_its_reason_and_the_driver_is_told() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let number = a["number"].as_str().unwrap().to_owned();
+    app.clock.set(crate::helpers::at("2027-11-01T15:00:00Z"));
+    let mut maria = signed_in(&app, MARIA).await;
+    let (_, _, to) = open(&mut maria, &number, CPFS[0]).await;
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    // A draft is the applicant's: the desk does not see it.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let desk = format!("/painel/requerimentos/{filing}");
+    let (status, _, _) = ana.get(&desk).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    for slot in ["cnh", "certidoes", "crlv", "taxas"] {
+        let (status, page, _) =
+            attach(&mut maria, &app, &filing, slot, "doc.pdf", PDF.to_vec()).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    }
+    let (status, _, _) = post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    // A refusal needs its reason.
+    let (status, page, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/indeferir"),
+        &[("motivo", " ")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let (status, _, _) = post_on_page(
+        &mut ana,
+        &desk,
+        &format!("{desk}/indeferir"),
+        &[("motivo", "Condutor com CNH suspensa.")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    app.smtp.wait_for(MARIA, 3).await;
+    let mails = mails_to(&app, MARIA);
+    assert!(
+        mails[2].contains("indeferido") && mails[2].contains("CNH suspensa"),
+        "{mails:?}"
+    );
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("indeferido"), "{page}");
+    assert!(!page.contains("Enviar arquivo"), "{page}");
+    // Decided once: the renewal task refuses to decide it again, and nothing is issued.
+    let (_, page, _) = ana
+        .get(&format!(
+            "/painel/tarefa/renovacao?id={}&requerimento={filing}",
+            a["id"].as_str().unwrap()
+        ))
+        .await;
+    let (status, page, _) = renew_in_task(&mut ana, &page, &number, &filing).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("já foi decidido"), "{page}");
+}
