@@ -298,6 +298,11 @@ async fn a_driver_renews_online_and_the_desk_examines_asks_and_decides() {
     let (_, page, _) = maria.get(&path).await;
     assert!(page.contains("A Prefeitura pede"), "{page}");
     assert!(page.contains("recusado: Imagem ilegível"), "{page}");
+    // Accepted files stay: only the refused CRLV is replaced, and the certificates (up to four
+    // files) still take more.
+    assert_eq!(page.matches("Enviar arquivo").count(), 2, "{page}");
+    assert!(page.contains("Trocar o arquivo"), "{page}");
+    assert!(page.contains("Juntar mais um arquivo"), "{page}");
     let (status, page, _) = attach(
         &mut maria,
         &app,
