@@ -280,6 +280,17 @@ pub fn missing<'a>(slots: &'a [Slot], standing: &[&str]) -> Vec<&'a Slot> {
         .collect()
 }
 
+/// Whether a slot takes one more file, given the statuses of its files (replaced ones aside):
+/// a one-file slot until its file is accepted (a pending or refused one is replaced by the
+/// next), a larger one while its files not refused leave room.
+pub fn has_room(slot: &Slot, statuses: &[&str]) -> bool {
+    if slot.max_files == 1 {
+        !statuses.contains(&"aceito")
+    } else {
+        statuses.iter().filter(|s| **s != "recusado").count() < slot.max_files
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +366,21 @@ mod tests {
         assert_eq!(clean_name("../../etc/passwd"), "passwd");
         assert_eq!(clean_name("a\u{0}b\"c.pdf"), "abc.pdf");
         assert_eq!(clean_name("/"), "arquivo");
+    }
+
+    #[test]
+    fn a_slot_has_room_until_accepted_or_full() {
+        let slots = renewal_slots(&RideHailingLegalBasis::draft_2023().requirements);
+        let (cnh, certidoes) = (&slots[0], &slots[1]);
+        assert!(has_room(cnh, &[]));
+        assert!(has_room(cnh, &["pendente"]));
+        assert!(has_room(cnh, &["recusado"]));
+        assert!(!has_room(cnh, &["aceito"]));
+        assert!(has_room(certidoes, &["aceito", "pendente", "recusado"]));
+        assert!(!has_room(
+            certidoes,
+            &["aceito", "aceito", "pendente", "aceito"]
+        ));
     }
 
     #[test]

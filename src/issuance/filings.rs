@@ -57,17 +57,14 @@ impl FilingView {
             .collect()
     }
 
-    /// Whether the applicant may still attach to `slot`: a one-file slot until its file is
-    /// accepted (a pending or refused one is replaced), a larger one while it has room.
+    /// Whether the applicant may still attach to `slot`.
     pub fn has_room(&self, slot: &Slot) -> bool {
-        let files = self.files_of(&slot.key);
-        let accepted = files.iter().filter(|f| f.status == "aceito").count();
-        let standing = files.iter().filter(|f| f.status != "recusado").count();
-        if slot.max_files == 1 {
-            accepted == 0
-        } else {
-            standing < slot.max_files
-        }
+        let statuses: Vec<&str> = self
+            .files_of(&slot.key)
+            .iter()
+            .map(|f| f.status.as_str())
+            .collect();
+        filings::has_room(slot, &statuses)
     }
 
     pub fn is_open_to_applicant(&self) -> bool {

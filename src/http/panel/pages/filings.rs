@@ -62,6 +62,26 @@ fn refused(e: FilingError) -> Result<String, PanelError> {
     }
 }
 
+/// After an act on a filing: back to its page with what was done, or the page again with the
+/// refusal answered with `refused_status`.
+async fn after_act(
+    s: &Signed,
+    state: &AppState,
+    id: uuid::Uuid,
+    done: Result<(), FilingError>,
+    (feito, refused_status): (&str, StatusCode),
+) -> Page {
+    match done {
+        Ok(()) => Ok(redirect(&format!(
+            "/painel/requerimentos/{id}?feito={feito}"
+        ))),
+        Err(e) => {
+            let e = refused(e)?;
+            filing_page(s, state, id, refused_status, None, Some(e)).await
+        }
+    }
+}
+
 async fn queue(state: web::Data<AppState>, req: HttpRequest) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
@@ -207,13 +227,8 @@ async fn examine(
         .await;
     }
     let refusal = refusing.then_some(reason);
-    match filings::examine(&state, &s.official.actor, id, file, refusal).await {
-        Ok(()) => Ok(redirect(&format!("/painel/requerimentos/{id}?feito=exame"))),
-        Err(e) => {
-            let e = refused(e)?;
-            filing_page(&s, &state, id, StatusCode::CONFLICT, None, Some(e)).await
-        }
-    }
+    let done = filings::examine(&state, &s.official.actor, id, file, refusal).await;
+    after_act(&s, &state, id, done, ("exame", StatusCode::CONFLICT)).await
 }
 
 async fn demand(
@@ -231,23 +246,15 @@ async fn demand(
         .get("prazo")
         .and_then(|d| d.trim().parse::<i64>().ok())
         .unwrap_or(0);
-    match filings::demand(&state, &s.official.actor, id, text, days).await {
-        Ok(()) => Ok(redirect(&format!(
-            "/painel/requerimentos/{id}?feito=exigencia"
-        ))),
-        Err(e) => {
-            let e = refused(e)?;
-            filing_page(
-                &s,
-                &state,
-                id,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(e),
-            )
-            .await
-        }
-    }
+    let done = filings::demand(&state, &s.official.actor, id, text, days).await;
+    after_act(
+        &s,
+        &state,
+        id,
+        done,
+        ("exigencia", StatusCode::UNPROCESSABLE_ENTITY),
+    )
+    .await
 }
 
 async fn refuse(
@@ -261,29 +268,14 @@ async fn refuse(
     s.check_csrf(&form)?;
     let id = uuid_of(&id)?;
     let note = form.get("motivo").map(String::as_str);
-    match filings::decide(
+    let outcome = filings::Outcome::Refused;
+    let done = filings::decide(&state, &s.official.actor, id, outcome, note).await;
+    after_act(
+        &s,
         &state,
-        &s.official.actor,
         id,
-        filings::Outcome::Refused,
-        note,
+        done,
+        ("indeferido", StatusCode::UNPROCESSABLE_ENTITY),
     )
     .await
-    {
-        Ok(()) => Ok(redirect(&format!(
-            "/painel/requerimentos/{id}?feito=indeferido"
-        ))),
-        Err(e) => {
-            let e = refused(e)?;
-            filing_page(
-                &s,
-                &state,
-                id,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(e),
-            )
-            .await
-        }
-    }
 }
