@@ -440,3 +440,44 @@ async fn the_desk_refuses_a_filing_with_its_reason_and_the_driver_is_told() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
     assert!(page.contains("já foi decidido"), "{page}");
 }
+
+/// An applicant's upload that stalls is answered 408 at the upload deadline, as the page says,
+/// and nothing of it is kept.
+#[tokio::test]
+async fn a_stalled_attachment_is_answered_at_the_upload_deadline() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_app_with_limits(selo::settings::Limits {
+        upload_deadline: std::time::Duration::from_secs(1),
+        ..selo::settings::Limits::default()
+    })
+    .await;
+    let a = app.granted().await;
+    app.clock.set(crate::helpers::at("2027-11-01T15:00:00Z"));
+    let mut maria = signed_in(&app, MARIA).await;
+    let (_, _, to) = open(&mut maria, a["number"].as_str().unwrap(), CPFS[0]).await;
+    let path = to.unwrap();
+    let (_, page, _) = maria.get("/servicos/inicio").await;
+    let csrf = field(&page, "_csrf").unwrap();
+    let head = format!(
+        "POST {path}/arquivos HTTP/1.1\r\nHost: selo\r\nCookie: {}\r\n\
+         Content-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 5000000\r\n\r\n\
+         --XyZ\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{csrf}\r\n\
+         --XyZ\r\nContent-Disposition: form-data; name=\"documento\"\r\n\r\ncnh\r\n\
+         --XyZ\r\nContent-Disposition: form-data; name=\"arquivo\"; filename=\"cnh.pdf\"\r\n\
+         Content-Type: application/pdf\r\n\r\n%PDF-1.7\n",
+        maria.cookie_header()
+    );
+    let addr = app.address.trim_start_matches("http://").to_owned();
+    let mut stalled = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    stalled.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = vec![0u8; 65536];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(5), stalled.read(&mut answer))
+        .await
+        .expect("the stalled upload is answered")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, page, _) = maria.get(&path).await;
+    assert!(!page.contains("aguardando análise"), "{page}");
+    assert_eq!(page.matches("Nenhum arquivo ainda").count(), 4, "{page}");
+}

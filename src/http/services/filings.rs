@@ -166,6 +166,25 @@ async fn filing_page(
     )
 }
 
+/// After the applicant's step: on to `to`, or the filing's page again with the refusal.
+async fn after_step(
+    state: &AppState,
+    s: &ApplicantSession,
+    id: Uuid,
+    done: Result<(), FilingError>,
+    to: &str,
+) -> Page {
+    match done {
+        Ok(()) => Ok(see_other(to)),
+        Err(FilingError::NotFound) => not_found(),
+        Err(FilingError::Refused(e)) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            filing_page(state, s, id, status, None, Some(e)).await
+        }
+        Err(e) => Err(internal(e)),
+    }
+}
+
 async fn show(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -198,6 +217,7 @@ struct Upload {
 enum ReadError {
     TooLarge,
     Broken,
+    Late,
 }
 
 /// Reads the form with the file capped at `max` bytes (and text fields at 1 KiB): reading
@@ -254,8 +274,20 @@ async fn upload(
         return not_found();
     };
     let max = state.settings.limits.filing_file_bytes;
-    let up = match read_upload(&req, payload, max).await {
+    // Exempt from the request deadline, an upload has its own: a stalled client frees the
+    // connection.
+    let deadline = state.settings.limits.upload_deadline;
+    let read = tokio::time::timeout(deadline, read_upload(&req, payload, max)).await;
+    let up = match read.unwrap_or(Err(ReadError::Late)) {
         Ok(up) => up,
+        Err(ReadError::Late) => {
+            let e = format!(
+                "O arquivo não chegou em {} segundos; tente de novo com uma conexão melhor ou um arquivo menor.",
+                deadline.as_secs()
+            );
+            let status = StatusCode::REQUEST_TIMEOUT;
+            return filing_page(&state, &s, id, status, None, Some(e)).await;
+        }
         Err(ReadError::TooLarge) => {
             let e = crate::domain::filings::FileRefusal::TooLarge { max_bytes: max };
             let status = StatusCode::PAYLOAD_TOO_LARGE;
@@ -273,18 +305,9 @@ async fn upload(
         let e = "Escolha o arquivo antes de enviar.".to_owned();
         return filing_page(&state, &s, id, StatusCode::BAD_REQUEST, None, Some(e)).await;
     };
-    match filings::add_file(&state, &s.applicant, id, &up.slot, &name, &bytes).await {
-        Ok(()) => Ok(see_other(&format!(
-            "/servicos/pedidos/{id}?arquivo#doc-{}",
-            up.slot
-        ))),
-        Err(FilingError::NotFound) => not_found(),
-        Err(FilingError::Refused(e)) => {
-            let status = StatusCode::UNPROCESSABLE_ENTITY;
-            filing_page(&state, &s, id, status, None, Some(e)).await
-        }
-        Err(e) => Err(internal(e)),
-    }
+    let done = filings::add_file(&state, &s.applicant, id, &up.slot, &name, &bytes).await;
+    let to = format!("/servicos/pedidos/{id}?arquivo#doc-{}", up.slot);
+    after_step(&state, &s, id, done, &to).await
 }
 
 async fn submit(
@@ -302,15 +325,15 @@ async fn submit(
     let Some(id) = filing_id(&id) else {
         return not_found();
     };
-    match filings::submit(&state, &s.applicant, id).await {
-        Ok(_) => Ok(see_other(&format!("/servicos/pedidos/{id}?enviado"))),
-        Err(FilingError::NotFound) => not_found(),
-        Err(FilingError::Refused(e)) => {
-            let status = StatusCode::UNPROCESSABLE_ENTITY;
-            filing_page(&state, &s, id, status, None, Some(e)).await
-        }
-        Err(e) => Err(internal(e)),
-    }
+    let done = filings::submit(&state, &s.applicant, id).await.map(|_| ());
+    after_step(
+        &state,
+        &s,
+        id,
+        done,
+        &format!("/servicos/pedidos/{id}?enviado"),
+    )
+    .await
 }
 
 async fn document(
