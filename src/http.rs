@@ -20,8 +20,10 @@ pub mod problem;
 pub mod rectification;
 pub mod registry;
 pub mod renewal;
+pub mod reports;
 pub mod reviews;
 pub mod services;
+pub mod urls;
 pub mod verify;
 
 use actix_web::dev::{Service, ServiceResponse};
@@ -122,6 +124,7 @@ fn configure(cfg: &mut web::ServiceConfig) {
     register_routes(cfg);
     panel::configure(cfg);
     services::configure(cfg);
+    reports::configure(cfg);
     fiscal::configure(cfg);
     cfg.default_service(web::to(meta::not_found));
 }

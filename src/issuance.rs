@@ -18,6 +18,7 @@ pub mod officials;
 pub mod pipeline;
 pub mod procedure;
 pub mod rectification;
+pub mod reports;
 pub mod ride_hailing;
 
 use crate::documents::render::RenderError;

@@ -114,6 +114,9 @@ pub struct Limits {
     pub filing_file_bytes: usize,
     /// `SELO_FILING_MAX_FILES`, default 12: files one filing may hold (replaced ones aside).
     pub filing_files: i64,
+    /// `SELO_REPORT_RETENTION_DAYS`, default 730: a passenger's report is deleted this many
+    /// days after the Ouvidoria closed it (its contact e-mail, when it is closed).
+    pub report_retention_days: i64,
 }
 
 /// Requests per minute and client address; 0 turns a limit off.
@@ -125,6 +128,8 @@ pub struct Rates {
     pub code: u32,
     /// `SELO_RATE_UPLOAD_PER_MINUTE`, default 10: PDF uploads.
     pub upload: u32,
+    /// `SELO_RATE_REPORT_PER_MINUTE`, default 5: passengers' reports sent.
+    pub report: u32,
     /// `SELO_RATE_AUTH_FAILURES_PER_MINUTE`, default 10: wrong or missing bearer tokens;
     /// past it, the address is refused for the rest of the minute, even with a good token.
     pub auth_failures: u32,
@@ -136,6 +141,7 @@ impl Rates {
         verify: 0,
         code: 0,
         upload: 0,
+        report: 0,
         auth_failures: 0,
     };
 }
@@ -146,6 +152,7 @@ impl Default for Rates {
             verify: 600,
             code: 20,
             upload: 10,
+            report: 5,
             auth_failures: 10,
         }
     }
@@ -162,6 +169,7 @@ impl Default for Limits {
             trusted_proxies: Vec::new(),
             filing_file_bytes: 10 * 1024 * 1024,
             filing_files: 12,
+            report_retention_days: 730,
         }
     }
 }
@@ -253,6 +261,10 @@ impl Settings {
                     .and_then(|v| v.parse().ok())
                     .filter(|n| *n > 0)
                     .unwrap_or(Limits::default().filing_files),
+                report_retention_days: var("SELO_REPORT_RETENTION_DAYS")
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n > 0)
+                    .unwrap_or(Limits::default().report_retention_days),
                 rates: {
                     let d = Rates::default();
                     let rate = |k: &str, default: u32| {
@@ -264,6 +276,7 @@ impl Settings {
                         verify: rate("SELO_RATE_VERIFY_PER_MINUTE", d.verify),
                         code: rate("SELO_RATE_CODE_PER_MINUTE", d.code),
                         upload: rate("SELO_RATE_UPLOAD_PER_MINUTE", d.upload),
+                        report: rate("SELO_RATE_REPORT_PER_MINUTE", d.report),
                         auth_failures: rate("SELO_RATE_AUTH_FAILURES_PER_MINUTE", d.auth_failures),
                     }
                 },

@@ -136,6 +136,8 @@ impl Application {
         });
         // A signed checkpoint of the audit chain's head every legal day.
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
+        // Closed passengers' reports past their retention are deleted now and every hour.
+        crate::issuance::reports::spawn_purge(state.clone());
         // Reservations left open by a crash are voided now, before the first request,
         // and then every minute.
         crate::issuance::numbering::start_sweeper(state.clone()).await;

@@ -22,6 +22,7 @@ pub mod outbox;
 pub mod postgres;
 mod records;
 pub mod rectifications;
+pub mod reports;
 mod reworded;
 pub mod ride_hailing;
 mod rows;

@@ -20,15 +20,18 @@ pub enum Role {
     Inspector,
     /// Read-only: registers, documents, histories.
     Auditor,
+    /// The Ouvidoria Municipal: passengers' reports sent from the verification page.
+    Ombudsman,
 }
 
 impl Role {
-    pub const ALL: [Role; 5] = [
+    pub const ALL: [Role; 6] = [
         Role::Admin,
         Role::RideHailingIssuer,
         Role::CharterIssuer,
         Role::Inspector,
         Role::Auditor,
+        Role::Ombudsman,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -38,6 +41,7 @@ impl Role {
             Role::CharterIssuer => "charter_issuer",
             Role::Inspector => "inspector",
             Role::Auditor => "auditor",
+            Role::Ombudsman => "ombudsman",
         }
     }
 
@@ -53,6 +57,7 @@ impl Role {
             }
             Role::Inspector => "Fiscal de trânsito e transporte",
             Role::Auditor => "Auditor(a) — somente leitura",
+            Role::Ombudsman => "Ouvidoria Municipal — denúncias de passageiros",
         }
     }
 
@@ -145,12 +150,14 @@ pub enum Competence {
     Calendar,
     /// Managing officials' accounts.
     ManageOfficials,
+    /// Reading and answering passengers' reports: the Ouvidoria.
+    HandleReports,
 }
 
 impl Competence {
     /// The roles that grant it (empty for `Public` and `SignedIn`, which need none).
     pub fn roles(self) -> &'static [Role] {
-        use Role::{Admin, Auditor, CharterIssuer, Inspector, RideHailingIssuer};
+        use Role::{Admin, Auditor, CharterIssuer, Inspector, Ombudsman, RideHailingIssuer};
         match self {
             Competence::Public | Competence::SignedIn => &[],
             Competence::ReadRideHailing => &[Admin, Auditor, RideHailingIssuer, Inspector],
@@ -161,6 +168,7 @@ impl Competence {
             Competence::InspectCharter => &[CharterIssuer, Inspector],
             Competence::Calendar => &[Admin, RideHailingIssuer, CharterIssuer],
             Competence::ManageOfficials => &[Admin],
+            Competence::HandleReports => &[Ombudsman],
         }
     }
 

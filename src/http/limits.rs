@@ -1,5 +1,5 @@
 //! Rate limits per client address: token verification, printed-code look-ups
-//! (strict: the codes are 40 bits), PDF uploads, and failed bearer tokens. A request over its
+//! (strict: the codes are 40 bits), PDF uploads, passengers' reports, and failed bearer tokens. A request over its
 //! limit is answered 429 with `Retry-After` before anything else is done; the pages under `/v`
 //! answer it as a page. The client address is the peer's, or, when the peer is a configured
 //! reverse proxy (`SELO_TRUSTED_PROXIES`), the nearest untrusted address of `X-Forwarded-For`.
@@ -38,7 +38,13 @@ fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option
     {
         return Some(Class::Upload);
     }
-    if path.starts_with("/api/v1/verify/code/") || (path == "/v" && query.contains("codigo=")) {
+    if post && path == "/denuncia" {
+        return Some(Class::Report);
+    }
+    // The report form names the document by its printed code, like `/v?codigo=`.
+    if path.starts_with("/api/v1/verify/code/")
+        || ((path == "/v" || path == "/denuncia") && query.contains("codigo="))
+    {
         return Some(Class::Code);
     }
     if path.starts_with("/api/v1/verify/") || path.starts_with("/v/") {
@@ -81,11 +87,15 @@ where
         ),
         Some(e) => Either::Right(async move {
             let page = req.path() == "/v" || req.path().starts_with("/v/");
+            let report = req.path() == "/denuncia";
             let state = req
                 .app_data::<actix_web::web::Data<crate::state::AppState>>()
                 .cloned();
-            let res = match (page, state) {
-                (true, Some(state)) => super::verify::page::refused_page(&state, &e, &e.detail()),
+            let res = match (page, report, state) {
+                (true, _, Some(state)) => {
+                    super::verify::page::refused_page(&state, &e, &e.detail())
+                }
+                (_, true, Some(state)) => super::reports::message::refused_page(&state, &e),
                 _ => actix_web::ResponseError::error_response(&e),
             };
             Ok(req.into_response(res).map_into_right_body())

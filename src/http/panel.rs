@@ -164,17 +164,7 @@ pub fn page_headers(res: &mut actix_web::HttpResponseBuilder) {
         .insert_header(("X-Content-Type-Options", "nosniff"));
 }
 
-pub fn urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
+pub use super::urls::urlencode;
 
 /// The value of cookie `name` of the request.
 pub fn cookie(req: &HttpRequest, name: &str) -> Option<String> {

@@ -463,7 +463,13 @@ pub async fn page_token(
     let viewer = official.as_ref().map(|o| o.name.as_str());
     html(
         status_for(v.verdict),
-        &page::render(&state, Some(&v), v.reason.as_deref(), Source::Token, viewer),
+        &page::render(
+            &state,
+            Some(&v),
+            v.reason.as_deref(),
+            Source::Token(&token),
+            viewer,
+        ),
     )
 }
 

@@ -1,5 +1,5 @@
 //! Rate limits per client address: token verification, printed-code look-ups
-//! (strict: the codes are 40 bits), PDF uploads, and failed bearer tokens. The client address
+//! (strict: the codes are 40 bits), PDF uploads, passengers' reports, and failed bearer tokens. The client address
 //! is the peer's, or, when the peer is a configured reverse proxy (`SELO_TRUSTED_PROXIES`), the
 //! nearest untrusted address of `X-Forwarded-For`. The HTTP layer decides what counts against
 //! which limit and answers 429 (`http::limits`).
@@ -22,6 +22,7 @@ pub enum Class {
     Verify,
     Code,
     Upload,
+    Report,
 }
 
 type Limiter = DefaultKeyedRateLimiter<IpAddr>;
@@ -31,6 +32,7 @@ pub struct RateLimits {
     verify: Option<Limiter>,
     code: Option<Limiter>,
     upload: Option<Limiter>,
+    report: Option<Limiter>,
     auth_failures: Option<AuthFailures>,
     trusted_proxies: Vec<IpAddr>,
 }
@@ -53,12 +55,14 @@ impl RateLimits {
             verify,
             code,
             upload,
+            report,
             auth_failures,
         } = limits.rates;
         Self {
             verify: limiter(verify),
             code: limiter(code),
             upload: limiter(upload),
+            report: limiter(report),
             auth_failures: NonZeroU32::new(auth_failures).map(|max| AuthFailures {
                 max: max.get(),
                 windows: Mutex::new(HashMap::new()),
@@ -69,7 +73,7 @@ impl RateLimits {
 
     /// Forgets addresses not seen lately (bounded memory under many addresses).
     pub fn forget_idle(&self) {
-        for l in [&self.verify, &self.code, &self.upload]
+        for l in [&self.verify, &self.code, &self.upload, &self.report]
             .into_iter()
             .flatten()
         {
@@ -107,6 +111,7 @@ impl RateLimits {
             Class::Verify => (&self.verify, "verificações"),
             Class::Code => (&self.code, "consultas de código"),
             Class::Upload => (&self.upload, "envios de PDF"),
+            Class::Report => (&self.report, "denúncias"),
         };
         let Some(limiter) = limiter else {
             return Ok(());

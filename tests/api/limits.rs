@@ -379,3 +379,45 @@ async fn a_retired_key_no_longer_verifies_and_says_why() {
         "{detail}"
     );
 }
+
+/// Twenty reports a minute from one address: those past the limit are refused with 429,
+/// `Retry-After` and a page that says why, and are not recorded.
+#[tokio::test]
+async fn passengers_reports_are_limited_per_address() {
+    let app = spawn_app_with_limits(rates(|r| r.report = 5)).await;
+    let mut b = crate::panel::Browser::new(&app);
+    let (_, page, _) = b.get("/denuncia").await;
+    let csrf = crate::panel::field(&page, "_csrf").unwrap();
+    let (mut taken, mut refused) = (0, 0);
+    for i in 0..20 {
+        let relato = format!("Relato número {i} sobre o mesmo carro.");
+        let req = b.client.post(app.url("/denuncia")).form(&[
+            ("_csrf", csrf.as_str()),
+            ("categoria", "conduta"),
+            ("relato", relato.as_str()),
+            ("data", "2026-11-30"),
+        ]);
+        let cookies = b.cookie_header();
+        let res = req
+            .header(reqwest::header::COOKIE, cookies)
+            .send()
+            .await
+            .unwrap();
+        match res.status() {
+            StatusCode::SEE_OTHER => taken += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert!(res.headers().contains_key("retry-after"));
+                let page = res.text().await.unwrap();
+                assert!(page.contains("Muitas denúncias"), "{page}");
+                refused += 1;
+            }
+            other => panic!("{other}: {}", res.text().await.unwrap()),
+        }
+    }
+    // The quota refills one report every 12 s; the loop takes far less.
+    assert!((5..=6).contains(&taken), "{taken} taken");
+    assert_eq!(taken + refused, 20);
+    let store = app.store().await;
+    let recorded = store.report_queue(0).await.unwrap();
+    assert_eq!(recorded.len(), taken);
+}

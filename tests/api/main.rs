@@ -40,6 +40,7 @@ mod printable;
 mod rectifications;
 mod register_acts;
 mod renewal;
+mod reports;
 mod road;
 mod rules;
 mod samples;

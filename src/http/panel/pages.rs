@@ -5,6 +5,7 @@ mod filings;
 mod officials;
 mod password;
 mod records;
+mod reports;
 mod session;
 mod start;
 mod tasks;
@@ -64,6 +65,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::resource("/painel/lista/{kind}").route(web::get().to(list)))
     .configure(tasks::configure)
     .configure(filings::configure)
+    .configure(reports::configure)
     .service(web::resource("/painel/pendencias").route(web::get().to(worklist)))
     .service(web::resource("/painel/pendencias.csv").route(web::get().to(worklist_csv)))
     .service(web::resource("/painel/pendencias.pdf").route(web::get().to(worklist_pdf)))
@@ -78,6 +80,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(password_page))
             .route(web::post().to(password_change)),
     );
+}
+
+/// The id in a page's path; anything else is a page that does not exist.
+fn uuid_of(s: &str) -> Result<uuid::Uuid, PanelError> {
+    uuid::Uuid::parse_str(s).map_err(|_| PanelError::NotFound)
 }
 
 /// What every signed-in page shows around its content.
@@ -108,6 +115,9 @@ pub(super) fn chrome_of(s: &Signed) -> Chrome {
             "/painel/requerimentos".to_owned(),
             "Requerimentos".to_owned(),
         ));
+    }
+    if s.official.roles.allow(Competence::HandleReports) {
+        nav.push(("/painel/denuncias".to_owned(), "Denúncias".to_owned()));
     }
     if s.official.roles.allow(Competence::Calendar) {
         nav.push((
@@ -141,6 +151,7 @@ fn short_role(r: Role) -> &'static str {
         Role::CharterIssuer => "emissão (fretamento)",
         Role::Inspector => "fiscalização",
         Role::Auditor => "auditoria",
+        Role::Ombudsman => "ouvidoria",
     }
 }
 

@@ -19,8 +19,8 @@ use crate::verification::{PublicDocument, Verdict, Verification};
 pub enum Source<'a> {
     /// `/v` with nothing to verify: the forms alone.
     Form,
-    /// A scanned QR code (`/v/{token}`).
-    Token,
+    /// A scanned QR code (`/v/{token}`): the token.
+    Token(&'a str),
     /// A typed code (`/v?codigo=`): shown back as typed; `mistyped` when its check symbol fails.
     Code { typed: &'a str, mistyped: bool },
     /// An uploaded PDF.
@@ -482,11 +482,29 @@ struct VerifyPage<'a> {
     phone: &'a str,
     /// The phone as a `tel:` address (`+556634019999`).
     phone_tel: String,
+    /// The report form about what this page verified (`/denuncia?…`), under a verdict.
+    report_url: Option<String>,
+}
+
+/// The report form about what `source` verified: the same token or printed code, so the
+/// report names the document the passenger saw.
+fn report_url(source: Source<'_>) -> Option<String> {
+    match source {
+        Source::Token(t) if !t.is_empty() => {
+            Some(format!("/denuncia?t={}", crate::http::urls::urlencode(t)))
+        }
+        Source::Code { typed, .. } if !typed.is_empty() => Some(format!(
+            "/denuncia?codigo={}",
+            crate::http::urls::urlencode(typed)
+        )),
+        Source::Refused | Source::Form => None,
+        _ => Some("/denuncia".to_owned()),
+    }
 }
 
 /// `(66) 3401-9999` → `+556634019999`: a Brazilian number with its area code; a 0800
 /// number or a short one (`156`) is dialled as it is.
-fn tel(phone: &str) -> String {
+pub(crate) fn tel(phone: &str) -> String {
     let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
     match digits.len() {
         _ if digits.starts_with('0') => digits,
@@ -529,6 +547,11 @@ pub fn render(
         _ => "",
     };
     let phone = &state.letterhead.ouvidoria_phone;
+    // An official on the road has the record and the auto form instead.
+    let report_url = result
+        .as_ref()
+        .filter(|_| viewer.is_none())
+        .and(report_url(source));
     let page = VerifyPage {
         title: result
             .as_ref()
@@ -538,6 +561,7 @@ pub fn render(
         viewer,
         phone,
         phone_tel: tel(phone),
+        report_url,
     };
     page.render().unwrap_or_else(|e| {
         tracing::error!(error = %e, "verification page did not render");
@@ -593,7 +617,7 @@ mod tests {
         let page = VerifyPage {
             title: "AUTORIZADO",
             result: Some(ResultView {
-                banner: banner(Verdict::Valid, Some(Law::Charter), Source::Token),
+                banner: banner(Verdict::Valid, Some(Law::Charter), Source::Token("")),
                 passenger: Some(PassengerView {
                     first_name: Some("<b>Zé</b>".into()),
                     photo_url: None,
@@ -622,6 +646,7 @@ mod tests {
             viewer: Some("<u>Ana</u>"),
             phone: "(66) 3401-9999",
             phone_tel: tel("(66) 3401-9999"),
+            report_url: Some("/denuncia?t=\"><x>".into()),
         }
         .render()
         .unwrap();
@@ -657,13 +682,17 @@ mod tests {
             Verdict::UnknownDocument,
         ] {
             for law in [Law::RideHailing, Law::Charter] {
-                let b = banner(v, Some(law), Source::Token);
+                let b = banner(v, Some(law), Source::Token(""));
                 assert_eq!(b.class, "bad", "{v:?}");
                 assert_eq!(b.icon, "✖", "{v:?}");
                 assert!(b.action.report, "{v:?}");
             }
         }
-        let rh = banner(Verdict::Irregular, Some(Law::RideHailing), Source::Token);
+        let rh = banner(
+            Verdict::Irregular,
+            Some(Law::RideHailing),
+            Source::Token(""),
+        );
         assert!(!rh.text.contains("empresa"), "{}", rh.text);
         let typo = banner(
             Verdict::Malformed,

@@ -50,10 +50,6 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-fn uuid_of(s: &str) -> Result<uuid::Uuid, PanelError> {
-    uuid::Uuid::parse_str(s).map_err(|_| PanelError::NotFound)
-}
-
 fn refused(e: FilingError) -> Result<String, PanelError> {
     match e {
         FilingError::Refused(m) => Ok(m),

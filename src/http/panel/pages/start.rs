@@ -261,6 +261,13 @@ const START_PAGE_PENDING: usize = 10;
 
 pub(super) async fn home(state: web::Data<AppState>, req: HttpRequest) -> Page {
     let s = Signed::of(&req, &state).await?;
+    // The Ouvidoria reads no register: its start is its queue.
+    let reads = [Competence::ReadRideHailing, Competence::ReadCharter]
+        .into_iter()
+        .any(|c| s.official.roles.allow(c));
+    if !reads && s.official.roles.allow(Competence::HandleReports) {
+        return Ok(redirect("/painel/denuncias"));
+    }
     start_page(&state, &s, String::new()).await
 }
 
