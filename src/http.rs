@@ -15,6 +15,7 @@ pub mod meta;
 pub mod municipality;
 pub mod openapi;
 pub mod panel;
+pub mod platform_api;
 pub mod platforms;
 pub mod problem;
 pub mod rectification;
@@ -203,6 +204,10 @@ route_table! {
     "/api/v1/platforms/{id}" => [get platforms::get: ReadRideHailing],
     "/api/v1/platforms/{id}/regularization-notices" => [post platforms::create_notice: IssueRideHailing],
     "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization" => [post platforms::cure_notice: IssueRideHailing],
+    "/api/v1/platforms/{id}/credentials" => [post platform_api::issue_credential: IssueRideHailing],
+    "/api/v1/platforms/{id}/credentials/{credential}/revocation" => [post platform_api::revoke_credential: IssueRideHailing],
+    "/api/v1/platform/drivers" => [get platform_api::list_drivers: Platform, post platform_api::register_driver: Platform],
+    "/api/v1/platform/driver-departures" => [post platform_api::end_driver: Platform],
     "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request: IssueRideHailing],
     "/api/v1/data-requests/{id}" => [get platforms::get_data_request: ReadRideHailing],
     "/api/v1/data-requests/{id}/delivery" => [post platforms::record_delivery: IssueRideHailing],

@@ -152,6 +152,8 @@ pub enum Competence {
     ManageOfficials,
     /// Reading and answering passengers' reports: the Ouvidoria.
     HandleReports,
+    /// A platform's own operations, with its credential: no official's role grants them.
+    Platform,
 }
 
 impl Competence {
@@ -159,7 +161,7 @@ impl Competence {
     pub fn roles(self) -> &'static [Role] {
         use Role::{Admin, Auditor, CharterIssuer, Inspector, Ombudsman, RideHailingIssuer};
         match self {
-            Competence::Public | Competence::SignedIn => &[],
+            Competence::Public | Competence::SignedIn | Competence::Platform => &[],
             Competence::ReadRideHailing => &[Admin, Auditor, RideHailingIssuer, Inspector],
             Competence::ReadCharter => &[Admin, Auditor, CharterIssuer, Inspector],
             Competence::IssueRideHailing => &[RideHailingIssuer],
@@ -176,7 +178,7 @@ impl Competence {
     pub fn allows(self, roles: Option<&Roles>) -> bool {
         match (self, roles) {
             (Competence::Public, _) | (Competence::SignedIn, Some(_)) => true,
-            (_, None) => false,
+            (Competence::Platform, _) | (_, None) => false,
             (c, Some(r)) => r.allow(c),
         }
     }
@@ -184,6 +186,11 @@ impl Competence {
     /// The pt-BR sentence of a refusal: which role the operation needs, by its code (what API
     /// clients match) and its name.
     pub fn refusal_pt(self) -> String {
+        if self == Competence::Platform {
+            return "Esta operação é das plataformas: apresente a credencial da plataforma \
+                    (Authorization: Bearer selo_plat_…), não a de um(a) servidor(a)."
+                .to_owned();
+        }
         refusal_naming(self.roles(), |r| {
             format!("{} ({})", r.as_str(), r.label_pt())
         })

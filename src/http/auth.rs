@@ -15,6 +15,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
 use super::problem::ApiError;
 use crate::domain::officials::{Competence, Roles};
 use crate::issuance::officials::{BearerRefusal, authenticate_bearer};
+use crate::issuance::ride_hailing::platform_access::{self, PlatformCaller};
 use crate::state::AppState;
 
 /// The official an in-process call of the back office acts as (`panel::gateway` is the only
@@ -104,6 +105,28 @@ pub async fn guard(
     };
     // The back office's in-process call (`panel::gateway`) comes with its signed-in official;
     // a request from the network never carries one.
+    // The back office's in-process call (`panel::gateway`) comes with its signed-in official;
+    // a request from the network never carries one.
+    let in_process = req.extensions().get::<InProcess>().map(|p| p.0.clone());
+    if competence == Competence::Platform {
+        let caller = match in_process {
+            // An official is never a platform, in the back office as through the API.
+            Some(_) => Err(forbidden(competence)),
+            None => platform_caller(&req).await,
+        };
+        return match caller {
+            Ok(caller) => {
+                req.extensions_mut().insert(caller);
+                next.call(req)
+                    .await
+                    .map(ServiceResponse::map_into_left_body)
+            }
+            Err(e) => {
+                let (http, _) = req.into_parts();
+                Ok(ServiceResponse::new(http, e.error_response()).map_into_right_body())
+            }
+        };
+    }
     let in_process = req.extensions().get::<InProcess>().map(|p| p.0.clone());
     let outcome = match in_process {
         Some(o) if competence.allows(Some(&o.roles)) => Ok(o),
@@ -124,11 +147,58 @@ pub async fn guard(
     }
 }
 
-async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Official, ApiError> {
+/// The platform of a request to a platform's operation, by its credential. An official's
+/// valid token is 403 (not theirs to use); anything else is 401 and counts as a failure.
+async fn platform_caller(req: &ServiceRequest) -> Result<PlatformCaller, ApiError> {
+    let (state, client) = admitted(req)?;
+    let presented = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .unwrap_or_default();
+    if let Some(caller) = platform_access::authenticate(state, presented).await? {
+        return Ok(caller);
+    }
+    if !presented.is_empty()
+        && !presented.starts_with(platform_access::TOKEN_PREFIX)
+        && authenticate_bearer(state, presented).await?.is_ok()
+    {
+        return Err(forbidden(Competence::Platform));
+    }
+    state.rate_limits.auth_failed(client);
+    Err(ApiError::Unauthorized(
+        "É preciso apresentar a credencial da plataforma (Authorization: Bearer selo_plat_…), válida e não revogada."
+            .into(),
+    ))
+}
+
+impl FromRequest for PlatformCaller {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(
+            req.extensions()
+                .get::<PlatformCaller>()
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::Unauthorized(
+                        "É preciso apresentar a credencial da plataforma (Authorization: Bearer selo_plat_…)."
+                            .into(),
+                    )
+                }),
+        )
+    }
+}
+
+/// The state and the client address of a request about to present a credential; an address
+/// past its failed tokens is refused, token or not.
+fn admitted(req: &ServiceRequest) -> Result<(&AppState, Option<std::net::IpAddr>), ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or(ApiError::Internal)?;
-    // An address past its failed tokens is refused, token or not.
     let client = state
         .rate_limits
         .client(req.peer_addr().map(|a| a.ip()), req.headers());
@@ -136,6 +206,11 @@ async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Offic
         .rate_limits
         .before_auth(client)
         .map_err(super::limits::too_many)?;
+    Ok((state, client))
+}
+
+async fn authorize(req: &ServiceRequest, competence: Competence) -> Result<Official, ApiError> {
+    let (state, _) = admitted(req)?;
     let official = bearer_official(state, req.peer_addr().map(|a| a.ip()), req.headers())
         .await?
         .ok_or_else(|| {

@@ -353,6 +353,33 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(body))
 }
 
+/// What a platform reads of one of its drivers' authorizations: (number, status, valid from,
+/// valid until, suspended until, the car it binds now).
+pub(crate) async fn standing_now(
+    state: &AppState,
+    id: Uuid,
+) -> Result<
+    (
+        String,
+        AuthorizationStatus,
+        NaiveDate,
+        NaiveDate,
+        Option<NaiveDate>,
+        Uuid,
+    ),
+    ApiError,
+> {
+    let v = stored_json(state, id).await?;
+    Ok((
+        v.number,
+        v.status,
+        v.valid_from,
+        v.valid_until,
+        v.suspended_until,
+        v.vehicle_id,
+    ))
+}
+
 /// The authorization as stored now: record, documents and sanctions.
 async fn stored_json(state: &AppState, id: Uuid) -> Result<AuthorizationView, ApiError> {
     stored_json_at(state, id, state.clock.now()).await

@@ -113,33 +113,10 @@ pub async fn open_renewal(
                 .into(),
         )
     };
-    let number = number.trim();
     let cpf = Cpf::parse(cpf).map_err(|_| refused())?;
-    if number.is_empty() {
-        return Err(refused());
-    }
-    let mut found = None;
-    for hit in state.store.search(number).await? {
-        if hit.kind != "authorization" {
-            continue;
-        }
-        let Some(a) = state.store.get_authorization(parse_uuid(&hit.id)?).await? else {
-            continue;
-        };
-        if a.number.eq_ignore_ascii_case(number) {
-            found = Some(a);
-            break;
-        }
-    }
-    let a = found.ok_or_else(refused)?;
-    let driver = state
-        .store
-        .get_driver(a.driver_id)
+    let a = crate::issuance::ride_hailing::authorizations::held_by(state, number, &cpf)
         .await?
         .ok_or_else(refused)?;
-    if driver.cpf != cpf {
-        return Err(refused());
-    }
     if a.revocation.is_some() {
         return Err(FilingError::Refused(
             "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),

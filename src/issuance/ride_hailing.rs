@@ -7,6 +7,7 @@ pub mod certidao;
 pub mod check;
 pub mod grant;
 pub mod photo;
+pub mod platform_access;
 pub mod platforms;
 pub mod print;
 pub mod procedure;

@@ -77,6 +77,7 @@ macro_rules! void_in {
 }
 
 mod autos;
+pub mod platform_access;
 mod platforms;
 pub mod reviews;
 

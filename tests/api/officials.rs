@@ -74,6 +74,15 @@ const MATRIX: &[(&str, &str, &str)] = &[
         "/api/v1/platforms/{id}/regularization-notices/{notice}/regularization",
         "r",
     ),
+    ("post", "/api/v1/platforms/{id}/credentials", "r"),
+    (
+        "post",
+        "/api/v1/platforms/{id}/credentials/{credential}/revocation",
+        "r",
+    ),
+    ("get", "/api/v1/platform/drivers", ""),
+    ("post", "/api/v1/platform/drivers", ""),
+    ("post", "/api/v1/platform/driver-departures", ""),
     ("post", "/api/v1/platforms/{id}/data-requests", "r"),
     ("get", "/api/v1/data-requests/{id}", "ariu"),
     ("post", "/api/v1/data-requests/{id}/delivery", "r"),
@@ -169,6 +178,7 @@ fn concrete(pattern: &str) -> String {
     pattern
         .replace("{id}", "6f1c3f0e-5d5e-4b8a-9a39-3c2d6a0f0001")
         .replace("{notice}", "6f1c3f0e-5d5e-4b8a-9a39-3c2d6a0f0002")
+        .replace("{credential}", "6f1c3f0e-5d5e-4b8a-9a39-3c2d6a0f0003")
         .replace("{year}", "2026")
         .replace("{plate}", "BRA2E19")
         .replace("{token}", "nao-e-um-token")

@@ -1,7 +1,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{CPFS, spawn_app};
 
 fn platform(cnpj: &str, cover: i64) -> Value {
     json!({"name": "Plataforma Exemplo Ltda.", "cnpj": cnpj, "fee_paid_on": "2026-11-02",
@@ -261,4 +261,217 @@ async fn app_art4_p3_a_delivery_entered_wrongly_is_rectified() {
         .post(&path, &delivery("2026-11-29T15:31:00-04:00", None))
         .await;
     assert_eq!(res.status(), StatusCode::CONFLICT);
+}
+
+/// A credential of `platform`, issued by an official; its token.
+async fn credential(app: &crate::helpers::TestApp, platform: &str) -> (String, String) {
+    let res = app
+        .post(
+            &format!("/api/v1/platforms/{platform}/credentials"),
+            &json!({"label": "Integração de cadastro"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let c: Value = res.json().await.unwrap();
+    assert!(
+        c["access_token"]
+            .as_str()
+            .unwrap()
+            .starts_with("selo_plat_"),
+        "{c}"
+    );
+    (
+        c["id"].as_str().unwrap().to_owned(),
+        c["access_token"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn drivers_of(app: &crate::helpers::TestApp, token: &str) -> (StatusCode, Value) {
+    let res = app
+        .send_as(Some(token), "get", "/api/v1/platform/drivers", None)
+        .await;
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+/// A platform's credential reaches its own drivers only: it registers them by authorization
+/// number and CPF, reads their status now (a suspension included), ends a link; an official's
+/// token is not a platform's, and a revoked credential stops at once.
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "two platforms, their drivers and their credentials, from issue to revocation"
+)]
+async fn a_platforms_credential_lists_only_its_own_drivers() {
+    let (app, p1) = registered_platform().await;
+    let res = app
+        .post(
+            "/api/v1/platforms",
+            &platform("11.444.777/0001-61", 5_000_000),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let p2 = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let a = app.granted_to(0).await;
+    let b = app.granted_to(1).await;
+    let (c1, t1) = credential(&app, &p1).await;
+    let (_, t2) = credential(&app, &p2).await;
+
+    let register = |token: &str, number: &str, cpf: &str| {
+        let body = json!({"authorization_number": number, "cpf": cpf});
+        let token = token.to_owned();
+        let app = &app;
+        async move {
+            app.send_as(
+                Some(&token),
+                "post",
+                "/api/v1/platform/drivers",
+                Some(&body),
+            )
+            .await
+        }
+    };
+    let a_number = a["number"].as_str().unwrap();
+    let b_number = b["number"].as_str().unwrap();
+    let res = register(&t1, a_number, CPFS[0]).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let d: Value = res.json().await.unwrap();
+    assert_eq!(d["authorization_number"], a_number);
+    assert_eq!(d["status"], "active");
+    assert_eq!(d["plate"], "BRA2E19");
+    assert_eq!(
+        register(&t1, a_number, CPFS[0]).await.status(),
+        StatusCode::CONFLICT
+    );
+    // Another driver's CPF with this number: refused as a number that does not exist.
+    let res = register(&t1, b_number, CPFS[0]).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        register(&t2, b_number, CPFS[1]).await.status(),
+        StatusCode::CREATED
+    );
+
+    let (status, list) = drivers_of(&app, &t1).await;
+    assert_eq!(status, StatusCode::OK);
+    let numbers: Vec<&str> = list["drivers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["authorization_number"].as_str().unwrap())
+        .collect();
+    assert_eq!(numbers, [a_number], "{list}");
+    let (_, list) = drivers_of(&app, &t2).await;
+    assert_eq!(list["drivers"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list["drivers"][0]["authorization_number"], b_number);
+
+    // A suspension reads at once in the platform's list.
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        a["id"].as_str().unwrap()
+    );
+    let body = json!({"kind": "suspension", "effective_from": "2026-11-30", "days": 30,
+                      "reason": "Reincidência", "legal_basis": "art. 26, §1º"});
+    assert_eq!(app.post(&path, &body).await.status(), StatusCode::CREATED);
+    let (_, list) = drivers_of(&app, &t1).await;
+    assert_eq!(list["drivers"][0]["status"], "suspended", "{list}");
+    assert_eq!(
+        list["drivers"][0]["suspended_until"], "2026-12-30",
+        "{list}"
+    );
+
+    // Not an official's: an official's token is 403, none or a made-up one 401; a platform's
+    // credential opens nothing of the officials'.
+    let official = app
+        .official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let res = app
+        .send_as(Some(&official), "get", "/api/v1/platform/drivers", None)
+        .await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        drivers_of(&app, "selo_plat_inventado").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let res = app
+        .send_as(None, "get", "/api/v1/platform/drivers", None)
+        .await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let res = app
+        .send_as(Some(&t1), "get", &format!("/api/v1/platforms/{p1}"), None)
+        .await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+
+    // A link ended is gone from the list, once.
+    let body = json!({"authorization_number": b_number, "cpf": CPFS[1]});
+    let res = app
+        .send_as(
+            Some(&t2),
+            "post",
+            "/api/v1/platform/driver-departures",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, list) = drivers_of(&app, &t2).await;
+    assert_eq!(list["drivers"], json!([]), "{list}");
+    let res = app
+        .send_as(
+            Some(&t2),
+            "post",
+            "/api/v1/platform/driver-departures",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+
+    // The back office issues one too, and shows its token once.
+    let mut ana = crate::panel::Browser::new(&app);
+    ana.sign_in("ana.smf", crate::helpers::OFFICIAL_PASSWORD)
+        .await;
+    let form_path = format!("/painel/acao/platform_api.issue_credential?id={p1}");
+    let (status, form, _) = ana.get(&form_path).await;
+    assert_eq!(status, StatusCode::OK, "{form}");
+    assert!(form.contains("Nome da credencial"), "{form}");
+    let csrf = crate::panel::field(&form, "_csrf").unwrap();
+    let (status, page, _) = ana
+        .post(
+            &form_path,
+            &[
+                ("_csrf", csrf.as_str()),
+                ("id", p1.as_str()),
+                ("label", "Suporte"),
+            ],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("selo_plat_") && page.contains("não será mostrado de novo"),
+        "{page}"
+    );
+
+    // Revoked: refused at once; the record keeps when and by whom, never the token.
+    let revoke = format!("/api/v1/platforms/{p1}/credentials/{c1}/revocation");
+    let res = app.post(&revoke, &json!({"reason": " "})).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app
+        .post(&revoke, &json!({"reason": "Vazou num repositório"}))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let c: Value = res.json().await.unwrap();
+    assert!(
+        c["revoked_at"].is_string() && c.get("access_token").is_none(),
+        "{c}"
+    );
+    assert_eq!(drivers_of(&app, &t1).await.0, StatusCode::UNAUTHORIZED);
+    // Another platform's credential id under this platform: not found.
+    let res = app
+        .post(
+            &format!("/api/v1/platforms/{p2}/credentials/{c1}/revocation"),
+            &json!({"reason": "x"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }

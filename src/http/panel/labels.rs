@@ -328,6 +328,12 @@ const FIELDS: &[(&str, &str)] = &[
     ("provider", "Emissor"),
     ("purpose", "Finalidade"),
     ("reason", "Motivo"),
+    ("label", "Nome da credencial (quem na plataforma a usa)"),
+    (
+        "access_token",
+        "Token de acesso (copie agora: não será mostrado de novo)",
+    ),
+    ("authorization_number", "Número da autorização"),
     ("reference", "Referência (ato)"),
     (
         "registration_municipality_ibge",

@@ -13,8 +13,8 @@ use crate::issuance::UseCaseError;
 use crate::issuance::rectification::Rectifies;
 use crate::standing;
 use crate::state::AppState;
-use crate::storage::RevokeOutcome;
 use crate::storage::documents::Document;
+use crate::storage::{RevokeOutcome, StorageError};
 
 const NO_AUTHORIZATION: &str = "Autorização não encontrada.";
 const ENTITY: &str = "app_authorization";
@@ -210,4 +210,36 @@ async fn rectify_sanction(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// The authorization numbered `number` (any case) when the driver whose CPF is `cpf` holds it;
+/// `None` for a number that does not exist and for one held by someone else alike, so an
+/// answer tells nobody whose number it is.
+pub async fn held_by(
+    state: &AppState,
+    number: &str,
+    cpf: &crate::domain::ids::Cpf,
+) -> Result<Option<crate::domain::ride_hailing::registry::RideHailingAuthorization>, StorageError> {
+    let number = number.trim();
+    if number.is_empty() {
+        return Ok(None);
+    }
+    for hit in state.store.search(number).await? {
+        if hit.kind != "authorization" {
+            continue;
+        }
+        let Some(a) = state
+            .store
+            .get_authorization(crate::storage::parse_uuid(&hit.id)?)
+            .await?
+        else {
+            continue;
+        };
+        if !a.number.eq_ignore_ascii_case(number) {
+            continue;
+        }
+        let holder = state.store.get_driver(a.driver_id).await?;
+        return Ok(holder.filter(|d| d.cpf == *cpf).map(|_| a));
+    }
+    Ok(None)
 }

@@ -98,6 +98,14 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ),
     ("platforms.record_delivery", "Registrar entrega dos dados"),
     (
+        "platform_api.issue_credential",
+        "Emitir credencial de acesso da plataforma",
+    ),
+    (
+        "platform_api.revoke_credential",
+        "Revogar credencial de acesso da plataforma",
+    ),
+    (
         "calendar.add_closed_days",
         "Registrar dias sem expediente (decreto)",
     ),
