@@ -87,6 +87,11 @@ async fn a_report_from_a_suspended_stickers_page_reaches_the_ouvidoria_with_the_
     assert!(page.contains("SUSPENSO"), "{page}");
     let link = report_link(&page);
     assert!(link.starts_with("/denuncia?t="), "{link}");
+    // A verdict that says not to board puts the report first, before the car to compare.
+    assert!(
+        page.find("Denunciar pela internet") < page.find("class=\"match\""),
+        "{page}"
+    );
     let (status, form, _) = passenger.get(&link).await;
     assert_eq!(status, StatusCode::OK, "{form}");
     assert!(

@@ -659,6 +659,10 @@ mod tests {
         );
         assert!(page.contains("FRET-2026/000001"));
         assert!(page.contains("<h1>AUTORIZADO</h1>"));
+        // Under a verdict that lets one board, the report comes after what to compare.
+        let link = page.find("Denunciar pela internet").unwrap();
+        assert!(link > page.find("FRET-2026/000001").unwrap(), "{page}");
+        assert!(!page.contains("<x>"), "{page}");
     }
 
     #[test]
