@@ -57,6 +57,26 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    pub const ALL: [Verdict; 12] = [
+        Self::Valid,
+        Self::Expired,
+        Self::Revoked,
+        Self::Suspended,
+        Self::Replaced,
+        Self::Irregular,
+        Self::Outdated,
+        Self::InvalidSignature,
+        Self::UnknownKey,
+        Self::Malformed,
+        Self::UnknownDocument,
+        Self::StatusUnavailable,
+    ];
+
+    /// The verdict of its wire name (`valid`, `suspended`, …).
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Valid => "valid",

@@ -145,24 +145,9 @@ pub fn check(
     }
 }
 
-/// The verdict a verification page showed (`valid`, `suspended`, …), as the page headed it.
-pub fn verdict_label(verdict: &str) -> &'static str {
-    match verdict {
-        "valid" => "AUTORIZADO",
-        "expired" => "VENCIDO",
-        "revoked" => "REVOGADO",
-        "suspended" => "SUSPENSO",
-        "replaced" => "VEÍCULO SUBSTITUÍDO",
-        "outdated" => "DESATUALIZADA",
-        "irregular" => "IRREGULAR",
-        "invalid_signature" => "FALSO OU ALTERADO",
-        "unknown_key" => "NÃO RECONHECIDO",
-        "unknown_document" => "NÃO ENCONTRADO",
-        "malformed" => "CÓDIGO INVÁLIDO",
-        "status_unavailable" => "SITUAÇÃO INDISPONÍVEL",
-        _ => "NÃO VERIFICADO",
-    }
-}
+/// What a report records as its verdict when the passenger verified nothing before sending
+/// it (the form opened from a PDF's page, or directly).
+pub const NOT_VERIFIED: &str = "nao_verificado";
 
 /// Where a report stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -105,41 +105,31 @@ pub async fn guard(
     };
     // The back office's in-process call (`panel::gateway`) comes with its signed-in official;
     // a request from the network never carries one.
-    // The back office's in-process call (`panel::gateway`) comes with its signed-in official;
-    // a request from the network never carries one.
     let in_process = req.extensions().get::<InProcess>().map(|p| p.0.clone());
-    if competence == Competence::Platform {
-        let caller = match in_process {
+    // Who is asking, put beside the request for the handler's extractor.
+    let admitted = if competence == Competence::Platform {
+        match in_process {
             // An official is never a platform, in the back office as through the API.
             Some(_) => Err(forbidden(competence)),
-            None => platform_caller(&req).await,
-        };
-        return match caller {
-            Ok(caller) => {
+            None => platform_caller(&req).await.map(|caller| {
                 req.extensions_mut().insert(caller);
-                next.call(req)
-                    .await
-                    .map(ServiceResponse::map_into_left_body)
-            }
-            Err(e) => {
-                let (http, _) = req.into_parts();
-                Ok(ServiceResponse::new(http, e.error_response()).map_into_right_body())
-            }
-        };
-    }
-    let in_process = req.extensions().get::<InProcess>().map(|p| p.0.clone());
-    let outcome = match in_process {
-        Some(o) if competence.allows(Some(&o.roles)) => Ok(o),
-        Some(_) => Err(forbidden(competence)),
-        None => authorize(&req, competence).await,
-    };
-    match outcome {
-        Ok(official) => {
-            req.extensions_mut().insert(official);
-            next.call(req)
-                .await
-                .map(ServiceResponse::map_into_left_body)
+            }),
         }
+    } else {
+        match in_process {
+            Some(o) if competence.allows(Some(&o.roles)) => Ok(o),
+            Some(_) => Err(forbidden(competence)),
+            None => authorize(&req, competence).await,
+        }
+        .map(|official| {
+            req.extensions_mut().insert(official);
+        })
+    };
+    match admitted {
+        Ok(()) => next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body),
         Err(e) => {
             let (http, _) = req.into_parts();
             Ok(ServiceResponse::new(http, e.error_response()).map_into_right_body())

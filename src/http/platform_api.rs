@@ -134,21 +134,20 @@ async fn driver_view(
     registered_at: DateTime<Utc>,
 ) -> Result<PlatformDriverView, ApiError> {
     let id = crate::storage::parse_uuid(authorization).map_err(|_| ApiError::Internal)?;
-    let (number, status, valid_from, valid_until, suspended_until, vehicle) =
-        super::authorizations::standing_now(state, id).await?;
+    let now = super::authorizations::standing_now(state, id).await?;
     let plate = state
         .store
-        .get_vehicle(vehicle)
+        .get_vehicle(now.vehicle_id)
         .await
         .map_err(crate::issuance::UseCaseError::from)?
         .map(|v| v.plate.as_str().to_owned())
         .unwrap_or_default();
     Ok(PlatformDriverView {
-        authorization_number: number,
-        status,
-        valid_from,
-        valid_until,
-        suspended_until,
+        authorization_number: now.number,
+        status: now.status,
+        valid_from: now.valid_from,
+        valid_until: now.valid_until,
+        suspended_until: now.suspended_until,
         plate,
         registered_at,
     })

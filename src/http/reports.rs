@@ -11,7 +11,7 @@ use askama::Template;
 
 use super::panel::{cookie, page_headers, set_cookie};
 use crate::domain::dates::local_date;
-use crate::domain::reports::{self, Category, Typed, verdict_label};
+use crate::domain::reports::{self, Category, Typed};
 use crate::signing::secrets;
 use crate::state::AppState;
 use crate::verification::cache::VerdictCache;
@@ -104,7 +104,7 @@ fn about(v: Option<&Verification>) -> Option<About> {
             .as_ref()
             .map(|d| format!("{} {}", d.kind.label_pt(), d.number)),
         plate: v.document.as_ref().map(|d| d.plate.clone()),
-        verdict: verdict_label(v.verdict.as_str()),
+        verdict: super::verify::page::headline_of(v.verdict.as_str()).unwrap_or_default(),
     })
 }
 
@@ -228,15 +228,7 @@ async fn send(
         }
     };
     // A report with nothing verified is about what the passenger tells.
-    let v = v.unwrap_or_else(|| Verification {
-        verdict: crate::verification::Verdict::Malformed,
-        checked_at: state.clock.now(),
-        document: None,
-        reason: None,
-        last_known: None,
-        record: None,
-    });
-    match crate::issuance::reports::file(&state, &v, &input).await {
+    match crate::issuance::reports::file(&state, v.as_ref(), &input).await {
         Ok((_, number)) => {
             let mut res = HttpResponse::SeeOther();
             res.insert_header((

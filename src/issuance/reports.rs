@@ -5,7 +5,7 @@
 use uuid::Uuid;
 
 use crate::domain::dates::local_date;
-use crate::domain::reports::ReportInput;
+use crate::domain::reports::{NOT_VERIFIED, ReportInput};
 use crate::state::AppState;
 use crate::storage::StorageError;
 use crate::storage::outbox::OutgoingMail;
@@ -40,14 +40,16 @@ fn mail(state: &AppState, to: &str, id: Uuid, subject: String, text: &str) -> Ou
     }
 }
 
-/// Records the report `input` about what the page verified (`v`); answers its id and number.
+/// Records the report `input` about what the page verified (`v`, if anything); answers its id
+/// and number.
 pub async fn file(
     state: &AppState,
-    v: &Verification,
+    v: Option<&Verification>,
     input: &ReportInput,
 ) -> Result<(Uuid, String), StorageError> {
     let now = state.clock.now();
-    let doc = v.document.as_ref();
+    let verdict = v.map_or(NOT_VERIFIED, |v| v.verdict.as_str());
+    let doc = v.and_then(|v| v.document.as_ref());
     let law = doc.map(|d| {
         if d.kind.is_ride_hailing() {
             "ride_hailing"
@@ -56,7 +58,7 @@ pub async fn file(
         }
     });
     let report = NewReport {
-        verdict: v.verdict.as_str(),
+        verdict,
         document_kind: doc.map(|d| d.kind.as_str()),
         document_number: doc.map(|d| d.number.as_str()),
         plate: doc.map(|d| d.plate.as_str()),
@@ -89,7 +91,7 @@ pub async fn file(
     if input.contact.is_some() {
         state.mail_wake.notify_one();
     }
-    tracing::info!(number = %number, verdict = v.verdict.as_str(), "passenger report received");
+    tracing::info!(number = %number, verdict, "passenger report received");
     Ok((id, number))
 }
 

@@ -56,7 +56,8 @@ impl<DB: sqlx::Database> Tx<DB> {
     }
 
     /// Commits a change no verification and no deadline reads (officials' accounts and
-    /// sessions): the caches stay warm.
+    /// sessions, applicants' filings, passengers' reports, platforms' credentials and
+    /// links): the caches stay warm.
     pub async fn commit_unseen(self) -> Result<(), sqlx::Error> {
         self.inner.commit().await
     }

@@ -1,6 +1,7 @@
 //! Filings (requerimentos) and their files. Every change is one transaction with its event
-//! in the audit chain and, where the applicant is told, its e-mail in the outbox. One SQL
-//! text for both backends.
+//! in the audit chain and, where the applicant is told, its e-mail in the outbox. No verdict
+//! reads a filing, so its commits leave the verification cache warm (the act that decides one
+//! commits the register itself). One SQL text for both backends.
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use uuid::Uuid;
@@ -109,7 +110,7 @@ impl Store {
                 now,
                 serde_json::json!({ "kind": kind, "subject_id": subject_id }).to_string(),
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -250,7 +251,7 @@ impl Store {
                 })
                 .to_string(),
             );
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(id)
         })
     }
@@ -336,7 +337,7 @@ impl Store {
                     .to_string(),
             );
             queue_mail!(tx, &mail(&number), now);
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(number)
         })
     }
@@ -394,7 +395,7 @@ impl Store {
             if let Some(m) = mail {
                 queue_mail!(tx, m, now);
             }
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -438,7 +439,7 @@ impl Store {
                 serde_json::json!({ "due": due }).to_string(),
             );
             queue_mail!(tx, mail, now);
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }
@@ -490,7 +491,7 @@ impl Store {
                 serde_json::json!({ "outcome": outcome, "result_id": result_id }).to_string(),
             );
             queue_mail!(tx, mail, now);
-            tx.commit().await?;
+            tx.commit_unseen().await?;
             Ok(())
         })
     }

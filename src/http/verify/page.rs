@@ -268,6 +268,12 @@ impl PassengerView {
     }
 }
 
+/// The headline the page gives a verdict recorded by its wire name (`suspended` →
+/// "SUSPENSO"), as a report quotes it; `None` for anything that is not a verdict.
+pub(crate) fn headline_of(verdict: &str) -> Option<&'static str> {
+    Verdict::parse(verdict).map(|v| banner(v, None, Source::Form).headline)
+}
+
 /// The public data of a verified document, as the page prints it.
 struct DocumentView {
     kind: &'static str,

@@ -63,10 +63,10 @@ impl ReportView {
         };
         let status = ReportStatus::parse(&r.status).unwrap_or(ReportStatus::Received);
         Self {
-            subject: format!(
-                "{document} · página: {}",
-                crate::domain::reports::verdict_label(&r.verdict)
-            ),
+            subject: match crate::http::verify::page::headline_of(&r.verdict) {
+                Some(h) => format!("{document} · a verificação mostrou {h}"),
+                None => format!("{document} · enviada sem verificar um documento"),
+            },
             plate: r.plate.clone().unwrap_or_default(),
             number: r.number,
             received: format::datetime_local(r.created_at),
