@@ -208,6 +208,8 @@ route_table! {
     "/api/v1/platforms/{id}/credentials/{credential}/revocation" => [post platform_api::revoke_credential: IssueRideHailing],
     "/api/v1/platform/drivers" => [get platform_api::list_drivers: Platform, post platform_api::register_driver: Platform],
     "/api/v1/platform/driver-departures" => [post platform_api::end_driver: Platform],
+    "/api/v1/platform/webhook" => [get platform_api::get_webhook: Platform, put platform_api::put_webhook: Platform],
+    "/api/v1/platforms/{id}/vehicle-suspension-notices" => [post platform_api::notify_vehicle_suspension: IssueRideHailing],
     "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request: IssueRideHailing],
     "/api/v1/data-requests/{id}" => [get platforms::get_data_request: ReadRideHailing],
     "/api/v1/data-requests/{id}/delivery" => [post platforms::record_delivery: IssueRideHailing],

@@ -19,3 +19,4 @@ pub mod state;
 pub mod storage;
 pub mod telemetry;
 pub mod verification;
+pub mod webhooks;

@@ -36,6 +36,7 @@ pub struct Settings {
     pub limits: Limits,
     /// How e-mail leaves: the city's SMTP server, or a folder in development.
     pub mail: Mail,
+    pub webhooks: Webhooks,
 }
 
 /// The e-mail outbox's way out.
@@ -85,6 +86,69 @@ impl std::fmt::Debug for Mail {
             .field("lease", &self.lease)
             .field("poll", &self.poll)
             .finish()
+    }
+}
+
+/// How events reach the platforms' webhooks.
+#[derive(Debug, Clone)]
+pub struct Webhooks {
+    /// `SELO_WEBHOOK_POLL_SECS`, default 2: how often the audit chain is read for events to
+    /// tell the platforms, and the deliveries due are sent.
+    pub poll: std::time::Duration,
+    /// `SELO_WEBHOOK_LEASE_SECS`, default 60: how long a node holds a delivery it is sending
+    /// before another may take it.
+    pub lease: std::time::Duration,
+    /// `SELO_WEBHOOK_TIMEOUT_SECS`, default 10: how long a platform has to answer a delivery.
+    pub timeout: std::time::Duration,
+}
+
+/// A duration in whole seconds from variable `key`, or `default` when unset, not a number or 0.
+fn secs(
+    var: &impl Fn(&str) -> Option<String>,
+    key: &str,
+    default: std::time::Duration,
+) -> std::time::Duration {
+    var(key)
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|s: &u64| *s > 0)
+        .map_or(default, std::time::Duration::from_secs)
+}
+
+impl Mail {
+    fn from_env(var: &impl Fn(&str) -> Option<String>) -> Self {
+        let d = Self::default();
+        Self {
+            smtp_url: var("SELO_SMTP_URL"),
+            smtp_ca_file: var("SELO_SMTP_CA_FILE").map(PathBuf::from),
+            from: var("SELO_MAIL_FROM").unwrap_or(d.from),
+            folder: var("SELO_MAIL_FOLDER").map(PathBuf::from).or_else(|| {
+                (var("SELO_ENV").as_deref() != Some("production"))
+                    .then(|| PathBuf::from("data/mail"))
+            }),
+            lease: secs(var, "SELO_MAIL_LEASE_SECS", d.lease),
+            poll: secs(var, "SELO_MAIL_POLL_SECS", d.poll),
+        }
+    }
+}
+
+impl Webhooks {
+    fn from_env(var: &impl Fn(&str) -> Option<String>) -> Self {
+        let d = Self::default();
+        Self {
+            poll: secs(var, "SELO_WEBHOOK_POLL_SECS", d.poll),
+            lease: secs(var, "SELO_WEBHOOK_LEASE_SECS", d.lease),
+            timeout: secs(var, "SELO_WEBHOOK_TIMEOUT_SECS", d.timeout),
+        }
+    }
+}
+
+impl Default for Webhooks {
+    fn default() -> Self {
+        Self {
+            poll: std::time::Duration::from_secs(2),
+            lease: std::time::Duration::from_mins(1),
+            timeout: std::time::Duration::from_secs(10),
+        }
     }
 }
 
@@ -187,6 +251,7 @@ impl std::fmt::Debug for Settings {
             .field("ouvidoria_phone", &self.ouvidoria_phone)
             .field("profile", &self.profile)
             .field("mail", &self.mail)
+            .field("webhooks", &self.webhooks)
             .finish_non_exhaustive()
     }
 }
@@ -284,25 +349,8 @@ impl Settings {
                     .map(|v| v.split(',').filter_map(|a| a.trim().parse().ok()).collect())
                     .unwrap_or_default(),
             },
-            mail: {
-                let d = Mail::default();
-                let secs = |k: &str, default: std::time::Duration| {
-                    var(k)
-                        .and_then(|v| v.trim().parse().ok())
-                        .map_or(default, std::time::Duration::from_secs)
-                };
-                Mail {
-                    smtp_url: var("SELO_SMTP_URL"),
-                    smtp_ca_file: var("SELO_SMTP_CA_FILE").map(PathBuf::from),
-                    from: var("SELO_MAIL_FROM").unwrap_or(d.from),
-                    folder: var("SELO_MAIL_FOLDER").map(PathBuf::from).or_else(|| {
-                        (var("SELO_ENV").as_deref() != Some("production"))
-                            .then(|| PathBuf::from("data/mail"))
-                    }),
-                    lease: secs("SELO_MAIL_LEASE_SECS", d.lease),
-                    poll: secs("SELO_MAIL_POLL_SECS", d.poll),
-                }
-            },
+            mail: Mail::from_env(&var),
+            webhooks: Webhooks::from_env(&var),
         }
     }
 }

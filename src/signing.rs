@@ -1,6 +1,7 @@
 //! Keys, signed tokens (`COSE_Sign1` with Ed25519), the X.509 chain and the PDF signatures.
 
 pub mod checkpoint;
+pub mod http_signature;
 pub mod imported;
 mod keyfile;
 pub mod keys;

@@ -353,30 +353,6 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(body))
 }
 
-/// What a platform reads of one of its drivers' authorizations.
-pub(crate) struct StandingNow {
-    pub number: String,
-    pub status: AuthorizationStatus,
-    pub valid_from: NaiveDate,
-    pub valid_until: NaiveDate,
-    pub suspended_until: Option<NaiveDate>,
-    /// The car it binds now.
-    pub vehicle_id: Uuid,
-}
-
-/// Authorization `id` as it stands now, in [`StandingNow`]'s terms.
-pub(crate) async fn standing_now(state: &AppState, id: Uuid) -> Result<StandingNow, ApiError> {
-    let v = stored_json(state, id).await?;
-    Ok(StandingNow {
-        number: v.number,
-        status: v.status,
-        valid_from: v.valid_from,
-        valid_until: v.valid_until,
-        suspended_until: v.suspended_until,
-        vehicle_id: v.vehicle_id,
-    })
-}
-
 /// The authorization as stored now: record, documents and sanctions.
 async fn stored_json(state: &AppState, id: Uuid) -> Result<AuthorizationView, ApiError> {
     stored_json_at(state, id, state.clock.now()).await

@@ -12,7 +12,9 @@ use super::auth::Official;
 use super::problem::ApiError;
 use crate::domain::ride_hailing::AuthorizationStatus;
 use crate::issuance::ride_hailing::platform_access::{self, PlatformCaller};
+use crate::issuance::ride_hailing::webhooks;
 use crate::state::AppState;
+use crate::storage::ride_hailing::platform_access::PlatformDriverRow;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewCredentialDto {
@@ -130,27 +132,19 @@ pub struct PlatformDriversView {
 
 async fn driver_view(
     state: &AppState,
-    authorization: &str,
-    registered_at: DateTime<Utc>,
-) -> Result<PlatformDriverView, ApiError> {
-    let id = crate::storage::parse_uuid(authorization).map_err(|_| ApiError::Internal)?;
-    let now = super::authorizations::standing_now(state, id).await?;
-    let plate = state
-        .store
-        .get_vehicle(now.vehicle_id)
-        .await
-        .map_err(crate::issuance::UseCaseError::from)?
-        .map(|v| v.plate.as_str().to_owned())
-        .unwrap_or_default();
-    Ok(PlatformDriverView {
-        authorization_number: now.number,
-        status: now.status,
-        valid_from: now.valid_from,
-        valid_until: now.valid_until,
-        suspended_until: now.suspended_until,
-        plate,
-        registered_at,
-    })
+    row: &PlatformDriverRow,
+) -> Result<Option<PlatformDriverView>, ApiError> {
+    Ok(webhooks::row_standing(state, row)
+        .await?
+        .map(|s| PlatformDriverView {
+            authorization_number: s.authorization_number,
+            status: s.status,
+            valid_from: s.valid_from,
+            valid_until: s.valid_until,
+            suspended_until: s.suspended_until,
+            plate: s.plate,
+            registered_at: row.registered_at,
+        }))
 }
 
 /// `GET /api/v1/platform/drivers`: the drivers the calling platform registered, each with the
@@ -166,10 +160,8 @@ pub async fn list_drivers(
         .await
         .map_err(crate::issuance::UseCaseError::from)?;
     let mut drivers = Vec::with_capacity(rows.len());
-    for row in rows {
-        if let Some(a) = &row.authorization_id {
-            drivers.push(driver_view(&state, a, row.registered_at).await?);
-        }
+    for row in &rows {
+        drivers.extend(driver_view(&state, row).await?);
     }
     Ok(HttpResponse::Ok().json(PlatformDriversView {
         platform_id: caller.platform_id,
@@ -198,8 +190,8 @@ pub async fn register_driver(
         .into_iter()
         .find(|r| r.driver_id == driver.to_string())
         .ok_or(ApiError::Internal)?;
-    let a = row.authorization_id.as_deref().ok_or(ApiError::Internal)?;
-    Ok(HttpResponse::Created().json(driver_view(&state, a, row.registered_at).await?))
+    let view = driver_view(&state, &row).await?.ok_or(ApiError::Internal)?;
+    Ok(HttpResponse::Created().json(view))
 }
 
 /// A driver's link with the platform, ended.
@@ -226,4 +218,146 @@ pub async fn end_driver(
         authorization_number: body.authorization_number.trim().to_owned(),
         ended_at,
     }))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct WebhookDto {
+    /// O endereço https:// que recebe os eventos por POST; `null` para não receber mais.
+    url: Option<String>,
+}
+
+/// A delivery of an event to a platform's webhook, as the log shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct DeliveryView {
+    id: String,
+    /// O tipo do evento (`authorization.suspended`, `vehicle.suspension_notice`…).
+    event_type: String,
+    created_at: DateTime<Utc>,
+    /// `pending` (aguardando ou em nova tentativa), `delivered` ou `failed`.
+    status: String,
+    attempts: i64,
+    delivered_at: Option<DateTime<Utc>>,
+    /// O que a última tentativa encontrou, se falhou.
+    last_error: Option<String>,
+}
+
+/// The latest deliveries to `platform_id`, newest first.
+pub(crate) async fn deliveries(
+    state: &AppState,
+    platform_id: &str,
+) -> Result<Vec<DeliveryView>, ApiError> {
+    Ok(state
+        .store
+        .webhook_deliveries_of(platform_id, 50)
+        .await
+        .map_err(crate::issuance::UseCaseError::from)?
+        .into_iter()
+        .map(|d| DeliveryView {
+            id: d.id,
+            event_type: d.event_type,
+            created_at: d.created_at,
+            status: d.status,
+            attempts: d.attempts,
+            delivered_at: d.delivered_at,
+            last_error: d.last_error,
+        })
+        .collect())
+}
+
+/// The calling platform's webhook, how deliveries are signed, and the latest deliveries.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct WebhookView {
+    platform_id: String,
+    /// O endereço que recebe os eventos; `null`: nenhum.
+    url: Option<String>,
+    updated_at: Option<DateTime<Utc>>,
+    /// Os tipos de evento que podem chegar.
+    event_types: Vec<&'static str>,
+    /// Como cada entrega é assinada e onde está a chave pública.
+    signature: &'static str,
+    /// O conjunto de chaves públicas (JWK Set) que verifica as assinaturas.
+    key_set_url: String,
+    deliveries: Vec<DeliveryView>,
+}
+
+const SIGNATURE: &str = "RFC 9421 (HTTP Message Signatures), rótulo `selo`, Ed25519: cobre \
+    @method, @target-uri, content-digest (RFC 9530, SHA-256 do corpo) e content-type, com \
+    created, keyid (o kid do JWK Set) e nonce. Recuse assinatura inválida, `created` com mais \
+    de 5 minutos e `nonce` já visto; o `id` do evento repete-se nas novas tentativas.";
+
+async fn webhook_view(state: &AppState, platform_id: &str) -> Result<WebhookView, ApiError> {
+    let row = state
+        .store
+        .platform_webhook(platform_id)
+        .await
+        .map_err(crate::issuance::UseCaseError::from)?;
+    Ok(WebhookView {
+        platform_id: platform_id.to_owned(),
+        url: row.as_ref().and_then(|w| w.url.clone()),
+        updated_at: row.map(|w| w.updated_at),
+        event_types: webhooks::EVENT_TYPES.to_vec(),
+        signature: SIGNATURE,
+        key_set_url: format!(
+            "{}/.well-known/selo-keys.json",
+            state.letterhead.public_url.trim_end_matches('/')
+        ),
+        deliveries: deliveries(state, platform_id).await?,
+    })
+}
+
+/// `GET /api/v1/platform/webhook`: the calling platform's webhook and its latest deliveries.
+#[utoipa::path(get, path = "/api/v1/platform/webhook", tag = "platform access", security(("bearer" = [])),
+    responses((status = 200, description = "O webhook da plataforma e as últimas entregas", body = WebhookView)))]
+pub async fn get_webhook(
+    state: web::Data<AppState>,
+    caller: PlatformCaller,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(webhook_view(&state, &caller.platform_id).await?))
+}
+
+/// `PUT /api/v1/platform/webhook`: sets (or, with `url: null`, clears) where the calling
+/// platform receives signed events about its drivers.
+#[utoipa::path(put, path = "/api/v1/platform/webhook", tag = "platform access", security(("bearer" = [])),
+    request_body = WebhookDto,
+    responses((status = 200, description = "Webhook cadastrado", body = WebhookView),
+        (status = 422, description = "Endereço recusado", content_type = "application/problem+json", body = super::problem::Problem)))]
+pub async fn put_webhook(
+    state: web::Data<AppState>,
+    caller: PlatformCaller,
+    body: web::Json<WebhookDto>,
+) -> Result<HttpResponse, ApiError> {
+    webhooks::set_webhook(&state, &caller, body.url.as_deref()).await?;
+    Ok(HttpResponse::Ok().json(webhook_view(&state, &caller.platform_id).await?))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct VehicleNoticeDto {
+    /// O auto de infração cuja decisão manda avisar a plataforma.
+    auto_id: String,
+    /// A placa do veículo a suspender.
+    plate: String,
+}
+
+/// `POST /api/v1/platforms/{id}/vehicle-suspension-notices`: tells the platform to suspend a
+/// vehicle until it is regularized, on the decision of an auto that proposes it; the platform
+/// receives it by webhook.
+#[utoipa::path(post, path = "/api/v1/platforms/{id}/vehicle-suspension-notices", tag = "platforms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "A plataforma")),
+    request_body = VehicleNoticeDto,
+    responses((status = 201, description = "Aviso registrado e enviado ao webhook da plataforma", body = webhooks::VehicleNotice)))]
+pub async fn notify_vehicle_suspension(
+    state: web::Data<AppState>,
+    official: Official,
+    id: web::Path<String>,
+    body: web::Json<VehicleNoticeDto>,
+) -> Result<HttpResponse, ApiError> {
+    let notice = webhooks::notify_vehicle_suspension(
+        &state,
+        &official.actor,
+        &id,
+        &body.auto_id,
+        &body.plate,
+    )
+    .await?;
+    Ok(HttpResponse::Created().json(notice))
 }

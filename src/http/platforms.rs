@@ -53,6 +53,12 @@ pub struct PlatformView {
     /// As notificações para regularizar (art. 24, II, a); só na consulta.
     #[serde(skip_serializing_if = "Option::is_none")]
     regularization_notices: Option<Vec<NoticeView>>,
+    /// O endereço de webhook que a plataforma cadastrou; só na consulta.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    webhook_url: Option<String>,
+    /// As últimas entregas de eventos ao webhook, da mais recente; só na consulta.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    webhook_deliveries: Option<Vec<super::platform_api::DeliveryView>>,
 }
 
 /// The platform's insurance for passengers (art. 5º, X).
@@ -84,6 +90,8 @@ fn platform_view(state: &AppState, p: &PlatformRecord) -> PlatformView {
         status: platform_status(p.valid_until, p.insurance_valid_until, state.clock.now()),
         legal_basis_version: p.legal_basis_version.clone(),
         regularization_notices: None,
+        webhook_url: None,
+        webhook_deliveries: None,
     }
 }
 
@@ -163,6 +171,12 @@ pub async fn get(
             .map(|n| notice_view(n, today))
             .collect(),
     );
+    body.webhook_url = state
+        .store
+        .platform_webhook(&p.id)
+        .await?
+        .and_then(|w| w.url);
+    body.webhook_deliveries = Some(super::platform_api::deliveries(&state, &p.id).await?);
     Ok(HttpResponse::Ok().json(body))
 }
 

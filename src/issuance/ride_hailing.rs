@@ -13,3 +13,4 @@ pub mod print;
 pub mod procedure;
 pub mod register;
 pub mod substitution;
+pub mod webhooks;

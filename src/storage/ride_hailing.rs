@@ -80,6 +80,7 @@ mod autos;
 pub mod platform_access;
 mod platforms;
 pub mod reviews;
+pub mod webhooks;
 
 impl Store {
     pub async fn ping(&self) -> Result<(), StorageError> {

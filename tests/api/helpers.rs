@@ -202,6 +202,10 @@ pub async fn spawn_mailing(
         workers: 1,
         limits,
         mail: mail_to(&smtp),
+        webhooks: selo::settings::Webhooks {
+            poll: std::time::Duration::from_millis(100),
+            ..selo::settings::Webhooks::default()
+        },
     };
     let clock = Arc::new(FixedClock::new(t0()));
     let app = Application::build(settings, clock.clone())

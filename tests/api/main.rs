@@ -51,4 +51,5 @@ mod startup;
 mod substitution;
 mod tasks;
 mod verification;
+mod webhooks;
 mod worklist;

@@ -83,6 +83,13 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/api/v1/platform/drivers", ""),
     ("post", "/api/v1/platform/drivers", ""),
     ("post", "/api/v1/platform/driver-departures", ""),
+    ("get", "/api/v1/platform/webhook", ""),
+    ("put", "/api/v1/platform/webhook", ""),
+    (
+        "post",
+        "/api/v1/platforms/{id}/vehicle-suspension-notices",
+        "r",
+    ),
     ("post", "/api/v1/platforms/{id}/data-requests", "r"),
     ("get", "/api/v1/data-requests/{id}", "ariu"),
     ("post", "/api/v1/data-requests/{id}/delivery", "r"),

@@ -25,6 +25,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         workers: 1,
         limits: selo::settings::Limits::default(),
         mail: selo::settings::Mail::default(),
+        webhooks: selo::settings::Webhooks::default(),
     }
 }
 

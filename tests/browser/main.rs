@@ -143,6 +143,7 @@ async fn spawn_app() -> App {
             ..selo::settings::Limits::default()
         },
         mail: selo::settings::Mail::default(),
+        webhooks: selo::settings::Webhooks::default(),
     };
     let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();

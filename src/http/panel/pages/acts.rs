@@ -106,6 +106,10 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "Revogar credencial de acesso da plataforma",
     ),
     (
+        "platform_api.notify_vehicle_suspension",
+        "Avisar a plataforma para suspender um veículo",
+    ),
+    (
         "calendar.add_closed_days",
         "Registrar dias sem expediente (decreto)",
     ),
