@@ -403,7 +403,7 @@ async fn a_charter_clerk_renews_the_selo_and_the_termo_from_the_worklist() {
 }
 
 /// An act through the API as `login`.
-async fn api_post_as(app: &App, login: &str, path: &str, body: &Value) -> Value {
+pub(super) async fn api_post_as(app: &App, login: &str, path: &str, body: &Value) -> Value {
     let token = selo::issuance::officials::issue_token(
         &app.store,
         login,

@@ -135,7 +135,13 @@ for (const e of document.querySelectorAll('h1, h2, h3, p, dt, dd, li, a, label, 
 return worst;";
 
 /// Opens `path`, checks the headline and that nothing overflows, and takes the screenshot.
-async fn verdict(c: &Client, app: &App, path: &str, headline: &str, name: &str) -> String {
+pub(super) async fn verdict(
+    c: &Client,
+    app: &App,
+    path: &str,
+    headline: &str,
+    name: &str,
+) -> String {
     c.goto(&format!("{}{path}", app.base)).await.unwrap();
     let h1 = c
         .find(Locator::Css("h1"))
