@@ -131,7 +131,8 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
             }
             RequirementKind::NoInfractions { .. }
             | RequirementKind::Ctb306 { .. }
-            | RequirementKind::PlatformsCap { .. } => {}
+            | RequirementKind::PlatformsCap { .. }
+            | RequirementKind::PlatformDriversCap { .. } => {}
         }
     }
     if !car.is_empty() {

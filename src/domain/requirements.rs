@@ -129,6 +129,8 @@ pub enum RequirementKind {
     VehicleRegistration { municipalities: Vec<Municipality> },
     /// At most `max` platforms registered and in force at once.
     PlatformsCap { max: u32 },
+    /// At most `max` drivers registered with one platform at once.
+    PlatformDriversCap { max: u32 },
 }
 
 impl RequirementKind {
@@ -146,6 +148,7 @@ impl RequirementKind {
             Self::VehicleCapacity { .. } => "vehicle_capacity",
             Self::VehicleRegistration { .. } => "vehicle_registration",
             Self::PlatformsCap { .. } => "platforms_cap",
+            Self::PlatformDriversCap { .. } => "platform_drivers_cap",
         }
     }
 }
@@ -167,6 +170,7 @@ pub const KINDS: &[(&str, &[&str])] = &[
     ("vehicle_capacity", &["max_including_driver"]),
     ("vehicle_registration", &["municipalities"]),
     ("platforms_cap", &["max"]),
+    ("platform_drivers_cap", &["max"]),
 ];
 
 /// Whether `id` reads as a rule id: 1 to 40 capitals, digits and hyphens (`APP-ART2-P1`).
@@ -337,7 +341,9 @@ impl RequirementKind {
                     }
                 }
             }
-            Self::PlatformsCap { max: 0 } => bad("max: deve ser maior que zero."),
+            Self::PlatformsCap { max: 0 } | Self::PlatformDriversCap { max: 0 } => {
+                bad("max: deve ser maior que zero.");
+            }
             _ => {}
         }
     }
@@ -617,6 +623,26 @@ impl Requirement {
                 "O número de plataformas autorizadas está limitado a {max}; já há {in_force} em vigor."
             );
             fail(out, self, "platform", msg);
+        }
+    }
+
+    /// The cap on one platform's drivers, if this requirement is one.
+    pub fn platform_drivers_cap(&self) -> Option<u32> {
+        match self.kind {
+            RequirementKind::PlatformDriversCap { max } => Some(max),
+            _ => None,
+        }
+    }
+
+    /// Checks the cap on one platform's drivers against the `registered` it has now.
+    pub fn check_platform_drivers(&self, registered: u32, out: &mut Failures) {
+        if let Some(max) = self.platform_drivers_cap()
+            && registered >= max
+        {
+            let msg = format!(
+                "Cada plataforma pode ter até {max} motoristas cadastrados; esta já tem {registered}."
+            );
+            fail(out, self, "authorization_number", msg);
         }
     }
 }

@@ -315,6 +315,87 @@ fn errors_of(body: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The cap on one platform's drivers is a requirement of the basis like any other: from the
+/// fixture's date a platform at its cap registers no one more, refused with the fixture's
+/// citation; the court's suspension lifts it from its effect date.
+#[tokio::test]
+async fn the_cap_on_a_platforms_drivers_applies_until_a_court_suspends_it() {
+    use crate::charter::noon;
+    let (app, platform) = crate::platforms::registered_platform().await;
+    let a = app.granted_to(0).await;
+    let b = app.granted_to(1).await;
+    let (_, token) = crate::platforms::credential(&app, &platform).await;
+    let register = |number: &str, cpf: &str| {
+        let body = json!({"authorization_number": number, "cpf": cpf});
+        let (app, token) = (&app, token.clone());
+        async move {
+            app.send_as(
+                Some(&token),
+                "post",
+                "/api/v1/platform/drivers",
+                Some(&body),
+            )
+            .await
+        }
+    };
+    let capped = FIXTURE.replace("max = 50", "max = 1");
+    assert_ne!(capped, FIXTURE);
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing",
+            &activation(&capped, "2026-12-10"),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    app.clock.set(noon("2026-12-10"));
+    let (a_number, b_number) = (a["number"].as_str().unwrap(), b["number"].as_str().unwrap());
+    assert_eq!(
+        register(a_number, crate::helpers::CPFS[0]).await.status(),
+        StatusCode::CREATED
+    );
+    let res = register(b_number, crate::helpers::CPFS[1]).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = errors_of(&res.json().await.unwrap());
+    assert_eq!(
+        refused,
+        vec![(
+            "L4976-MOTORISTAS-POR-PLATAFORMA".to_owned(),
+            "Lei 4.976/2025, art. [a definir]".to_owned(),
+            "authorization_number".to_owned()
+        )]
+    );
+
+    let res = app
+        .post(
+            "/api/v1/legal-bases/ride-hailing/suspensions",
+            &json!({"act": "suspensao", "rules": ["L4976-MOTORISTAS-POR-PLATAFORMA"], "court": "TJMT",
+                    "case_number": "1000000-00.2026.8.11.0000", "decided_on": "2026-12-10",
+                    "effective_from": "2026-12-15"}),
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    app.clock.set(noon("2026-12-14"));
+    assert_eq!(
+        register(b_number, crate::helpers::CPFS[1]).await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    app.clock.set(noon("2026-12-15"));
+    assert_eq!(
+        register(b_number, crate::helpers::CPFS[1]).await.status(),
+        StatusCode::CREATED
+    );
+}
+
 /// Requirements are data: activating another basis from a date changes which cars and
 /// drivers are accepted, with the new file's citations and no build; a court's suspension
 /// takes a requirement out from its effective date, and a grant made after it names the

@@ -264,7 +264,7 @@ async fn app_art4_p3_a_delivery_entered_wrongly_is_rectified() {
 }
 
 /// A credential of `platform`, issued by an official; its token.
-async fn credential(app: &crate::helpers::TestApp, platform: &str) -> (String, String) {
+pub(crate) async fn credential(app: &crate::helpers::TestApp, platform: &str) -> (String, String) {
     let res = app
         .post(
             &format!("/api/v1/platforms/{platform}/credentials"),

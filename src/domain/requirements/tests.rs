@@ -236,4 +236,23 @@ fn the_platforms_cap_counts_those_in_force() {
     );
 }
 
+#[test]
+fn the_cap_on_a_platforms_drivers_counts_its_current_links() {
+    let reqs = parsed(
+        "[[requirements]]\nkind = \"platform_drivers_cap\"\nrule = \"L-MOT\"\ncitation = \"art. [a definir]\"\nmax = 50\n",
+    )
+    .unwrap();
+    assert_eq!(reqs[0].platform_drivers_cap(), Some(50));
+    let mut out = Vec::new();
+    reqs[0].check_platform_drivers(49, &mut out);
+    assert!(out.is_empty());
+    reqs[0].check_platform_drivers(50, &mut out);
+    assert_eq!(out[0].rule, "L-MOT");
+    assert!(out[0].message.contains("até 50"), "{}", out[0].message);
+    assert!(
+        parsed("[[requirements]]\nkind = \"platform_drivers_cap\"\nrule = \"L-MOT\"\ncitation = \"art. 1\"\nmax = 0\n")
+            .is_err()
+    );
+}
+
 mod driver_history;

@@ -6,13 +6,14 @@
 use uuid::Uuid;
 
 use crate::domain::ids::Cpf;
+use crate::domain::requirements::Requirement;
 use crate::issuance::UseCaseError;
 use crate::issuance::ride_hailing::authorizations::held_by;
 use crate::signing::secrets;
 use crate::state::AppState;
 use crate::storage::StorageError;
 use crate::storage::ride_hailing::platform_access::{
-    ALREADY_REGISTERED, CredentialRow, PlatformDriverRow,
+    ALREADY_REGISTERED, CAP_REACHED, CredentialRow, PlatformDriverRow,
 };
 
 /// The prefix of a platform's token, so it is never taken for an official's.
@@ -137,7 +138,9 @@ async fn driver_of(state: &AppState, number: &str, cpf: &str) -> Result<Uuid, Us
         .ok_or(refused)
 }
 
-/// Registers the holder of authorization `number` (with `cpf`) as a driver of the caller.
+/// Registers the holder of authorization `number` (with `cpf`) as a driver of the caller,
+/// within the cap on a platform's drivers where the basis in force has one (and no court
+/// suspended it).
 pub async fn register_driver(
     state: &AppState,
     caller: &PlatformCaller,
@@ -145,17 +148,33 @@ pub async fn register_driver(
     cpf: &str,
 ) -> Result<Uuid, UseCaseError> {
     let driver = driver_of(state, number, cpf).await?;
+    let basis = state.ride_hailing_basis();
+    let cap = basis
+        .requirements
+        .iter()
+        .find(|r| r.platform_drivers_cap().is_some());
     match state
         .store
         .register_platform_driver(
             &caller.platform_id,
             driver,
+            cap.and_then(Requirement::platform_drivers_cap),
             &caller.actor(),
             state.clock.now(),
         )
         .await
     {
         Ok(()) => Ok(driver),
+        Err(StorageError::Conflict(CAP_REACHED)) => {
+            let mut failures = Vec::new();
+            if let Some(r) = cap {
+                r.check_platform_drivers(
+                    r.platform_drivers_cap().unwrap_or_default(),
+                    &mut failures,
+                );
+            }
+            Err(UseCaseError::Rules(failures))
+        }
         Err(StorageError::Conflict(ALREADY_REGISTERED)) => Err(UseCaseError::Duplicate {
             field: "authorization_number",
             message: "Este motorista já está cadastrado nesta plataforma.",

@@ -26,6 +26,8 @@ pub struct PlatformDriverRow {
 
 /// The driver is registered with the platform already.
 pub const ALREADY_REGISTERED: &str = "platform_driver_registered";
+/// The platform has as many drivers as the cap allows.
+pub const CAP_REACHED: &str = "platform_drivers_cap";
 
 impl Store {
     /// Stores a new credential of `platform_id` by the hash of its token.
@@ -134,16 +136,29 @@ impl Store {
         })
     }
 
-    /// Registers `driver_id` with `platform_id` from `now`.
+    /// Registers `driver_id` with `platform_id` from `now`; with a `cap`, only while the
+    /// platform has fewer drivers than it (counted in the transaction that adds one).
     pub async fn register_platform_driver(
         &self,
         platform_id: &str,
         driver_id: Uuid,
+        cap: Option<u32>,
         actor: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StorageError> {
         on_backend!(self, |pool, begin| {
             let mut tx = begin().await?;
+            if let Some(max) = cap {
+                let linked: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM platform_drivers WHERE platform_id = $1 AND ended_at IS NULL",
+                )
+                .bind(platform_id)
+                .fetch_one(&mut *tx)
+                .await?;
+                if linked >= i64::from(max) {
+                    return Err(StorageError::Conflict(CAP_REACHED));
+                }
+            }
             let current: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM platform_drivers \
                  WHERE platform_id = $1 AND driver_id = $2 AND ended_at IS NULL",
