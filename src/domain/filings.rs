@@ -84,6 +84,8 @@ pub struct Slot {
     pub citation: String,
     /// How many files it takes (the certificates come one per court).
     pub max_files: usize,
+    /// The rules of the basis whose data the document carries.
+    pub rules: Vec<String>,
 }
 
 /// The documents a renewal asks for under `requirements`: the CNH when the basis asks about
@@ -91,14 +93,20 @@ pub struct Slot {
 /// it asks about the car (APP-ART2, APP-ART8), every document the basis lists, and the proof
 /// that the new year's fee was paid (APP-ART3-PU: the year counts from the payment).
 pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
-    let slot = |key: &str, label: &str, citation: &str, max_files| Slot {
+    let slot = |key: &str, label: &str, citation: &str, max_files, rule: &str| Slot {
         key: key.to_owned(),
         label: label.to_owned(),
         citation: citation.to_owned(),
         max_files,
+        rules: if rule.is_empty() {
+            Vec::new()
+        } else {
+            vec![rule.to_owned()]
+        },
     };
     let mut slots = Vec::new();
     let mut car: Vec<&str> = Vec::new();
+    let mut car_rules: Vec<String> = Vec::new();
     for r in requirements {
         match &r.kind {
             RequirementKind::License { ear, .. } => slots.push(slot(
@@ -110,16 +118,18 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
                 },
                 &r.citation,
                 1,
+                &r.rule,
             )),
             RequirementKind::CriminalCertificates { .. } => slots.push(slot(
                 "certidoes",
                 "Certidões de antecedentes criminais (Justiça Estadual e Federal, 1º e 2º graus)",
                 &r.citation,
                 4,
+                &r.rule,
             )),
             RequirementKind::Document {
                 document, label, ..
-            } => slots.push(slot(document, label, &r.citation, 1)),
+            } => slots.push(slot(document, label, &r.citation, 1, &r.rule)),
             RequirementKind::VehicleAge { .. }
             | RequirementKind::VehicleDoors { .. }
             | RequirementKind::VehicleAirConditioning {}
@@ -128,6 +138,7 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
                 if !car.contains(&r.citation.as_str()) {
                     car.push(&r.citation);
                 }
+                car_rules.push(r.rule.clone());
             }
             RequirementKind::NoInfractions { .. }
             | RequirementKind::Ctb306 { .. }
@@ -136,18 +147,22 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
         }
     }
     if !car.is_empty() {
-        slots.push(slot(
+        let mut crlv = slot(
             "crlv",
             "CRLV do veículo (documento do carro)",
             &car.join("; "),
             1,
-        ));
+            "",
+        );
+        crlv.rules = car_rules;
+        slots.push(crlv);
     }
     slots.push(slot(
         "taxas",
         "Comprovante de pagamento das taxas do novo ano",
         "",
         1,
+        "",
     ));
     slots
 }

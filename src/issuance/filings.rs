@@ -9,6 +9,8 @@ use chrono::Duration;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::domain::rule::RuleFailure;
+
 use crate::documents::format;
 use crate::domain::filings::{self, FilingKind, FilingStatus, Slot};
 use crate::domain::ids::Cpf;
@@ -46,6 +48,10 @@ pub struct FilingView {
     pub authorization: (String, String, String),
     /// The documents the decision issued, when granted.
     pub documents: Vec<Document>,
+    /// While the applicant puts the filing together: what the renewal would find today on the
+    /// data the register already holds (every requirement failed; empty: none). `None` once
+    /// sent, or when it could not be judged.
+    pub preview: Option<Vec<RuleFailure>>,
 }
 
 impl FilingView {
@@ -69,6 +75,48 @@ impl FilingView {
 
     pub fn is_open_to_applicant(&self) -> bool {
         matches!(self.status, FilingStatus::Draft | FilingStatus::Waiting)
+    }
+
+    /// What the register's data fails today of the requirements `slot`'s document carries.
+    pub fn failures_of(&self, slot: &Slot) -> Vec<&RuleFailure> {
+        self.preview
+            .iter()
+            .flatten()
+            .filter(|f| slot.rules.iter().any(|r| *r == f.rule))
+            .collect()
+    }
+
+    /// What the register's data fails today that no document of the filing carries.
+    pub fn other_failures(&self) -> Vec<&RuleFailure> {
+        self.preview
+            .iter()
+            .flatten()
+            .filter(|f| {
+                !self
+                    .slots
+                    .iter()
+                    .any(|s| s.rules.iter().any(|r| *r == f.rule))
+            })
+            .collect()
+    }
+}
+
+/// What renewing authorization `id` today would find on the register's data, writing nothing.
+async fn preview(state: &AppState, id: Uuid) -> Option<Vec<RuleFailure>> {
+    let request = crate::issuance::ride_hailing::check::CheckRequest {
+        driver: None,
+        filed: None,
+        vehicle: None,
+        renewal_of: Some(id),
+        fee_paid_on: crate::domain::dates::local_date(state.clock.now()),
+        protocolled_on: None,
+    };
+    match crate::issuance::ride_hailing::check::check_grant(state, request).await {
+        Ok(c) => Some(c.failures),
+        Err(e) => {
+            tracing::warn!(error = %e, "a filing's preview could not be judged");
+            None
+        }
     }
 }
 
@@ -180,6 +228,13 @@ pub async fn view(
         }
         _ => Vec::new(),
     };
+    // Judged for the applicant only, while the filing is theirs to complete.
+    let preview =
+        if applicant.is_some() && matches!(status, FilingStatus::Draft | FilingStatus::Waiting) {
+            preview(state, subject).await
+        } else {
+            None
+        };
     Ok(FilingView {
         authorization: (
             a.number.clone(),
@@ -193,6 +248,7 @@ pub async fn view(
         slots,
         missing,
         documents,
+        preview,
     })
 }
 

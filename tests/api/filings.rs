@@ -153,6 +153,33 @@ async fn a_driver_renews_online_and_the_desk_examines_asks_and_decides() {
     ] {
         assert!(page.contains(asked), "{asked}: {page}");
     }
+    // Before anything is sent, the page judges the renewal on the register's data: the licence,
+    // the certificates and the car are in order (the fees' receipt is no data of the register).
+    assert!(page.contains("Conferência com o cadastro"), "{page}");
+    let card = |key: &str| {
+        let start = page.find(&format!("id=\"doc-{key}\"")).unwrap();
+        let end = page[start..].find("</div>").unwrap();
+        page[start..start + end].to_owned()
+    };
+    assert!(
+        card("cnh").contains("No cadastro: em dia."),
+        "{}",
+        card("cnh")
+    );
+    assert!(
+        card("crlv").contains("No cadastro: em dia."),
+        "{}",
+        card("crlv")
+    );
+    let conf =
+        &page[page.find("id=\"conferencia\"").unwrap()..page.find("<h2>Documentos").unwrap()];
+    assert!(
+        card("certidoes").contains("No cadastro: em dia."),
+        "{}",
+        card("certidoes")
+    );
+    assert!(conf.contains("nada impede a renovação"), "{conf}");
+    assert!(!card("taxas").contains("No cadastro"), "{}", card("taxas"));
     // Nothing can be sent while a document is missing.
     let (status, page, _) =
         post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
@@ -386,10 +413,31 @@ async fn the_desk_refuses_a_filing_with_its_reason_and_the_driver_is_told() {
     let a = app.granted().await;
     let number = a["number"].as_str().unwrap().to_owned();
     app.clock.set(crate::helpers::at("2027-11-01T15:00:00Z"));
+    // A gravíssima traffic infraction in August 2027 is on record (art. 12, IV).
+    let res = app
+        .post(
+            &format!(
+                "/api/v1/drivers/{}/record",
+                a["driver_id"].as_str().unwrap()
+            ),
+            &serde_json::json!({"traffic_infractions": [{"committed_on": "2027-08-01",
+                "class": "gravissima"}]}),
+        )
+        .await;
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
     let mut maria = signed_in(&app, MARIA).await;
     let (_, _, to) = open(&mut maria, &number, CPFS[0]).await;
     let path = to.unwrap();
     let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    // The page says, before anything is sent, what the register's data would stop: the
+    // infraction and the authorization lapsed for want of a vistoria, which no document of the
+    // filing answers, each with its provision.
+    let (_, page, _) = maria.get(&path).await;
+    let conf =
+        &page[page.find("id=\"conferencia\"").unwrap()..page.find("<h2>Documentos").unwrap()];
+    assert!(conf.contains("esbarraria em 2 pontos"), "{conf}");
+    assert!(conf.contains("art. 12, IV"), "{conf}");
+    assert!(conf.contains("caducada"), "{conf}");
     // A draft is the applicant's: the desk does not see it.
     let mut ana = Browser::new(&app);
     ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
