@@ -33,10 +33,14 @@ pub enum WorkKind {
     DataRequest,
     /// A grant or renewal filed for an official's review (AMB-25): decide it.
     Review,
+    /// A filing sent online (a renewal): examine its files and decide, or wait for the
+    /// applicant's answer to an exigência.
+    Filing,
 }
 
 impl WorkKind {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
+        Self::Filing,
         Self::Review,
         Self::Renewal,
         Self::Vistoria,
@@ -56,6 +60,7 @@ impl WorkKind {
             Self::Review => "analise",
             Self::Document => "documento",
             Self::DataRequest => "dados",
+            Self::Filing => "requerimento",
         }
     }
 
@@ -68,6 +73,7 @@ impl WorkKind {
             Self::Review => "Pedidos em análise",
             Self::Document => "Laudos e seguros",
             Self::DataRequest => "Dados pedidos às plataformas",
+            Self::Filing => "Requerimentos pela internet",
         }
     }
 }
@@ -83,6 +89,8 @@ pub enum WorkRecord {
     CharterVehicle(Uuid),
     CharterAuto(Uuid),
     DataRequest(Uuid),
+    /// A filing sent online.
+    Filing(Uuid),
 }
 
 impl WorkRecord {
@@ -94,7 +102,8 @@ impl WorkRecord {
             | Self::Company(id)
             | Self::CharterVehicle(id)
             | Self::CharterAuto(id)
-            | Self::DataRequest(id) => id,
+            | Self::DataRequest(id)
+            | Self::Filing(id) => id,
         }
     }
 }
@@ -144,6 +153,7 @@ pub async fn worklist(
         authorization_items(state, now, &mut items).await?;
         auto_items(state, now, &mut items).await?;
         review_items(state, now, &mut items).await?;
+        filing_items(state, now, &mut items).await?;
         data_request_items(state, now, &mut items).await?;
     }
     if registers.charter {
@@ -320,6 +330,64 @@ async fn review_items(
             waiting: true,
             record: WorkRecord::Review(r.id),
             task: "authorizations.decide_review",
+        });
+    }
+    Ok(())
+}
+
+/// The filings sent online: each protocolled one waits for the desk (since its protocol
+/// date); one with an exigência waits for its applicant until the exigência's deadline.
+async fn filing_items(
+    state: &AppState,
+    now: DateTime<Utc>,
+    items: &mut Vec<WorkItem>,
+) -> Result<(), StorageError> {
+    let today = local_date(now);
+    for f in state.store.filing_queue().await? {
+        let Ok(id) = Uuid::parse_str(&f.id) else {
+            continue;
+        };
+        let (person, plate) = match Uuid::parse_str(&f.subject_id) {
+            Ok(a) => match state.store.get_authorization(a).await? {
+                Some(a) => (
+                    state
+                        .store
+                        .get_driver(a.driver_id)
+                        .await?
+                        .map(|d| d.name)
+                        .unwrap_or_default(),
+                    state
+                        .store
+                        .get_vehicle(a.vehicle_id)
+                        .await?
+                        .map(|v| v.plate.as_str().to_owned())
+                        .unwrap_or_default(),
+                ),
+                None => (String::new(), String::new()),
+            },
+            Err(_) => (String::new(), String::new()),
+        };
+        let waiting_applicant = f.status == "exigencia";
+        let due = if waiting_applicant {
+            f.demand_due.unwrap_or(today)
+        } else {
+            f.protocolled_on.unwrap_or(today)
+        };
+        items.push(WorkItem {
+            kind: WorkKind::Filing,
+            what: if waiting_applicant {
+                "Exigência feita: aguardar a resposta do requerente até o prazo".into()
+            } else {
+                "Examinar os arquivos do requerimento e decidir a renovação".into()
+            },
+            number: f.number.clone().unwrap_or_default(),
+            person,
+            plate,
+            due,
+            days_left: (due - today).num_days(),
+            waiting: !waiting_applicant,
+            record: WorkRecord::Filing(id),
+            task: "filing",
         });
     }
     Ok(())

@@ -244,6 +244,15 @@ async fn a_driver_renews_online_and_the_desk_examines_asks_and_decides() {
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("REQ-2027/000001"), "{page}");
     let desk = format!("/painel/requerimentos/{filing}");
+    // The worklist lists it too, opening the filing's page.
+    let (status, page, _) = ana.get("/painel/pendencias?tipo=requerimento").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("REQ-2027/000001"), "{page}");
+    assert!(
+        page.contains("Examinar os arquivos do requerimento"),
+        "{page}"
+    );
+    assert!(page.contains(&format!("href=\"{desk}\"")), "{page}");
     let (status, page, _) = ana.get(&desk).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let files = file_ids(&page, &filing);
@@ -313,6 +322,9 @@ async fn a_driver_renews_online_and_the_desk_examines_asks_and_decides() {
     )
     .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
+    let (_, page, _) = ana.get("/painel/pendencias?tipo=requerimento").await;
+    assert!(page.contains("Exigência feita"), "{page}");
+    assert!(page.contains("11/11/2027"), "{page}");
     app.smtp.wait_for(MARIA, 4).await;
     let mails = mails_to(&app, MARIA);
     assert!(mails[2].contains("Imagem ilegível"), "{mails:?}");

@@ -31,6 +31,7 @@ fn record_href(record: WorkRecord) -> String {
         WorkRecord::CharterVehicle(id) => format!("/painel/ver/charter/vehicles/{id}"),
         WorkRecord::CharterAuto(id) => format!("/painel/ver/charter/autos/{id}"),
         WorkRecord::DataRequest(id) => format!("/painel/ver/data-requests/{id}"),
+        WorkRecord::Filing(id) => format!("/painel/requerimentos/{id}"),
     }
 }
 
@@ -48,7 +49,7 @@ fn days_text(days_left: i64) -> String {
 /// How long something without a legal period has waited: a request for a decision ("em
 /// análise há 3 dias"), an auto for its notice ("aguardando há 3 dias").
 fn waiting_text(kind: WorkKind, days: i64) -> String {
-    let what = if kind == WorkKind::Review {
+    let what = if matches!(kind, WorkKind::Review | WorkKind::Filing) {
         "em análise"
     } else {
         "aguardando"
@@ -75,10 +76,19 @@ fn row(item: &WorkItem) -> WorkRow {
         plate: crate::domain::ids::Plate::parse(&item.plate)
             .map_or_else(|_| item.plate.clone(), |p| p.formatted()),
         record_href: record_href(item.record),
-        // The guided task where there is one, else the act's form.
-        task_href: super::tasks::guided_task_href(item.task, &item.record.id().to_string())
-            .unwrap_or_else(|| format!("/painel/acao/{}?id={}", item.task, item.record.id())),
-        task_label: op_label(item.task),
+        // A filing is examined on its own page; else the guided task where there is one, else
+        // the act's form.
+        task_href: if let WorkRecord::Filing(_) = item.record {
+            record_href(item.record)
+        } else {
+            super::tasks::guided_task_href(item.task, &item.record.id().to_string())
+                .unwrap_or_else(|| format!("/painel/acao/{}?id={}", item.task, item.record.id()))
+        },
+        task_label: if let WorkRecord::Filing(_) = item.record {
+            "Examinar o requerimento"
+        } else {
+            op_label(item.task)
+        },
     }
 }
 
