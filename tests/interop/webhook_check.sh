@@ -20,7 +20,7 @@ export SELO_LISTEN=127.0.0.1:$port SELO_PUBLIC_URL=$base SELO_ADMIN_TOKEN=intero
 pid=$!
 "$work/venv/bin/python" tests/interop/webhook_receiver.py "$hook" "$base/.well-known/selo-keys.json" "$work" &
 receiver=$!
-trap 'kill $pid $receiver 2>/dev/null; wait $pid $receiver 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $receiver 2>/dev/null; kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "$base/health" >/dev/null && break; sleep 0.1; done
 today=$(TZ=America/Cuiaba date +%F)
 auth=(-H "Authorization: Bearer interop-token" -H "Content-Type: application/json")
