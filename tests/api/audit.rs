@@ -12,14 +12,19 @@ use serde_json::Value;
 use crate::helpers::{TestApp, spawn_app};
 
 /// `selo audit ARGS` on the app's database and keys: (success, stdout).
-fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_selo"))
+/// Runs off the test's runtime thread, so the service's own tasks (which share it) finish
+/// their transactions while the command reads the database.
+async fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_selo"));
+    command
         .arg("audit")
         .args(args)
         .env("DATABASE_URL", &app.database_url)
         .env("SELO_KEYS_DIR", app.keys_dir.path())
-        .env("RUST_LOG", "warn")
-        .output()
+        .env("RUST_LOG", "warn");
+    let out = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .unwrap()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -31,8 +36,8 @@ fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
 }
 
 /// `selo audit checkpoint`: the checkpoint it signed.
-fn checkpoint(app: &TestApp) -> Value {
-    let (ok, out) = audit(app, &["checkpoint"]);
+async fn checkpoint(app: &TestApp) -> Value {
+    let (ok, out) = audit(app, &["checkpoint"]).await;
     assert!(ok, "{out}");
     serde_json::from_str(&out).unwrap()
 }
@@ -79,7 +84,7 @@ async fn app_with_history() -> (TestApp, Vec<i64>) {
             .all(|r| r.hash.is_some() && r.prev_hash.is_some()),
         "every row written carries its hashes"
     );
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(ok, "{out}");
     assert!(out.contains("íntegra"), "{out}");
     assert!(
@@ -104,7 +109,7 @@ async fn an_edited_row_is_named() {
         )],
     )
     .await;
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(!ok);
     assert!(
         out.contains(&format!("ROMPIDA: linha {id}: o conteúdo não corresponde")),
@@ -121,7 +126,7 @@ async fn a_deleted_row_breaks_the_next_link() {
         &[&format!("DELETE FROM events WHERE id = {}", ids[1])],
     )
     .await;
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(!ok);
     assert!(
         out.contains(&format!(
@@ -151,7 +156,7 @@ async fn an_inserted_row_is_named_with_or_without_a_hash() {
         "f".repeat(64)
     );
     tamper(&app, &[&forged]).await;
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(!ok);
     assert!(out.contains("o conteúdo não corresponde"), "{out}");
 
@@ -164,7 +169,7 @@ async fn an_inserted_row_is_named_with_or_without_a_hash() {
         ],
     )
     .await;
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(!ok);
     assert!(out.contains("sem hash depois do início da cadeia"), "{out}");
 }
@@ -175,7 +180,7 @@ async fn an_inserted_row_is_named_with_or_without_a_hash() {
 #[tokio::test]
 async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewhere() {
     let (app, ids) = app_with_history().await;
-    let signed = checkpoint(&app);
+    let signed = checkpoint(&app).await;
     assert_eq!(signed["event_id"], *ids.last().unwrap());
     assert_eq!(signed["events"], ids.len());
 
@@ -187,7 +192,7 @@ async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewh
     let held = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(held.path(), published.to_string()).unwrap();
     let held = held.path().to_str().unwrap().to_owned();
-    let (ok, out) = audit(&app, &["verify", "--checkpoints", &held]);
+    let (ok, out) = audit(&app, &["verify", "--checkpoints", &held]).await;
     assert!(ok, "{out}");
 
     // The rewrite: row 2 edited, every hash from it to the head recomputed.
@@ -213,17 +218,17 @@ async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewh
     let statements: Vec<&str> = statements.iter().map(String::as_str).collect();
     tamper(&app, &statements).await;
 
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(!ok, "{out}");
     assert!(out.contains("ROMPIDA: ponto de controle"), "{out}");
     assert!(out.contains("registrado no banco"), "{out}");
 
     // They delete the stored checkpoints too: the database alone now looks intact…
     tamper(&app, &["DELETE FROM audit_checkpoints"]).await;
-    let (ok, out) = audit(&app, &["verify"]);
+    let (ok, out) = audit(&app, &["verify"]).await;
     assert!(ok, "{out}");
     // …but not against the copy held elsewhere.
-    let (ok, out) = audit(&app, &["verify", "--checkpoints", &held]);
+    let (ok, out) = audit(&app, &["verify", "--checkpoints", &held]).await;
     assert!(!ok, "{out}");
     assert!(out.contains("guardado fora do banco"), "{out}");
     assert!(out.contains("cadeia reescrita"), "{out}");
@@ -233,7 +238,7 @@ async fn a_rewritten_chain_is_caught_by_a_signed_checkpoint_even_one_held_elsewh
 #[tokio::test]
 async fn a_forged_checkpoint_is_refused() {
     let (app, _) = app_with_history().await;
-    let mut c = checkpoint(&app);
+    let mut c = checkpoint(&app).await;
     let token = c["token"].as_str().unwrap().to_owned();
     let flipped = if token.ends_with('A') { "B" } else { "A" };
     c["token"] = Value::String(format!("{}{flipped}", &token[..token.len() - 1]));
@@ -242,7 +247,8 @@ async fn a_forged_checkpoint_is_refused() {
     let (ok, out) = audit(
         &app,
         &["verify", "--checkpoints", file.path().to_str().unwrap()],
-    );
+    )
+    .await;
     assert!(!ok, "{out}");
     assert!(out.contains("a assinatura não confere"), "{out}");
 }

@@ -297,6 +297,17 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<QueuedDelivery>, StorageError> {
         on_backend!(self, |pool, _begin, pg| {
+            // Idle polls only read: no write lock is taken unless something is due.
+            let due: Option<i64> = sqlx::query_scalar(
+                "SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_us <= $1 \
+                 AND (lease_until_us IS NULL OR lease_until_us < $1) LIMIT 1",
+            )
+            .bind(micros(now))
+            .fetch_optional(pool)
+            .await?;
+            if due.is_none() {
+                return Ok(Vec::new());
+            }
             let lock = if pg { " FOR UPDATE SKIP LOCKED" } else { "" };
             let claim = format!(
                 "UPDATE webhook_deliveries SET lease_owner = $1, lease_until_us = $2 \
