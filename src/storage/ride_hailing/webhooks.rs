@@ -298,8 +298,8 @@ impl Store {
     ) -> Result<Vec<QueuedDelivery>, StorageError> {
         on_backend!(self, |pool, _begin, pg| {
             // Idle polls only read: no write lock is taken unless something is due.
-            let due: Option<i64> = sqlx::query_scalar(
-                "SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_us <= $1 \
+            let due: Option<String> = sqlx::query_scalar(
+                "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_us <= $1 \
                  AND (lease_until_us IS NULL OR lease_until_us < $1) LIMIT 1",
             )
             .bind(micros(now))
