@@ -59,10 +59,62 @@ pub enum AttemptOutcome {
     },
 }
 
-/// The outbox's own transactions: they touch no record, so they neither join the audit chain
-/// nor tell the caches; SQLite still takes its write lock at once.
-fn immediate(pg: bool) -> &'static str {
+/// The transactions of a leased queue: they touch no record, so they neither join the audit
+/// chain nor tell the caches; SQLite still takes its write lock at once.
+pub(crate) fn immediate(pg: bool) -> &'static str {
     if pg { "BEGIN" } else { "BEGIN IMMEDIATE" }
+}
+
+/// A table of work that nodes claim with a lease and settle attempt by attempt — the e-mail
+/// outbox, the webhook deliveries: `status` `pending` until done or `failed`, `attempts`,
+/// `next_attempt_us`, `lease_owner`, `lease_until_us`, `last_error`, and the column the
+/// success stamps. One SQL text for both backends.
+pub(crate) struct LeasedQueue {
+    pub table: &'static str,
+    /// The status and the time column a success sets.
+    pub done: (&'static str, &'static str),
+}
+
+/// The e-mail outbox.
+const MAIL: LeasedQueue = LeasedQueue {
+    table: "outbox_messages",
+    done: ("sent", "sent_at"),
+};
+
+impl LeasedQueue {
+    /// Whether anything is due at `$1`, read without a lock: an idle poll takes no write lock.
+    pub(crate) fn due_sql(&self) -> String {
+        format!(
+            "SELECT id FROM {} WHERE status = 'pending' AND next_attempt_us <= $1 \
+             AND (lease_until_us IS NULL OR lease_until_us < $1) LIMIT 1",
+            self.table
+        )
+    }
+
+    /// Leases to `$1` until `$2` up to `$4` rows due at `$3` that no one holds (or whose
+    /// holder's lease ended); PostgreSQL skips the rows another node is claiming.
+    pub(crate) fn claim_sql(&self, pg: bool) -> String {
+        let lock = if pg { " FOR UPDATE SKIP LOCKED" } else { "" };
+        let t = self.table;
+        format!(
+            "UPDATE {t} SET lease_owner = $1, lease_until_us = $2 \
+             WHERE id IN (SELECT id FROM {t} WHERE status = 'pending' \
+             AND next_attempt_us <= $3 AND (lease_until_us IS NULL OR lease_until_us < $3) \
+             ORDER BY next_attempt_us LIMIT $4{lock})"
+        )
+    }
+
+    /// Settles row `$1` held by `$2`: status `$3`, next attempt `$4`, done at `$5` (kept when
+    /// NULL), last error `$6`; touches nothing when the lease is no longer `$2`'s.
+    pub(crate) fn settle_sql(&self) -> String {
+        let (t, done_at) = (self.table, self.done.1);
+        format!(
+            "UPDATE {t} SET status = $3, attempts = attempts + 1, \
+             next_attempt_us = $4, lease_owner = NULL, lease_until_us = NULL, \
+             {done_at} = COALESCE($5, {done_at}), last_error = $6 \
+             WHERE id = $1 AND lease_owner = $2 AND status = 'pending'"
+        )
+    }
 }
 
 pub(crate) fn micros(at: DateTime<Utc>) -> i64 {
@@ -149,15 +201,15 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<QueuedMail>, StorageError> {
         on_backend!(self, |pool, _begin, pg| {
-            let lock = if pg { " FOR UPDATE SKIP LOCKED" } else { "" };
-            let claim = format!(
-                "UPDATE outbox_messages SET lease_owner = $1, lease_until_us = $2 \
-                 WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'pending' \
-                 AND next_attempt_us <= $3 AND (lease_until_us IS NULL OR lease_until_us < $3) \
-                 ORDER BY next_attempt_us LIMIT $4{lock})"
-            );
+            let due: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(MAIL.due_sql()))
+                .bind(micros(now))
+                .fetch_optional(pool)
+                .await?;
+            if due.is_none() {
+                return Ok(Vec::new());
+            }
             let mut tx = pool.begin_with(immediate(pg)).await?;
-            sqlx::query(sqlx::AssertSqlSafe(claim))
+            sqlx::query(sqlx::AssertSqlSafe(MAIL.claim_sql(pg)))
                 .bind(owner)
                 .bind(micros(lease_until))
                 .bind(micros(now))
@@ -200,27 +252,22 @@ impl Store {
         on_backend!(self, |pool, _begin, pg| {
             let mut tx = pool.begin_with(immediate(pg)).await?;
             let (status, next, error, word) = match outcome {
-                AttemptOutcome::Sent => ("sent", now, None, "sent"),
+                AttemptOutcome::Sent => (MAIL.done.0, now, None, "sent"),
                 AttemptOutcome::Retry { error, at } => {
                     ("pending", *at, Some(error.as_str()), "retry")
                 }
                 AttemptOutcome::Failed { error } => ("failed", now, Some(error.as_str()), "failed"),
             };
             let sent_at = matches!(outcome, AttemptOutcome::Sent).then_some(now);
-            let done = sqlx::query(
-                "UPDATE outbox_messages SET status = $3, attempts = attempts + 1, \
-                 next_attempt_us = $4, lease_owner = NULL, lease_until_us = NULL, \
-                 sent_at = COALESCE($5, sent_at), last_error = $6 \
-                 WHERE id = $1 AND lease_owner = $2 AND status = 'pending'",
-            )
-            .bind(id.to_string())
-            .bind(owner)
-            .bind(status)
-            .bind(micros(next))
-            .bind(sent_at)
-            .bind(error)
-            .execute(&mut *tx)
-            .await?;
+            let done = sqlx::query(sqlx::AssertSqlSafe(MAIL.settle_sql()))
+                .bind(id.to_string())
+                .bind(owner)
+                .bind(status)
+                .bind(micros(next))
+                .bind(sent_at)
+                .bind(error)
+                .execute(&mut *tx)
+                .await?;
             if done.rows_affected() == 0 {
                 return Ok(false);
             }

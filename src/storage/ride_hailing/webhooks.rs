@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use uuid::Uuid;
 
 use super::{DateTime, StorageError, Store, Utc};
-use crate::storage::outbox::micros;
+use crate::storage::outbox::{LeasedQueue, immediate, micros};
 
 /// A platform's webhook as set.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -107,9 +107,11 @@ struct ClaimedRow {
     attempts: i64,
 }
 
-fn immediate(pg: bool) -> &'static str {
-    if pg { "BEGIN" } else { "BEGIN IMMEDIATE" }
-}
+/// The deliveries, a queue leased as the e-mail outbox is.
+const DELIVERIES: LeasedQueue = LeasedQueue {
+    table: "webhook_deliveries",
+    done: ("delivered", "delivered_at"),
+};
 
 impl Store {
     /// Sets (or, with `None`, clears) the webhook of `platform_id`, with its event.
@@ -297,26 +299,15 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<QueuedDelivery>, StorageError> {
         on_backend!(self, |pool, _begin, pg| {
-            // Idle polls only read: no write lock is taken unless something is due.
-            let due: Option<String> = sqlx::query_scalar(
-                "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_us <= $1 \
-                 AND (lease_until_us IS NULL OR lease_until_us < $1) LIMIT 1",
-            )
-            .bind(micros(now))
-            .fetch_optional(pool)
-            .await?;
+            let due: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(DELIVERIES.due_sql()))
+                .bind(micros(now))
+                .fetch_optional(pool)
+                .await?;
             if due.is_none() {
                 return Ok(Vec::new());
             }
-            let lock = if pg { " FOR UPDATE SKIP LOCKED" } else { "" };
-            let claim = format!(
-                "UPDATE webhook_deliveries SET lease_owner = $1, lease_until_us = $2 \
-                 WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' \
-                 AND next_attempt_us <= $3 AND (lease_until_us IS NULL OR lease_until_us < $3) \
-                 ORDER BY next_attempt_us LIMIT $4{lock})"
-            );
             let mut tx = pool.begin_with(immediate(pg)).await?;
-            sqlx::query(sqlx::AssertSqlSafe(claim))
+            sqlx::query(sqlx::AssertSqlSafe(DELIVERIES.claim_sql(pg)))
                 .bind(owner)
                 .bind(micros(lease_until))
                 .bind(micros(now))
@@ -360,9 +351,13 @@ impl Store {
         on_backend!(self, |pool, _begin, pg| {
             let mut tx = pool.begin_with(immediate(pg)).await?;
             let (status, next, http_status, error, word) = match outcome {
-                DeliveryOutcome::Delivered { http_status } => {
-                    ("delivered", now, Some(*http_status), None, "delivered")
-                }
+                DeliveryOutcome::Delivered { http_status } => (
+                    DELIVERIES.done.0,
+                    now,
+                    Some(*http_status),
+                    None,
+                    "delivered",
+                ),
                 DeliveryOutcome::Retry {
                     http_status,
                     error,
@@ -373,20 +368,15 @@ impl Store {
                 }
             };
             let delivered_at = matches!(outcome, DeliveryOutcome::Delivered { .. }).then_some(now);
-            let done = sqlx::query(
-                "UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, \
-                 next_attempt_us = $4, lease_owner = NULL, lease_until_us = NULL, \
-                 delivered_at = COALESCE($5, delivered_at), last_error = $6 \
-                 WHERE id = $1 AND lease_owner = $2 AND status = 'pending'",
-            )
-            .bind(id.to_string())
-            .bind(owner)
-            .bind(status)
-            .bind(micros(next))
-            .bind(delivered_at)
-            .bind(error)
-            .execute(&mut *tx)
-            .await?;
+            let done = sqlx::query(sqlx::AssertSqlSafe(DELIVERIES.settle_sql()))
+                .bind(id.to_string())
+                .bind(owner)
+                .bind(status)
+                .bind(micros(next))
+                .bind(delivered_at)
+                .bind(error)
+                .execute(&mut *tx)
+                .await?;
             if done.rows_affected() == 0 {
                 return Ok(false);
             }
