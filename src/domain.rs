@@ -13,6 +13,7 @@ pub mod infractions;
 pub mod legal_basis;
 pub mod money;
 pub mod officials;
+pub mod reminders;
 pub mod reports;
 pub mod requirements;
 pub mod ride_hailing;

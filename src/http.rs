@@ -5,6 +5,7 @@ pub mod authorizations;
 pub mod autos;
 pub mod calendar;
 pub mod charter;
+pub mod electronic_notice;
 pub mod fields;
 pub mod fiscal;
 pub mod grant_check;
@@ -16,6 +17,7 @@ pub mod municipality;
 pub mod openapi;
 pub mod panel;
 pub mod platform_api;
+pub mod platform_files;
 pub mod platforms;
 pub mod problem;
 pub mod rectification;
@@ -194,6 +196,7 @@ route_table! {
     "/api/v1/app-infraction-autos/{id}/act-checks" => [post autos::check_act: IssueRideHailing],
     "/api/v1/app-infraction-autos/{id}/notice" => [post autos::notice: InspectRideHailing],
     "/api/v1/app-infraction-autos/{id}/notification" => [post autos::notify: IssueRideHailing],
+    "/api/v1/app-infraction-autos/{id}/electronic-notice" => [get electronic_notice::get: ReadRideHailing, post electronic_notice::send: IssueRideHailing],
     "/api/v1/app-infraction-autos/{id}/notification/rectification" => [post autos::rectify_notification: IssueRideHailing],
     "/api/v1/drivers/{id}/data-changes" => [post registry::data_change: IssueRideHailing],
     "/api/v1/drivers/{id}/register-acts" => [post registry::driver_register_act: IssueRideHailing],
@@ -209,6 +212,11 @@ route_table! {
     "/api/v1/platform/drivers" => [get platform_api::list_drivers: Platform, post platform_api::register_driver: Platform],
     "/api/v1/platform/driver-departures" => [post platform_api::end_driver: Platform],
     "/api/v1/platform/webhook" => [get platform_api::get_webhook: Platform, put platform_api::put_webhook: Platform],
+    "/api/v1/platform/monthly-reports/{period}" => [put platform_files::put_monthly_report: Platform],
+    "/api/v1/platform/data-requests" => [get platform_files::list_data_requests: Platform],
+    "/api/v1/platform/data-requests/{id}/delivery" => [put platform_files::put_data_request_delivery: Platform],
+    "/api/v1/platforms/{id}/files" => [get platform_files::list_files: ReadRideHailing],
+    "/api/v1/platform-files/{id}" => [get platform_files::download: ReadRideHailing],
     "/api/v1/platforms/{id}/vehicle-suspension-notices" => [post platform_api::notify_vehicle_suspension: IssueRideHailing],
     "/api/v1/platforms/{id}/data-requests" => [post platforms::create_data_request: IssueRideHailing],
     "/api/v1/data-requests/{id}" => [get platforms::get_data_request: ReadRideHailing],

@@ -12,6 +12,7 @@ pub mod audit;
 pub mod calendar;
 pub mod charter;
 pub mod filings;
+pub mod follows;
 pub mod legal_bases;
 pub mod numbering;
 pub mod officials;

@@ -61,6 +61,9 @@ pub struct Mail {
     pub lease: std::time::Duration,
     /// `SELO_MAIL_POLL_SECS`, default 5: how often the outbox is read when nothing woke it.
     pub poll: std::time::Duration,
+    /// `SELO_REMINDER_POLL_SECS`, default 3600: how often the register is read for the
+    /// reminders due before an expiry (each is queued once, whatever the nodes).
+    pub reminder_poll: std::time::Duration,
 }
 
 impl Default for Mail {
@@ -72,6 +75,7 @@ impl Default for Mail {
             folder: None,
             lease: std::time::Duration::from_mins(2),
             poll: std::time::Duration::from_secs(5),
+            reminder_poll: std::time::Duration::from_hours(1),
         }
     }
 }
@@ -127,6 +131,7 @@ impl Mail {
             }),
             lease: secs(var, "SELO_MAIL_LEASE_SECS", d.lease),
             poll: secs(var, "SELO_MAIL_POLL_SECS", d.poll),
+            reminder_poll: secs(var, "SELO_REMINDER_POLL_SECS", d.reminder_poll),
         }
     }
 }
@@ -178,6 +183,9 @@ pub struct Limits {
     pub filing_file_bytes: usize,
     /// `SELO_FILING_MAX_FILES`, default 12: files one filing may hold (replaced ones aside).
     pub filing_files: i64,
+    /// `SELO_PLATFORM_FILE_MAX_MB`, default 20: the largest file a platform may send (a
+    /// monthly report, the answer to a data request).
+    pub platform_file_bytes: usize,
     /// `SELO_REPORT_RETENTION_DAYS`, default 730: a passenger's report is deleted this many
     /// days after the Ouvidoria closed it (its contact e-mail, when it is closed).
     pub report_retention_days: i64,
@@ -233,6 +241,7 @@ impl Default for Limits {
             trusted_proxies: Vec::new(),
             filing_file_bytes: 10 * 1024 * 1024,
             filing_files: 12,
+            platform_file_bytes: 20 * 1024 * 1024,
             report_retention_days: 730,
         }
     }
@@ -326,6 +335,10 @@ impl Settings {
                     .and_then(|v| v.parse().ok())
                     .filter(|n| *n > 0)
                     .unwrap_or(Limits::default().filing_files),
+                platform_file_bytes: var("SELO_PLATFORM_FILE_MAX_MB")
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|n| *n > 0)
+                    .map_or(Limits::default().platform_file_bytes, |mb| mb * 1024 * 1024),
                 report_retention_days: var("SELO_REPORT_RETENTION_DAYS")
                     .and_then(|v| v.parse().ok())
                     .filter(|n| *n > 0)

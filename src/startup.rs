@@ -138,6 +138,8 @@ impl Application {
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
         // Closed passengers' reports past their retention are deleted now and every hour.
         crate::issuance::reports::spawn_purge(state.clone());
+        // Reminders before expiries, to the applicants who follow each holder.
+        crate::issuance::follows::spawn_reminders(state.clone());
         // Platforms' webhooks: the relay's passes and the deliveries due.
         crate::webhooks::Worker::new(state.clone())?.spawn();
         // Reservations left open by a crash are voided now, before the first request,

@@ -9,6 +9,7 @@
 #[macro_use]
 mod macros;
 
+pub mod applicant_links;
 pub mod applicants;
 pub mod audit;
 pub mod changes;

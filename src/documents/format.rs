@@ -4,20 +4,7 @@ pub use crate::domain::money::{money, thousands};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use chrono_tz::America::Cuiaba;
 
-const MONTHS: [&str; 12] = [
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-];
+use crate::domain::dates::MONTHS_PT as MONTHS;
 
 /// `dd/mm/aaaa`.
 pub fn date(d: NaiveDate) -> String {

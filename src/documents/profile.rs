@@ -46,6 +46,26 @@ pub struct Profile {
     /// The brasão's bytes, read from the file `prefeitura.brasao` names.
     #[serde(skip)]
     pub brasao: Option<Brasao>,
+    /// When holders are reminded before an expiry.
+    #[serde(default)]
+    pub reminders: Reminders,
+}
+
+/// The reminders written to a holder who follows the record at `/servicos` before an
+/// authorization, a Termo, an insurance policy or an ITV report expires.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reminders {
+    /// Days before the last day of validity (`[]`: no reminders).
+    pub days_before: Vec<u32>,
+}
+
+impl Default for Reminders {
+    fn default() -> Self {
+        Self {
+            days_before: crate::domain::reminders::DEFAULT_DAYS_BEFORE.to_vec(),
+        }
+    }
 }
 
 /// A municipality's own legal-basis files (TOML, as `POST /api/v1/legal-bases/…` takes them).
@@ -312,6 +332,9 @@ impl Profile {
         let mut p = Vec::new();
         if self.version.trim().is_empty() {
             p.push("version: vazio".to_owned());
+        }
+        if let Err(e) = crate::domain::reminders::check_days_before(&self.reminders.days_before) {
+            p.push(e);
         }
         let c = &self.prefeitura.cnpj;
         if !is_placeholder(c) && crate::domain::ids::Cnpj::parse(c).is_err() {

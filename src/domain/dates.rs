@@ -163,3 +163,19 @@ mod tests {
         }
     }
 }
+
+/// The months as written in Brazilian Portuguese, January first.
+pub const MONTHS_PT: [&str; 12] = [
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+];

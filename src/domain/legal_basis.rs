@@ -70,6 +70,11 @@ pub struct RideHailingLegalBasis {
     pub transition_grandfather_all: bool,
     /// APP-ART22-P1: the notice of penalty goes out within 90 days of the auto.
     pub notice_dispatch_days: u32,
+    /// APP-ART22-P1: the provision that lets the notice of penalty be delivered electronically
+    /// (besides the post with proof of delivery, the legal default, and the edital), as it is
+    /// cited; absent: the basis does not allow it, and selo sends no notice by e-mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub electronic_notice_citation: Option<String>,
     /// AMB-34: the app law sets no defence, reconsideration or payment periods; until the
     /// decree, the municipality's analogous law (Lei 4.937/2025 arts. 22–23): 15, 10, 30 days.
     pub defence_days: u32,
@@ -585,6 +590,14 @@ impl BasisFile for RideHailingLegalBasis {
             if text.trim().is_empty() || text.len() > 400 {
                 out.push(format!("{field}: de 1 a 400 caracteres."));
             }
+        }
+        if let Some(text) = &self.electronic_notice_citation
+            && (text.trim().is_empty() || text.len() > 400)
+        {
+            out.push(
+                "electronic_notice_citation: de 1 a 400 caracteres (ou ausente: sem notificação eletrônica)."
+                    .into(),
+            );
         }
         if let Some(eif) = self.entry_into_force {
             plausible_date("entry_into_force", eif, out);

@@ -6,6 +6,7 @@ pub mod deregistration;
 pub mod driver_record;
 pub mod infractions;
 pub mod platform;
+pub mod platform_files;
 pub mod registry;
 pub mod renewal;
 pub mod review;

@@ -38,6 +38,7 @@ fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option
     {
         return Some(Class::Upload);
     }
+
     if post && path == "/denuncia" {
         return Some(Class::Report);
     }
@@ -51,6 +52,14 @@ fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option
         return Some(Class::Verify);
     }
     None
+}
+
+/// A platform's file (its credential is its limit): the upload deadline applies to it, not
+/// the request's, and no per-address rate.
+fn is_platform_upload(method: &actix_web::http::Method, path: &str) -> bool {
+    method == actix_web::http::Method::PUT
+        && (path.starts_with("/api/v1/platform/monthly-reports/")
+            || (path.starts_with("/api/v1/platform/data-requests/") && path.ends_with("/delivery")))
 }
 
 /// The client address of a request, as the limits see it.
@@ -115,7 +124,8 @@ where
     S::Future: 'static,
     B: MessageBody,
 {
-    let upload = class_of(req.method(), req.path(), req.query_string()) == Some(Class::Upload);
+    let upload = class_of(req.method(), req.path(), req.query_string()) == Some(Class::Upload)
+        || is_platform_upload(req.method(), req.path());
     let limit = req
         .app_data::<actix_web::web::Data<crate::state::AppState>>()
         .map(|s| s.settings.limits.request_deadline)

@@ -132,6 +132,20 @@ fn binary() -> RefOr<utoipa::openapi::schema::Schema> {
         .into()
 }
 
+/// A JSON file a platform sent, as it arrived: any JSON value.
+pub struct JsonFile;
+
+impl utoipa::PartialSchema for JsonFile {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+            .description(Some("O arquivo JSON como chegou"))
+            .into()
+    }
+}
+
+impl ToSchema for JsonFile {}
+
 /// A PDF file, as the body of a request or an answer.
 pub struct PdfFile;
 

@@ -59,6 +59,10 @@ pub struct PlatformView {
     /// As últimas entregas de eventos ao webhook, da mais recente; só na consulta.
     #[serde(skip_serializing_if = "Option::is_none")]
     webhook_deliveries: Option<Vec<super::platform_api::DeliveryView>>,
+    /// Os relatórios mensais e as respostas a solicitações de dados que a plataforma enviou,
+    /// do mais recente; só na consulta.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    received_files: Option<Vec<PlatformFileView>>,
 }
 
 /// The platform's insurance for passengers (art. 5º, X).
@@ -92,6 +96,7 @@ fn platform_view(state: &AppState, p: &PlatformRecord) -> PlatformView {
         regularization_notices: None,
         webhook_url: None,
         webhook_deliveries: None,
+        received_files: None,
     }
 }
 
@@ -177,6 +182,7 @@ pub async fn get(
         .await?
         .and_then(|w| w.url);
     body.webhook_deliveries = Some(super::platform_api::deliveries(&state, &p.id).await?);
+    body.received_files = Some(files_of(&state, &p.id).await?);
     Ok(HttpResponse::Ok().json(body))
 }
 
@@ -203,7 +209,7 @@ pub struct DataRequestView {
     status: DataRequestStatus,
 }
 
-fn request_view(r: &crate::storage::DataRequest) -> DataRequestView {
+pub(crate) fn request_view(r: &crate::storage::DataRequest) -> DataRequestView {
     DataRequestView {
         id: r.id.clone(),
         platform_id: r.platform_id.clone(),
@@ -456,4 +462,54 @@ impl TryFrom<CureDto> for Cured {
         let cured_on = f.date("cured_on", &dto.cured_on);
         Ok(Self(f.done(cured_on)?))
     }
+}
+
+/// A file received from a platform (never its content).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PlatformFileView {
+    id: String,
+    platform_id: String,
+    /// `monthly_report` (relatório mensal) ou `data_request` (resposta a uma solicitação de dados).
+    purpose: String,
+    /// O mês do relatório (AAAA-MM).
+    period: Option<String>,
+    /// A solicitação de dados respondida.
+    request_id: Option<String>,
+    media_type: String,
+    size_bytes: i64,
+    sha256: String,
+    received_at: DateTime<Utc>,
+    /// Onde um servidor baixa o arquivo.
+    download_url: String,
+}
+
+pub(crate) fn file_view(
+    row: crate::storage::ride_hailing::platform_files::PlatformFileRow,
+) -> PlatformFileView {
+    PlatformFileView {
+        download_url: format!("/api/v1/platform-files/{}", row.id),
+        id: row.id,
+        platform_id: row.platform_id,
+        purpose: row.purpose,
+        period: row.period,
+        request_id: row.request_id,
+        media_type: row.media_type,
+        size_bytes: row.size_bytes,
+        sha256: row.sha256,
+        received_at: row.received_at,
+    }
+}
+
+/// The files received from `platform_id`, as the record shows them.
+pub(crate) async fn files_of(
+    state: &AppState,
+    platform_id: &str,
+) -> Result<Vec<PlatformFileView>, ApiError> {
+    Ok(
+        crate::issuance::ride_hailing::platform_files::files_of(state, platform_id)
+            .await?
+            .into_iter()
+            .map(file_view)
+            .collect(),
+    )
 }

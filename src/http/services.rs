@@ -15,6 +15,7 @@ mod filings;
 use super::panel::{cookie, page_headers, set_cookie};
 use crate::domain::filings::{FilingKind, FilingStatus};
 use crate::issuance::applicants::{self as accounts, CodeRequest, Redemption};
+use crate::issuance::ride_hailing::electronic_notice::OpenedNotice;
 use crate::signing::secrets;
 use crate::state::AppState;
 use crate::storage::applicants::ApplicantSession;
@@ -34,6 +35,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(enter_code)),
         )
         .service(web::resource("/servicos/inicio").route(web::get().to(home)))
+        .service(web::resource("/servicos/notificacoes").route(web::get().to(notices)))
+        .service(web::resource("/servicos/notificacoes/{id}").route(web::get().to(open_notice)))
+        .service(
+            web::resource("/servicos/notificacoes/{id}/documentos/{doc}")
+                .route(web::get().to(notice_document)),
+        )
+        .service(
+            web::resource("/servicos/acompanhar")
+                .route(web::get().to(follow_form))
+                .route(web::post().to(follow)),
+        )
         .service(web::resource("/servicos/sair").route(web::post().to(sign_out)));
     filings::configure(cfg);
 }
@@ -70,7 +82,63 @@ struct CodePage {
 struct HomePage {
     who: Option<Who>,
     new: bool,
+    following_added: bool,
+    followed: Vec<crate::issuance::follows::Followed>,
+    /// How many electronic notices the applicant has not opened yet, and whether there is any.
+    notices_unread: usize,
+    has_notices: bool,
     filings: Vec<FilingLine>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/notices.html")]
+struct NoticesPage {
+    who: Option<Who>,
+    notices: Vec<NoticeItem>,
+}
+
+/// An electronic notice in the applicant's list.
+struct NoticeItem {
+    id: String,
+    auto_number: String,
+    /// dd/mm/aaaa hh:mm, local time.
+    sent: String,
+    read: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/notice.html")]
+struct NoticePage {
+    who: Option<Who>,
+    id: String,
+    number: String,
+    citation: String,
+    sent: String,
+    read: String,
+    infraction: String,
+    committed: String,
+    place: String,
+    facts: String,
+    inspector: String,
+    drawn: String,
+    fine: String,
+    defence_days: u32,
+    /// (id, number) of each signed Notificação de Penalidade.
+    documents: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/services/follow.html")]
+struct FollowPage {
+    who: Option<Who>,
+    csrf: String,
+    /// "60, 30 e 7 dias antes".
+    days: String,
+    /// `motorista` or `empresa`: the form the values and the error belong to.
+    kind: String,
+    number: String,
+    document: String,
+    error: Option<String>,
 }
 
 /// A filing in the applicant's list.
@@ -338,6 +406,14 @@ async fn home(
             }
         })
         .collect();
+    let followed = crate::issuance::follows::followed(&state, &session.applicant)
+        .await
+        .map_err(internal)?;
+    let notices = state
+        .store
+        .electronic_notices_of_applicant(session.applicant.id)
+        .await
+        .map_err(internal)?;
     page(
         StatusCode::OK,
         &HomePage {
@@ -346,9 +422,238 @@ async fn home(
                 csrf: session.csrf_token,
             }),
             new: query.contains_key("novo"),
+            following_added: query.contains_key("acompanhando"),
+            followed,
+            notices_unread: notices.iter().filter(|n| n.read_at.is_none()).count(),
+            has_notices: !notices.is_empty(),
             filings,
         },
     )
+}
+
+fn local_instant(at: chrono::DateTime<chrono::Utc>) -> String {
+    crate::documents::format::datetime_local(at)
+}
+
+async fn notices(state: web::Data<AppState>, req: HttpRequest) -> Page {
+    let Some(session) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    let lines =
+        crate::issuance::ride_hailing::electronic_notice::of_applicant(&state, &session.applicant)
+            .await
+            .map_err(internal)?;
+    page(
+        StatusCode::OK,
+        &NoticesPage {
+            who: Some(Who {
+                email: session.applicant.email,
+                csrf: session.csrf_token,
+            }),
+            notices: lines
+                .into_iter()
+                .map(|l| NoticeItem {
+                    id: l.row.id,
+                    auto_number: l.auto_number,
+                    sent: local_instant(l.row.sent_at),
+                    read: l.row.read_at.map(local_instant),
+                })
+                .collect(),
+        },
+    )
+}
+
+fn notice_missing() -> Page {
+    message(
+        StatusCode::NOT_FOUND,
+        "Notificação não encontrada",
+        "Esta notificação não existe ou não foi enviada a você.",
+        Some(("/servicos/notificacoes", "Notificações")),
+    )
+}
+
+/// The notice `raw` opened for the signed-in applicant, or the page to answer instead.
+async fn opened_notice(
+    state: &AppState,
+    req: &HttpRequest,
+    raw: &str,
+) -> Result<Result<(ApplicantSession, OpenedNotice), HttpResponse>, actix_web::Error> {
+    let Some(session) = session_of(state, req).await? else {
+        return Ok(Err(see_other("/servicos")));
+    };
+    let Ok(id) = uuid::Uuid::parse_str(raw.trim()) else {
+        return Ok(Err(notice_missing()?));
+    };
+    let opened =
+        crate::issuance::ride_hailing::electronic_notice::open(state, &session.applicant, id)
+            .await
+            .map_err(internal)?;
+    Ok(match opened {
+        Some(o) => Ok((session, o)),
+        None => Err(notice_missing()?),
+    })
+}
+
+async fn open_notice(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> Page {
+    use crate::documents::format;
+    let (session, o) = match opened_notice(&state, &req, &id).await? {
+        Ok(found) => found,
+        Err(res) => return Ok(res),
+    };
+    let a = &o.auto;
+    let fine = match a.fine_centavos {
+        Some(c) => format!("{} UPFG ({})", a.fine_upf, format::money(c)),
+        None => format!(
+            "{} UPFG (o valor em reais depende da UPFG do ano)",
+            a.fine_upf
+        ),
+    };
+    page(
+        StatusCode::OK,
+        &NoticePage {
+            who: Some(Who {
+                email: session.applicant.email.clone(),
+                csrf: session.csrf_token.clone(),
+            }),
+            id: o.row.id.clone(),
+            number: a.number.clone(),
+            citation: o.citation.clone(),
+            sent: local_instant(o.row.sent_at),
+            read: o.row.read_at.map(local_instant).unwrap_or_default(),
+            infraction: o.infraction.as_ref().map_or_else(
+                || a.infraction_id.clone(),
+                |i| format!("{} ({}), {}", i.description, i.article, i.class.label_pt()),
+            ),
+            committed: local_instant(a.committed_at),
+            place: a.place.clone(),
+            facts: a.facts.clone(),
+            inspector: a.inspector.clone(),
+            drawn: local_instant(a.drawn_up_at),
+            fine,
+            defence_days: o.defence_days,
+            documents: o
+                .documents
+                .iter()
+                .map(|d| (d.id.to_string(), d.number.clone()))
+                .collect(),
+        },
+    )
+}
+
+async fn notice_document(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Page {
+    let (session, o) = match opened_notice(&state, &req, &path.0).await? {
+        Ok(found) => found,
+        Err(res) => return Ok(res),
+    };
+    drop(session);
+    let Some(d) = o
+        .documents
+        .iter()
+        .find(|d| d.id.to_string() == path.1.trim())
+    else {
+        return notice_missing();
+    };
+    let Some(pdf) = state.store.document_pdf(d.id).await.map_err(internal)? else {
+        return notice_missing();
+    };
+    Ok(pdf_download(&d.number, pdf))
+}
+
+/// A signed document downloaded by its applicant, named by its number.
+fn pdf_download(number: &str, pdf: Vec<u8>) -> HttpResponse {
+    let mut res = HttpResponse::Ok();
+    page_headers(&mut res);
+    res.content_type("application/pdf")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}.pdf\"", number.replace('/', "-")),
+        ))
+        .body(pdf)
+}
+
+/// "60, 30 e 7 dias antes", from the profile.
+fn reminder_days(state: &AppState) -> String {
+    let mut days = state.letterhead.profile.reminders.days_before.clone();
+    days.sort_unstable_by(|a, b| b.cmp(a));
+    let words: Vec<String> = days.iter().map(u32::to_string).collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!("{last} dias antes"),
+        Some((last, rest)) => format!("{} e {last} dias antes", rest.join(", ")),
+    }
+}
+
+fn follow_page(
+    state: &AppState,
+    session: &ApplicantSession,
+    status: StatusCode,
+    form: Option<(&str, &str, &str)>,
+    error: Option<String>,
+) -> Page {
+    let (kind, number, document) = form.unwrap_or_default();
+    page(
+        status,
+        &FollowPage {
+            who: Some(Who {
+                email: session.applicant.email.clone(),
+                csrf: session.csrf_token.clone(),
+            }),
+            csrf: session.csrf_token.clone(),
+            days: reminder_days(state),
+            kind: kind.to_owned(),
+            number: number.to_owned(),
+            document: document.to_owned(),
+            error,
+        },
+    )
+}
+
+async fn follow_form(state: web::Data<AppState>, req: HttpRequest) -> Page {
+    let Some(session) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    follow_page(&state, &session, StatusCode::OK, None, None)
+}
+
+async fn follow(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    use crate::issuance::UseCaseError;
+    let Some(session) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    if !filings::csrf_ok(&session, form.get(CSRF_FIELD).map_or("", String::as_str)) {
+        return csrf_refused();
+    }
+    let field = |k: &str| form.get(k).map_or("", String::as_str);
+    let (kind, number, document) = (field("tipo"), field("numero"), field("documento"));
+    let done = match kind {
+        "empresa" => {
+            crate::issuance::follows::follow_company(&state, &session.applicant, number, document)
+                .await
+        }
+        _ => {
+            crate::issuance::follows::follow_driver(&state, &session.applicant, number, document)
+                .await
+        }
+    };
+    match done {
+        Ok(()) => Ok(see_other("/servicos/inicio?acompanhando")),
+        Err(UseCaseError::Inconsistent { message, .. }) => follow_page(
+            &state,
+            &session,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some((kind, number, document)),
+            Some(message.to_owned()),
+        ),
+        Err(e) => Err(internal(e)),
+    }
 }
 
 async fn sign_out(
@@ -359,11 +664,7 @@ async fn sign_out(
     let Some(session) = session_of(&state, &req).await? else {
         return Ok(see_other("/servicos"));
     };
-    let sent = form.get(CSRF_FIELD).map_or("", String::as_str);
-    if !bool::from(subtle::ConstantTimeEq::ct_eq(
-        sent.as_bytes(),
-        session.csrf_token.as_bytes(),
-    )) {
+    if !filings::csrf_ok(&session, form.get(CSRF_FIELD).map_or("", String::as_str)) {
         return csrf_refused();
     }
     if let Some(c) = cookie(&req, SESSION_COOKIE) {

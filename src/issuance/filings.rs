@@ -170,6 +170,8 @@ pub async fn open_renewal(
             "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),
         ));
     }
+    // The driver who renews online follows the record: reminders reach the applicant.
+    crate::issuance::follows::follow_driver_id(state, applicant.id, a.driver_id).await?;
     let kind = FilingKind::AppRenewal.as_str();
     let open = state
         .store

@@ -419,7 +419,7 @@ pub async fn company_autos(
     today: NaiveDate,
     cal: &Calendar,
     rules: &DeadlineRules,
-    basis_of: &dyn Fn(&str) -> Arc<CharterLegalBasis>,
+    basis_of: &(dyn Fn(&str) -> Arc<CharterLegalBasis> + Sync),
 ) -> Result<Vec<AutoView>, StorageError> {
     let mut views = Vec::new();
     let mut facts = Vec::new();

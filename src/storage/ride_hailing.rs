@@ -77,7 +77,9 @@ macro_rules! void_in {
 }
 
 mod autos;
+pub mod electronic_notices;
 pub mod platform_access;
+pub mod platform_files;
 mod platforms;
 pub mod reviews;
 pub mod webhooks;

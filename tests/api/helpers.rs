@@ -175,6 +175,7 @@ pub fn mail_to(smtp: &crate::smtp::SmtpServer) -> selo::settings::Mail {
         smtp_url: Some(smtp.url()),
         from: "Prefeitura de Barra do Garças <selo@barradogarcas.mt.gov.br>".into(),
         poll: std::time::Duration::from_millis(200),
+        reminder_poll: std::time::Duration::from_millis(200),
         ..selo::settings::Mail::default()
     }
 }
@@ -515,6 +516,24 @@ impl TestApp {
             req = req.json(b);
         }
         let res = req.send().await.unwrap();
+        crate::contract::checked(method, path, res).await
+    }
+
+    /// Sends `bytes` as the raw body, of `content_type` when given, with `token`.
+    pub async fn send_file(
+        &self,
+        token: &str,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        bytes: Vec<u8>,
+    ) -> reqwest::Response {
+        let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
+        let mut req = self.client.request(m, self.url(path)).bearer_auth(token);
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        let res = req.body(bytes).send().await.unwrap();
         crate::contract::checked(method, path, res).await
     }
 }

@@ -61,6 +61,16 @@ const MATRIX: &[(&str, &str, &str)] = &[
         "/api/v1/app-infraction-autos/{id}/notification/rectification",
         "r",
     ),
+    (
+        "get",
+        "/api/v1/app-infraction-autos/{id}/electronic-notice",
+        "ariu",
+    ),
+    (
+        "post",
+        "/api/v1/app-infraction-autos/{id}/electronic-notice",
+        "r",
+    ),
     ("post", "/api/v1/drivers/{id}/data-changes", "r"),
     ("post", "/api/v1/drivers/{id}/register-acts", "r"),
     ("post", "/api/v1/vehicles/{id}/owner", "r"),
@@ -85,6 +95,11 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("post", "/api/v1/platform/driver-departures", ""),
     ("get", "/api/v1/platform/webhook", ""),
     ("put", "/api/v1/platform/webhook", ""),
+    ("put", "/api/v1/platform/monthly-reports/{period}", ""),
+    ("get", "/api/v1/platform/data-requests", ""),
+    ("put", "/api/v1/platform/data-requests/{id}/delivery", ""),
+    ("get", "/api/v1/platforms/{id}/files", "ariu"),
+    ("get", "/api/v1/platform-files/{id}", "ariu"),
     (
         "post",
         "/api/v1/platforms/{id}/vehicle-suspension-notices",

@@ -42,6 +42,46 @@ impl Received {
         }
     }
 
+    /// The subject as written: folded lines joined, RFC 2047 encoded words decoded.
+    pub fn subject(&self) -> String {
+        let head = self.data.split_once("\r\n\r\n").map_or("", |(h, _)| h);
+        let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+        let raw = unfolded
+            .split("\r\n")
+            .find_map(|l| {
+                l.split_once(':')
+                    .filter(|(k, _)| k.eq_ignore_ascii_case("subject"))
+            })
+            .map(|(_, v)| v.trim().to_owned())
+            .unwrap_or_default();
+        let mut out = String::new();
+        let mut after_encoded = false;
+        for word in raw.split(' ') {
+            let decoded = word
+                .strip_prefix("=?")
+                .and_then(|w| w.strip_suffix("?="))
+                .and_then(|w| {
+                    let mut parts = w.splitn(3, '?');
+                    let (_, enc, text) = (parts.next()?, parts.next()?, parts.next()?);
+                    if enc.eq_ignore_ascii_case("b") {
+                        let bytes = base64::engine::general_purpose::STANDARD
+                            .decode(text)
+                            .ok()?;
+                        String::from_utf8(bytes).ok()
+                    } else {
+                        Some(decode_qp(&text.replace('_', " ")))
+                    }
+                });
+            // Space between two encoded words is not part of the text (RFC 2047, 6.2).
+            if !out.is_empty() && !(after_encoded && decoded.is_some()) {
+                out.push(' ');
+            }
+            after_encoded = decoded.is_some();
+            out.push_str(decoded.as_deref().unwrap_or(word));
+        }
+        out
+    }
+
     pub fn header(&self, name: &str) -> Option<String> {
         let head = self.data.split_once("\r\n\r\n")?.0;
         head.split("\r\n")

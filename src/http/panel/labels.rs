@@ -458,6 +458,19 @@ const ACTS: &[(&str, &str)] = &[
     ("photo_set", "Foto do condutor registrada"),
     ("notification_rectified", "Notificação retificada"),
     ("delivery_rectified", "Entrega de dados retificada"),
+    (
+        "electronic_notice_sent",
+        "Notificação enviada por meio eletrônico",
+    ),
+    (
+        "electronic_notice_opened",
+        "Notificação eletrônica aberta pelo destinatário",
+    ),
+    (
+        "platform_monthly_report_received",
+        "Relatório mensal recebido da plataforma",
+    ),
+    ("data_request_answered", "Dados entregues pela plataforma"),
 ];
 
 /// Enumerated values and their labels.

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, web};
+
+use actix_web::{HttpRequest, web};
 use askama::Template;
 use futures_util::StreamExt as _;
 use uuid::Uuid;
@@ -63,7 +63,7 @@ fn who(s: &ApplicantSession) -> Who {
     }
 }
 
-fn csrf_ok(s: &ApplicantSession, sent: &str) -> bool {
+pub(super) fn csrf_ok(s: &ApplicantSession, sent: &str) -> bool {
     !sent.is_empty()
         && bool::from(subtle::ConstantTimeEq::ct_eq(
             sent.as_bytes(),
@@ -358,16 +358,5 @@ async fn document(
     let Some(pdf) = state.store.document_pdf(doc).await.map_err(internal)? else {
         return not_found();
     };
-    let mut res = HttpResponse::Ok();
-    super::page_headers(&mut res);
-    Ok(res
-        .content_type("application/pdf")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}.pdf\"",
-                d.number.replace('/', "-")
-            ),
-        ))
-        .body(pdf))
+    Ok(super::pdf_download(&d.number, pdf))
 }

@@ -72,6 +72,11 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
     ("autos.notice", "Emitir o auto (PDF)"),
     ("autos.notify", "Registrar a notificação"),
     ("autos.rectify_notification", "Retificar a notificação"),
+    (
+        "electronic_notice.send",
+        "Notificar o auto por meio eletrônico (a quem acompanha o cadastro)",
+    ),
+    ("electronic_notice.get", "Notificação por meio eletrônico"),
     ("registry.data_change", "Registrar alteração de dados"),
     (
         "registry.driver_register_act",
@@ -97,6 +102,11 @@ pub(super) const OPERATIONS: &[(&str, &str)] = &[
         "Requisitar dados à plataforma",
     ),
     ("platforms.record_delivery", "Registrar entrega dos dados"),
+    (
+        "platform_files.list_files",
+        "Arquivos recebidos da plataforma",
+    ),
+    ("platform_files.download", "Arquivo recebido da plataforma"),
     (
         "platform_api.issue_credential",
         "Emitir credencial de acesso da plataforma",
