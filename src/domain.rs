@@ -18,4 +18,6 @@ pub mod reports;
 pub mod requirements;
 pub mod ride_hailing;
 pub mod rule;
+pub mod trust;
+pub mod urls;
 pub mod verification_code;

@@ -37,6 +37,66 @@ pub struct Settings {
     /// How e-mail leaves: the city's SMTP server, or a folder in development.
     pub mail: Mail,
     pub webhooks: Webhooks,
+    /// An OpenID Connect provider applicants may sign in with; `None`: the e-mailed code only.
+    pub oidc: Option<Oidc>,
+}
+
+/// The OpenID Connect provider the city registered selo with (gov.br's Login Único): the
+/// applicants' counter signs people in through it with the authorization code flow and PKCE.
+/// Set when `SELO_OIDC_ISSUER` is; the start refuses it without a client id and secret.
+#[derive(Clone)]
+pub struct Oidc {
+    /// `SELO_OIDC_ISSUER`, e.g. `https://sso.acesso.gov.br`: its discovery document is read
+    /// from `/.well-known/openid-configuration` beneath it.
+    pub issuer: String,
+    /// `SELO_OIDC_CLIENT_ID`.
+    pub client_id: String,
+    /// `SELO_OIDC_CLIENT_SECRET`: sent to the token endpoint (HTTP Basic); never logged.
+    pub client_secret: String,
+    /// `SELO_OIDC_NAME`, default `gov.br`: the button reads "Entrar com …".
+    pub name: String,
+    /// `SELO_OIDC_SCOPES`, default `openid email profile govbr_confiabilidades`.
+    pub scopes: String,
+    /// `SELO_OIDC_LEVELS_URL`: where the account's trust levels are read with the access token,
+    /// `{cpf}` standing for the account's CPF (gov.br: its `confiabilidades` API, answering a
+    /// list of `{"id": "1"|"2"|"3"}`); unset: the level is read from the ID token's claim
+    /// [`Oidc::level_claim`].
+    pub levels_url: Option<String>,
+    /// `SELO_OIDC_LEVEL_CLAIM`, default `nivel`: the ID token's claim that carries the level
+    /// (1 bronze, 2 prata, 3 ouro, as a number or its name) when no levels URL is set.
+    pub level_claim: String,
+}
+
+impl Oidc {
+    fn from_env(var: &impl Fn(&str) -> Option<String>) -> Option<Self> {
+        Some(Self {
+            issuer: var("SELO_OIDC_ISSUER")?.trim_end_matches('/').to_owned(),
+            client_id: var("SELO_OIDC_CLIENT_ID").unwrap_or_default(),
+            client_secret: var("SELO_OIDC_CLIENT_SECRET").unwrap_or_default(),
+            name: var("SELO_OIDC_NAME").unwrap_or_else(|| "gov.br".to_owned()),
+            scopes: var("SELO_OIDC_SCOPES")
+                .unwrap_or_else(|| "openid email profile govbr_confiabilidades".to_owned()),
+            levels_url: var("SELO_OIDC_LEVELS_URL"),
+            level_claim: var("SELO_OIDC_LEVEL_CLAIM").unwrap_or_else(|| "nivel".to_owned()),
+        })
+    }
+}
+
+impl std::fmt::Debug for Oidc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Oidc")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &(!self.client_secret.is_empty()).then_some("<set>"),
+            )
+            .field("name", &self.name)
+            .field("scopes", &self.scopes)
+            .field("levels_url", &self.levels_url)
+            .field("level_claim", &self.level_claim)
+            .finish()
+    }
 }
 
 /// The e-mail outbox's way out.
@@ -89,6 +149,7 @@ impl std::fmt::Debug for Mail {
             .field("folder", &self.folder)
             .field("lease", &self.lease)
             .field("poll", &self.poll)
+            .field("reminder_poll", &self.reminder_poll)
             .finish()
     }
 }
@@ -261,6 +322,7 @@ impl std::fmt::Debug for Settings {
             .field("profile", &self.profile)
             .field("mail", &self.mail)
             .field("webhooks", &self.webhooks)
+            .field("oidc", &self.oidc)
             .finish_non_exhaustive()
     }
 }
@@ -364,6 +426,7 @@ impl Settings {
             },
             mail: Mail::from_env(&var),
             webhooks: Webhooks::from_env(&var),
+            oidc: Oidc::from_env(&var),
         }
     }
 }

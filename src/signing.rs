@@ -3,6 +3,7 @@
 pub mod checkpoint;
 pub mod http_signature;
 pub mod imported;
+pub mod jws;
 mod keyfile;
 pub mod keys;
 pub mod pades;

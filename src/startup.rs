@@ -74,24 +74,42 @@ pub fn load_profile(settings: &Settings) -> anyhow::Result<Arc<Profile>> {
     Ok(Arc::new(profile))
 }
 
+/// Refuses settings that must not go together: the shared development token in production,
+/// an OpenID Connect provider without its client, or one without https in production.
+fn check_settings(settings: &Settings) -> anyhow::Result<()> {
+    let production = settings.environment == Environment::Production;
+    // The shared token is a development convenience only; officials use their
+    // personal tokens and sessions.
+    if production && settings.admin_token.is_some() {
+        anyhow::bail!(
+            "SELO_ENV=production refuses to start while SELO_ADMIN_TOKEN is set: officials use \
+             personal accounts (selo officials add / token); unset SELO_ADMIN_TOKEN"
+        );
+    }
+    if settings.admin_token.is_some() {
+        tracing::warn!(
+            "SELO_ADMIN_TOKEN is set: it acts with every role as the pseudo-official \
+             \"token de desenvolvimento\". Development only; production refuses it"
+        );
+    }
+    if let Some(oidc) = &settings.oidc {
+        if oidc.client_id.is_empty() || oidc.client_secret.is_empty() {
+            anyhow::bail!(
+                "SELO_OIDC_ISSUER is set without SELO_OIDC_CLIENT_ID and SELO_OIDC_CLIENT_SECRET: \
+                 set the client the provider registered, or unset SELO_OIDC_ISSUER"
+            );
+        }
+        if production && !oidc.issuer.starts_with("https://") {
+            anyhow::bail!("SELO_ENV=production refuses an OpenID Connect issuer without https://");
+        }
+    }
+    Ok(())
+}
+
 impl Application {
     pub async fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
-        let production = settings.environment == Environment::Production;
         let profile = load_profile(&settings)?;
-        // The shared token is a development convenience only; officials use their
-        // personal tokens and sessions.
-        if production && settings.admin_token.is_some() {
-            anyhow::bail!(
-                "SELO_ENV=production refuses to start while SELO_ADMIN_TOKEN is set: officials use \
-                 personal accounts (selo officials add / token); unset SELO_ADMIN_TOKEN"
-            );
-        }
-        if settings.admin_token.is_some() {
-            tracing::warn!(
-                "SELO_ADMIN_TOKEN is set: it acts with every role as the pseudo-official \
-                 \"token de desenvolvimento\". Development only; production refuses it"
-            );
-        }
+        check_settings(&settings)?;
         let keys = load_or_create_keys(&settings)?;
         tracing::info!(kid = %keys.active.kid(), published = keys.public.to_jwks()["keys"].as_array().map_or(0, Vec::len), "signing keys loaded");
         let store = Store::connect(&settings.database_url)

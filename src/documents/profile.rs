@@ -49,6 +49,25 @@ pub struct Profile {
     /// When holders are reminded before an expiry.
     #[serde(default)]
     pub reminders: Reminders,
+    /// How applicants sign in at `/servicos`.
+    #[serde(default)]
+    pub sign_in: SignIn,
+}
+
+/// What an applicant's sign-in through the city's OpenID Connect provider (gov.br) requires.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignIn {
+    /// The lowest gov.br trust level accepted: `bronze`, `prata` (default) or `ouro`.
+    pub min_trust_level: crate::domain::trust::TrustLevel,
+}
+
+impl Default for SignIn {
+    fn default() -> Self {
+        Self {
+            min_trust_level: crate::domain::trust::TrustLevel::Prata,
+        }
+    }
 }
 
 /// The reminders written to a holder who follows the record at `/servicos` before an

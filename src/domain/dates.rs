@@ -68,6 +68,22 @@ pub fn parse_instant(input: &str) -> Option<DateTime<Utc>> {
     .map(|t| t.to_utc())
 }
 
+/// The months as written in Brazilian Portuguese, January first.
+pub const MONTHS_PT: [&str; 12] = [
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,19 +179,3 @@ mod tests {
         }
     }
 }
-
-/// The months as written in Brazilian Portuguese, January first.
-pub const MONTHS_PT: [&str; 12] = [
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-];

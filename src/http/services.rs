@@ -14,6 +14,7 @@ mod filings;
 
 use super::panel::{cookie, page_headers, set_cookie};
 use crate::domain::filings::{FilingKind, FilingStatus};
+use crate::issuance::applicants::oidc::{self, Finished, OidcError};
 use crate::issuance::applicants::{self as accounts, CodeRequest, Redemption};
 use crate::issuance::ride_hailing::electronic_notice::OpenedNotice;
 use crate::signing::secrets;
@@ -22,6 +23,8 @@ use crate::storage::applicants::ApplicantSession;
 
 /// The applicant's session cookie.
 pub const SESSION_COOKIE: &str = "selo_servicos";
+/// The state of a sign-in through the OpenID Connect provider, held by the browser that began it.
+const OIDC_COOKIE: &str = "selo_servicos_oidc";
 /// The CSRF cookie of the forms before sign-in.
 const ENTRY_COOKIE: &str = "selo_servicos_entrada";
 const CSRF_FIELD: &str = "_csrf";
@@ -29,6 +32,8 @@ const CSRF_FIELD: &str = "_csrf";
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/servicos").route(web::get().to(start)))
         .service(web::resource("/servicos/entrar").route(web::post().to(ask_code)))
+        .service(web::resource("/servicos/entrar/oidc").route(web::get().to(oidc_begin)))
+        .service(web::resource(oidc::CALLBACK_PATH).route(web::get().to(oidc_return)))
         .service(
             web::resource("/servicos/codigo")
                 .route(web::get().to(code_page))
@@ -62,6 +67,9 @@ struct Who {
 #[template(path = "pages/services/sign_in.html")]
 struct SignInPage {
     who: Option<Who>,
+    /// The provider's name on the "Entrar com …" button and the lowest trust level it takes,
+    /// when one is configured.
+    oidc: Option<(String, &'static str)>,
     csrf: String,
     email: String,
     error: Option<String>,
@@ -244,6 +252,12 @@ fn sign_in_form(
         status,
         &SignInPage {
             who: None,
+            oidc: state.settings.oidc.as_ref().map(|o| {
+                (
+                    o.name.clone(),
+                    state.letterhead.profile.sign_in.min_trust_level.label(),
+                )
+            }),
             csrf: csrf.clone(),
             email,
             error,
@@ -300,6 +314,172 @@ async fn ask_code(
         ),
         Err(e) => Err(internal(e)),
     }
+}
+
+/// The provider's state cookie: `SameSite=Lax`, since the provider sends the browser back
+/// from its own site; scoped to the callback, ten minutes.
+fn oidc_cookie(state: &AppState, value: &str, max_age: i64) -> header::HeaderValue {
+    let mut c = format!(
+        "{OIDC_COOKIE}={value}; Path={}; HttpOnly; SameSite=Lax; Max-Age={max_age}",
+        oidc::CALLBACK_PATH
+    );
+    if state.settings.public_url.starts_with("https://") {
+        c.push_str("; Secure");
+    }
+    header::HeaderValue::from_str(&c).unwrap_or_else(|_| header::HeaderValue::from_static(""))
+}
+
+/// "Entrar com gov.br": to the provider, with a fresh state in the browser's cookie.
+async fn oidc_begin(state: web::Data<AppState>) -> Page {
+    match oidc::begin(&state).await {
+        Ok(begun) => {
+            let mut res = see_other(&begun.location);
+            res.headers_mut().append(
+                header::SET_COOKIE,
+                oidc_cookie(&state, &begun.state, oidc::REQUEST_LIFETIME.num_seconds()),
+            );
+            Ok(res)
+        }
+        Err(OidcError::NotConfigured) => Ok(HttpResponse::NotFound().finish()),
+        Err(e) => oidc_failed(&state, &e),
+    }
+}
+
+/// The provider's name as the pages say it.
+fn provider_name(state: &AppState) -> &str {
+    state
+        .settings
+        .oidc
+        .as_ref()
+        .map_or("gov.br", |o| o.name.as_str())
+}
+
+/// A sign-in through the provider that could not finish.
+fn oidc_failed(state: &AppState, e: &OidcError) -> Page {
+    let (name, again) = (
+        provider_name(state),
+        Some(("/servicos", "Voltar ao início")),
+    );
+    match e {
+        OidcError::State => message(
+            StatusCode::BAD_REQUEST,
+            "Entrada vencida",
+            "Esta entrada expirou, já foi usada ou foi aberta em outra janela. Volte ao início e \
+             entre de novo.",
+            again,
+        ),
+        OidcError::Denied => message(
+            StatusCode::UNAUTHORIZED,
+            "Entrada não concluída",
+            &format!(
+                "A entrada pelo {name} foi cancelada. Você pode tentar de novo, ou entrar com um \
+                 código enviado ao seu e-mail."
+            ),
+            again,
+        ),
+        OidcError::Provider(_) | OidcError::Token(_) => {
+            tracing::warn!(error = %e, "sign-in through the provider failed");
+            message(
+                StatusCode::BAD_GATEWAY,
+                "Não foi possível entrar agora",
+                &format!(
+                    "O {name} não respondeu como esperado. Tente de novo em alguns minutos, ou \
+                     entre com um código enviado ao seu e-mail."
+                ),
+                again,
+            )
+        }
+        OidcError::NotConfigured | OidcError::Secret(_) | OidcError::Storage(_) => Err(internal(e)),
+    }
+}
+
+/// Where the provider sends the applicant back.
+async fn oidc_return(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
+    let cookie_state = cookie(&req, OIDC_COOKIE);
+    let answer = oidc::Answer {
+        cookie_state: cookie_state.as_deref(),
+        state: query.get("state").map_or("", String::as_str),
+        code: query.get("code").map(String::as_str),
+        error: query.get("error").map(String::as_str),
+    };
+    let finished = oidc::finish(&state, &answer).await;
+    let (name, again) = (
+        provider_name(&state),
+        Some(("/servicos", "Voltar ao início")),
+    );
+    let mut res = match finished {
+        Ok(Finished::SignedIn { cookie, new }) => {
+            let to = if new {
+                "/servicos/inicio?novo"
+            } else {
+                "/servicos/inicio"
+            };
+            // A page of selo's own, not a redirect: the session cookie is `SameSite=Strict`,
+            // and a browser arriving from the provider's site would not send it on a redirect.
+            let mut res = message(
+                StatusCode::OK,
+                "Você entrou",
+                &format!("Você entrou com sua conta {name}."),
+                Some((to, "Continuar")),
+            )?;
+            res.headers_mut().insert(
+                header::HeaderName::from_static("refresh"),
+                header::HeaderValue::from_str(&format!("0; url={to}"))
+                    .unwrap_or_else(|_| header::HeaderValue::from_static("0")),
+            );
+            res.headers_mut().append(
+                header::SET_COOKIE,
+                set_cookie(&state, SESSION_COOKIE, &cookie, None),
+            );
+            res
+        }
+        Ok(Finished::LevelTooLow { held, needed }) => message(
+            StatusCode::FORBIDDEN,
+            "Nível da conta insuficiente",
+            &format!(
+                "Sua conta {name} é de nível {}. Para os serviços de transporte, a Prefeitura \
+                 pede uma conta de nível {} ou acima. Você pode elevar o nível da conta no \
+                 aplicativo {name} e tentar de novo.",
+                held.map_or("desconhecido", |h| h.label()),
+                needed.label()
+            ),
+            again,
+        )?,
+        Ok(Finished::NoCpf) => message(
+            StatusCode::FORBIDDEN,
+            "Conta sem CPF",
+            &format!(
+                "A conta {name} não informou um CPF válido. Entre com um código enviado ao seu e-mail."
+            ),
+            again,
+        )?,
+        Ok(Finished::NoEmail) => message(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Conta sem e-mail",
+            &format!(
+                "Sua conta {name} não tem um e-mail cadastrado, e os serviços avisam cada passo \
+                 por e-mail. Cadastre um e-mail na conta {name} e entre de novo."
+            ),
+            again,
+        )?,
+        Ok(Finished::EmailTaken) => message(
+            StatusCode::CONFLICT,
+            "E-mail já usado por outro CPF",
+            &format!(
+                "O e-mail da sua conta {name} já está ligado, nos serviços, a uma conta de outro \
+                 CPF. Use na conta {name} o seu próprio e-mail."
+            ),
+            again,
+        )?,
+        Err(e) => oidc_failed(&state, &e)?,
+    };
+    res.headers_mut()
+        .append(header::SET_COOKIE, oidc_cookie(&state, "", 0));
+    Ok(res)
 }
 
 fn code_form(

@@ -2,6 +2,8 @@
 //! in the transaction that stores it), redeemed for a browser session; the account opens on
 //! the first right code. The same answer is given whether the address is known or not.
 
+pub mod oidc;
+
 use chrono::Duration;
 
 use crate::signing::secrets::{self, SecretError};

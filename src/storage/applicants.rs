@@ -45,6 +45,29 @@ pub enum Redeemed {
     Gone,
 }
 
+/// Opens a browser session: `$1` the session id's hash, `$2` the applicant, `$3` the CSRF token,
+/// `$4` now.
+const INSERT_SESSION: &str = "INSERT INTO applicant_sessions (id_hash, applicant_id, csrf_token, \
+     created_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)";
+const TOUCH_SIGN_IN: &str = "UPDATE applicants SET last_sign_in_at = $2 WHERE id = $1";
+
+/// A sign-in through the city's OpenID Connect provider, as stored between the two legs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OidcRequest {
+    pub nonce: String,
+    pub verifier: String,
+}
+
+/// What the provider's word opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OidcSignIn {
+    /// The session was opened for the account of this CPF (new, or returning; an account
+    /// opened with the e-mailed code for the same address now carries the CPF).
+    SignedIn { applicant: Applicant, new: bool },
+    /// The address belongs to an account of another CPF: nothing was opened.
+    EmailTaken,
+}
+
 /// The conflict of a code asked for too often.
 pub const TOO_MANY_CODES: &str = "too_many_codes";
 
@@ -183,21 +206,18 @@ impl Store {
                 );
                 (id, now)
             };
-            sqlx::query("UPDATE applicants SET last_sign_in_at = $2 WHERE id = $1")
+            sqlx::query(TOUCH_SIGN_IN)
                 .bind(id.to_string())
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query(
-                "INSERT INTO applicant_sessions (id_hash, applicant_id, csrf_token, created_at, \
-                 last_seen_at) VALUES ($1, $2, $3, $4, $4)",
-            )
-            .bind(session_hash)
-            .bind(id.to_string())
-            .bind(csrf)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(INSERT_SESSION)
+                .bind(session_hash)
+                .bind(id.to_string())
+                .bind(csrf)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
             tx.commit_unseen().await?;
             Ok(Redeemed::SignedIn {
                 applicant: Applicant {
@@ -207,6 +227,173 @@ impl Store {
                 },
                 new,
             })
+        })
+    }
+
+    /// Stores a sign-in through the provider until its answer comes back; requests older than a
+    /// day are dropped on the way.
+    pub async fn insert_oidc_request(
+        &self,
+        state_hash: &str,
+        request: &OidcRequest,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            sqlx::query("DELETE FROM applicant_oidc_requests WHERE created_at < $1")
+                .bind(now - Duration::days(1))
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO applicant_oidc_requests (state_hash, nonce, verifier, created_at) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(state_hash)
+            .bind(&request.nonce)
+            .bind(&request.verifier)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit_unseen().await?;
+            Ok(())
+        })
+    }
+
+    /// Takes, once, the sign-in stored under `state_hash`; `None` when unknown, already taken
+    /// or older than `max_age`.
+    pub async fn take_oidc_request(
+        &self,
+        state_hash: &str,
+        now: DateTime<Utc>,
+        max_age: Duration,
+    ) -> Result<Option<OidcRequest>, StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let taken = sqlx::query(
+                "UPDATE applicant_oidc_requests SET used_at = $2 \
+                 WHERE state_hash = $1 AND used_at IS NULL AND created_at >= $3",
+            )
+            .bind(state_hash)
+            .bind(now)
+            .bind(now - max_age)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if taken != 1 {
+                return Ok(None);
+            }
+            let row: (String, String) = sqlx::query_as(
+                "SELECT nonce, verifier FROM applicant_oidc_requests WHERE state_hash = $1",
+            )
+            .bind(state_hash)
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit_unseen().await?;
+            Ok(Some(OidcRequest {
+                nonce: row.0,
+                verifier: row.1,
+            }))
+        })
+    }
+
+    /// Opens a session (`session_hash`, `csrf`) for the account of `cpf`, as the provider
+    /// vouched for it: the account that carries the CPF; else the one opened with the e-mailed
+    /// code for `email`, which now carries the CPF; else a new one, with its event.
+    pub async fn oidc_sign_in(
+        &self,
+        cpf: &str,
+        email: &str,
+        session: (&str, &str),
+        now: DateTime<Utc>,
+    ) -> Result<OidcSignIn, StorageError> {
+        let (session_hash, csrf) = session;
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let by_cpf: Option<(String, String, DateTime<Utc>)> =
+                sqlx::query_as("SELECT id, email, created_at FROM applicants WHERE cpf = $1")
+                    .bind(cpf)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            let (applicant, new, event) = if let Some((id, email, created_at)) = by_cpf {
+                let id = parse_uuid(&id)?;
+                let applicant = Applicant {
+                    id,
+                    email,
+                    created_at,
+                };
+                (applicant, false, None)
+            } else {
+                let by_email: Option<(String, Option<String>, DateTime<Utc>)> =
+                    sqlx::query_as("SELECT id, cpf, created_at FROM applicants WHERE email = $1")
+                        .bind(email)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                match by_email {
+                    Some((_, Some(_), _)) => return Ok(OidcSignIn::EmailTaken),
+                    Some((id, None, created_at)) => {
+                        sqlx::query("UPDATE applicants SET cpf = $2 WHERE id = $1")
+                            .bind(&id)
+                            .bind(cpf)
+                            .execute(&mut *tx)
+                            .await?;
+                        let id = parse_uuid(&id)?;
+                        let email = email.to_owned();
+                        let applicant = Applicant {
+                            id,
+                            email,
+                            created_at,
+                        };
+                        (applicant, false, Some("applicant_cpf_vouched"))
+                    }
+                    None => {
+                        let id = Uuid::new_v4();
+                        sqlx::query(
+                            "INSERT INTO applicants (id, email, cpf, created_at) \
+                             VALUES ($1, $2, $3, $4)",
+                        )
+                        .bind(id.to_string())
+                        .bind(email)
+                        .bind(cpf)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                        let email = email.to_owned();
+                        let applicant = Applicant {
+                            id,
+                            email,
+                            created_at: now,
+                        };
+                        (applicant, true, Some("applicant_created"))
+                    }
+                }
+            };
+            if let Some(kind) = event {
+                append_event!(
+                    tx,
+                    "applicant",
+                    applicant.id.to_string(),
+                    kind,
+                    applicant.id.to_string(),
+                    None::<String>,
+                    None::<String>,
+                    now,
+                    serde_json::json!({ "sign_in": "oidc" }).to_string(),
+                );
+            }
+            sqlx::query(TOUCH_SIGN_IN)
+                .bind(applicant.id.to_string())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(INSERT_SESSION)
+                .bind(session_hash)
+                .bind(applicant.id.to_string())
+                .bind(csrf)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit_unseen().await?;
+            Ok(OidcSignIn::SignedIn { applicant, new })
         })
     }
 

@@ -190,7 +190,48 @@ pub async fn spawn_mailing(
     profile: Option<std::path::PathBuf>,
     smtp: crate::smtp::SmtpServer,
 ) -> TestApp {
-    let settings = Settings {
+    spawn_tuned(
+        (database_url, backend),
+        keys_dir,
+        data_dir,
+        limits,
+        profile,
+        smtp,
+        |_| {},
+    )
+    .await
+}
+
+/// `spawn_app` signing applicants in through the OpenID Connect provider `oidc` names.
+pub async fn spawn_app_with_oidc(oidc: selo::settings::Oidc) -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let database = fresh_database(data_dir.path()).await;
+    spawn_tuned(
+        database,
+        tempfile::tempdir().unwrap(),
+        data_dir,
+        selo::settings::Limits {
+            rates: selo::settings::Rates::UNLIMITED,
+            ..selo::settings::Limits::default()
+        },
+        None,
+        crate::smtp::SmtpServer::start().await,
+        |s| s.oidc = Some(oidc),
+    )
+    .await
+}
+
+/// Starts the application with the test settings, as `tune` changes them.
+async fn spawn_tuned(
+    (database_url, backend): (String, &'static str),
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+    limits: selo::settings::Limits,
+    profile: Option<std::path::PathBuf>,
+    smtp: crate::smtp::SmtpServer,
+    tune: impl FnOnce(&mut Settings),
+) -> TestApp {
+    let mut settings = Settings {
         listen: "127.0.0.1:0".into(),
         public_url: PUBLIC_URL.into(),
         database_url: database_url.clone(),
@@ -207,7 +248,9 @@ pub async fn spawn_mailing(
             poll: std::time::Duration::from_millis(100),
             ..selo::settings::Webhooks::default()
         },
+        oidc: None,
     };
+    tune(&mut settings);
     let clock = Arc::new(FixedClock::new(t0()));
     let app = Application::build(settings, clock.clone())
         .await
@@ -474,6 +517,27 @@ impl TestApp {
                     .await
                     .unwrap();
             }
+        }
+    }
+
+    /// The number `query` (a `SELECT COUNT(*) …`) answers on the app's database.
+    pub async fn count(&self, query: &str) -> i64 {
+        if self.backend == "postgres" {
+            let mut c = sqlx::PgConnection::connect(&self.database_url)
+                .await
+                .unwrap();
+            sqlx::query_scalar(sqlx::AssertSqlSafe(query))
+                .fetch_one(&mut c)
+                .await
+                .unwrap()
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&self.database_url)
+                .await
+                .unwrap();
+            sqlx::query_scalar(sqlx::AssertSqlSafe(query))
+                .fetch_one(&mut c)
+                .await
+                .unwrap()
         }
     }
 

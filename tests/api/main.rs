@@ -34,6 +34,7 @@ mod icp;
 mod legal_bases;
 mod migrations;
 mod officials;
+mod oidc;
 mod pages;
 mod panel;
 mod pdf_signatures;

@@ -36,6 +36,16 @@ impl<'a> Browser<'a> {
         }
     }
 
+    /// The application's address of `path`.
+    pub(crate) fn app_url(&self, path: &str) -> String {
+        self.app.url(path)
+    }
+
+    /// Keeps the cookies `res` sets, for a request sent by hand.
+    pub(crate) fn keep_cookies(&mut self, res: &reqwest::Response) {
+        self.keep(res);
+    }
+
     fn keep(&mut self, res: &reqwest::Response) {
         for c in res.headers().get_all(SET_COOKIE) {
             let c = c.to_str().unwrap();

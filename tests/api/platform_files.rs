@@ -119,32 +119,7 @@ async fn a_platform_sends_its_monthly_report_with_its_credential() {
     );
     assert_eq!(res.bytes().await.unwrap().as_ref(), CSV);
 
-    // Another platform's credential sees nothing of these and files its own October.
-    let other: Value = app
-        .post(
-            "/api/v1/platforms",
-            &json!({"name": "Outra Plataforma Ltda.", "cnpj": "11.444.777/0001-61", "fee_paid_on": "2026-11-02",
-                    "app_insurance": {"policy": "APP-9", "insurer": "Seguradora Exemplo S.A.", "cover_centavos": 5_000_000, "valid_until": "2027-06-30"}}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let (_, t2) = credential(&app, other["id"].as_str().unwrap()).await;
-    let res = app
-        .send_file(
-            &t2,
-            "put",
-            "/api/v1/platform/monthly-reports/2026-10",
-            Some("text/csv"),
-            b"placa\n".to_vec(),
-        )
-        .await;
-    assert_eq!(res.status(), StatusCode::CREATED);
-    let files = app
-        .get_json(&format!("/api/v1/platforms/{pid}/files"))
-        .await;
-    assert_eq!(files["files"].as_array().unwrap().len(), 2);
+    another_platform_files_its_own_month(&app, &pid).await;
 }
 
 /// A data request answered by the platform itself: it lists its requests, sends the file,
@@ -218,6 +193,39 @@ async fn app_art4_p3_a_platform_answers_a_data_request_with_its_credential() {
     assert_eq!(res.bytes().await.unwrap().as_ref(), data.as_slice());
 
     // Another platform cannot answer (nor see) this request.
+    let t2 = other_platform_credential(&app).await;
+    let res = app
+        .send_file(&t2, "put", &path, Some("application/json"), data)
+        .await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = app
+        .send_as(Some(&t2), "get", "/api/v1/platform/data-requests", None)
+        .await;
+    let list: Value = res.json().await.unwrap();
+    assert_eq!(list["requests"].as_array().unwrap().len(), 0);
+}
+
+/// Another platform's credential sees nothing of the first's files and files its own October.
+async fn another_platform_files_its_own_month(app: &crate::helpers::TestApp, pid: &str) {
+    let t2 = other_platform_credential(app).await;
+    let res = app
+        .send_file(
+            &t2,
+            "put",
+            "/api/v1/platform/monthly-reports/2026-10",
+            Some("text/csv"),
+            b"placa\n".to_vec(),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let files = app
+        .get_json(&format!("/api/v1/platforms/{pid}/files"))
+        .await;
+    assert_eq!(files["files"].as_array().unwrap().len(), 2);
+}
+
+/// A second platform, registered by an official, and a credential of its own.
+async fn other_platform_credential(app: &crate::helpers::TestApp) -> String {
     let other: Value = app
         .post(
             "/api/v1/platforms",
@@ -228,14 +236,5 @@ async fn app_art4_p3_a_platform_answers_a_data_request_with_its_credential() {
         .json()
         .await
         .unwrap();
-    let (_, t2) = credential(&app, other["id"].as_str().unwrap()).await;
-    let res = app
-        .send_file(&t2, "put", &path, Some("application/json"), data)
-        .await;
-    assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    let res = app
-        .send_as(Some(&t2), "get", "/api/v1/platform/data-requests", None)
-        .await;
-    let list: Value = res.json().await.unwrap();
-    assert_eq!(list["requests"].as_array().unwrap().len(), 0);
+    credential(app, other["id"].as_str().unwrap()).await.1
 }

@@ -73,7 +73,7 @@ impl Received {
                     }
                 });
             // Space between two encoded words is not part of the text (RFC 2047, 6.2).
-            if !out.is_empty() && !(after_encoded && decoded.is_some()) {
+            if !(out.is_empty() || after_encoded && decoded.is_some()) {
                 out.push(' ');
             }
             after_encoded = decoded.is_some();

@@ -26,6 +26,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         limits: selo::settings::Limits::default(),
         mail: selo::settings::Mail::default(),
         webhooks: selo::settings::Webhooks::default(),
+        oidc: None,
     }
 }
 
@@ -170,4 +171,35 @@ fn selo_profile_check_lists_the_facts_still_to_be_supplied() {
     let (code, out) = run(&["profile", "check", bad.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("prefeitura.cnpj: CNPJ inválido"), "{out}");
+}
+
+#[tokio::test]
+async fn an_openid_provider_without_its_client_or_without_https_in_production_is_refused() {
+    let keys = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let oidc = selo::settings::Oidc {
+        issuer: "https://sso.staging.acesso.gov.br".into(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        name: "gov.br".into(),
+        scopes: "openid".into(),
+        levels_url: None,
+        level_claim: "nivel".into(),
+    };
+    let mut s = settings(keys.path(), data.path(), Environment::Development);
+    s.oidc = Some(oidc.clone());
+    let err = build_error(s).await;
+    assert!(err.contains("SELO_OIDC_CLIENT_ID"), "{err}");
+    assert!(!err.contains("segredo"), "{err}");
+
+    selo::signing::keys::generate(keys.path()).unwrap();
+    let mut s = settings(keys.path(), data.path(), Environment::Production);
+    s.oidc = Some(selo::settings::Oidc {
+        issuer: "http://sso.example".into(),
+        client_id: "selo".into(),
+        client_secret: "segredo".into(),
+        ..oidc
+    });
+    let err = build_error(s).await;
+    assert!(err.contains("without https://"), "{err}");
 }

@@ -135,33 +135,17 @@ pub const EVENT_TYPES: [&str; 8] = [
     "vehicle.suspension_notice",
 ];
 
-const URL_MAX: usize = 2000;
-
 /// Whether `url` may receive deliveries: an absolute `https://` address without user or
 /// fragment; outside production also `http://` to this machine (development and tests).
 fn check_url(url: &str, environment: Environment) -> Result<(), &'static str> {
+    use crate::domain::urls::{Outbound, outbound};
     let bad = "Informe um endereço https:// completo, sem usuário, senha ou fragmento (#).";
-    if url.len() > URL_MAX || url.chars().any(char::is_whitespace) || url.contains('#') {
-        return Err(bad);
-    }
-    let (scheme, rest) = url.split_once("://").ok_or(bad)?;
-    let authority = rest.split(['/', '?']).next().unwrap_or_default();
-    if authority.is_empty() || authority.contains('@') {
-        return Err(bad);
-    }
-    let host = authority
-        .strip_prefix('[')
-        .and_then(|a| a.split_once(']').map(|(h, _)| h))
-        .unwrap_or_else(|| authority.rsplit_once(':').map_or(authority, |(h, _)| h));
-    let loopback = host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    match scheme {
-        "https" => Ok(()),
-        "http" if loopback && environment != Environment::Production => Ok(()),
-        "http" => Err("O endereço deve ser https://: os eventos falam de motoristas."),
-        _ => Err(bad),
+    match outbound(url).ok_or(bad)? {
+        Outbound::Https => Ok(()),
+        Outbound::LoopbackHttp if environment != Environment::Production => Ok(()),
+        Outbound::LoopbackHttp | Outbound::Http => {
+            Err("O endereço deve ser https://: os eventos falam de motoristas.")
+        }
     }
 }
 
