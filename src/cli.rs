@@ -65,10 +65,28 @@ pub fn profile_check(settings: &Settings, file: Option<&Path>) -> anyhow::Result
     std::process::exit(1);
 }
 
+fn policy_line(p: &crate::signing::policy::SignaturePolicy) -> String {
+    format!(
+        "ICP-Brasil: signatures carry the policy {} ({}, signPolicyHash {})",
+        p.name,
+        p.oid,
+        crate::signing::hex(&p.hash)
+    )
+}
+
+/// `selo keys policy`: the signature policy ICP-Brasil signatures carry, as `SELO_ICP_POLICY`
+/// names it.
+pub fn keys_policy(settings: &Settings) -> anyhow::Result<()> {
+    let p = crate::startup::icp_policy(settings)?;
+    println!("{}\n  URI {}", policy_line(&p), p.uri);
+    Ok(())
+}
+
 /// `selo keys import-pkcs12 FILE [DIR]`: the city's A1 certificate (password on standard
 /// input) becomes the PDF signer. The service reads the keys at start: restart it.
-pub fn keys_import_pkcs12(dir: &Path, file: &Path) -> anyhow::Result<()> {
+pub fn keys_import_pkcs12(settings: &Settings, dir: &Path, file: &Path) -> anyhow::Result<()> {
     use anyhow::Context;
+    let policy = crate::startup::icp_policy(settings)?;
     let pfx = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let password = officials::read_password()?;
     let signer = crate::signing::imported::import(dir, &pfx, &password)?;
@@ -77,9 +95,9 @@ pub fn keys_import_pkcs12(dir: &Path, file: &Path) -> anyhow::Result<()> {
         "imported {} ({}; chain of {} certificate(s); valid until {}; fingerprint {}) into {}",
         signer.subject(),
         if signer.icp_brasil {
-            "ICP-Brasil: signatures carry the AD-RB policy"
+            policy_line(&policy)
         } else {
-            "not ICP-Brasil"
+            "not ICP-Brasil".to_owned()
         },
         signer.chain.len(),
         leaf.validity().not_after,

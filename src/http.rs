@@ -287,6 +287,7 @@ route_table! {
     "/v" => [get verify::page_code: Public],
     "/v/pdf" => [post verify::page_pdf: Public],
     "/v/{token}" => [get verify::page_token: Public],
+    "/v/{token}/documento.pdf" => [get verify::validator_pdf: Public],
 }
 
 /// Reads the legal bases again, beside the request, once the register changed since they were

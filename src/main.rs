@@ -22,6 +22,8 @@ usage:
   selo keys import-pkcs12 FILE [DIR]
                              make the city's A1 certificate (PKCS#12, RSA or ECDSA P-256; the
                              password on standard input) the signer of every PDF
+  selo keys policy           the signature policy ICP-Brasil signatures carry ($SELO_ICP_POLICY:
+                             AD-RB-1.1 by default, AD-RB-1.2, AD-RB-1.3 or a policy file)
   selo samples DIR           render and sign one example of every document kind into DIR
   selo officials …           officials' accounts and tokens (selo officials help)
   selo audit verify [--checkpoints FILE]
@@ -50,11 +52,14 @@ fn main() -> anyhow::Result<()> {
             selo::cli::keys_retire(&PathBuf::from(dir), kid, reason)
         }
         ["keys", "import-pkcs12", file] => {
-            selo::cli::keys_import_pkcs12(&settings.keys_dir, std::path::Path::new(file))
+            selo::cli::keys_import_pkcs12(&settings, &settings.keys_dir, std::path::Path::new(file))
         }
-        ["keys", "import-pkcs12", file, dir] => {
-            selo::cli::keys_import_pkcs12(std::path::Path::new(dir), std::path::Path::new(file))
-        }
+        ["keys", "import-pkcs12", file, dir] => selo::cli::keys_import_pkcs12(
+            &settings,
+            std::path::Path::new(dir),
+            std::path::Path::new(file),
+        ),
+        ["keys", "policy"] => selo::cli::keys_policy(&settings),
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),
         ["profile", "check"] => selo::cli::profile_check(&settings, None),

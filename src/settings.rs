@@ -39,6 +39,9 @@ pub struct Settings {
     pub webhooks: Webhooks,
     /// An OpenID Connect provider applicants may sign in with; `None`: the e-mailed code only.
     pub oidc: Option<Oidc>,
+    /// `SELO_ICP_POLICY`, default `AD-RB-1.1`: the signature policy an ICP-Brasil signature
+    /// names — `AD-RB-1.1`, `AD-RB-1.2`, `AD-RB-1.3`, or the path of a policy file (.der).
+    pub icp_policy: Option<String>,
 }
 
 /// The OpenID Connect provider the city registered selo with (gov.br's Login Único): the
@@ -323,6 +326,7 @@ impl std::fmt::Debug for Settings {
             .field("mail", &self.mail)
             .field("webhooks", &self.webhooks)
             .field("oidc", &self.oidc)
+            .field("icp_policy", &self.icp_policy)
             .finish_non_exhaustive()
     }
 }
@@ -427,6 +431,7 @@ impl Settings {
             mail: Mail::from_env(&var),
             webhooks: Webhooks::from_env(&var),
             oidc: Oidc::from_env(&var),
+            icp_policy: var("SELO_ICP_POLICY"),
         }
     }
 }

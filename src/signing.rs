@@ -9,6 +9,7 @@ pub mod keys;
 pub mod pades;
 pub mod pkcs12;
 pub mod pki;
+pub mod policy;
 pub mod secrets;
 pub mod status_list;
 pub mod token;

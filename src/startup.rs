@@ -26,6 +26,26 @@ pub struct Application {
 
 /// Loads the signing keys; in development creates a key when there is none.
 pub fn load_or_create_keys(settings: &Settings) -> anyhow::Result<Keys> {
+    let mut keys = load_keys(settings)?;
+    if let Some(imported) = keys.imported.as_mut() {
+        imported.policy = icp_policy(settings)?;
+        if imported.icp_brasil {
+            tracing::info!(policy = %imported.policy.name, "ICP-Brasil signatures name their policy");
+        }
+    }
+    Ok(keys)
+}
+
+/// The signature policy `SELO_ICP_POLICY` names (AD-RB v1.1 when unset).
+pub fn icp_policy(settings: &Settings) -> anyhow::Result<crate::signing::policy::SignaturePolicy> {
+    let setting = settings
+        .icp_policy
+        .as_deref()
+        .unwrap_or(crate::signing::policy::DEFAULT);
+    crate::signing::policy::resolve(setting).context("SELO_ICP_POLICY")
+}
+
+fn load_keys(settings: &Settings) -> anyhow::Result<Keys> {
     let strict = settings.environment == Environment::Production;
     match keys::load(&settings.keys_dir, strict) {
         Ok(k) => Ok(k),

@@ -5,6 +5,7 @@ pub mod cache;
 pub mod documents;
 pub mod inspector;
 pub mod status_list;
+pub mod validator;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;

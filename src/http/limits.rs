@@ -43,8 +43,10 @@ fn class_of(method: &actix_web::http::Method, path: &str, query: &str) -> Option
         return Some(Class::Report);
     }
     // The report form names the document by its printed code, like `/v?codigo=`.
+    // ITI's validator presents the printed code too (`/v/{token}?_secretCode=`).
     if path.starts_with("/api/v1/verify/code/")
         || ((path == "/v" || path == "/denuncia") && query.contains("codigo="))
+        || (path.starts_with("/v/") && query.contains("_secretCode="))
     {
         return Some(Class::Code);
     }

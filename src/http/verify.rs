@@ -446,18 +446,101 @@ pub async fn page_pdf(
     }
 }
 
-/// The page a phone opens when it scans the QR code.
+/// ITI's QR protocol: what VALIDAR sends to a QR's address.
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct ValidatorQuery {
+    /// `application/validador-iti+json`: ITI's VALIDAR asks for the signed file; without it,
+    /// the page.
+    #[serde(rename = "_format")]
+    format: Option<String>,
+    /// The verification code printed on the document (`K7Q2-9XHM`), which VALIDAR asks of
+    /// whoever holds the paper.
+    #[serde(rename = "_secretCode")]
+    secret_code: Option<String>,
+}
+
+/// ITI's answer: where the signed file is.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ValidatorPrescription {
+    /// `1.0.0`.
+    version: &'static str,
+    prescription: ValidatorFiles,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ValidatorFiles {
+    #[serde(rename = "signatureFiles")]
+    signature_files: Vec<ValidatorFile>,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ValidatorFile {
+    /// The signed PDF, served with the same code.
+    url: String,
+}
+
+/// The document for ITI's validator, or its refusal.
+async fn for_validator(
+    state: &AppState,
+    token: &str,
+    code: Option<&str>,
+) -> Result<(Box<crate::storage::documents::Document>, String), ApiError> {
+    use crate::verification::validator::ForValidator;
+    match crate::verification::validator::for_validator(state, token, code).await {
+        Ok(ForValidator::File(doc)) => {
+            let code = doc.verification_code.clone();
+            Ok((doc, code))
+        }
+        Ok(ForValidator::WrongCode) => Err(ApiError::Unauthorized(
+            "O código de verificação não é o impresso neste documento.".into(),
+        )),
+        Ok(ForValidator::Unknown) => Err(ApiError::NotFound(
+            "Nenhum documento emitido pelo selo tem este código QR.".into(),
+        )),
+        Err(e) => {
+            tracing::error!(error = %e, "the validator's request could not be answered");
+            Err(ApiError::Unavailable(
+                "O cadastro não respondeu; tente de novo em instantes.".into(),
+            ))
+        }
+    }
+}
+
+/// The page a phone opens when it scans the QR code; with ITI's `_format`, the address of
+/// the signed file for VALIDAR.
 #[utoipa::path(get, path = "/v/{token}", tag = "verification",
-    params(("token" = String, Path, description = "O token COSE do QR code")),
-    responses((status = 200, description = "Página de resultado (pt-BR), sem dados pessoais", content_type = "text/html", body = String),
+    params(("token" = String, Path, description = "O token COSE do QR code"), ValidatorQuery),
+    responses((status = 200, description = "Página de resultado (pt-BR), sem dados pessoais; com `_format=application/validador-iti+json` e o código impresso, o endereço do PDF assinado para o VALIDAR do ITI (JSON)",
+            content((String = "text/html"), (ValidatorPrescription = "application/json"))),
+        (status = 401, description = "Protocolo do ITI: o código não é o impresso no documento", content_type = "application/problem+json", body = super::problem::Problem),
+        (status = 404, description = "Protocolo do ITI: o QR não é de um documento do selo", content_type = "application/problem+json", body = super::problem::Problem),
         (status = "4XX", description = "Página com o veredito `malformed` ou arquivo recusado", content_type = "text/html", body = String),
         (status = "5XX", description = "Página com a situação indisponível", content_type = "text/html", body = String)))]
 pub async fn page_token(
     state: web::Data<AppState>,
     cache: web::Data<VerdictCache>,
     token: web::Path<String>,
+    q: web::Query<ValidatorQuery>,
     req: HttpRequest,
 ) -> HttpResponse {
+    if q.format.as_deref() == Some(crate::verification::validator::ITI_FORMAT) {
+        return match for_validator(&state, &token, q.secret_code.as_deref()).await {
+            Ok((_, code)) => HttpResponse::Ok().json(ValidatorPrescription {
+                version: "1.0.0",
+                prescription: ValidatorFiles {
+                    signature_files: vec![ValidatorFile {
+                        url: format!(
+                            "{}/v/{}/documento.pdf?_secretCode={}",
+                            state.settings.public_url.trim_end_matches('/'),
+                            super::urls::urlencode(&token),
+                            super::urls::urlencode(&code)
+                        ),
+                    }],
+                },
+            }),
+            Err(e) => actix_web::ResponseError::error_response(&e),
+        };
+    }
     let official = page_official(&state, &req).await;
     let v = verified_for(&state, &cache, Scanned::Token(&token), official.as_ref()).await;
     let viewer = official.as_ref().map(|o| o.name.as_str());
@@ -471,6 +554,38 @@ pub async fn page_token(
             viewer,
         ),
     )
+}
+
+/// The signed PDF, for ITI's VALIDAR, to whoever presents the code printed on it.
+#[utoipa::path(get, path = "/v/{token}/documento.pdf", tag = "verification",
+    params(("token" = String, Path, description = "O token COSE do QR code"), ValidatorQuery),
+    responses((status = 200, description = "O PDF assinado, como emitido", content_type = "application/pdf", body = super::openapi::PdfFile),
+        (status = 401, description = "O código não é o impresso no documento", content_type = "application/problem+json", body = super::problem::Problem),
+        (status = 404, description = "O QR não é de um documento do selo", content_type = "application/problem+json", body = super::problem::Problem)))]
+pub async fn validator_pdf(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    q: web::Query<ValidatorQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (doc, _) = for_validator(&state, &token, q.secret_code.as_deref()).await?;
+    let pdf = state
+        .store
+        .document_pdf(doc.id)
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "a document's PDF could not be read");
+            ApiError::Unavailable("O cadastro não respondeu; tente de novo em instantes.".into())
+        })?
+        .ok_or_else(|| ApiError::NotFound("O arquivo deste documento não está guardado.".into()))?;
+    let file = doc.number.replace('/', "-");
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("inline; filename=\"{file}.pdf\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(pdf))
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]

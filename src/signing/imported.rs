@@ -47,6 +47,8 @@ pub struct ImportedSigner {
     pub chain: Vec<Certificate>,
     /// Issued under ICP-Brasil: the signature carries the AD-RB policy (DOC-ICP-15.03).
     pub icp_brasil: bool,
+    /// The signature policy an ICP-Brasil signature names (`SELO_ICP_POLICY`; AD-RB v1.1).
+    pub policy: super::policy::SignaturePolicy,
 }
 
 impl std::fmt::Debug for ImportedSigner {
@@ -173,6 +175,7 @@ impl ImportedSigner {
             key,
             chain,
             icp_brasil,
+            policy: super::policy::default_policy(),
         })
     }
 

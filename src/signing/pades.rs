@@ -45,15 +45,6 @@ const ID_AA_SIG_POLICY_ID: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.15");
 const ID_SPQ_ETS_URI: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.5.1");
 
-/// ICP-Brasil's signature policy for PAdES with basic reference, AD-RB v1.1 (DOC-ICP-15.03):
-/// its OID, where it is published and the SHA-256 of that file.
-pub const AD_RB_POLICY_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.76.1.7.1.11.1.1");
-pub const AD_RB_POLICY_URI: &str = "http://politicas.icpbrasil.gov.br/PA_PAdES_AD_RB_v1_1.der";
-const AD_RB_POLICY_SHA256: [u8; 32] = [
-    0x95, 0x75, 0x2d, 0x26, 0xca, 0x97, 0x4d, 0x46, 0x67, 0x5a, 0xe7, 0xfb, 0x78, 0x7b, 0x60, 0x6a,
-    0x71, 0xea, 0x94, 0x1f, 0x26, 0xb5, 0x9f, 0x6b, 0x6a, 0x32, 0x1f, 0x97, 0xd6, 0x3b, 0x9c, 0xb1,
-];
-
 /// Bytes reserved for the CMS inside `/Contents` with the municipal chain (two Ed25519
 /// certificates and the signed attributes take about 2 KB).
 const CONTENTS_BYTES: usize = 4096;
@@ -172,25 +163,30 @@ impl PdfSigner<'_> {
         }
     }
 
-    fn icp_brasil(&self) -> bool {
-        matches!(self, Self::Imported(i) if i.icp_brasil)
+    /// The policy an ICP-Brasil signature names; `None` for any other signer.
+    fn icp_policy(&self) -> Option<&super::policy::SignaturePolicy> {
+        match self {
+            Self::Imported(i) if i.icp_brasil => Some(&i.policy),
+            _ => None,
+        }
     }
 }
 
-/// The signed attribute naming ICP-Brasil's AD-RB policy.
-fn ad_rb_policy() -> Result<Attribute, PadesError> {
+/// The signed attribute naming ICP-Brasil's AD-RB policy: its OID, its own `signPolicyHash`
+/// (SHA-256) and its URI.
+fn ad_rb_policy(p: &super::policy::SignaturePolicy) -> Result<Attribute, PadesError> {
     let policy = SignaturePolicyId {
-        id: AD_RB_POLICY_OID,
+        id: p.oid,
         hash: OtherHashAlgAndValue {
             hash_algorithm: AlgorithmIdentifierOwned {
                 oid: ID_SHA256,
                 parameters: None,
             },
-            hash_value: OctetString::new(AD_RB_POLICY_SHA256.to_vec())?,
+            hash_value: OctetString::new(p.hash.clone())?,
         },
         qualifiers: vec![SigPolicyQualifierInfo {
             sig_policy_qualifier_id: ID_SPQ_ETS_URI,
-            sig_qualifier: der::asn1::Ia5String::new(AD_RB_POLICY_URI)?,
+            sig_qualifier: der::asn1::Ia5String::new(&p.uri)?,
         }],
     };
     Ok(attribute(ID_AA_SIG_POLICY_ID, Any::encode_from(&policy)?)?)
@@ -248,8 +244,8 @@ fn build_cms(digest: &[u8], signer: &PdfSigner<'_>) -> Result<Vec<u8>, PadesErro
     ];
     // DOC-ICP-15.03: an ICP-Brasil signature names its policy (no signing-time: AD-RB
     // forbids it; the time is the PDF's /M).
-    if signer.icp_brasil() {
-        attrs.push(ad_rb_policy()?);
+    if let Some(policy) = signer.icp_policy() {
+        attrs.push(ad_rb_policy(policy)?);
     }
     let signed_attrs = SetOfVec::try_from(attrs)?;
     // The signature is over the DER encoding of the signed attributes (as a SET OF).
@@ -359,6 +355,22 @@ pub fn sign_pdf(
     Ok(out)
 }
 
+/// The signature reference dictionary of a certification signature: `DocMDP`, permissions 2.
+fn doc_mdp() -> Dictionary {
+    Dictionary::from_iter([
+        ("Type", Object::Name(b"SigRef".to_vec())),
+        ("TransformMethod", Object::Name(b"DocMDP".to_vec())),
+        (
+            "TransformParams",
+            Object::Dictionary(Dictionary::from_iter([
+                ("Type", Object::Name(b"TransformParams".to_vec())),
+                ("P", Object::Integer(2)),
+                ("V", Object::Name(b"1.2".to_vec())),
+            ])),
+        ),
+    ])
+}
+
 /// The invisible signature widget, with the empty appearance PDF/A asks for.
 fn add_widget(
     inc: &mut IncrementalDocument,
@@ -439,6 +451,13 @@ fn append_signature_field(
         ("Name", text(info.name)),
         ("Reason", text(info.reason)),
         ("Location", text(info.location)),
+        // A certification signature (ISO 32000-1, 12.8.2.2): DocMDP with P 2, so that filling
+        // forms and adding signatures keep it valid and any other change breaks it. ITI's
+        // guidance for ICP-Brasil signatures asks for it through /Reference and /Perms.
+        (
+            "Reference",
+            Object::Array(vec![Object::Dictionary(doc_mdp())]),
+        ),
     ]);
     let sig_id = inc.new_document.add_object(sig_dict);
     let widget_id = add_widget(&mut inc, sig_id, page_id);
@@ -474,10 +493,18 @@ fn append_signature_field(
         ("Fields", Object::Array(vec![Object::Reference(widget_id)])),
         ("SigFlags", Object::Integer(3)),
     ]);
-    inc.new_document
+    let catalog = inc
+        .new_document
         .get_dictionary_mut(catalog_id)
-        .map_err(pdf_err)?
-        .set("AcroForm", Object::Dictionary(acroform));
+        .map_err(pdf_err)?;
+    catalog.set("AcroForm", Object::Dictionary(acroform));
+    catalog.set(
+        "Perms",
+        Object::Dictionary(Dictionary::from_iter([(
+            "DocMDP",
+            Object::Reference(sig_id),
+        )])),
+    );
 
     let mut out = Vec::with_capacity(pdf.len() + 2 * contents_bytes + 4096);
     inc.save_to(&mut out).map_err(pdf_err)?;
@@ -766,6 +793,28 @@ mod tests {
         };
         let pdf = sign_pdf(&sample_pdf(), &keys.pdf_signer(), &info).unwrap();
         (pdf, keys.chain, keys.public)
+    }
+
+    #[test]
+    fn the_signature_certifies_the_document_with_docmdp_p2() {
+        let (pdf, _, _) = signed();
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let catalog = doc.catalog().unwrap();
+        let perms = catalog.get(b"Perms").unwrap().as_dict().unwrap();
+        let sig_id = perms.get(b"DocMDP").unwrap().as_reference().unwrap();
+        let sig = doc.get_dictionary(sig_id).unwrap();
+        assert_eq!(sig.get(b"Type").unwrap().as_name().unwrap(), b"Sig");
+        let reference = sig.get(b"Reference").unwrap().as_array().unwrap();
+        let sigref = reference[0].as_dict().unwrap();
+        assert_eq!(
+            sigref.get(b"TransformMethod").unwrap().as_name().unwrap(),
+            b"DocMDP"
+        );
+        let params = sigref.get(b"TransformParams").unwrap().as_dict().unwrap();
+        assert_eq!(params.get(b"P").unwrap().as_i64().unwrap(), 2);
+        // The AcroForm's field is the same signature.
+        let fields = catalog.get(b"AcroForm").unwrap().as_dict().unwrap();
+        assert!(fields.get(b"Fields").is_ok());
     }
 
     #[test]

@@ -249,6 +249,7 @@ async fn spawn_tuned(
             ..selo::settings::Webhooks::default()
         },
         oidc: None,
+        icp_policy: None,
     };
     tune(&mut settings);
     let clock = Arc::new(FixedClock::new(t0()));

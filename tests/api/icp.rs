@@ -29,6 +29,42 @@ use crate::helpers::{pdf_text, spawn_app_on};
 
 /// The DER of the AD-RB policy OID, 2.16.76.1.7.1.11.1.1, as it appears in the CMS.
 const AD_RB_OID_DER: &str = "0608604c0107010b0101";
+/// The `signPolicyHash` inside `PA_PAdES_AD_RB_v1_1.der`.
+const AD_RB_V1_1_HASH: &str = "44fc5816eb2d705d8c8f022a7f93b3fb49edfae1a7b9149ef6fab833e9bb63f8";
+
+/// One signed PDF of every document kind, written into `out` by `selo samples`' code.
+fn sample_pdfs(
+    keys: &selo::signing::keys::Keys,
+    keys_dir: &std::path::Path,
+    out: &std::path::Path,
+) -> Vec<std::path::PathBuf> {
+    let profile = std::sync::Arc::new(selo::documents::profile::Profile::embedded().unwrap());
+    let letterhead = selo::documents::Letterhead::new(profile, "https://selo.example.test");
+    selo::cli::samples::write_samples(out, keys, keys_dir, &letterhead, crate::helpers::t0())
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .collect()
+}
+
+/// With `SELO_ICP_POLICY=AD-RB-1.3`, signatures name AD-RB v1.3: its OID, its own hash, its URI.
+#[test]
+fn the_policy_a_signature_names_is_the_one_the_deployment_sets() {
+    let (pfx, _) = chain(false, 365, "segredo");
+    let dir = tempfile::tempdir().unwrap();
+    selo::signing::keys::generate(dir.path()).unwrap();
+    selo::signing::imported::import(dir.path(), &pfx, "segredo").unwrap();
+    let mut keys = selo::signing::keys::load(dir.path(), true).unwrap();
+    keys.imported.as_mut().unwrap().policy = selo::signing::policy::resolve("AD-RB-1.3").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pdf = std::fs::read(sample_pdfs(&keys, dir.path(), out.path())[0].clone()).unwrap();
+    let cms = contents_hex(&pdf);
+    assert!(cms.contains("0608604c0107010b0103"), "AD-RB v1.3's OID");
+    assert!(cms.contains("23e4be4b9b362172e4ebb0e72b86a133ece5aad843d8651c6e38a0ba3f08fc60"));
+    let uri = selo::signing::hex(b"http://politicas.icpbrasil.gov.br/PA_PAdES_AD_RB_v1_3.der");
+    assert!(cms.contains(&uri));
+    assert!(!cms.contains(AD_RB_OID_DER));
+}
 
 struct Profile {
     issuer: Name,
@@ -230,23 +266,10 @@ fn an_imported_rsa_or_p256_certificate_signs_every_kind() {
         let keys = selo::signing::keys::load(dir.path(), true).unwrap();
         assert!(keys.imported.is_some());
         let out = tempfile::tempdir().unwrap();
-        let profile = std::sync::Arc::new(selo::documents::profile::Profile::embedded().unwrap());
-        let letterhead = selo::documents::Letterhead::new(profile, "https://selo.example.test");
-        let written = selo::cli::samples::write_samples(
-            out.path(),
-            &keys,
-            dir.path(),
-            &letterhead,
-            crate::helpers::t0(),
-        )
-        .unwrap();
-        let pdfs: Vec<_> = written
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
-            .collect();
+        let pdfs = sample_pdfs(&keys, dir.path(), out.path());
         assert_eq!(pdfs.len(), 8);
         for path in pdfs {
-            let pdf = std::fs::read(path).unwrap();
+            let pdf = std::fs::read(&path).unwrap();
             let ok = verify_pdf_with(
                 &pdf,
                 &keys.chain.root,
@@ -257,6 +280,15 @@ fn an_imported_rsa_or_p256_certificate_signs_every_kind() {
             assert!(ok.kid.starts_with("x509:"), "{}", ok.kid);
             let cms = contents_hex(&pdf);
             assert!(cms.contains(AD_RB_OID_DER), "{path:?}: no AD-RB policy");
+            // The policy's own signPolicyHash, not the SHA-256 of its file.
+            assert!(
+                cms.contains(AD_RB_V1_1_HASH),
+                "{path:?}: not the policy's hash"
+            );
+            assert!(
+                !cms.contains("95752d26ca974d46"),
+                "{path:?}: the file's hash"
+            );
             // The whole chain travels in the CMS.
             let root_der = selo::signing::hex(&root.to_der().unwrap());
             assert!(

@@ -54,6 +54,7 @@ mod services;
 mod startup;
 mod substitution;
 mod tasks;
+mod validator;
 mod verification;
 mod webhooks;
 mod worklist;

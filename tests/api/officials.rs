@@ -193,6 +193,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/v", "*"),
     ("post", "/v/pdf", "*"),
     ("get", "/v/{token}", "*"),
+    ("get", "/v/{token}/documento.pdf", "*"),
 ];
 
 /// A concrete path for a route pattern: ids that exist nowhere, so no act is committed.

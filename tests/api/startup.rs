@@ -27,6 +27,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         mail: selo::settings::Mail::default(),
         webhooks: selo::settings::Webhooks::default(),
         oidc: None,
+        icp_policy: None,
     }
 }
 

@@ -5,7 +5,7 @@ usage: python pyhanko_validate.py [--policy OID] ROOT_PEM PDF [PDF ...]
 Prints pyHanko's summary for each file. Exits 0 when every file is INTACT:TRUSTED,UNTOUCHED
 (or, with --expect-invalid, when none is intact and trusted). With --policy, each signature
 must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1) with the
-SHA-256 of the policy document.
+policy's own signPolicyHash.
 """
 
 import sys
@@ -23,7 +23,9 @@ def load_root(path):
     return x509.Certificate.load(data)
 
 
-AD_RB_SHA256 = "95752d26ca974d46675ae7fb787b606a71ea941f26b59f6b6a321f97d63b9cb1"
+# The signPolicyHash inside PA_PAdES_AD_RB_v1_1.der (what ITI's VALIDAR compares), not the
+# SHA-256 of the file (95752d26…).
+AD_RB_SHA256 = "44fc5816eb2d705d8c8f022a7f93b3fb49edfae1a7b9149ef6fab833e9bb63f8"
 
 
 def policy_of(sig):
@@ -44,6 +46,10 @@ def summary(path, vc, policy=None):
             status = validate_pdf_signature(sigs[-1], vc)
             s = status.summary()
             ok = status.intact and status.valid and status.trusted and s.endswith("UNTOUCHED")
+            # A certification signature, DocMDP P 2 (form filling and signatures allowed).
+            level = sigs[-1].docmdp_level
+            s += f" docmdp={getattr(level, 'name', None)} docmdp_ok={status.docmdp_ok}"
+            ok = ok and level is not None and level.value == 2 and status.docmdp_ok is not False
             if policy:
                 oid, digest = policy_of(sigs[-1])
                 s += f" policy={oid}"
