@@ -121,6 +121,101 @@ async fn store(settings: &Settings) -> anyhow::Result<crate::storage::Store> {
         })
 }
 
+/// `selo backup DEST [--encrypt]`: a consistent copy of the register while the service runs,
+/// with the keys (encrypted with a passphrase read from standard input with `--encrypt`), the
+/// profile and a manifest.
+pub fn backup(settings: &Settings, dest: &Path, encrypt: bool) -> anyhow::Result<()> {
+    let passphrase = if encrypt {
+        let p = officials::read_password()?;
+        if p.chars().count() < 12 {
+            anyhow::bail!("the passphrase must have at least 12 characters");
+        }
+        Some(p)
+    } else {
+        None
+    };
+    let keys = crate::signing::keys::load(&settings.keys_dir, false)?;
+    actix_web::rt::System::new().block_on(async {
+        let store = store(settings).await?;
+        let made = crate::issuance::backup::backup(
+            &store,
+            &settings.keys_dir,
+            &keys,
+            &settings.database_url,
+            settings.profile.as_deref(),
+            dest,
+            passphrase.as_deref(),
+        )
+        .await?;
+        let m = &made.manifest;
+        println!(
+            "backup in {}: {} register, schema {}, {} documents, {} audit rows (head {}), {} files{}",
+            made.dest.display(),
+            m.backend,
+            m.schema_version,
+            m.counts.get("documents").copied().unwrap_or_default(),
+            m.counts.get("events").copied().unwrap_or_default(),
+            m.audit_head.as_ref().map_or("none".to_owned(), |(id, _)| id.to_string()),
+            m.files.len() + 1,
+            if m.keys_encrypted { "; private keys encrypted" } else { "; private keys in the clear (mode 0600): keep the backup as safe as the keys folder" },
+        );
+        Ok(())
+    })
+}
+
+/// `selo restore SRC`: the backup into the empty database of `DATABASE_URL` and the empty
+/// keys folder (the passphrase on standard input when its keys are encrypted).
+pub fn restore(settings: &Settings, src: &Path) -> anyhow::Result<()> {
+    let manifest = crate::issuance::backup::manifest_of(src)?;
+    let passphrase = manifest
+        .keys_encrypted
+        .then(officials::read_password)
+        .transpose()?;
+    actix_web::rt::System::new().block_on(async {
+        crate::issuance::backup::restore(
+            src,
+            &settings.database_url,
+            &settings.keys_dir,
+            passphrase.as_deref(),
+        )
+        .await
+    })?;
+    println!(
+        "restored the backup of {} into {} and {}; now run `selo verify-restore {}`",
+        manifest.created_at,
+        crate::settings::redact_url(&settings.database_url),
+        settings.keys_dir.display(),
+        src.display()
+    );
+    Ok(())
+}
+
+/// `selo verify-restore SRC`: checks the restored register against the backup's manifest;
+/// exits 1 on any problem.
+pub fn verify_restore(settings: &Settings, src: &Path) -> anyhow::Result<()> {
+    let manifest = crate::issuance::backup::manifest_of(src)?;
+    let keys = crate::signing::keys::load(&settings.keys_dir, false)?;
+    let report = actix_web::rt::System::new().block_on(async {
+        let store = store(settings).await?;
+        crate::issuance::backup::verify_restore(&store, &keys, &manifest).await
+    })?;
+    println!(
+        "restauração: {} documentos conferidos (token e assinatura do PDF), {} séries de números, {} linhas da cadeia de auditoria",
+        report.documents, report.series, report.chained
+    );
+    if report.problems.is_empty() {
+        println!(
+            "íntegra: confere com o manifesto de {}",
+            manifest.created_at
+        );
+        return Ok(());
+    }
+    for p in &report.problems {
+        println!("PROBLEMA: {p}");
+    }
+    std::process::exit(1);
+}
+
 /// `selo samples DIR`: one signed example of every document kind, for looking at.
 pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     let keys = crate::startup::load_or_create_keys(settings)?;

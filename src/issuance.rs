@@ -9,6 +9,7 @@
 
 pub mod applicants;
 pub mod audit;
+pub mod backup;
 pub mod calendar;
 pub mod charter;
 pub mod filings;

@@ -25,6 +25,13 @@ usage:
   selo keys policy           the signature policy ICP-Brasil signatures carry ($SELO_ICP_POLICY:
                              AD-RB-1.1 by default, AD-RB-1.2, AD-RB-1.3 or a policy file)
   selo samples DIR           render and sign one example of every document kind into DIR
+  selo backup DEST [--encrypt]
+                             a consistent copy of the register while selo runs (SQLite: online
+                             snapshot; PostgreSQL: pg_dump), the keys (encrypted with the
+                             passphrase on standard input with --encrypt), profile and manifest
+  selo restore SRC           the backup into an empty DATABASE_URL and an empty SELO_KEYS_DIR
+  selo verify-restore SRC    check the restored register against the backup's manifest: audit
+                             chain, counts, number series, every token and PDF signature
   selo officials …           officials' accounts and tokens (selo officials help)
   selo audit verify [--checkpoints FILE]
                              walk the audit log's hash chain against its signed checkpoints
@@ -60,6 +67,12 @@ fn main() -> anyhow::Result<()> {
             std::path::Path::new(file),
         ),
         ["keys", "policy"] => selo::cli::keys_policy(&settings),
+        ["backup", dest] => selo::cli::backup(&settings, std::path::Path::new(dest), false),
+        ["backup", dest, "--encrypt"] | ["backup", "--encrypt", dest] => {
+            selo::cli::backup(&settings, std::path::Path::new(dest), true)
+        }
+        ["restore", src] => selo::cli::restore(&settings, std::path::Path::new(src)),
+        ["verify-restore", src] => selo::cli::verify_restore(&settings, std::path::Path::new(src)),
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),
         ["profile", "check"] => selo::cli::profile_check(&settings, None),

@@ -12,6 +12,7 @@ mod macros;
 pub mod applicant_links;
 pub mod applicants;
 pub mod audit;
+pub mod backup;
 pub mod changes;
 pub mod charter;
 mod document_kind;

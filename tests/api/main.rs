@@ -23,6 +23,7 @@ mod assembly;
 mod audit;
 mod authorizations;
 mod autos;
+mod backup;
 mod calendar;
 mod charter;
 mod documents;
