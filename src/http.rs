@@ -83,9 +83,18 @@ fn resource(path: &str, routes: Vec<Route>) -> impl actix_web::dev::HttpServiceF
     for route in routes {
         r = r.route(route);
     }
-    r.default_service(web::to(meta::method_not_allowed))
-        .wrap(actix_web::middleware::from_fn(fields::printable_body))
-        .wrap(actix_web::middleware::from_fn(auth::guard))
+    // RFC 9110, 15.5.6: a 405 names the methods the resource serves.
+    let allow: String = ROUTES
+        .iter()
+        .filter(|(_, p)| *p == path)
+        .map(|(m, _)| m.to_uppercase())
+        .collect::<Vec<_>>()
+        .join(", ");
+    r.default_service(web::to(move || {
+        std::future::ready(meta::method_not_allowed(&allow))
+    }))
+    .wrap(actix_web::middleware::from_fn(fields::printable_body))
+    .wrap(actix_web::middleware::from_fn(auth::guard))
 }
 
 /// What every route reads besides its request: the application state and the verdicts served
@@ -125,6 +134,7 @@ fn configure(cfg: &mut web::ServiceConfig) {
     .app_data(web::PathConfig::default().error_handler(path_error))
     .app_data(web::QueryConfig::default().error_handler(query_error));
     register_routes(cfg);
+    cfg.service(web::resource("/metrics").route(web::get().to(meta::metrics)));
     panel::configure(cfg);
     services::configure(cfg);
     reports::configure(cfg);
@@ -346,14 +356,23 @@ where
                 .request()
                 .match_pattern()
                 .unwrap_or_else(|| "<unmatched>".into());
+            let elapsed = started.elapsed();
             tracing::info!(
                 request_id = %id,
                 method = %method,
                 route = %pattern,
                 status = res.status().as_u16(),
-                micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
                 "request"
             );
+            if let Some(state) = res.request().app_data::<web::Data<AppState>>() {
+                state.metrics.request(
+                    &pattern,
+                    method.as_str(),
+                    res.status().as_u16(),
+                    elapsed.as_secs_f64(),
+                );
+            }
             if let Ok(v) = HeaderValue::from_str(&header_id) {
                 res.headers_mut()
                     .insert(HeaderName::from_static("x-request-id"), v);

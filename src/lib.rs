@@ -11,6 +11,7 @@ pub mod domain;
 pub mod http;
 pub mod issuance;
 pub mod mail;
+pub mod metrics;
 pub mod settings;
 pub mod signing;
 pub mod standing;

@@ -42,6 +42,9 @@ pub struct Settings {
     /// `SELO_ICP_POLICY`, default `AD-RB-1.1`: the signature policy an ICP-Brasil signature
     /// names — `AD-RB-1.1`, `AD-RB-1.2`, `AD-RB-1.3`, or the path of a policy file (.der).
     pub icp_policy: Option<String>,
+    /// `SELO_METRICS_TOKEN`: the operator's bearer token for `GET /metrics`; unset, the
+    /// metrics are not served.
+    pub metrics_token: Option<String>,
 }
 
 /// The OpenID Connect provider the city registered selo with (gov.br's Login Único): the
@@ -327,6 +330,10 @@ impl std::fmt::Debug for Settings {
             .field("webhooks", &self.webhooks)
             .field("oidc", &self.oidc)
             .field("icp_policy", &self.icp_policy)
+            .field(
+                "metrics_token",
+                &self.metrics_token.as_ref().map(|_| "<set>"),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -432,6 +439,7 @@ impl Settings {
             webhooks: Webhooks::from_env(&var),
             oidc: Oidc::from_env(&var),
             icp_policy: var("SELO_ICP_POLICY"),
+            metrics_token: var("SELO_METRICS_TOKEN"),
         }
     }
 }

@@ -162,6 +162,7 @@ impl Application {
             rate_limits: Arc::new(crate::state::limits::RateLimits::new(&settings.limits)),
             login_throttle: Arc::default(),
             mail_wake: Arc::default(),
+            metrics: Arc::default(),
         };
         start_mail(&state)?;
         let limits = state.rate_limits.clone();

@@ -35,6 +35,8 @@ pub struct AppState {
     pub login_throttle: Arc<throttle::LoginThrottle>,
     /// Wakes this node's e-mail sender when a message was queued.
     pub mail_wake: Arc<tokio::sync::Notify>,
+    /// This node's metrics (`GET /metrics`).
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after

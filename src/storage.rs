@@ -61,6 +61,22 @@ pub enum StorageError {
     Unavailable(#[source] sqlx::Error),
     #[error("database error: {0}")]
     Database(#[source] sqlx::Error),
+    /// The database was migrated by a newer selo: this binary does not know migration `.0`.
+    #[error(
+        "the database was migrated by a newer version of selo (its migration {0} is unknown to this binary): \
+         run the newer binary, or restore the backup taken before the upgrade (selo restore)"
+    )]
+    NewerSchema(i64),
+}
+
+impl StorageError {
+    /// A migration's failure, with a newer database's named as such.
+    pub fn migration(e: sqlx::migrate::MigrateError) -> Self {
+        match e {
+            sqlx::migrate::MigrateError::VersionMissing(v) => Self::NewerSchema(v),
+            other => Self::Database(sqlx::Error::Migrate(Box::new(other))),
+        }
+    }
 }
 
 impl From<sqlx::Error> for StorageError {

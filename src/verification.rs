@@ -470,6 +470,18 @@ pub async fn verify_token(
     cache: &cache::VerdictCache,
     now: DateTime<Utc>,
 ) -> Verification {
+    let v = token_verdict(raw, keys, state, cache, now).await;
+    state.metrics.verdict("token", v.verdict.as_str());
+    v
+}
+
+async fn token_verdict(
+    raw: &str,
+    keys: &KeySet,
+    state: &AppState,
+    cache: &cache::VerdictCache,
+    now: DateTime<Utc>,
+) -> Verification {
     let store = &state.store;
     // Read before anything else: a commit from now on makes what is computed here stale.
     let generation = store.changes().generation();
@@ -608,6 +620,12 @@ async fn within_status_deadline(
 
 /// Looks up the short code printed under the QR (`K7Q-29X-HM6`, typed in any case).
 pub async fn verify_code(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verification {
+    let v = code_verdict(raw, state, now).await;
+    state.metrics.verdict("code", v.verdict.as_str());
+    v
+}
+
+async fn code_verdict(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verification {
     let store = &state.store;
     let outcome = |verdict, document| Verification {
         verdict,

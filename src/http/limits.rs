@@ -89,7 +89,9 @@ where
         let state = req.app_data::<actix_web::web::Data<crate::state::AppState>>()?;
         let limits = &state.rate_limits;
         let client = limits.client(req.peer_addr().map(|a| a.ip()), req.headers())?;
-        limits.check(class, client).err().map(too_many)
+        let refused = limits.check(class, client).err()?;
+        state.metrics.rate_limited(class.as_str());
+        Some(too_many(refused))
     });
     match refused {
         None => Either::Left(

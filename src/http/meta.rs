@@ -90,8 +90,65 @@ pub async fn not_found() -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound("Endereço não encontrado.".into()))
 }
 
-pub async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::MethodNotAllowed)
+/// `GET /metrics`: the node's metrics, for the operator's token only (404 when none is set,
+/// 401 for another).
+pub async fn metrics(state: web::Data<AppState>, req: actix_web::HttpRequest) -> HttpResponse {
+    let Some(token) = state.settings.metrics_token.as_deref() else {
+        return actix_web::ResponseError::error_response(&ApiError::NotFound(
+            "Endereço não encontrado.".into(),
+        ));
+    };
+    let sent = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    if !bool::from(subtle::ConstantTimeEq::ct_eq(
+        sent.as_bytes(),
+        token.as_bytes(),
+    )) {
+        return actix_web::ResponseError::error_response(&ApiError::Unauthorized(
+            "As métricas pedem o token do operador (SELO_METRICS_TOKEN).".into(),
+        ));
+    }
+    let sampled = match state.store.operational_readings().await {
+        Ok(
+            [
+                pool_size,
+                pool_idle,
+                mail_queued,
+                mail_failed,
+                webhooks_queued,
+            ],
+        ) => Some(crate::metrics::Sampled {
+            pool_size,
+            pool_idle,
+            mail_queued,
+            mail_failed,
+            webhooks_queued,
+        }),
+        Err(e) => {
+            tracing::warn!(error = %e, "metrics: the database readings failed");
+            None
+        }
+    };
+    match state.metrics.encode(sampled.as_ref()) {
+        Ok(text) => HttpResponse::Ok()
+            .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
+            .insert_header(("Cache-Control", "no-store"))
+            .body(text),
+        Err(_) => HttpResponse::InternalServerError().finish(),
+    }
+}
+
+/// A method the resource does not serve: 405 with `Allow` listing those it does.
+pub fn method_not_allowed(allow: &str) -> HttpResponse {
+    let mut res = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed);
+    if let Ok(v) = actix_web::http::header::HeaderValue::from_str(allow) {
+        res.headers_mut().insert(actix_web::http::header::ALLOW, v);
+    }
+    res
 }
 
 /// This document: the API in OpenAPI 3.1, generated from the handlers' types.

@@ -244,8 +244,12 @@ pub(crate) async fn sign_document(
     };
     let marks = mark(state, &payload)?;
     let inputs = inputs(&marks);
+    let started = std::time::Instant::now();
     let (pdf, sha256) =
         render_signed(state, template, inputs, marks.qr.svg.clone(), reason, now).await?;
+    state
+        .metrics
+        .signed(identity.kind.as_str(), started.elapsed().as_secs_f64());
     Ok(SignedDocument {
         document: Document {
             id,

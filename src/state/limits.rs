@@ -25,6 +25,18 @@ pub enum Class {
     Report,
 }
 
+impl Class {
+    /// As the metrics name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Verify => "verify",
+            Self::Code => "code",
+            Self::Upload => "upload",
+            Self::Report => "report",
+        }
+    }
+}
+
 type Limiter = DefaultKeyedRateLimiter<IpAddr>;
 
 /// The limiters of one node.

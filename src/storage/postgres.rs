@@ -65,7 +65,7 @@ impl PgRepository {
                     }
                 });
             }
-            Err(e) => return Err(StorageError::Database(sqlx::Error::Migrate(Box::new(e)))),
+            Err(e) => return Err(StorageError::migration(e)),
         }
         Ok(Self {
             pool,

@@ -43,9 +43,7 @@ impl SqliteRepository {
             .acquire_timeout(Duration::from_secs(2))
             .connect_with(options)
             .await?;
-        migrate(&pool)
-            .await
-            .map_err(|e| StorageError::Database(sqlx::Error::Migrate(Box::new(e))))?;
+        migrate(&pool).await.map_err(StorageError::migration)?;
         Ok(Self {
             pool,
             changes: Arc::default(),

@@ -81,7 +81,17 @@ async fn bad_json_wrong_types_unknown_routes_methods_and_big_bodies_are_problems
         .send()
         .await
         .unwrap();
+    // RFC 9110: the 405 names what the resource serves.
+    assert_eq!(res.headers()["allow"], "POST");
     problem(res, StatusCode::METHOD_NOT_ALLOWED).await;
+    let res = app
+        .client
+        .post(app.url("/api/v1/platform/webhook"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.headers()["allow"], "GET, PUT");
     let big = json!({"name": "x".repeat(100_000)});
     problem(
         app.post("/api/v1/drivers", &big).await,

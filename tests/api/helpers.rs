@@ -204,6 +204,11 @@ pub async fn spawn_mailing(
 
 /// `spawn_app` signing applicants in through the OpenID Connect provider `oidc` names.
 pub async fn spawn_app_with_oidc(oidc: selo::settings::Oidc) -> TestApp {
+    spawn_app_tuned(|s| s.oidc = Some(oidc)).await
+}
+
+/// `spawn_app` with the test settings as `tune` changes them.
+pub async fn spawn_app_tuned(tune: impl FnOnce(&mut Settings)) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
     let database = fresh_database(data_dir.path()).await;
     spawn_tuned(
@@ -216,7 +221,7 @@ pub async fn spawn_app_with_oidc(oidc: selo::settings::Oidc) -> TestApp {
         },
         None,
         crate::smtp::SmtpServer::start().await,
-        |s| s.oidc = Some(oidc),
+        tune,
     )
     .await
 }
@@ -250,6 +255,7 @@ async fn spawn_tuned(
         },
         oidc: None,
         icp_policy: None,
+        metrics_token: None,
     };
     tune(&mut settings);
     let clock = Arc::new(FixedClock::new(t0()));

@@ -33,6 +33,7 @@ mod filings;
 mod follows;
 mod icp;
 mod legal_bases;
+mod metrics;
 mod migrations;
 mod officials;
 mod oidc;

@@ -447,3 +447,26 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// A database migrated by a newer selo: this binary refuses to start on it, saying so, and
+/// leaves it as it is.
+#[tokio::test]
+async fn an_older_binary_refuses_a_database_a_newer_one_migrated() {
+    let app = crate::helpers::spawn_app().await;
+    app.exec_sql(&[
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99001, 'from a newer selo', TRUE, '', 1)",
+    ])
+    .await;
+    let Err(refused) = selo::storage::Store::connect(&app.database_url).await else {
+        panic!("a newer database is refused");
+    };
+    let text = refused.to_string();
+    assert!(text.contains("newer version of selo"), "{text}");
+    assert!(text.contains("99001"), "{text}");
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM _sqlx_migrations WHERE version = 99001")
+            .await,
+        1
+    );
+}

@@ -28,6 +28,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         webhooks: selo::settings::Webhooks::default(),
         oidc: None,
         icp_policy: None,
+        metrics_token: None,
     }
 }
 

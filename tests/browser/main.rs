@@ -160,6 +160,7 @@ async fn spawn_app_with(mail: selo::settings::Mail) -> App {
         webhooks: selo::settings::Webhooks::default(),
         oidc: None,
         icp_policy: None,
+        metrics_token: None,
     };
     let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();
