@@ -56,7 +56,7 @@ async fn verified_for(
     params(("token" = String, Path, description = "O token COSE do QR code (base64url)"), super::authorizations::AsOfQuery),
     responses(
         (status = 200, description = "Veredito (valid, expired, revoked, suspended, replaced, outdated, forged…)", body = Verification),
-        (status = 400, description = "Token ilegível (`malformed`)", body = Verification),
+        (status = 400, description = "Token ilegível (`malformed`); parâmetros de consulta inválidos (problem+json)", content((Verification = "application/json"), (super::problem::Problem = "application/problem+json"))),
         (status = 401, description = "`as_of` pedido sem credencial de servidor", content_type = "application/problem+json", body = super::problem::Problem),
         (status = 422, description = "`as_of` futuro, malformado ou anterior à emissão do documento", content_type = "application/problem+json", body = super::problem::Problem),
         (status = 503, description = "Assinatura verificada, situação indisponível (`status_unavailable`)", body = Verification),
@@ -191,9 +191,9 @@ pub async fn status_list(
     params(("code" = String, Path, description = "O código impresso no documento")),
     responses(
         (status = 200, description = "Veredito", body = Verification),
-        (status = 400, description = "Código ilegível (`malformed`)", body = Verification),
-        (status = 404, description = "Nenhum documento com este código (`unknown_document`)", body = Verification),
-        (status = 503, description = "Situação indisponível (`status_unavailable`)", body = Verification),
+        (status = 400, description = "Código ilegível (`malformed`)", content((Verification = "application/json"), (super::problem::Problem = "application/problem+json"))),
+        (status = 404, description = "Nenhum documento com este código (`unknown_document`); ou endereço inválido (problem+json)", content((Verification = "application/json"), (super::problem::Problem = "application/problem+json"))),
+        (status = 503, description = "Situação indisponível (`status_unavailable`)", content((Verification = "application/json"), (super::problem::Problem = "application/problem+json"))),
     ))]
 pub async fn api_code(
     state: web::Data<AppState>,
@@ -384,8 +384,8 @@ async fn check_pdf(state: &AppState, pdf: &[u8]) -> PdfVerification {
         content((super::openapi::PdfFile = "application/pdf"), (super::openapi::PdfUpload = "multipart/form-data"))),
     responses(
         (status = 200, description = "Veredito, com o resultado da assinatura do PDF", body = PdfVerification),
-        (status = 400, description = "Arquivo que não é um PDF assinado legível (`malformed`)", body = PdfVerification),
-        (status = 503, description = "Situação indisponível (`status_unavailable`)", body = PdfVerification),
+        (status = 400, description = "Arquivo que não é um PDF assinado legível (`malformed`); um envio recusado antes de ler o PDF (sem arquivo, tipo errado) vem como problem+json", content((PdfVerification = "application/json"), (super::problem::Problem = "application/problem+json"))),
+        (status = 503, description = "Situação indisponível (`status_unavailable`); verificações de PDF demais ao mesmo tempo (problem+json)", content((PdfVerification = "application/json"), (super::problem::Problem = "application/problem+json"))),
     ))]
 pub async fn api_pdf(
     state: web::Data<AppState>,
