@@ -51,6 +51,8 @@ pub struct Sampled {
     pub mail_queued: i64,
     pub mail_failed: i64,
     pub webhooks_queued: i64,
+    /// Seconds since this node last built the signed status list; `None`: not built yet.
+    pub status_list_age: Option<i64>,
 }
 
 fn latency() -> Histogram {
@@ -72,6 +74,7 @@ pub struct Metrics {
     mail_queued: Gauge,
     mail_failed: Gauge,
     webhooks_queued: Gauge,
+    status_list_age: Gauge,
     database_errors: Counter<u64, AtomicU64>,
 }
 
@@ -157,6 +160,11 @@ impl Metrics {
             "webhook_queued_deliveries",
             "Platform webhook deliveries waiting to be sent",
         );
+        let status_list_age = gauge(
+            &mut registry,
+            "status_list_age_seconds",
+            "Seconds since this node built the signed status list it serves (-1: none yet)",
+        );
         let database_errors = Counter::default();
         registry.register(
             "metrics_database_errors",
@@ -176,6 +184,7 @@ impl Metrics {
             mail_queued,
             mail_failed,
             webhooks_queued,
+            status_list_age,
             database_errors,
         }
     }
@@ -222,6 +231,7 @@ impl Metrics {
                 self.mail_queued.set(s.mail_queued);
                 self.mail_failed.set(s.mail_failed);
                 self.webhooks_queued.set(s.webhooks_queued);
+                self.status_list_age.set(s.status_list_age.unwrap_or(-1));
             }
             None => {
                 self.database_errors.inc();

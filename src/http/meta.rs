@@ -92,7 +92,11 @@ pub async fn not_found() -> Result<HttpResponse, ApiError> {
 
 /// `GET /metrics`: the node's metrics, for the operator's token only (404 when none is set,
 /// 401 for another).
-pub async fn metrics(state: web::Data<AppState>, req: actix_web::HttpRequest) -> HttpResponse {
+pub async fn metrics(
+    state: web::Data<AppState>,
+    cache: web::Data<crate::verification::cache::VerdictCache>,
+    req: actix_web::HttpRequest,
+) -> HttpResponse {
     let Some(token) = state.settings.metrics_token.as_deref() else {
         return actix_web::ResponseError::error_response(&ApiError::NotFound(
             "Endereço não encontrado.".into(),
@@ -127,6 +131,10 @@ pub async fn metrics(state: web::Data<AppState>, req: actix_web::HttpRequest) ->
             mail_queued,
             mail_failed,
             webhooks_queued,
+            status_list_age: crate::verification::status_list::age_seconds(
+                &cache,
+                state.clock.now(),
+            ),
         }),
         Err(e) => {
             tracing::warn!(error = %e, "metrics: the database readings failed");

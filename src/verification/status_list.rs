@@ -21,6 +21,13 @@ pub const VALID_FOR: Duration = Duration::hours(24);
 /// How long a list is served before it is built again, even with no act in between.
 const REBUILD_AFTER: Duration = Duration::hours(1);
 
+/// How old the list kept is at `now`, in seconds; `None` when none was built yet or one is
+/// being built this moment (the metrics do not wait for it).
+pub fn age_seconds(cache: &VerdictCache, now: DateTime<Utc>) -> Option<i64> {
+    let kept = cache.status_list.try_lock().ok()?;
+    kept.as_ref().map(|b| (now - b.at).num_seconds())
+}
+
 /// The list now: the one kept if it still holds, else one built now; `None` when the register
 /// does not answer and no unexpired list was built before.
 pub async fn current(

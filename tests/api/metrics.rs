@@ -16,6 +16,13 @@ async fn a_scrape_counts_a_grant_and_a_verification_for_the_operator_only() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["verdict"], "valid");
 
+    // The status list built once: its age is read at the scrape.
+    assert_eq!(
+        app.get("/api/v1/status-list").await.status(),
+        StatusCode::OK
+    );
+    app.clock.advance(chrono::Duration::seconds(90));
+
     let scrape = |bearer: Option<&'static str>| {
         let mut req = app.client.get(app.url("/metrics"));
         if let Some(b) = bearer {
@@ -48,6 +55,7 @@ async fn a_scrape_counts_a_grant_and_a_verification_for_the_operator_only() {
         r#"selo_documents_signed_total{kind="app_sticker"} 1"#,
         "selo_document_render_sign_seconds_count 2",
         "selo_outbox_queued_messages 0",
+        "selo_status_list_age_seconds 90",
     ] {
         assert!(text.contains(line), "{line} in\n{text}");
     }
