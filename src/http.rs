@@ -367,7 +367,7 @@ where
             );
             if let Some(state) = res.request().app_data::<web::Data<AppState>>() {
                 state.metrics.request(
-                    &pattern,
+                    pattern,
                     method.as_str(),
                     res.status().as_u16(),
                     elapsed.as_secs_f64(),

@@ -190,19 +190,16 @@ impl Metrics {
     }
 
     /// A request answered: its route pattern (never the path), method, status and time.
-    pub fn request(&self, route: &str, method: &str, status: u16, seconds: f64) {
+    pub fn request(&self, route: String, method: &str, status: u16, seconds: f64) {
+        let route = RouteLabels { route };
+        self.request_seconds.get_or_create(&route).observe(seconds);
         self.requests
             .get_or_create(&RequestLabels {
-                route: route.to_owned(),
+                route: route.route,
                 method: method.to_owned(),
                 status,
             })
             .inc();
-        self.request_seconds
-            .get_or_create(&RouteLabels {
-                route: route.to_owned(),
-            })
-            .observe(seconds);
     }
 
     pub fn verdict(&self, by: &'static str, verdict: &'static str) {
@@ -250,7 +247,7 @@ mod tests {
     #[test]
     fn a_scrape_lists_what_was_counted_by_pattern() {
         let m = Metrics::new();
-        m.request("/api/v1/verify/{token}", "GET", 200, 0.002);
+        m.request("/api/v1/verify/{token}".to_owned(), "GET", 200, 0.002);
         m.verdict("token", "valid");
         m.signed("app_sticker", 0.2);
         m.rate_limited("verify");

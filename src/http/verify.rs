@@ -484,13 +484,10 @@ async fn for_validator(
     state: &AppState,
     token: &str,
     code: Option<&str>,
-) -> Result<(Box<crate::storage::documents::Document>, String), ApiError> {
+) -> Result<Box<crate::storage::documents::Document>, ApiError> {
     use crate::verification::validator::ForValidator;
     match crate::verification::validator::for_validator(state, token, code).await {
-        Ok(ForValidator::File(doc)) => {
-            let code = doc.verification_code.clone();
-            Ok((doc, code))
-        }
+        Ok(ForValidator::File(doc)) => Ok(doc),
         Ok(ForValidator::WrongCode) => Err(ApiError::Unauthorized(
             "O código de verificação não é o impresso neste documento.".into(),
         )),
@@ -525,7 +522,7 @@ pub async fn page_token(
 ) -> HttpResponse {
     if q.format.as_deref() == Some(crate::verification::validator::ITI_FORMAT) {
         return match for_validator(&state, &token, q.secret_code.as_deref()).await {
-            Ok((_, code)) => HttpResponse::Ok().json(ValidatorPrescription {
+            Ok(doc) => HttpResponse::Ok().json(ValidatorPrescription {
                 version: "1.0.0",
                 prescription: ValidatorFiles {
                     signature_files: vec![ValidatorFile {
@@ -533,7 +530,7 @@ pub async fn page_token(
                             "{}/v/{}/documento.pdf?_secretCode={}",
                             state.settings.public_url.trim_end_matches('/'),
                             super::urls::urlencode(&token),
-                            super::urls::urlencode(&code)
+                            super::urls::urlencode(&doc.verification_code)
                         ),
                     }],
                 },
@@ -567,7 +564,7 @@ pub async fn validator_pdf(
     token: web::Path<String>,
     q: web::Query<ValidatorQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (doc, _) = for_validator(&state, &token, q.secret_code.as_deref()).await?;
+    let doc = for_validator(&state, &token, q.secret_code.as_deref()).await?;
     let pdf = state
         .store
         .document_pdf(doc.id)

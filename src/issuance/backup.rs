@@ -62,28 +62,21 @@ fn is_private_key(name: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("key"))
 }
 
+/// Sets `path`'s mode (0600 for a file with secrets or personal data, 0700 for a folder).
 #[cfg(unix)]
+fn restrict(path: &Path, mode: u32) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+        .with_context(|| format!("chmod {mode:o} {}", path.display()))
+}
+
+#[cfg(not(unix))]
+fn restrict(_path: &Path, _mode: u32) -> anyhow::Result<()> {
+    Ok(())
+}
+
 fn private(path: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o600))
-        .with_context(|| format!("chmod 600 {}", path.display()))
-}
-
-#[cfg(not(unix))]
-fn private(_path: &Path) -> anyhow::Result<()> {
-    Ok(())
-}
-
-#[cfg(unix)]
-fn private_folder(path: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o700))
-        .with_context(|| format!("chmod 700 {}", path.display()))
-}
-
-#[cfg(not(unix))]
-fn private_folder(_path: &Path) -> anyhow::Result<()> {
-    Ok(())
+    restrict(path, 0o600)
 }
 
 /// A folder that is absent or empty, created (parents too) when absent.
@@ -189,7 +182,7 @@ pub async fn backup(
 ) -> anyhow::Result<Made> {
     empty_folder(dest, "the backup folder")?;
     // The register holds personal data: the folder is its owner's alone.
-    private_folder(dest)?;
+    restrict(dest, 0o700)?;
     let created_at = chrono::Utc::now();
     let mut files = std::collections::BTreeMap::new();
     // The register first: the counts and the head are read from the copy itself, so they

@@ -74,31 +74,6 @@ impl PgSnapshot {
 }
 
 impl Store {
-    /// What the metrics read at each scrape: the pool's connections (open, idle), the e-mail
-    /// outbox (pending, failed) and the webhook deliveries pending.
-    pub async fn operational_readings(&self) -> Result<[i64; 5], StorageError> {
-        let (size, idle) = match self {
-            Self::Sqlite(r) => (r.pool().size(), r.pool().num_idle()),
-            Self::Postgres(r) => (r.pool().size(), r.pool().num_idle()),
-        };
-        let (pending, failed, hooks): (i64, i64, i64) = on_backend!(self, |pool, _begin| {
-            sqlx::query_as(
-                "SELECT (SELECT COUNT(*) FROM outbox_messages WHERE status = 'pending'), \
-                 (SELECT COUNT(*) FROM outbox_messages WHERE status = 'failed'), \
-                 (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending')",
-            )
-            .fetch_one(pool)
-            .await?
-        });
-        Ok([
-            i64::from(size),
-            i64::try_from(idle).unwrap_or(i64::MAX),
-            pending,
-            failed,
-            hooks,
-        ])
-    }
-
     /// On PostgreSQL, a repeatable-read transaction whose snapshot is exported for `pg_dump`.
     pub async fn pg_snapshot(&self) -> Result<PgSnapshot, StorageError> {
         let Self::Postgres(r) = self else {

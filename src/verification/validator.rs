@@ -15,7 +15,7 @@ pub const ITI_FORMAT: &str = "application/validador-iti+json";
 /// What a validator gets for a token and the code it presents.
 #[derive(Debug)]
 pub enum ForValidator {
-    /// The document, and the code as printed (normalised).
+    /// The document, its code presented.
     File(Box<Document>),
     /// A code that is not this document's (or none).
     WrongCode,
