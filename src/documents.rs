@@ -13,7 +13,9 @@ use chrono::{DateTime, Utc};
 use qrcode::{EcLevel, QrCode};
 use serde_json::json;
 
-use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::legal_basis::{
+    RideHailingDocumentCitations, RideHailingLegalBasis, with_provision,
+};
 use crate::domain::ride_hailing::registry::{Driver, RideHailingAuthorization, Vehicle};
 
 /// Width of the QR code's modules area on the sticker (APP-ART14 sticker; readable on the
@@ -216,20 +218,26 @@ impl RideHailingDocumentContext<'_> {
             )
     }
 
-    /// How the law of this authorization's legal basis is cited, `articles` first.
-    fn cite(&self, articles: &str) -> String {
-        cite(
+    /// How the law of this authorization's legal basis cites the provision `pick` takes from
+    /// its document citations, first: the law alone when the basis lists none.
+    fn cite(&self, pick: fn(&RideHailingDocumentCitations) -> &str) -> String {
+        cite_provision(
             &self.letterhead.profile,
             &self.authorization.legal_basis_version,
-            articles,
+            self.provision(pick),
             &self.basis.citation,
         )
+    }
+
+    /// The provision `pick` takes from the basis's document citations, if it lists them.
+    fn provision(&self, pick: fn(&RideHailingDocumentCitations) -> &str) -> Option<&str> {
+        self.basis.document_citations.as_ref().map(pick)
     }
 
     /// Inputs of `templates/app_sticker.typ` (APP-ART14).
     pub fn sticker_inputs(&self, code: &str, qr: &Qr) -> serde_json::Value {
         let a = self.authorization;
-        let citation = self.cite("Art. 14");
+        let citation = sticker_citation(&self.letterhead.profile, self.basis);
         sticker_inputs(&StickerFace {
             number: &a.number,
             plate: &self.vehicle.plate,
@@ -275,8 +283,11 @@ impl RideHailingDocumentContext<'_> {
             // APP-ART8-P2: a copy issued for a replacement car says so.
             "substitution": if a.substitutions > 0 {
                 format!(
-                    "{}ª substituição do veículo (art. 8º, §2º) em {}: as vias anteriores perderam a validade.",
-                    a.substitutions,
+                    "{} em {}: as vias anteriores perderam a validade.",
+                    with_provision(
+                        &format!("{}ª substituição do veículo", a.substitutions),
+                        self.provision(|c| &c.substitution)
+                    ),
                     format::date(crate::domain::dates::local_date(self.issued_at))
                 )
             } else {
@@ -288,8 +299,25 @@ impl RideHailingDocumentContext<'_> {
             "valid_until_long": format::date_long(a.valid_until),
             "issued_at": format::datetime_local(self.issued_at),
             "issued_on_long": format::date_long(crate::domain::dates::local_date(self.issued_at)),
+            // The grant's grounds and its validity, each with the provision the basis cites.
+            "grounded_on": grounded_on(self.provision(|c| &c.authorization), &law),
+            "validity_months": with_provision(
+                &format!("{} meses contados do pagamento das taxas em {}", self.basis.authorization_validity_months, format::date(a.fee_paid_on)),
+                self.provision(|c| &c.validity),
+            ),
+            "obligations": [
+                with_provision("Portar esta autorização durante a prestação do serviço", self.provision(|c| &c.carry)),
+                with_provision("Manter o adesivo padrão de 10 × 14 cm no canto superior direito do para-brisa, pelo lado de dentro", self.provision(|c| &c.sticker)),
+                format!(
+                    "{} e comunicar qualquer alteração de dados cadastrais em até {} dias{}",
+                    with_provision("Utilizar somente o veículo autorizado", self.provision(|c| &c.vehicle_only)),
+                    self.basis.data_change_report_days,
+                    self.provision(|c| &c.data_change).map_or_else(String::new, |p| format!(" ({p})")),
+                ),
+            ],
+            "vistoria_provision": self.provision(|c| &c.vistoria).map_or_else(String::new, |p| format!(" ({p})")),
             "law": law,
-            "legal_basis": self.cite("arts. 2º, 3º, 8º, 12 e 14"),
+            "legal_basis": self.cite(|c| &c.grounds),
             "legal_basis_version": a.legal_basis_version,
             // The provisions a court had suspended on the day, which the decision did not
             // apply, as the basis names them.
@@ -305,6 +333,55 @@ impl RideHailingDocumentContext<'_> {
     }
 }
 
+/// How `provision` of the law of legal-basis `version` is cited ("art. 14 da Lei …"), or the
+/// law alone when the basis cites no provision for it; `fallback` as in [`cite`].
+pub fn cite_provision(
+    profile: &profile::Profile,
+    version: &str,
+    provision: Option<&str>,
+    fallback: &str,
+) -> String {
+    match provision.filter(|p| !p.trim().is_empty()) {
+        Some(p) => cite(profile, version, p, fallback),
+        None => profile
+            .law(version)
+            .map_or_else(|| fallback.to_owned(), profile::LawCitation::law),
+    }
+}
+
+/// APP-ART14: the provision the sticker prints, as the profile cites the law of `basis`
+/// ("Art. 14 da …"), else the basis's own sticker line.
+pub fn sticker_citation(profile: &profile::Profile, basis: &RideHailingLegalBasis) -> String {
+    capitalized(&cite_provision(
+        profile,
+        &basis.version,
+        basis
+            .document_citations
+            .as_ref()
+            .map(|c| c.sticker.as_str()),
+        &basis.sticker_citation,
+    ))
+}
+
+/// "com fundamento no art. 3º da {law}" ("nos arts. …" for several), or "com fundamento na
+/// {law}" when the basis cites no provision.
+pub fn grounded_on(provision: Option<&str>, law: &str) -> String {
+    match provision.map(str::trim).filter(|p| !p.is_empty()) {
+        None => format!("com fundamento na {law}"),
+        Some(p) if p.starts_with("arts.") => format!("com fundamento nos {p} da {law}"),
+        Some(p) if p.starts_with("art.") => format!("com fundamento no {p} da {law}"),
+        Some(p) => format!("com fundamento em {p} da {law}"),
+    }
+}
+
+/// `text` with its first letter in upper case ("Art. 14 da Lei …").
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// How the law of legal-basis `version` is cited, `articles` first ("art. 14 da Lei Municipal
 /// nº …" or "… da minuta de lei municipal de …"); `fallback` when the profile does not know
 /// the version (a document of a basis no longer configured).
@@ -317,6 +394,21 @@ pub fn cite(profile: &profile::Profile, version: &str, articles: &str, fallback:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_grounds_take_the_preposition_of_their_provision() {
+        let law = "Lei Municipal nº 4.976, de 16 de maio de 2025";
+        assert_eq!(
+            grounded_on(Some("arts. 3º e 17"), law),
+            format!("com fundamento nos arts. 3º e 17 da {law}")
+        );
+        assert_eq!(
+            grounded_on(Some("art. [a definir]"), law),
+            format!("com fundamento no art. [a definir] da {law}")
+        );
+        assert_eq!(grounded_on(None, law), format!("com fundamento na {law}"));
+        assert_eq!(capitalized("art. 14 da Lei"), "Art. 14 da Lei");
+    }
     use crate::domain::verification_code::{CODE_ALPHABET, check_symbol};
 
     #[test]

@@ -145,6 +145,7 @@ impl Application {
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
+        let calendar_settings = Arc::new(profile.calendar.clone());
         let state = AppState {
             store: store.clone(),
             keys: Arc::new(keys),
@@ -153,7 +154,7 @@ impl Application {
             legal_bases: Arc::new(legal_bases),
             letterhead: Arc::new(Letterhead::new(profile, &settings.public_url)),
             settings: Arc::new(settings.clone()),
-            calendar_settings: Arc::new(crate::domain::calendar::CalendarSettings::default()),
+            calendar_settings,
             deadline_rules: Arc::new(crate::domain::calendar::DeadlineRules::default()),
             decreed_days: Arc::default(),
             pdf_slots: Arc::new(tokio::sync::Semaphore::new(

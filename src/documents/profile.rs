@@ -52,6 +52,9 @@ pub struct Profile {
     /// How applicants sign in at `/servicos`.
     #[serde(default)]
     pub sign_in: SignIn,
+    /// The municipality's own closed days (its holidays, the pontos facultativos that close
+    /// the office), on top of the national ones.
+    pub calendar: crate::domain::calendar::CalendarSettings,
 }
 
 /// What an applicant's sign-in through the city's OpenID Connect provider (gov.br) requires.
@@ -355,6 +358,7 @@ impl Profile {
         if let Err(e) = crate::domain::reminders::check_days_before(&self.reminders.days_before) {
             p.push(e);
         }
+        p.extend(self.calendar.problems());
         let c = &self.prefeitura.cnpj;
         if !is_placeholder(c) && crate::domain::ids::Cnpj::parse(c).is_err() {
             p.push(format!("prefeitura.cnpj: CNPJ inválido ({c})"));

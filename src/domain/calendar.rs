@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 use chrono_tz::America::Cuiaba;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::dates::{MonthOverflow, add_months};
 
@@ -24,7 +24,7 @@ pub enum DayKind {
     Religious,
     /// Mato Grosso state holiday.
     State,
-    /// Barra do Garças municipal holiday.
+    /// Holiday of the municipality (its profile's `[calendar]`).
     Municipal,
     /// Decreed *ponto facultativo* that closes the office.
     PontoFacultativo,
@@ -43,28 +43,75 @@ pub struct ClosedDay {
     pub act: Option<String>,
 }
 
-/// Calendar switches (municipal days of docs/readings.md, several unsure and decided yearly by decree).
-#[expect(
-    clippy::struct_excessive_bools,
-    reason = "independent switches, one per day"
-)]
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+/// The municipality's own closed days, from its profile's `[calendar]`: its municipal holidays
+/// (by day and month, as its laws set them) and whether the usual *pontos facultativos* close
+/// the office. Barra do Garças's are in docs/readings.md (13/06 Santo Antônio on; 15/09, the
+/// anniversary, UNSURE and off).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CalendarSettings {
-    /// 13/06, Santo Antônio, padroeiro (likely a municipal holiday; scenario default: on).
-    pub santo_antonio: bool,
-    /// 15/09, aniversário do município (holiday status UNSURE; default: off).
-    pub municipal_anniversary: bool,
+    /// The municipal holidays, each every year on its day.
+    #[serde(default)]
+    pub municipal_holidays: Vec<MunicipalHoliday>,
     /// Carnival Monday and Tuesday close the office (ponto facultativo, usual: on).
     pub carnival_closed: bool,
     /// Corpus Christi closes the office (ponto facultativo in MT; UNSURE; default: off).
     pub corpus_christi_closed: bool,
 }
 
+/// A municipal holiday: its day and month, what it is, and the law that sets it, if known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MunicipalHoliday {
+    /// Month and day, `MM-DD` ("06-13").
+    pub day: String,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act: Option<String>,
+}
+
+impl MunicipalHoliday {
+    /// The holiday's month and day, if `day` is a day of every year (29/02 is not).
+    pub fn month_day(&self) -> Option<(u32, u32)> {
+        let (m, d) = self.day.split_once('-')?;
+        if m.len() != 2 || d.len() != 2 {
+            return None;
+        }
+        let (m, d) = (m.parse().ok()?, d.parse().ok()?);
+        // 2023 is not a leap year: a day valid in it is valid in every year.
+        NaiveDate::from_ymd_opt(2023, m, d).map(|_| (m, d))
+    }
+}
+
+impl CalendarSettings {
+    /// What is wrong with the settings, for the profile's check.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, h) in self.municipal_holidays.iter().enumerate() {
+            if h.month_day().is_none() {
+                out.push(format!(
+                    "calendar.municipal_holidays[{i}].day: mês e dia no formato MM-DD (ex.: \"06-13\"), um dia de todos os anos."
+                ));
+            }
+            if h.description.trim().is_empty() || h.description.len() > 200 {
+                out.push(format!(
+                    "calendar.municipal_holidays[{i}].description: de 1 a 200 caracteres."
+                ));
+            }
+        }
+        out
+    }
+}
+
 impl Default for CalendarSettings {
+    /// Barra do Garças's, as its profile sets them.
     fn default() -> Self {
         Self {
-            santo_antonio: true,
-            municipal_anniversary: false,
+            municipal_holidays: vec![MunicipalHoliday {
+                day: "06-13".into(),
+                description: "Santo Antônio, padroeiro de Barra do Garças".into(),
+                act: None,
+            }],
             carnival_closed: true,
             corpus_christi_closed: false,
         }
@@ -163,19 +210,15 @@ impl Calendar {
                 "Corpus Christi",
             ));
         }
-        if self.settings.santo_antonio {
-            days.push(closed(
-                day(6, 13),
-                DayKind::Municipal,
-                "Santo Antônio, padroeiro de Barra do Garças",
-            ));
-        }
-        if self.settings.municipal_anniversary {
-            days.push(closed(
-                day(9, 15),
-                DayKind::Municipal,
-                "Aniversário de Barra do Garças",
-            ));
+        for h in &self.settings.municipal_holidays {
+            if let Some((m, d)) = h.month_day() {
+                days.push(ClosedDay {
+                    date: day(m, d),
+                    kind: DayKind::Municipal,
+                    description: h.description.clone(),
+                    act: h.act.clone(),
+                });
+            }
         }
         days.sort_by_key(|d| d.date);
         days
@@ -449,7 +492,11 @@ mod tests {
         assert_eq!((dl.raw_end, dl.due), (d(2025, 9, 14), d(2025, 9, 15)));
         let cal = Calendar::new(
             CalendarSettings {
-                municipal_anniversary: true,
+                municipal_holidays: vec![MunicipalHoliday {
+                    day: "09-15".into(),
+                    description: "Aniversário de Barra do Garças".into(),
+                    act: None,
+                }],
                 ..CalendarSettings::default()
             },
             recess_2025(),
@@ -487,7 +534,7 @@ mod tests {
         );
         let cal = Calendar::new(
             CalendarSettings {
-                santo_antonio: false,
+                municipal_holidays: vec![],
                 ..CalendarSettings::default()
             },
             vec![],
@@ -496,6 +543,32 @@ mod tests {
             deadline_in_days(d(2025, 5, 29), 15, &cal, &rules).due,
             d(2025, 6, 13)
         );
+    }
+
+    #[test]
+    fn a_municipal_holiday_is_a_day_of_every_year() {
+        let holiday = |day: &str| MunicipalHoliday {
+            day: day.into(),
+            description: "Feriado".into(),
+            act: None,
+        };
+        assert_eq!(holiday("06-13").month_day(), Some((6, 13)));
+        for bad in ["02-29", "13-01", "6-13", "06-31", "0613"] {
+            assert_eq!(holiday(bad).month_day(), None, "{bad}");
+        }
+        let settings = CalendarSettings {
+            municipal_holidays: vec![holiday("02-30"), holiday("08-15")],
+            ..CalendarSettings::default()
+        };
+        let problems = settings.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("calendar.municipal_holidays[0].day"));
+        let days = Calendar::new(settings, []).statutory(2026);
+        assert!(
+            days.iter()
+                .any(|c| c.date == d(2026, 8, 15) && c.kind == DayKind::Municipal)
+        );
+        assert!(!days.iter().any(|c| c.date == d(2026, 6, 13)));
     }
 
     // DL-4: a notice handed over on a Saturday counts from Monday; the switch turns it off.

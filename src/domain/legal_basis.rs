@@ -21,6 +21,11 @@ use super::requirements::{AgeCountedFrom, Requirement, RequirementKind, parse_re
 pub use super::requirements::{Ctb306BarStart, Municipality};
 use super::ride_hailing::infractions::{InfractionClass, InfractionType};
 
+mod citations;
+pub use citations::{
+    CharterDocumentCitations, RideHailingDocumentCitations, citation_problems, with_provision,
+};
+
 /// Parameters of the consolidated ride-hailing law (the draft).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +80,10 @@ pub struct RideHailingLegalBasis {
     /// cited; absent: the basis does not allow it, and selo sends no notice by e-mail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub electronic_notice_citation: Option<String>,
+    /// The provisions the law's documents print (`[document_citations]`); absent: they print
+    /// the law's name without article numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_citations: Option<RideHailingDocumentCitations>,
     /// AMB-34: the app law sets no defence, reconsideration or payment periods; until the
     /// decree, the municipality's analogous law (Lei 4.937/2025 arts. 22–23): 15, 10, 30 days.
     pub defence_days: u32,
@@ -310,6 +319,10 @@ pub struct CharterLegalBasis {
     pub publication_date: NaiveDate,
     /// Short citation printed on documents.
     pub citation: String,
+    /// The provisions the law's documents print (`[document_citations]`); absent: they print
+    /// the law's name without article numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_citations: Option<CharterDocumentCitations>,
     /// The secretariat (a key of the municipality profile's `[secretariats]`) that issues and
     /// signs the law's documents, and the one that inspects the buses (Lei 4.937/2025, art.
     /// 2º: the Secretaria Municipal de Infraestrutura e Serviços, for both).
@@ -602,6 +615,7 @@ impl BasisFile for RideHailingLegalBasis {
         if let Some(eif) = self.entry_into_force {
             plausible_date("entry_into_force", eif, out);
         }
+        citation_problems(self.document_citations.as_ref(), out);
     }
 }
 
@@ -780,6 +794,7 @@ impl BasisFile for CharterLegalBasis {
         if self.citation.trim().is_empty() || self.citation.len() > 400 {
             out.push("citation: de 1 a 400 caracteres.".into());
         }
+        citation_problems(self.document_citations.as_ref(), out);
     }
 }
 
@@ -1115,6 +1130,41 @@ mod tests {
         assert_eq!(charter.version, "LEI-4937-2025/v1");
         assert_eq!(charter.fine_upf, 500);
         assert_eq!(charter.publication_date, d(2025, 2, 26));
+    }
+
+    /// The provisions documents print are all filled in, or the file is refused naming each
+    /// empty one; a file without them loads and its documents cite no article.
+    #[test]
+    fn a_document_citation_left_empty_refuses_the_file() {
+        let app = RideHailingLegalBasis::from_toml(DRAFT_2023_FILE).unwrap();
+        assert_eq!(
+            app.document_citations.as_ref().map(|c| c.carry.as_str()),
+            Some("art. 13, I")
+        );
+        let emptied = DRAFT_2023_FILE
+            .replace(r#"carry = "art. 13, I""#, r#"carry = " ""#)
+            .replace(r#"vistoria = "art. 16""#, r#"vistoria = """#);
+        let refused = RideHailingLegalBasis::from_toml(&emptied).unwrap_err();
+        let named: Vec<_> = refused
+            .0
+            .iter()
+            .filter(|p| p.starts_with("document_citations."))
+            .collect();
+        assert_eq!(named.len(), 2, "{refused}");
+        assert!(
+            named[0].starts_with("document_citations.carry:"),
+            "{refused}"
+        );
+        let start = DRAFT_2023_FILE.find("[document_citations]").unwrap();
+        let end = DRAFT_2023_FILE[start..].find("\n\n").unwrap() + start;
+        let without = format!("{}{}", &DRAFT_2023_FILE[..start], &DRAFT_2023_FILE[end..]);
+        let loaded = RideHailingLegalBasis::from_toml(&without).unwrap();
+        assert!(loaded.document_citations.is_none());
+        let charter = CharterLegalBasis::from_toml(LEI_4937_2025_FILE).unwrap();
+        assert_eq!(
+            charter.document_citations.map(|c| c.termo),
+            Some("art. 8º".to_owned())
+        );
     }
 
     /// A version activated before requirements were data still loads, as the same rules.

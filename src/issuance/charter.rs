@@ -9,12 +9,14 @@ use uuid::Uuid;
 
 use crate::documents::auto_notice::{AutoNotice, UpfOfYear};
 use crate::documents::profile::LawCitation;
-use crate::documents::{A4_QR_MM, Letterhead, SELO_QR_MM, cite, common_inputs, format, merge};
+use crate::documents::{
+    A4_QR_MM, Letterhead, SELO_QR_MM, cite_provision, common_inputs, format, merge,
+};
 use crate::domain::charter::CharterAct;
 use crate::domain::charter::{TermoDecision, Vistoria, vistoria_valid_until};
 use crate::domain::dates::local_date;
 use crate::domain::ids::Plate;
-use crate::domain::legal_basis::CharterLegalBasis;
+use crate::domain::legal_basis::{CharterDocumentCitations, CharterLegalBasis, with_provision};
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{Act, DocSpec, Numbering, certified_rows, issue_document, void};
 use crate::issuance::rectification;
@@ -43,12 +45,25 @@ pub const CERTIDAO_SERIES: &str = "CERT";
 
 pub(crate) const SIS: &str = "Secretaria Municipal de Infraestrutura e Serviços";
 
-/// The inputs every charter document shares, under Lei 4.937/2025, citing `articles` of it
-/// as the profile cites the law.
+/// The provision `pick` takes from the charter basis's document citations, if it lists them.
+fn provision(
+    basis: &CharterLegalBasis,
+    pick: fn(&CharterDocumentCitations) -> &str,
+) -> Option<&str> {
+    basis.document_citations.as_ref().map(pick)
+}
+
+/// " (art. 10)", or nothing when the basis cites no provision for it.
+fn in_parentheses(provision: Option<&str>) -> String {
+    provision.map_or_else(String::new, |p| format!(" ({p})"))
+}
+
+/// The inputs every charter document shares, under Lei 4.937/2025, citing the provision
+/// `pick` takes from the basis as the profile cites the law.
 fn charter_common(
     letterhead: &Letterhead,
     basis: &CharterLegalBasis,
-    articles: &str,
+    pick: fn(&CharterDocumentCitations) -> &str,
     code: &str,
     qr_width_mm: f64,
     now: DateTime<Utc>,
@@ -57,7 +72,12 @@ fn charter_common(
     merge(
         common_inputs(
             &letterhead.public_url,
-            &cite(profile, &basis.version, articles, &basis.citation),
+            &cite_provision(
+                profile,
+                &basis.version,
+                provision(basis, pick),
+                &basis.citation,
+            ),
             &basis.version,
             code,
             qr_width_mm,
@@ -86,9 +106,57 @@ pub fn termo_inputs(
     qr_width_mm: f64,
     now: DateTime<Utc>,
 ) -> serde_json::Value {
+    let years = basis.termo_validity_months / 12;
+    let validity = if basis.termo_validity_months.is_multiple_of(12) {
+        format!("{years} {}", if years == 1 { "ano" } else { "anos" })
+    } else {
+        format!("{} meses", basis.termo_validity_months)
+    };
+    let law = law_of(letterhead, basis);
+    let life_years = basis.service_life_months / 12;
     merge(
-        charter_common(letterhead, basis, "arts. 7º e 8º", code, qr_width_mm, now),
+        charter_common(
+            letterhead,
+            basis,
+            |c| &c.termo_grounds,
+            code,
+            qr_width_mm,
+            now,
+        ),
         json!({
+            "grounded_on": crate::documents::grounded_on(provision(basis, |c| &c.termo), &law),
+            "registration": match provision(basis, |c| &c.registration) {
+                Some(p) => format!("deferido o cadastro previsto no {p}"),
+                None => "deferido o cadastro da empresa".to_owned(),
+            },
+            "validity": format!(
+                "{validity}, renovável mediante nova comprovação de regularidade{}",
+                provision(basis, |c| &c.termo_validity).map_or_else(String::new, |p| format!("; {p}"))
+            ),
+            "conditions": [
+                format!(
+                    "Somente ônibus e micro-ônibus cadastrados, com vistoria municipal em dia e até {life_years} anos de vida útil contados do primeiro emplacamento{}",
+                    in_parentheses(provision(basis, |c| &c.fleet))
+                ),
+                with_provision(
+                    "Condutores com CNH categoria D ou E e observação EAR, curso de transporte coletivo e vínculo com a empresa",
+                    provision(basis, |c| &c.drivers)
+                ),
+                format!(
+                    "Comunicar à Secretaria cada contrato em até {} dias da assinatura e do seu término{}, e imediatamente cada inclusão ou baixa de veículo ou condutor{}",
+                    basis.contract_notice_days,
+                    in_parentheses(provision(basis, |c| &c.contracts)),
+                    in_parentheses(provision(basis, |c| &c.fleet_changes))
+                ),
+                with_provision(
+                    "Vedados a venda de passagens, o embarque e desembarque ao longo do trajeto e o uso de terminais rodoviários",
+                    provision(basis, |c| &c.prohibitions)
+                ),
+                with_provision(
+                    "A transferência desta autorização sem anuência do Município acarreta a cassação do registro",
+                    provision(basis, |c| &c.transfer)
+                ),
+            ],
             "number": t.number,
             "company_name": company.data.name,
             "cnpj": company.cnpj.formatted(),
@@ -122,9 +190,16 @@ pub fn selo_inputs(
 ) -> serde_json::Value {
     let facts = &vehicle.record.facts;
     merge(
-        charter_common(letterhead, basis, "art. 13", code, qr_width_mm, now),
+        charter_common(letterhead, basis, |c| &c.selo, code, qr_width_mm, now),
         json!({
-            "citation": cite(&letterhead.profile, &basis.version, "Art. 13", &basis.citation),
+            "citation": crate::documents::capitalized(&cite_provision(
+                &letterhead.profile,
+                &basis.version,
+                provision(basis, |c| &c.selo),
+                &basis.citation
+            )),
+            "standing": with_provision("proibido passageiro em pé", provision(basis, |c| &c.standing)),
+            "selo_return": with_provision("devolver na baixa do veículo", provision(basis, |c| &c.selo_return)),
             "number": number,
             "plate": vehicle.plate.formatted(),
             "company_name": company.data.name,
@@ -403,7 +478,7 @@ pub fn certidao_inputs(
     );
     let items = certified_rows(&p.facts.items);
     merge(
-        charter_common(letterhead, basis, "art. 25", code, qr_width_mm, now),
+        charter_common(letterhead, basis, |c| &c.certidao, code, qr_width_mm, now),
         json!({
             "number": number,
             "secretariat": letterhead.profile.secretariat(&basis.issuing_secretariat).map_or(SIS, |s| s.name.as_str()),
@@ -411,7 +486,7 @@ pub fn certidao_inputs(
             "status": p.facts.status.label_pt(),
             "subject_title": title,
             "subject_fields": fields,
-            "grounds": format!("com fundamento no art. 25 da {}", law_of(letterhead, basis)),
+            "grounds": crate::documents::grounded_on(provision(basis, |c| &c.certidao), &law_of(letterhead, basis)),
             "link_title": "Empresa e autorização",
             "link_fields": [
                 ["Empresa", p.company.data.name.as_str()],
@@ -609,7 +684,7 @@ pub fn auto_notice_inputs(
         drawn_up_at: view.data.drawn_up_at,
     };
     Some(merge(
-        charter_common(letterhead, basis, "arts. 19 a 23", code, qr_width_mm, now),
+        charter_common(letterhead, basis, |c| &c.notice, code, qr_width_mm, now),
         notice.inputs(law, &basis.citation),
     ))
 }

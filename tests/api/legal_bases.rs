@@ -583,6 +583,21 @@ async fn a_new_laws_requirements_apply_from_its_date_and_a_courts_suspension_fro
             && text.contains("suspenso por decisão do TJMT"),
         "{text}"
     );
+    // Every provision it states is the fixture's placeholder, none of the draft's articles.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("com fundamento no art. [a definir] da Lei Municipal nº 4.976/2025"),
+        "{flat}"
+    );
+    for draft in [
+        "art. 3º",
+        "art. 13, I",
+        "art. 13, XIX",
+        "art. 14",
+        "art. 16",
+    ] {
+        assert!(!flat.contains(draft), "{draft}: {flat}");
+    }
 
     // Restored from 20/12: the certificate is required again.
     app.clock.set(noon("2026-12-20"));

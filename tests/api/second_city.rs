@@ -11,6 +11,10 @@ fn fixture() -> std::path::PathBuf {
 }
 
 #[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one city's walk: catalogue, refusal, grant, documents, verification"
+)]
 async fn a_second_citys_profile_and_basis_serve_documents_and_verification_naming_that_city() {
     let app = spawn_app_for(fixture()).await;
 
@@ -98,6 +102,32 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
         "{text}"
     );
 
+    // Its provisions are its basis's: none of the draft's articles, its own placeholders.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("com fundamento no art. [a definir] da Lei Municipal nº 5.832"),
+        "{flat}"
+    );
+    for draft in [
+        "art. 3º",
+        "art. 13, I",
+        "art. 14",
+        "art. 16",
+        "arts. 2º, 3º",
+    ] {
+        assert!(!flat.contains(draft), "{draft}: {flat}");
+    }
+    let sticker_text = crate::pdf::pdf_text(&app.document_bytes(&granted, "app_sticker").await);
+    let sticker_flat = sticker_text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        sticker_flat.contains("Art. [a definir] da Lei Municipal nº 5.832"),
+        "{sticker_flat}"
+    );
+    assert!(!sticker_flat.contains("Art. 14"), "{sticker_flat}");
+
     // The verification page, the code page and the field app name it too; the sticker
     // verifies.
     let sticker = granted["documents"]
@@ -125,4 +155,30 @@ async fn a_second_citys_profile_and_basis_serve_documents_and_verification_namin
         );
         assert!(!page.contains("Garças"), "{path}: {page}");
     }
+}
+
+#[tokio::test]
+async fn a_second_citys_calendar_is_its_profiles() {
+    let app = spawn_app_for(fixture()).await;
+    // Its calendar is its own: its municipal holiday closes the office and moves a deadline,
+    // Barra do Garças's Santo Antônio does not.
+    let cal: Value = app.get("/api/v1/calendar/2026").await.json().await.unwrap();
+    let days = cal["closed_days"].as_array().unwrap();
+    let has = |date: &str| days.iter().any(|d| d["date"] == date);
+    assert!(has("2026-08-14") && !has("2026-06-13"), "{cal}");
+    let due: Value = app
+        .get("/api/v1/deadlines?start=2026-07-30&days=15")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(due["due"], "2026-08-17", "{due}");
+    let due: Value = app
+        .get("/api/v1/deadlines?start=2025-05-29&days=15")
+        .await
+        .json()
+        .await
+        .unwrap();
+    // Friday 13/06/2025: a business day here (in Barra do Garças, Monday 16/06).
+    assert_eq!(due["due"], "2025-06-13", "{due}");
 }

@@ -114,13 +114,17 @@ pub fn inputs(
         || basis.citation.clone(),
         crate::documents::profile::LawCitation::law,
     );
+    let provision = basis
+        .document_citations
+        .as_ref()
+        .map(|c| c.certidao.as_str());
     merge(
         common_inputs(
             &letterhead.public_url,
-            &crate::documents::cite(
+            &crate::documents::cite_provision(
                 &letterhead.profile,
                 &basis.version,
-                "arts. 3º e 17",
+                provision,
                 &basis.citation,
             ),
             &basis.version,
@@ -132,7 +136,7 @@ pub fn inputs(
         "number": number,
         "secretariat": letterhead.profile.secretariat(&basis.issuing_secretariat).map_or("Secretaria Municipal de Finanças", |s| s.name.as_str()),
         // APP-ART17: the SMF's police power over the service; art. 3º: the authorization.
-        "grounds": format!("com fundamento nos arts. 3º e 17 da {law}"),
+        "grounds": crate::documents::grounded_on(provision, &law),
         "protocol": p.protocol,
         "status": p.facts.status.label_pt(),
         "subject_title": title,

@@ -33,13 +33,17 @@ pub async fn print_shop_sticker(
         .ok_or(UseCaseError::Internal("a sticker without validity"))?;
     let url = verification_url(&state.letterhead.public_url, &doc.token);
     let qr = Qr::sticker(&url).ok_or(UseCaseError::Encoding)?;
+    let citation = crate::documents::sticker_citation(
+        &state.letterhead.profile,
+        &state.ride_hailing_basis_of(&doc.legal_basis_version),
+    );
     let mut inputs = sticker_inputs(&StickerFace {
         number: &doc.number,
         plate: &plate,
         valid_until,
         code: &doc.verification_code,
         qr: &qr,
-        citation: &state.ride_hailing_basis().sticker_citation,
+        citation: &citation,
         legal_basis_version: &doc.legal_basis_version,
         letterhead: &state.letterhead,
     });

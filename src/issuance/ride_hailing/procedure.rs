@@ -4,9 +4,9 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::documents::auto_notice::{AutoNotice, UpfOfYear};
-use crate::documents::{A4_QR_MM, Letterhead, cite, common_inputs, merge};
+use crate::documents::{A4_QR_MM, Letterhead, cite_provision, common_inputs, merge};
 use crate::domain::charter::sanctions::ProcedureState;
-use crate::domain::legal_basis::RideHailingLegalBasis;
+use crate::domain::legal_basis::{RideHailingLegalBasis, with_provision};
 use crate::domain::ride_hailing::RideHailingAct;
 use crate::issuance::UseCaseError;
 use crate::issuance::pipeline::{Act, DocSpec, Numbering, issue_document};
@@ -68,7 +68,9 @@ pub fn notice_inputs(
         _ => "edital",
     };
     let law = letterhead.profile.law(&auto.legal_basis_version);
-    let defence_article = law.map_or("art. 22, §2º", |l| l.defence_article.as_str());
+    let provisions = basis.document_citations.as_ref();
+    // The profile says how a known version cites its defence; an unknown one cites none.
+    let defence_article = law.map(|l| l.defence_article.as_str());
     let notice = AutoNotice {
         number: &auto.number,
         title: "AUTO DE INFRAÇÃO E NOTIFICAÇÃO DE PENALIDADE",
@@ -89,31 +91,39 @@ pub fn notice_inputs(
         unit: "UPFG",
         fine_upf: auto.fine_upf.unsigned_abs(),
         upf,
-        notes: vec![
-            "Cópia desta notificação é enviada à plataforma (art. 22). Sanções além da multa só se aplicam após decisão definitiva.".to_owned(),
-        ],
+        notes: vec![format!(
+            "{}. Sanções além da multa só se aplicam após decisão definitiva.",
+            with_provision(
+                "Cópia desta notificação é enviada à plataforma",
+                provisions.map(|c| c.platform_copy.as_str())
+            )
+        )],
         notified_on: n.notified_on,
         notice_method: method,
         juntada_on: Some(n.juntada_on),
         defence_due: defence.due,
-        defence_period: format!(
-            "{} dias contados da juntada do comprovante de notificação ({defence_article})",
-            basis.defence_days
+        defence_period: with_provision(
+            &format!(
+                "{} dias contados da juntada do comprovante de notificação",
+                basis.defence_days
+            ),
+            defence_article,
         ),
         reconsideration: format!(
             "Da decisão cabe pedido de reconsideração ao Prefeito Municipal em {} dias da ciência da decisão.",
             basis.reconsideration_days
         ),
         payment_due: payment.due,
-        payment_consequence: "Não paga no prazo, a multa vence e é inscrita em dívida ativa do Município.".to_owned(),
+        payment_consequence:
+            "Não paga no prazo, a multa vence e é inscrita em dívida ativa do Município.".to_owned(),
         deadline_explanation: &defence.explanation,
         inspector: &auto.inspector,
         drawn_up_at: auto.drawn_up_at,
     };
-    let cited = cite(
+    let cited = cite_provision(
         &letterhead.profile,
         &auto.legal_basis_version,
-        "arts. 22, 24 e 25",
+        provisions.map(|c| c.notice.as_str()),
         &basis.citation,
     );
     Some(merge(

@@ -171,7 +171,11 @@ fn fret_art22_p3_s10_reconsideration_goes_to_the_mayor() {
     // …and with the municipal anniversary switched on, the due day is Tuesday 16/09.
     let anniversary = Calendar::new(
         CalendarSettings {
-            municipal_anniversary: true,
+            municipal_holidays: vec![crate::domain::calendar::MunicipalHoliday {
+                day: "09-15".into(),
+                description: "Aniversário de Barra do Garças".into(),
+                act: None,
+            }],
             ..CalendarSettings::default()
         },
         [],
