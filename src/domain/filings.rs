@@ -9,23 +9,56 @@ use crate::domain::requirements::{Requirement, RequirementKind};
 pub enum FilingKind {
     /// The yearly renewal of a ride-hailing authorization (APP-ART3-PU).
     AppRenewal,
+    /// The certidão de situação cadastral of the authorization's driver.
+    AppCertidaoDriver,
+    /// The certidão de situação cadastral of the authorization's car.
+    AppCertidaoVehicle,
 }
 
 impl FilingKind {
+    /// Every kind, in the order the applicant is offered them.
+    pub const ALL: [Self; 3] = [
+        Self::AppRenewal,
+        Self::AppCertidaoDriver,
+        Self::AppCertidaoVehicle,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::AppRenewal => "app_renewal",
+            Self::AppCertidaoDriver => "app_certidao_driver",
+            Self::AppCertidaoVehicle => "app_certidao_vehicle",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        (s == "app_renewal").then_some(Self::AppRenewal)
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
     /// As the applicant and the official read it.
     pub fn label(self) -> &'static str {
         match self {
             Self::AppRenewal => "Renovação anual da autorização",
+            Self::AppCertidaoDriver => "Certidão de situação cadastral do(a) condutor(a)",
+            Self::AppCertidaoVehicle => "Certidão de situação cadastral do veículo",
+        }
+    }
+
+    /// The certidão's subject as the certidão use case names it, for a certidão filing.
+    pub fn certidao_subject(self) -> Option<&'static str> {
+        match self {
+            Self::AppRenewal => None,
+            Self::AppCertidaoDriver => Some("app_driver"),
+            Self::AppCertidaoVehicle => Some("app_vehicle"),
+        }
+    }
+
+    /// The documents the filing asks for under `requirements`: a renewal's (see
+    /// [`renewal_slots`]); a certidão asks for none, the register's data is what it certifies.
+    pub fn slots(self, requirements: &[Requirement]) -> Vec<Slot> {
+        match self {
+            Self::AppRenewal => renewal_slots(requirements),
+            Self::AppCertidaoDriver | Self::AppCertidaoVehicle => Vec::new(),
         }
     }
 }
@@ -311,6 +344,29 @@ pub fn has_room(slot: &Slot, statuses: &[&str]) -> bool {
 mod tests {
     use super::*;
     use crate::domain::legal_basis::RideHailingLegalBasis;
+
+    #[test]
+    fn every_kind_reads_back_and_a_certidao_asks_for_no_document() {
+        let basis = RideHailingLegalBasis::draft_2023();
+        for kind in FilingKind::ALL {
+            assert_eq!(FilingKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(FilingKind::parse("app_certidao"), None);
+        assert!(
+            FilingKind::AppCertidaoVehicle
+                .slots(&basis.requirements)
+                .is_empty()
+        );
+        assert_eq!(
+            FilingKind::AppRenewal.slots(&basis.requirements),
+            renewal_slots(&basis.requirements)
+        );
+        assert_eq!(
+            FilingKind::AppCertidaoDriver.certidao_subject(),
+            Some("app_driver")
+        );
+        assert_eq!(FilingKind::AppRenewal.certidao_subject(), None);
+    }
 
     #[test]
     fn a_renewal_asks_for_the_licence_certificates_car_papers_and_fee_the_basis_asks_about() {

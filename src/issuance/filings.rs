@@ -1,9 +1,10 @@
 //! Filings (requerimentos) applicants make at `/servicos`, and what the officials do with
-//! them: the yearly renewal of a ride-hailing authorization is put together online (the
-//! documents the legal basis in force asks for), protocolled with a number and the date the
-//! law counts from, examined file by file, answered with an exigência when something is
-//! missing, and decided through the same renewal act as at the desk. The applicant is told of
-//! every step by e-mail, through the outbox, in the transaction of the step.
+//! them: the yearly renewal of a ride-hailing authorization, or a certidão of its driver or
+//! car, is put together online (the documents the legal basis in force asks for), protocolled
+//! with a number and the date the law counts from, examined file by file, answered with an
+//! exigência when something is missing, and decided through the same act as at the desk (the
+//! renewal, the certidão). The applicant is told of every step by e-mail, through the outbox,
+//! in the transaction of the step.
 
 use chrono::Duration;
 use sha2::{Digest, Sha256};
@@ -145,12 +146,13 @@ fn mail_to(
     }
 }
 
-/// Opens (or reopens, when one is still open) the renewal filing of the authorization
+/// Opens (or reopens, when one is still open) a filing of `kind` on the authorization
 /// `number`, held by the driver whose CPF is `cpf`. A number and a CPF that do not go together
 /// get the same answer as a number that does not exist.
-pub async fn open_renewal(
+pub async fn open(
     state: &AppState,
     applicant: &Applicant,
+    kind: FilingKind,
     number: &str,
     cpf: &str,
 ) -> Result<Uuid, FilingError> {
@@ -165,14 +167,15 @@ pub async fn open_renewal(
     let a = crate::issuance::ride_hailing::authorizations::held_by(state, number, &cpf)
         .await?
         .ok_or_else(refused)?;
-    if a.revocation.is_some() {
+    // A revoked authorization is not renewed; its certidão certifies the revocation.
+    if kind == FilingKind::AppRenewal && a.revocation.is_some() {
         return Err(FilingError::Refused(
             "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),
         ));
     }
     // The driver who renews online follows the record: reminders reach the applicant.
     crate::issuance::follows::follow_driver_id(state, applicant.id, a.driver_id).await?;
-    let kind = FilingKind::AppRenewal.as_str();
+    let kind = kind.as_str();
     let open = state
         .store
         .filings_of(applicant.id)
@@ -187,7 +190,7 @@ pub async fn open_renewal(
         .store
         .insert_filing(id, applicant.id, kind, a.id, state.clock.now())
         .await?;
-    tracing::info!(filing = %id, "renewal filing opened");
+    tracing::info!(filing = %id, kind, "filing opened");
     Ok(id)
 }
 
@@ -211,7 +214,7 @@ pub async fn view(
         .await?
         .ok_or(FilingError::NotFound)?;
     let driver = state.store.get_driver(a.driver_id).await?;
-    let slots = filings::renewal_slots(&state.ride_hailing_basis().requirements);
+    let slots = kind.slots(&state.ride_hailing_basis().requirements);
     let standing: Vec<&str> = files
         .iter()
         .filter(|f| matches!(f.status.as_str(), "pendente" | "aceito"))
@@ -221,22 +224,34 @@ pub async fn view(
         .into_iter()
         .map(|s| s.key.clone())
         .collect();
+    // A granted renewal issued the new authorization's documents; a certidão, itself.
     let documents = match row.result_id.as_deref() {
         Some(r) if row.outcome.as_deref() == Some("deferido") => {
-            state
-                .store
-                .documents_of_authorization(parse_uuid(r)?)
-                .await?
+            if kind.certidao_subject().is_some() {
+                state
+                    .store
+                    .document(parse_uuid(r)?)
+                    .await?
+                    .into_iter()
+                    .collect()
+            } else {
+                state
+                    .store
+                    .documents_of_authorization(parse_uuid(r)?)
+                    .await?
+            }
         }
         _ => Vec::new(),
     };
-    // Judged for the applicant only, while the filing is theirs to complete.
-    let preview =
-        if applicant.is_some() && matches!(status, FilingStatus::Draft | FilingStatus::Waiting) {
-            preview(state, subject).await
-        } else {
-            None
-        };
+    // Judged for the applicant only, while a renewal is theirs to complete.
+    let preview = if kind == FilingKind::AppRenewal
+        && applicant.is_some()
+        && matches!(status, FilingStatus::Draft | FilingStatus::Waiting)
+    {
+        preview(state, subject).await
+    } else {
+        None
+    };
     Ok(FilingView {
         authorization: (
             a.number.clone(),
@@ -365,10 +380,10 @@ pub async fn submit(
                     )
                 } else {
                     format!(
-                        "Seu pedido de {} da autorização {} foi protocolado com o número \
-                         {number}, em {}. A Prefeitura vai analisar os documentos; você \
-                         receberá um e-mail a cada novidade.",
-                        v.kind.label().to_lowercase(),
+                        "Seu pedido “{}”, referente à autorização {}, foi protocolado com o \
+                         número {number}, em {}. A Prefeitura vai analisá-lo; você receberá \
+                         um e-mail a cada novidade.",
+                        v.kind.label(),
                         v.authorization.0,
                         format::date(today)
                     )
@@ -495,10 +510,52 @@ pub async fn demand(
     Ok(())
 }
 
+/// An official issues the certidão a certidão filing asks for, numbered with the filing's
+/// protocol, through the same act as at the desk, and decides the filing with it. The register
+/// may refuse it (a rule of the certidão); the filing then stays as it was.
+pub async fn issue_certidao(state: &AppState, official: &str, id: Uuid) -> Result<(), FilingError> {
+    let v = view(state, id, None).await?;
+    let Some(subject) = v.kind.certidao_subject() else {
+        return Err(FilingError::Refused(
+            "Este pedido não é de certidão.".into(),
+        ));
+    };
+    if !matches!(v.status, FilingStatus::Filed | FilingStatus::Waiting) {
+        return Err(FilingError::Refused(
+            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
+        ));
+    }
+    let authorization = parse_uuid(&v.row.subject_id)?;
+    let protocol = v.row.number.clone().unwrap_or_default();
+    let doc = crate::issuance::ride_hailing::authorizations::certidao(
+        state,
+        official,
+        authorization,
+        subject,
+        &protocol,
+    )
+    .await
+    .map_err(|e| match e {
+        crate::issuance::UseCaseError::Storage(e) => FilingError::Storage(e),
+        crate::issuance::UseCaseError::Rules(failures) => FilingError::Refused(
+            failures
+                .iter()
+                .map(|f| format!("{} ({})", f.message, f.article))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        e => {
+            tracing::error!(filing = %id, error = %e, "a filing's certidão was not issued");
+            FilingError::Refused("A certidão não pôde ser emitida agora; tente de novo.".into())
+        }
+    })?;
+    decide(state, official, id, Outcome::Granted(doc.id), None).await
+}
+
 /// How a filing was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
-    /// Granted: the new authorization (its id) was issued.
+    /// Granted: the new authorization, or the certidão (its id), was issued.
     Granted(Uuid),
     /// Sent to an official's review: nothing issued yet.
     InReview,
@@ -524,6 +581,16 @@ pub async fn decide(
     let v = view(state, id, None).await?;
     let number = v.row.number.clone().unwrap_or_default();
     let (code, result, subject, text) = match outcome {
+        Outcome::Granted(new) if v.kind.certidao_subject().is_some() => (
+            "deferido",
+            Some(new),
+            format!("Pedido {number} deferido: certidão emitida"),
+            format!(
+                "Seu pedido {number} foi deferido: a {} foi emitida e está na página do \
+                 pedido, para baixar.",
+                v.kind.label().to_lowercase()
+            ),
+        ),
         Outcome::Granted(new) => (
             "deferido",
             Some(new),

@@ -1,7 +1,8 @@
 //! Filings sent online at `/servicos/pedidos`: the yearly renewal put together by the driver
 //! (the documents the basis asks for, files known by their content), protocolled with a
 //! number, examined file by file at the desk, answered after an exigência, and decided through
-//! the renewal task; every step told by e-mail through a real SMTP conversation.
+//! the renewal task; a certidão asked for and issued the same way; every step told by e-mail
+//! through a real SMTP conversation.
 
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
@@ -38,20 +39,30 @@ async fn attach(
     b.send(req).await
 }
 
-/// Opens the renewal of `number` for the driver with `cpf`.
+/// Opens the renewal of `number` for the driver with `cpf` (the form's default kind).
 async fn open(
     b: &mut Browser<'_>,
+    number: &str,
+    cpf: &str,
+) -> (StatusCode, String, Option<String>) {
+    open_as(b, "", number, cpf).await
+}
+
+/// Opens a filing of `kind` (none: the form's default) on `number` for the driver with `cpf`.
+async fn open_as(
+    b: &mut Browser<'_>,
+    kind: &str,
     number: &str,
     cpf: &str,
 ) -> (StatusCode, String, Option<String>) {
     let (status, page, _) = b.get("/servicos/pedidos/novo").await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let csrf = field(&page, "_csrf").unwrap();
-    b.post(
-        "/servicos/pedidos/novo",
-        &[("_csrf", &csrf), ("numero", number), ("cpf", cpf)],
-    )
-    .await
+    let mut form = vec![("_csrf", csrf.as_str()), ("numero", number), ("cpf", cpf)];
+    if !kind.is_empty() {
+        form.push(("tipo", kind));
+    }
+    b.post("/servicos/pedidos/novo", &form).await
 }
 
 async fn post_on_page(
@@ -551,4 +562,111 @@ async fn a_stalled_attachment_is_answered_at_the_upload_deadline() {
     let (_, page, _) = maria.get(&path).await;
     assert!(!page.contains("aguardando análise"), "{page}");
     assert_eq!(page.matches("Nenhum arquivo ainda").count(), 4, "{page}");
+}
+
+/// A certidão asked for online: no document to attach, protocolled with a number, issued at
+/// the desk through the certidão act with that number as its protocol, downloaded by the
+/// driver alone.
+#[tokio::test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one certidão from the driver's first page to the downloaded PDF"
+)]
+async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let number = a["number"].as_str().unwrap().to_owned();
+    let mut maria = signed_in(&app, MARIA).await;
+
+    // The link of the home page preselects the kind; an unknown kind is refused.
+    let (status, page, _) = maria
+        .get("/servicos/pedidos/novo?tipo=app_certidao_vehicle")
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("value=\"app_certidao_vehicle\" checked"),
+        "{page}"
+    );
+    let (status, page, _) = open_as(&mut maria, "app_licenca", &number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("Escolha o que você pede"), "{page}");
+    let (status, page, to) = open_as(&mut maria, "app_certidao_vehicle", &number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+
+    // Nothing to attach, nothing judged: the page says so and the filing can be sent.
+    let (_, page, _) = maria.get(&path).await;
+    assert!(
+        page.contains("Certidão de situação cadastral do veículo"),
+        "{page}"
+    );
+    assert!(page.contains("não pede documentos"), "{page}");
+    assert!(!page.contains("Conferência com o cadastro"), "{page}");
+    let (status, page, _) = attach(&mut maria, &app, &filing, "cnh", "cnh.pdf", PDF.to_vec()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    let (status, _, _) = post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    // The first message is the sign-in code.
+    let mails = step_mails(&app, MARIA, 2).await;
+    assert!(
+        mails[1].contains("“Certidão de situação cadastral do veículo”")
+            && mails[1].contains(&number)
+            && mails[1].contains("foi protocolado"),
+        "{mails:?}"
+    );
+    let protocol = mails[1]
+        .split("com o número ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .unwrap()
+        .to_owned();
+
+    // The desk issues it; a second time the filing is no longer in review.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let desk = format!("/painel/requerimentos/{filing}");
+    let (_, page, _) = ana.get(&desk).await;
+    assert!(page.contains("Emitir a certidão"), "{page}");
+    assert!(!page.contains("tarefa de renovação"), "{page}");
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/certidao"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/certidao"), &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+    let mails = step_mails(&app, MARIA, 3).await;
+    assert!(
+        mails[2].contains("a certidão de situação cadastral do veículo foi emitida"),
+        "{mails:?}"
+    );
+
+    // The driver downloads it: the car's certidão, numbered with the filing's protocol.
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("a certidão foi emitida"), "{page}");
+    let link = page
+        .split(&format!("href=\"{path}/documentos/"))
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .map_or_else(|| panic!("{page}"), |id| format!("{path}/documentos/{id}"));
+    let res = maria
+        .client
+        .get(app.url(&link))
+        .header(reqwest::header::COOKIE, maria.cookie_header())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let pdf = res.bytes().await.unwrap();
+    let text = crate::pdf::pdf_text(&pdf);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("protocolado sob o nº {protocol}")),
+        "{flat}"
+    );
+    assert!(flat.contains("VEÍCULO PLACA"), "{flat}");
+    // Nobody else gets it.
+    let mut joao = signed_in(&app, "joao@exemplo.com.br").await;
+    let (status, _, _) = joao.get(&link).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }

@@ -1,6 +1,7 @@
-//! The applicant's filings at `/servicos/pedidos`: open the renewal of an authorization, attach
-//! the documents the basis in force asks for, send it, answer an exigência and download what
-//! the decision issued. Another applicant's filing is not found.
+//! The applicant's filings at `/servicos/pedidos`: open the renewal of an authorization or a
+//! certidão of its driver or car, attach the documents the basis in force asks for, send it,
+//! answer an exigência and download what the decision issued. Another applicant's filing is
+//! not found.
 
 use std::collections::HashMap;
 
@@ -13,6 +14,7 @@ use uuid::Uuid;
 
 use super::{CSRF_FIELD, Page, Who, csrf_refused, internal, message, page, see_other, session_of};
 use crate::documents::format;
+use crate::domain::filings::FilingKind;
 use crate::issuance::filings::{self, FilingError, FilingView};
 use crate::state::AppState;
 use crate::storage::applicants::ApplicantSession;
@@ -36,9 +38,40 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 struct NewPage {
     who: Option<Who>,
     csrf: String,
+    /// (value, label, hint, checked) of each kind offered.
+    kinds: Vec<(&'static str, &'static str, &'static str, bool)>,
     number: String,
     cpf: String,
     error: Option<String>,
+}
+
+/// The kinds the applicant chooses from, `chosen` checked.
+fn kinds(chosen: FilingKind) -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    FilingKind::ALL
+        .into_iter()
+        .map(|k| {
+            let hint = match k {
+                FilingKind::AppRenewal => {
+                    "Com os documentos que a lei pede; a nova autorização vale 12 meses."
+                }
+                FilingKind::AppCertidaoDriver => {
+                    "O que o cadastro certifica sobre o(a) motorista e a autorização."
+                }
+                FilingKind::AppCertidaoVehicle => {
+                    "O que o cadastro certifica sobre o carro autorizado."
+                }
+            };
+            (k.as_str(), k.label(), hint, k == chosen)
+        })
+        .collect()
+}
+
+/// The kind a form or a link names; the renewal when it names none.
+fn kind_named(value: Option<&String>) -> Option<FilingKind> {
+    match value.map(String::as_str) {
+        None | Some("") => Some(FilingKind::AppRenewal),
+        Some(v) => FilingKind::parse(v),
+    }
 }
 
 #[derive(Template)]
@@ -84,15 +117,21 @@ fn filing_id(id: &str) -> Option<Uuid> {
     Uuid::parse_str(id).ok()
 }
 
-async fn new_form(state: web::Data<AppState>, req: HttpRequest) -> Page {
+async fn new_form(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
+) -> Page {
     let Some(s) = session_of(&state, &req).await? else {
         return Ok(see_other("/servicos"));
     };
+    let chosen = kind_named(query.get("tipo")).unwrap_or(FilingKind::AppRenewal);
     page(
         StatusCode::OK,
         &NewPage {
             csrf: s.csrf_token.clone(),
             who: Some(who(&s)),
+            kinds: kinds(chosen),
             number: String::new(),
             cpf: String::new(),
             error: None,
@@ -113,13 +152,19 @@ async fn open(
     }
     let number = form.get("numero").cloned().unwrap_or_default();
     let cpf = form.get("cpf").cloned().unwrap_or_default();
-    match filings::open_renewal(&state, &s.applicant, &number, &cpf).await {
+    let kind = kind_named(form.get("tipo"));
+    let opened = match kind {
+        Some(kind) => filings::open(&state, &s.applicant, kind, &number, &cpf).await,
+        None => Err(FilingError::Refused("Escolha o que você pede.".into())),
+    };
+    match opened {
         Ok(id) => Ok(see_other(&format!("/servicos/pedidos/{id}"))),
         Err(FilingError::Refused(e)) => page(
             StatusCode::UNPROCESSABLE_ENTITY,
             &NewPage {
                 csrf: s.csrf_token.clone(),
                 who: Some(who(&s)),
+                kinds: kinds(kind.unwrap_or(FilingKind::AppRenewal)),
                 number,
                 cpf,
                 error: Some(e),

@@ -47,6 +47,9 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(
             web::resource("/painel/requerimentos/{id}/indeferir").route(web::post().to(refuse)),
+        )
+        .service(
+            web::resource("/painel/requerimentos/{id}/certidao").route(web::post().to(certidao)),
         );
 }
 
@@ -156,6 +159,7 @@ async fn show(
         Some("exame") => Some("Arquivo examinado; o requerente foi avisado se recusado."),
         Some("exigencia") => Some("Exigência enviada ao requerente por e-mail."),
         Some("indeferido") => Some("Pedido indeferido; o requerente foi avisado por e-mail."),
+        Some("certidao") => Some("Certidão emitida; o requerente foi avisado por e-mail."),
         _ => None,
     };
     filing_page(&s, &state, uuid_of(&id)?, StatusCode::OK, notice, None).await
@@ -274,4 +278,19 @@ async fn refuse(
         ("indeferido", StatusCode::UNPROCESSABLE_ENTITY),
     )
     .await
+}
+
+/// Issues the certidão a certidão filing asks for and decides the filing with it.
+async fn certidao(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let id = uuid_of(&id)?;
+    let done = filings::issue_certidao(&state, &s.official.actor, id).await;
+    after_act(&s, &state, id, done, ("certidao", StatusCode::CONFLICT)).await
 }
