@@ -217,6 +217,11 @@ async fn a_driver_renews_online_on_a_phone_and_downloads_the_new_sticker() {
         text(&c).await
     );
     follow(&c, &app, "Pedir a renovação da autorização (aplicativo)").await;
+    assert!(
+        !super::overflows(&c).await,
+        "the new filing's form scrolls sideways"
+    );
+    shot(&c, "services-new-filing-390").await;
     set(&c, "numero", &number).await;
     set(&c, "cpf", "529.982.247-25").await;
     click_and_wait(&c, "form[action='/servicos/pedidos/novo'] button").await;

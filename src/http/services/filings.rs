@@ -51,9 +51,7 @@ fn kinds(chosen: FilingKind) -> Vec<(&'static str, &'static str, &'static str, b
         .into_iter()
         .map(|k| {
             let hint = match k {
-                FilingKind::AppRenewal => {
-                    "Com os documentos que a lei pede; a nova autorização vale 12 meses."
-                }
+                FilingKind::AppRenewal => "Com os documentos que a lei em vigor pede para renovar.",
                 FilingKind::AppCertidaoDriver => {
                     "O que o cadastro certifica sobre o(a) motorista e a autorização."
                 }
