@@ -2,6 +2,9 @@
 //! for under the legal basis in force, how an uploaded file is recognised by its content, and
 //! what a filing still lacks. Pure: the basis and the files come in.
 
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
 use crate::domain::requirements::{Requirement, RequirementKind};
 
 /// What a filing asks for.
@@ -13,14 +16,18 @@ pub enum FilingKind {
     AppCertidaoDriver,
     /// The certidão de situação cadastral of the authorization's car.
     AppCertidaoVehicle,
+    /// A driver's report of a change of registration data (APP-ART13-XIX: within the days the
+    /// basis sets, 7 in the draft).
+    AppDataChange,
 }
 
 impl FilingKind {
     /// Every kind, in the order the applicant is offered them.
-    pub const ALL: [Self; 3] = [
+    pub const ALL: [Self; 4] = [
         Self::AppRenewal,
         Self::AppCertidaoDriver,
         Self::AppCertidaoVehicle,
+        Self::AppDataChange,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -28,6 +35,7 @@ impl FilingKind {
             Self::AppRenewal => "app_renewal",
             Self::AppCertidaoDriver => "app_certidao_driver",
             Self::AppCertidaoVehicle => "app_certidao_vehicle",
+            Self::AppDataChange => "app_data_change",
         }
     }
 
@@ -41,25 +49,76 @@ impl FilingKind {
             Self::AppRenewal => "Renovação anual da autorização",
             Self::AppCertidaoDriver => "Certidão de situação cadastral do(a) condutor(a)",
             Self::AppCertidaoVehicle => "Certidão de situação cadastral do veículo",
+            Self::AppDataChange => "Comunicação de alteração de dados cadastrais",
         }
     }
 
     /// The certidão's subject as the certidão use case names it, for a certidão filing.
     pub fn certidao_subject(self) -> Option<&'static str> {
         match self {
-            Self::AppRenewal => None,
+            Self::AppRenewal | Self::AppDataChange => None,
             Self::AppCertidaoDriver => Some("app_driver"),
             Self::AppCertidaoVehicle => Some("app_vehicle"),
         }
     }
 
     /// The documents the filing asks for under `requirements`: a renewal's (see
-    /// [`renewal_slots`]); a certidão asks for none, the register's data is what it certifies.
-    pub fn slots(self, requirements: &[Requirement]) -> Vec<Slot> {
+    /// [`renewal_slots`]); a certidão asks for none, the register's data is what it certifies;
+    /// a report of changed data takes, if the driver has one, the document that shows it.
+    pub fn slots(self, requirements: &[Requirement], data_change_citation: &str) -> Vec<Slot> {
         match self {
             Self::AppRenewal => renewal_slots(requirements),
             Self::AppCertidaoDriver | Self::AppCertidaoVehicle => Vec::new(),
+            Self::AppDataChange => vec![Slot {
+                key: "comprovante".into(),
+                label:
+                    "Documento que mostra a alteração (CNH nova, CRLV, comprovante de endereço…)"
+                        .into(),
+                citation: data_change_citation.to_owned(),
+                max_files: 2,
+                rules: Vec::new(),
+                required: false,
+            }],
         }
+    }
+
+    /// Whether the applicant states what changed and when (a report of changed data).
+    pub fn states_a_change(self) -> bool {
+        self == Self::AppDataChange
+    }
+}
+
+/// What a driver reports changed (APP-ART13-XIX), as the filing states it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeStated {
+    /// What changed, in the driver's words.
+    pub what: String,
+    /// The day it changed: the period to report it counts from it.
+    pub changed_on: NaiveDate,
+}
+
+impl ChangeStated {
+    /// Reads what the driver typed: the change (1 to 500 characters) and its day, `dd/mm/aaaa`
+    /// or `aaaa-mm-dd`, neither after `today` nor more than 5 years back.
+    pub fn parse(what: &str, changed_on: &str, today: NaiveDate) -> Result<Self, &'static str> {
+        let what = what.trim();
+        if what.is_empty() || what.chars().count() > 500 {
+            return Err("Diga, em até 500 caracteres, o que mudou.");
+        }
+        let text = changed_on.trim();
+        let day = NaiveDate::parse_from_str(text, "%d/%m/%Y")
+            .or_else(|_| NaiveDate::parse_from_str(text, "%Y-%m-%d"))
+            .map_err(|_| "Informe a data da alteração (dd/mm/aaaa).")?;
+        if day > today {
+            return Err("A data da alteração não pode ser futura.");
+        }
+        if (today - day).num_days() > 5 * 366 {
+            return Err("A data da alteração está longe demais no passado; confira o ano.");
+        }
+        Ok(Self {
+            what: what.to_owned(),
+            changed_on: day,
+        })
     }
 }
 
@@ -119,6 +178,8 @@ pub struct Slot {
     pub max_files: usize,
     /// The rules of the basis whose data the document carries.
     pub rules: Vec<String>,
+    /// Whether the filing cannot be sent without it.
+    pub required: bool,
 }
 
 /// The documents a renewal asks for under `requirements`: the CNH when the basis asks about
@@ -136,6 +197,7 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
         } else {
             vec![rule.to_owned()]
         },
+        required: true,
     };
     let mut slots = Vec::new();
     let mut car: Vec<&str> = Vec::new();
@@ -325,7 +387,7 @@ pub fn clean_name(name: &str) -> String {
 pub fn missing<'a>(slots: &'a [Slot], standing: &[&str]) -> Vec<&'a Slot> {
     slots
         .iter()
-        .filter(|s| !standing.contains(&s.key.as_str()))
+        .filter(|s| s.required && !standing.contains(&s.key.as_str()))
         .collect()
 }
 
@@ -354,18 +416,38 @@ mod tests {
         assert_eq!(FilingKind::parse("app_certidao"), None);
         assert!(
             FilingKind::AppCertidaoVehicle
-                .slots(&basis.requirements)
+                .slots(&basis.requirements, "art. 13, XIX")
                 .is_empty()
         );
         assert_eq!(
-            FilingKind::AppRenewal.slots(&basis.requirements),
+            FilingKind::AppRenewal.slots(&basis.requirements, "art. 13, XIX"),
             renewal_slots(&basis.requirements)
         );
+        // The report of a change takes its proof if there is one; it can be sent without.
+        let change = FilingKind::AppDataChange.slots(&basis.requirements, "art. 13, XIX");
+        assert_eq!(change.len(), 1);
+        assert!(!change[0].required);
+        assert!(missing(&change, &[]).is_empty());
+        assert!(FilingKind::AppDataChange.states_a_change());
         assert_eq!(
             FilingKind::AppCertidaoDriver.certidao_subject(),
             Some("app_driver")
         );
         assert_eq!(FilingKind::AppRenewal.certidao_subject(), None);
+    }
+
+    #[test]
+    fn a_change_is_stated_with_its_day_never_future() {
+        let today = NaiveDate::from_ymd_opt(2026, 12, 5).unwrap();
+        let c = ChangeStated::parse(" Novo endereço ", "01/12/2026", today).unwrap();
+        assert_eq!(c.what, "Novo endereço");
+        assert_eq!(c.changed_on, NaiveDate::from_ymd_opt(2026, 12, 1).unwrap());
+        assert!(ChangeStated::parse("x", "2026-12-05", today).is_ok());
+        assert!(ChangeStated::parse("x", "06/12/2026", today).is_err());
+        assert!(ChangeStated::parse(" ", "01/12/2026", today).is_err());
+        assert!(ChangeStated::parse("x", "31/02/2026", today).is_err());
+        assert!(ChangeStated::parse("x", "01/12/2016", today).is_err());
+        assert!(ChangeStated::parse(&"a".repeat(501), "01/12/2026", today).is_err());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::domain::rule::RuleFailure;
 
 use crate::documents::format;
-use crate::domain::filings::{self, FilingKind, FilingStatus, Slot};
+use crate::domain::filings::{self, ChangeStated, FilingKind, FilingStatus, Slot};
 use crate::domain::ids::Cpf;
 use crate::state::AppState;
 use crate::storage::applicants::Applicant;
@@ -49,6 +49,8 @@ pub struct FilingView {
     pub authorization: (String, String, String),
     /// The documents the decision issued, when granted.
     pub documents: Vec<Document>,
+    /// What a report of changed data states, once the applicant said it.
+    pub change: Option<ChangeStated>,
     /// While the applicant puts the filing together: what the renewal would find today on the
     /// data the register already holds (every requirement failed; empty: none). `None` once
     /// sent, or when it could not be judged.
@@ -214,7 +216,16 @@ pub async fn view(
         .await?
         .ok_or(FilingError::NotFound)?;
     let driver = state.store.get_driver(a.driver_id).await?;
-    let slots = kind.slots(&state.ride_hailing_basis().requirements);
+    let basis = state.ride_hailing_basis();
+    let change_citation = basis
+        .document_citations
+        .as_ref()
+        .map_or("", |c| c.data_change.as_str());
+    let slots = kind.slots(&basis.requirements, change_citation);
+    let change = row
+        .details
+        .as_deref()
+        .and_then(|d| serde_json::from_str::<ChangeStated>(d).ok());
     let standing: Vec<&str> = files
         .iter()
         .filter(|f| matches!(f.status.as_str(), "pendente" | "aceito"))
@@ -234,6 +245,8 @@ pub async fn view(
                     .await?
                     .into_iter()
                     .collect()
+            } else if kind.states_a_change() {
+                Vec::new()
             } else {
                 state
                     .store
@@ -265,8 +278,101 @@ pub async fn view(
         slots,
         missing,
         documents,
+        change,
         preview,
     })
+}
+
+/// Records what changed and when, in a report of changed data still the applicant's.
+pub async fn state_change(
+    state: &AppState,
+    applicant: &Applicant,
+    id: Uuid,
+    what: &str,
+    changed_on: &str,
+) -> Result<(), FilingError> {
+    let v = view(state, id, Some(applicant)).await?;
+    if !v.kind.states_a_change() {
+        return Err(FilingError::NotFound);
+    }
+    if !v.is_open_to_applicant() {
+        return Err(closed());
+    }
+    let change = ChangeStated::parse(what, changed_on, state.today())
+        .map_err(|e| FilingError::Refused(e.to_owned()))?;
+    let details = serde_json::to_string(&change)
+        .map_err(|_| FilingError::Refused("A alteração não pôde ser lida.".into()))?;
+    state
+        .store
+        .set_filing_details(
+            id,
+            &details,
+            &format!("applicant:{}", applicant.id),
+            state.clock.now(),
+        )
+        .await
+        .map_err(|e| match e {
+            StorageError::Conflict(FILING_CLOSED) => closed(),
+            e => e.into(),
+        })
+}
+
+/// An official records the change a report states (APP-ART13-XIX), reported on the filing's
+/// protocol date, through the same act as at the desk, and decides the filing with it; a
+/// report after the period says so to the driver.
+pub async fn record_change(state: &AppState, official: &str, id: Uuid) -> Result<(), FilingError> {
+    let v = view(state, id, None).await?;
+    let (Some(change), Some(reported_on)) = (v.change.as_ref(), v.row.protocolled_on) else {
+        return Err(FilingError::Refused(
+            "Este pedido não é uma comunicação de alteração de dados.".into(),
+        ));
+    };
+    if !matches!(v.status, FilingStatus::Filed | FilingStatus::Waiting) {
+        return Err(FilingError::Refused(
+            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
+        ));
+    }
+    let a = state
+        .store
+        .get_authorization(parse_uuid(&v.row.subject_id)?)
+        .await?
+        .ok_or(FilingError::NotFound)?;
+    let reported = crate::issuance::ride_hailing::register::DataChange {
+        what: change.what.clone(),
+        changed_on: change.changed_on,
+        reported_on,
+    };
+    let (due, late) = crate::issuance::ride_hailing::register::report_data_change(
+        state,
+        official,
+        a.driver_id,
+        &reported,
+        None,
+    )
+    .await
+    .map_err(|e| match e {
+        crate::issuance::UseCaseError::Storage(e) => FilingError::Storage(e),
+        e => {
+            tracing::error!(filing = %id, error = %e, "a filing's change was not recorded");
+            FilingError::Refused("A alteração não pôde ser registrada agora; tente de novo.".into())
+        }
+    })?;
+    let note = late.map(|l| {
+        format!(
+            "Comunicada em {}, depois do prazo, que terminou em {} ({}).",
+            format::date(reported_on),
+            format::date(due.due),
+            l.article
+        )
+    });
+    decide(
+        state,
+        official,
+        id,
+        Outcome::Granted(a.driver_id),
+        note.as_deref(),
+    )
+    .await
 }
 
 /// Adds a file to one of the filing's slots: PDF, JPEG or PNG by its content, its name
@@ -362,6 +468,11 @@ pub async fn submit(
             "Ainda falta juntar: {}.",
             names.join("; ")
         )));
+    }
+    if v.kind.states_a_change() && v.change.is_none() {
+        return Err(FilingError::Refused(
+            "Diga o que mudou e em que data antes de enviar.".into(),
+        ));
     }
     let answering = v.status == FilingStatus::Waiting;
     let today = state.today();
@@ -589,6 +700,16 @@ pub async fn decide(
                 "Seu pedido {number} foi deferido: a {} foi emitida e está na página do \
                  pedido, para baixar.",
                 v.kind.label().to_lowercase()
+            ),
+        ),
+        Outcome::Granted(new) if v.kind.states_a_change() => (
+            "deferido",
+            Some(new),
+            format!("Comunicação {number} registrada"),
+            format!(
+                "A alteração de dados que você comunicou no pedido {number} foi registrada no \
+                 cadastro.{}",
+                note.map_or_else(String::new, |n| format!("\n\n    {n}"))
             ),
         ),
         Outcome::Granted(new) => (

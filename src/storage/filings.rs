@@ -30,6 +30,8 @@ pub struct FilingRow {
     pub decided_by: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// What the applicant states besides the files (JSON), for the kinds that ask.
+    pub details: Option<String>,
 }
 
 /// A file of a filing, without its content.
@@ -70,8 +72,8 @@ pub const FILE_EXAMINED: &str = "file_examined";
 
 const SELECT_FILING: &str = "SELECT f.id, f.applicant_id, a.email, f.kind, f.subject_id, \
     f.status, f.number, f.protocolled_on, f.filed_at, f.demand, f.demand_due, f.outcome, \
-    f.outcome_note, f.result_id, f.decided_at, f.decided_by, f.created_at, f.updated_at \
-    FROM filings f JOIN applicants a ON a.id = f.applicant_id";
+    f.outcome_note, f.result_id, f.decided_at, f.decided_by, f.created_at, f.updated_at, \
+    f.details FROM filings f JOIN applicants a ON a.id = f.applicant_id";
 const SELECT_FILES: &str = "SELECT id, slot, file_name, media_type, size_bytes, sha256, \
     status, reason, examined_by, examined_at, uploaded_at FROM filing_files \
     WHERE filing_id = $1 ORDER BY uploaded_at, id";
@@ -109,6 +111,46 @@ impl Store {
                 None::<String>,
                 now,
                 serde_json::json!({ "kind": kind, "subject_id": subject_id }).to_string(),
+            );
+            tx.commit_unseen().await?;
+            Ok(())
+        })
+    }
+
+    /// Records what the applicant states in a filing still theirs to change (a draft, or one
+    /// waiting on an exigência).
+    pub async fn set_filing_details(
+        &self,
+        id: Uuid,
+        details: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let changed = sqlx::query(
+                "UPDATE filings SET details = $2, updated_at = $3 \
+                 WHERE id = $1 AND status IN ('rascunho', 'exigencia')",
+            )
+            .bind(id.to_string())
+            .bind(details)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if changed == 0 {
+                return Err(StorageError::Conflict(FILING_CLOSED));
+            }
+            append_event!(
+                tx,
+                "filing",
+                id.to_string(),
+                "filing_details",
+                actor.to_owned(),
+                None::<String>,
+                None::<String>,
+                now,
+                serde_json::json!({}).to_string(),
             );
             tx.commit_unseen().await?;
             Ok(())

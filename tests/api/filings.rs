@@ -568,10 +568,6 @@ async fn a_stalled_attachment_is_answered_at_the_upload_deadline() {
 /// the desk through the certidão act with that number as its protocol, downloaded by the
 /// driver alone.
 #[tokio::test]
-#[expect(
-    clippy::too_many_lines,
-    reason = "one certidão from the driver's first page to the downloaded PDF"
-)]
 async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
     let app = spawn_app().await;
     app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
@@ -669,4 +665,107 @@ async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
     let mut joao = signed_in(&app, "joao@exemplo.com.br").await;
     let (status, _, _) = joao.get(&link).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// A change of data reported online (art. 13, XIX): the driver says what changed and when,
+/// may attach its proof, and sends it; the desk records it as reported on the protocol date,
+/// and a report after the period is told as such.
+#[tokio::test]
+async fn a_driver_reports_a_change_online_and_the_desk_records_it_late() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let number = a["number"].as_str().unwrap().to_owned();
+    let mut maria = signed_in(&app, MARIA).await;
+    let (status, page, to) = open_as(&mut maria, "app_data_change", &number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    let (_, page, _) = maria.get(&path).await;
+    assert!(
+        page.contains("Comunicação de alteração de dados cadastrais"),
+        "{page}"
+    );
+    assert!(page.contains("Opcional: junte se tiver."), "{page}");
+    assert!(page.contains("art. 13, XIX"), "{page}");
+
+    // Not sent before saying what changed; a future day is refused.
+    let (status, page, _) =
+        post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("Diga o que mudou"), "{page}");
+    let change = format!("{path}/alteracao");
+    let (status, page, _) = post_on_page(
+        &mut maria,
+        &path,
+        &change,
+        &[("o_que", "Novo endereço"), ("data", "01/12/2026")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(page.contains("não pode ser futura"), "{page}");
+    let (status, page, _) = post_on_page(
+        &mut maria,
+        &path,
+        &change,
+        &[
+            ("o_que", "Novo endereço: Rua das Acácias, 12"),
+            ("data", "01/11/2026"),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, page, _) = attach(
+        &mut maria,
+        &app,
+        &filing,
+        "comprovante",
+        "conta.png",
+        PNG.to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, _, _) = post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    // Sent: the change can no longer be restated.
+    let (status, page, _) = post_on_page(
+        &mut maria,
+        &path,
+        &change,
+        &[("o_que", "Outra coisa"), ("data", "02/11/2026")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+
+    // The desk sees what was stated and records it once.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let desk = format!("/painel/requerimentos/{filing}");
+    let (_, page, _) = ana.get(&desk).await;
+    assert!(page.contains("Rua das Acácias, 12"), "{page}");
+    assert!(page.contains("Registrar a alteração"), "{page}");
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/alteracao"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/alteracao"), &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+
+    // Reported on the protocol date, 29 days after the change: late, and the driver is told.
+    let mails = step_mails(&app, MARIA, 3).await;
+    assert!(
+        mails[2].contains("foi registrada no cadastro") && mails[2].contains("depois do prazo"),
+        "{mails:?}"
+    );
+    let (_, page, _) = maria.get(&path).await;
+    assert!(
+        page.contains("a alteração foi registrada no cadastro"),
+        "{page}"
+    );
+    let driver = a["driver_id"].as_str().unwrap();
+    let history = app
+        .get_json(&format!("/api/v1/drivers/{driver}/history"))
+        .await
+        .to_string();
+    assert!(history.contains("Rua das Acácias, 12"), "{history}");
+    assert!(history.contains("2026-11-30"), "{history}");
 }

@@ -28,6 +28,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::resource("/servicos/pedidos/{id}").route(web::get().to(show)))
     .service(web::resource("/servicos/pedidos/{id}/arquivos").route(web::post().to(upload)))
     .service(web::resource("/servicos/pedidos/{id}/protocolar").route(web::post().to(submit)))
+    .service(web::resource("/servicos/pedidos/{id}/alteracao").route(web::post().to(change)))
     .service(
         web::resource("/servicos/pedidos/{id}/documentos/{doc}").route(web::get().to(document)),
     );
@@ -57,6 +58,9 @@ fn kinds(chosen: FilingKind) -> Vec<(&'static str, &'static str, &'static str, b
                 }
                 FilingKind::AppCertidaoVehicle => {
                     "O que o cadastro certifica sobre o carro autorizado."
+                }
+                FilingKind::AppDataChange => {
+                    "Avise de uma mudança de endereço, telefone, CNH ou do carro, no prazo que a lei fixa."
                 }
             };
             (k.as_str(), k.label(), hint, k == chosen)
@@ -244,6 +248,8 @@ async fn show(
         Some("Pedido enviado. Você receberá um e-mail a cada novidade.")
     } else if query.contains_key("arquivo") {
         Some("Arquivo juntado.")
+    } else if query.contains_key("alteracao") {
+        Some("Alteração anotada no pedido.")
     } else {
         None
     };
@@ -350,6 +356,29 @@ async fn upload(
     };
     let done = filings::add_file(&state, &s.applicant, id, &up.slot, &name, &bytes).await;
     let to = format!("/servicos/pedidos/{id}?arquivo#doc-{}", up.slot);
+    after_step(&state, &s, id, done, &to).await
+}
+
+/// What changed and when, in a report of changed data.
+async fn change(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let Some(s) = session_of(&state, &req).await? else {
+        return Ok(see_other("/servicos"));
+    };
+    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
+        return csrf_refused();
+    }
+    let Some(id) = filing_id(&id) else {
+        return not_found();
+    };
+    let what = form.get("o_que").map_or("", String::as_str);
+    let day = form.get("data").map_or("", String::as_str);
+    let done = filings::state_change(&state, &s.applicant, id, what, day).await;
+    let to = format!("/servicos/pedidos/{id}?alteracao#alteracao");
     after_step(&state, &s, id, done, &to).await
 }
 

@@ -50,6 +50,9 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(
             web::resource("/painel/requerimentos/{id}/certidao").route(web::post().to(certidao)),
+        )
+        .service(
+            web::resource("/painel/requerimentos/{id}/alteracao").route(web::post().to(change)),
         );
 }
 
@@ -160,6 +163,7 @@ async fn show(
         Some("exigencia") => Some("Exigência enviada ao requerente por e-mail."),
         Some("indeferido") => Some("Pedido indeferido; o requerente foi avisado por e-mail."),
         Some("certidao") => Some("Certidão emitida; o requerente foi avisado por e-mail."),
+        Some("alteracao") => Some("Alteração registrada; o requerente foi avisado por e-mail."),
         _ => None,
     };
     filing_page(&s, &state, uuid_of(&id)?, StatusCode::OK, notice, None).await
@@ -293,4 +297,19 @@ async fn certidao(
     let id = uuid_of(&id)?;
     let done = filings::issue_certidao(&state, &s.official.actor, id).await;
     after_act(&s, &state, id, done, ("certidao", StatusCode::CONFLICT)).await
+}
+
+/// Records the change a report of changed data states and decides the filing with it.
+async fn change(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let id = uuid_of(&id)?;
+    let done = filings::record_change(&state, &s.official.actor, id).await;
+    after_act(&s, &state, id, done, ("alteracao", StatusCode::CONFLICT)).await
 }
