@@ -19,15 +19,21 @@ pub enum FilingKind {
     /// A driver's report of a change of registration data (APP-ART13-XIX: within the days the
     /// basis sets, 7 in the draft).
     AppDataChange,
+    /// A driver's defence against a ride-hailing auto (APP-ART22, §2º).
+    AppDefence,
+    /// A driver's request for reconsideration of the decision on an auto, to the Mayor.
+    AppReconsideration,
 }
 
 impl FilingKind {
     /// Every kind, in the order the applicant is offered them.
-    pub const ALL: [Self; 4] = [
+    pub const ALL: [Self; 6] = [
         Self::AppRenewal,
         Self::AppCertidaoDriver,
         Self::AppCertidaoVehicle,
         Self::AppDataChange,
+        Self::AppDefence,
+        Self::AppReconsideration,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -36,6 +42,8 @@ impl FilingKind {
             Self::AppCertidaoDriver => "app_certidao_driver",
             Self::AppCertidaoVehicle => "app_certidao_vehicle",
             Self::AppDataChange => "app_data_change",
+            Self::AppDefence => "app_defence",
+            Self::AppReconsideration => "app_reconsideration",
         }
     }
 
@@ -50,13 +58,20 @@ impl FilingKind {
             Self::AppCertidaoDriver => "Certidão de situação cadastral do(a) condutor(a)",
             Self::AppCertidaoVehicle => "Certidão de situação cadastral do veículo",
             Self::AppDataChange => "Comunicação de alteração de dados cadastrais",
+            Self::AppDefence => "Defesa contra auto de infração",
+            Self::AppReconsideration => {
+                "Pedido de reconsideração de decisão sobre auto de infração"
+            }
         }
     }
 
     /// The certidão's subject as the certidão use case names it, for a certidão filing.
     pub fn certidao_subject(self) -> Option<&'static str> {
         match self {
-            Self::AppRenewal | Self::AppDataChange => None,
+            Self::AppRenewal
+            | Self::AppDataChange
+            | Self::AppDefence
+            | Self::AppReconsideration => None,
             Self::AppCertidaoDriver => Some("app_driver"),
             Self::AppCertidaoVehicle => Some("app_vehicle"),
         }
@@ -79,7 +94,38 @@ impl FilingKind {
                 rules: Vec::new(),
                 required: false,
             }],
+            Self::AppDefence | Self::AppReconsideration => {
+                let petition = if self == Self::AppDefence {
+                    "Defesa escrita e assinada (os fatos e as razões)"
+                } else {
+                    "Pedido de reconsideração escrito e assinado (as razões)"
+                };
+                vec![
+                    Slot {
+                        key: "peticao".into(),
+                        label: petition.into(),
+                        citation: String::new(),
+                        max_files: 1,
+                        rules: Vec::new(),
+                        required: true,
+                    },
+                    Slot {
+                        key: "provas".into(),
+                        label: "Provas (fotos, documentos, declarações)".into(),
+                        citation: String::new(),
+                        max_files: 4,
+                        rules: Vec::new(),
+                        required: false,
+                    },
+                ]
+            }
         }
+    }
+
+    /// Whether the filing is about an auto de infração (its number opens it), not an
+    /// authorization.
+    pub fn on_auto(self) -> bool {
+        matches!(self, Self::AppDefence | Self::AppReconsideration)
     }
 
     /// Whether the applicant states what changed and when (a report of changed data).
@@ -429,6 +475,18 @@ mod tests {
         assert!(!change[0].required);
         assert!(missing(&change, &[]).is_empty());
         assert!(FilingKind::AppDataChange.states_a_change());
+        // A defence asks for its petition and takes evidence if there is some.
+        let defence = FilingKind::AppDefence.slots(&basis.requirements, "");
+        assert_eq!(
+            defence
+                .iter()
+                .map(|s| (s.key.as_str(), s.required))
+                .collect::<Vec<_>>(),
+            [("peticao", true), ("provas", false)]
+        );
+        assert_eq!(missing(&defence, &["provas"]).len(), 1);
+        assert!(missing(&defence, &["peticao"]).is_empty());
+        assert!(FilingKind::AppReconsideration.on_auto() && !FilingKind::AppRenewal.on_auto());
         assert_eq!(
             FilingKind::AppCertidaoDriver.certidao_subject(),
             Some("app_driver")

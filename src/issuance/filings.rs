@@ -45,8 +45,8 @@ pub struct FilingView {
     pub slots: Vec<Slot>,
     /// Keys of the slots with no standing file.
     pub missing: Vec<String>,
-    /// The authorization renewed: number, driver's name, valid until (dd/mm/aaaa).
-    pub authorization: (String, String, String),
+    /// What the filing is about: the authorization or the auto.
+    pub subject: Subject,
     /// The documents the decision issued, when granted.
     pub documents: Vec<Document>,
     /// What a report of changed data states, once the applicant said it.
@@ -55,6 +55,20 @@ pub struct FilingView {
     /// data the register already holds (every requirement failed; empty: none). `None` once
     /// sent, or when it could not be judged.
     pub preview: Option<Vec<RuleFailure>>,
+}
+
+/// What a filing is about, as its pages name it.
+pub struct Subject {
+    /// "Autorização" or "Auto de infração".
+    pub what: &'static str,
+    /// Its number.
+    pub number: String,
+    /// The driver's name.
+    pub holder: String,
+    /// "válida até dd/mm/aaaa" or "lavrado em dd/mm/aaaa".
+    pub detail: String,
+    /// Its page in the back office.
+    pub desk_path: String,
 }
 
 impl FilingView {
@@ -158,6 +172,9 @@ pub async fn open(
     number: &str,
     cpf: &str,
 ) -> Result<Uuid, FilingError> {
+    if kind.on_auto() {
+        return open_on_auto(state, applicant, kind, number, cpf).await;
+    }
     let refused = || {
         FilingError::Refused(
             "Não encontramos uma autorização com este número e este CPF. Confira os dois como \
@@ -175,25 +192,110 @@ pub async fn open(
             "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),
         ));
     }
-    // The driver who renews online follows the record: reminders reach the applicant.
+    // The driver who files online follows the record: reminders reach the applicant.
     crate::issuance::follows::follow_driver_id(state, applicant.id, a.driver_id).await?;
+    open_on(state, applicant, kind, a.id).await
+}
+
+/// The applicant's open filing of `kind` on `subject`, or a new draft.
+async fn open_on(
+    state: &AppState,
+    applicant: &Applicant,
+    kind: FilingKind,
+    subject: Uuid,
+) -> Result<Uuid, FilingError> {
     let kind = kind.as_str();
     let open = state
         .store
         .filings_of(applicant.id)
         .await?
         .into_iter()
-        .find(|f| f.kind == kind && f.subject_id == a.id.to_string() && f.status != "decidido");
+        .find(|f| f.kind == kind && f.subject_id == subject.to_string() && f.status != "decidido");
     if let Some(f) = open {
         return Ok(parse_uuid(&f.id)?);
     }
     let id = Uuid::new_v4();
     state
         .store
-        .insert_filing(id, applicant.id, kind, a.id, state.clock.now())
+        .insert_filing(id, applicant.id, kind, subject, state.clock.now())
         .await?;
     tracing::info!(filing = %id, kind, "filing opened");
     Ok(id)
+}
+
+/// Opens a defence or a reconsideration on the auto `number` drawn up against the driver
+/// whose CPF is `cpf`; a number and a CPF that do not go together are not told apart from a
+/// number that does not exist.
+async fn open_on_auto(
+    state: &AppState,
+    applicant: &Applicant,
+    kind: FilingKind,
+    number: &str,
+    cpf: &str,
+) -> Result<Uuid, FilingError> {
+    let refused = || {
+        FilingError::Refused(
+            "Não encontramos um auto de infração com este número lavrado contra este CPF. \
+             Confira os dois como estão impressos na notificação."
+                .into(),
+        )
+    };
+    let cpf = Cpf::parse(cpf).map_err(|_| refused())?;
+    let Some((driver, true)) = state
+        .store
+        .driver_id_by_cpf_or_cnh(cpf.as_str(), "")
+        .await?
+    else {
+        return Err(refused());
+    };
+    let number = number.trim();
+    let auto = state
+        .store
+        .autos_of_driver(driver)
+        .await?
+        .into_iter()
+        .find(|a| !number.is_empty() && a.number.eq_ignore_ascii_case(number))
+        .ok_or_else(refused)?;
+    open_on(state, applicant, kind, auto.id).await
+}
+
+/// What the filing is about, read from the register.
+async fn subject_of(
+    state: &AppState,
+    kind: FilingKind,
+    subject: Uuid,
+) -> Result<Subject, FilingError> {
+    if kind.on_auto() {
+        let auto = state
+            .store
+            .get_auto(subject)
+            .await?
+            .ok_or(FilingError::NotFound)?;
+        let driver = state.store.get_driver(auto.driver_id).await?;
+        return Ok(Subject {
+            what: "Auto de infração",
+            number: auto.number,
+            holder: driver.map(|d| d.name).unwrap_or_default(),
+            detail: format!(
+                "lavrado em {}",
+                format::date(crate::domain::dates::local_date(auto.drawn_up_at))
+            ),
+            desk_path: format!("/painel/ver/app-infraction-autos/{subject}"),
+        });
+    }
+    let a = state
+        .store
+        .get_authorization(subject)
+        .await?
+        .ok_or(FilingError::NotFound)?;
+    let driver = state.store.get_driver(a.driver_id).await?;
+    Ok(Subject {
+        what: "Autorização",
+        number: a.number,
+        holder: driver.map(|d| d.name).unwrap_or_default(),
+        detail: format!("válida até {}", format::date(a.valid_until)),
+        desk_path: format!("/painel/ver/app-authorizations/{subject}"),
+    })
 }
 
 /// A filing as its applicant (`Some`) or an official (`None`) sees it; another applicant's
@@ -210,12 +312,7 @@ pub async fn view(
     let kind = FilingKind::parse(&row.kind).ok_or(FilingError::NotFound)?;
     let status = FilingStatus::parse(&row.status).ok_or(FilingError::NotFound)?;
     let subject = parse_uuid(&row.subject_id)?;
-    let a = state
-        .store
-        .get_authorization(subject)
-        .await?
-        .ok_or(FilingError::NotFound)?;
-    let driver = state.store.get_driver(a.driver_id).await?;
+    let about = subject_of(state, kind, subject).await?;
     let basis = state.ride_hailing_basis();
     let change_citation = basis
         .document_citations
@@ -245,7 +342,7 @@ pub async fn view(
                     .await?
                     .into_iter()
                     .collect()
-            } else if kind.states_a_change() {
+            } else if kind.states_a_change() || kind.on_auto() {
                 Vec::new()
             } else {
                 state
@@ -266,11 +363,7 @@ pub async fn view(
         None
     };
     Ok(FilingView {
-        authorization: (
-            a.number.clone(),
-            driver.map(|d| d.name).unwrap_or_default(),
-            format::date(a.valid_until),
-        ),
+        subject: about,
         row,
         kind,
         status,
@@ -327,11 +420,7 @@ pub async fn record_change(state: &AppState, official: &str, id: Uuid) -> Result
             "Este pedido não é uma comunicação de alteração de dados.".into(),
         ));
     };
-    if !matches!(v.status, FilingStatus::Filed | FilingStatus::Waiting) {
-        return Err(FilingError::Refused(
-            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
-        ));
-    }
+    in_review(&v)?;
     let a = state
         .store
         .get_authorization(parse_uuid(&v.row.subject_id)?)
@@ -350,13 +439,7 @@ pub async fn record_change(state: &AppState, official: &str, id: Uuid) -> Result
         None,
     )
     .await
-    .map_err(|e| match e {
-        crate::issuance::UseCaseError::Storage(e) => FilingError::Storage(e),
-        e => {
-            tracing::error!(filing = %id, error = %e, "a filing's change was not recorded");
-            FilingError::Refused("A alteração não pôde ser registrada agora; tente de novo.".into())
-        }
-    })?;
+    .map_err(|e| refused_by_act(id, e))?;
     let note = late.map(|l| {
         format!(
             "Comunicada em {}, depois do prazo, que terminou em {} ({}).",
@@ -431,12 +514,21 @@ pub async fn add_file(
     }
 }
 
+const NOT_IN_REVIEW: &str = "O pedido não está em análise (ainda em preparo ou já decidido).";
+
 fn not_in_review(e: StorageError) -> FilingError {
     match e {
-        StorageError::Conflict(FILING_CLOSED) => FilingError::Refused(
-            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
-        ),
+        StorageError::Conflict(FILING_CLOSED) => FilingError::Refused(NOT_IN_REVIEW.into()),
         e => e.into(),
+    }
+}
+
+/// Refuses an official's act on a filing that is not with the officials.
+fn in_review(v: &FilingView) -> Result<(), FilingError> {
+    if matches!(v.status, FilingStatus::Filed | FilingStatus::Waiting) {
+        Ok(())
+    } else {
+        Err(FilingError::Refused(NOT_IN_REVIEW.into()))
     }
 }
 
@@ -491,11 +583,12 @@ pub async fn submit(
                     )
                 } else {
                     format!(
-                        "Seu pedido “{}”, referente à autorização {}, foi protocolado com o \
-                         número {number}, em {}. A Prefeitura vai analisá-lo; você receberá \
-                         um e-mail a cada novidade.",
+                        "Seu pedido “{}”, referente a: {} {}, foi protocolado com o número \
+                         {number}, em {}. A Prefeitura vai analisá-lo; você receberá um e-mail \
+                         a cada novidade.",
                         v.kind.label(),
-                        v.authorization.0,
+                        v.subject.what,
+                        v.subject.number,
                         format::date(today)
                     )
                 };
@@ -621,6 +714,27 @@ pub async fn demand(
     Ok(())
 }
 
+/// Why the desk's act that decides filing `id` was not taken, as the official reads it: the
+/// rules it failed with their provisions, the procedure's own reason, or a retry.
+fn refused_by_act(id: Uuid, e: crate::issuance::UseCaseError) -> FilingError {
+    use crate::issuance::UseCaseError;
+    match e {
+        UseCaseError::Storage(e) => FilingError::Storage(e),
+        UseCaseError::Rules(failures) => FilingError::Refused(
+            failures
+                .iter()
+                .map(|f| format!("{} ({})", f.message, f.article))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        UseCaseError::Conflict { detail, .. } => FilingError::Refused(detail),
+        e => {
+            tracing::error!(filing = %id, error = %e, "the act deciding a filing was not taken");
+            FilingError::Refused("O ato não pôde ser registrado agora; tente de novo.".into())
+        }
+    }
+}
+
 /// An official issues the certidão a certidão filing asks for, numbered with the filing's
 /// protocol, through the same act as at the desk, and decides the filing with it. The register
 /// may refuse it (a rule of the certidão); the filing then stays as it was.
@@ -631,11 +745,7 @@ pub async fn issue_certidao(state: &AppState, official: &str, id: Uuid) -> Resul
             "Este pedido não é de certidão.".into(),
         ));
     };
-    if !matches!(v.status, FilingStatus::Filed | FilingStatus::Waiting) {
-        return Err(FilingError::Refused(
-            "O pedido não está em análise (ainda em preparo ou já decidido).".into(),
-        ));
-    }
+    in_review(&v)?;
     let authorization = parse_uuid(&v.row.subject_id)?;
     let protocol = v.row.number.clone().unwrap_or_default();
     let doc = crate::issuance::ride_hailing::authorizations::certidao(
@@ -646,21 +756,41 @@ pub async fn issue_certidao(state: &AppState, official: &str, id: Uuid) -> Resul
         &protocol,
     )
     .await
-    .map_err(|e| match e {
-        crate::issuance::UseCaseError::Storage(e) => FilingError::Storage(e),
-        crate::issuance::UseCaseError::Rules(failures) => FilingError::Refused(
-            failures
-                .iter()
-                .map(|f| format!("{} ({})", f.message, f.article))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        e => {
-            tracing::error!(filing = %id, error = %e, "a filing's certidão was not issued");
-            FilingError::Refused("A certidão não pôde ser emitida agora; tente de novo.".into())
-        }
-    })?;
+    .map_err(|e| refused_by_act(id, e))?;
     decide(state, official, id, Outcome::Granted(doc.id), None).await
+}
+
+/// An official joins a defence or a reconsideration to the auto's procedure (APP-ART22) as
+/// filed on the filing's protocol date, with its number as the protocol, through the same act
+/// as at the desk, and decides the filing with it. The procedure judges it as at the counter:
+/// an act out of its order is refused and the filing stays as it was.
+pub async fn file_on_auto(state: &AppState, official: &str, id: Uuid) -> Result<(), FilingError> {
+    use crate::domain::charter::sanctions::ProcedureAct;
+    let v = view(state, id, None).await?;
+    let (Some(number), Some(filed_on)) = (v.row.number.clone(), v.row.protocolled_on) else {
+        return Err(FilingError::Refused(NOT_IN_REVIEW.into()));
+    };
+    let act = match v.kind {
+        FilingKind::AppDefence => ProcedureAct::Defesa {
+            protocol: number,
+            filed_on,
+        },
+        FilingKind::AppReconsideration => ProcedureAct::Reconsideracao {
+            protocol: number,
+            filed_on,
+        },
+        _ => {
+            return Err(FilingError::Refused(
+                "Este pedido não é uma defesa nem um pedido de reconsideração.".into(),
+            ));
+        }
+    };
+    in_review(&v)?;
+    let auto = parse_uuid(&v.row.subject_id)?;
+    crate::issuance::ride_hailing::autos::procedure_act(state, official, auto, &act)
+        .await
+        .map_err(|e| refused_by_act(id, e))?;
+    decide(state, official, id, Outcome::Granted(auto), None).await
 }
 
 /// How a filing was decided.
@@ -700,6 +830,17 @@ pub async fn decide(
                 "Seu pedido {number} foi deferido: a {} foi emitida e está na página do \
                  pedido, para baixar.",
                 v.kind.label().to_lowercase()
+            ),
+        ),
+        Outcome::Granted(new) if v.kind.on_auto() => (
+            "deferido",
+            Some(new),
+            format!("Pedido {number} juntado ao processo"),
+            format!(
+                "Seu pedido {number} (“{}”) foi juntado ao processo do auto de infração {}, \
+                 com a data do protocolo. A decisão será comunicada a você.",
+                v.kind.label(),
+                v.subject.number
             ),
         ),
         Outcome::Granted(new) if v.kind.states_a_change() => (

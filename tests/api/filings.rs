@@ -125,6 +125,15 @@ fn mails_to(app: &TestApp, address: &str) -> Vec<String> {
         .collect()
 }
 
+/// The filing's number a protocol message announces.
+fn protocol_in(mail: &str) -> String {
+    mail.split("com o número ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .unwrap_or_else(|| panic!("no number in {mail}"))
+        .to_owned()
+}
+
 /// The step messages to `address` once there are `n` of them (15 s at most).
 async fn step_mails(app: &TestApp, address: &str, n: usize) -> Vec<String> {
     for _ in 0..150 {
@@ -613,12 +622,7 @@ async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
             && mails[1].contains("foi protocolado"),
         "{mails:?}"
     );
-    let protocol = mails[1]
-        .split("com o número ")
-        .nth(1)
-        .and_then(|s| s.split(',').next())
-        .unwrap()
-        .to_owned();
+    let protocol = protocol_in(&mails[1]);
 
     // The desk issues it; a second time the filing is no longer in review.
     let mut ana = Browser::new(&app);
@@ -768,4 +772,105 @@ async fn a_driver_reports_a_change_online_and_the_desk_records_it_late() {
         .to_string();
     assert!(history.contains("Rua das Acácias, 12"), "{history}");
     assert!(history.contains("2026-11-30"), "{history}");
+}
+
+/// A defence against an auto sent online: opened with the auto's number and the driver's CPF,
+/// the petition attached, protocolled; the desk joins it to the auto's procedure as filed on
+/// the protocol date with the filing's number, once; the auto's procedure reads it as timely.
+#[tokio::test]
+async fn a_driver_defends_against_an_auto_online_and_the_desk_joins_it_to_the_procedure() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let grant = app.granted().await;
+    let driver = grant["driver_id"].as_str().unwrap();
+    let mut body = crate::autos::auto_body(driver, "APP-ART26-IV", "2026-11-29T09:00:00-04:00");
+    body["authorization_id"] = grant["id"].clone();
+    let res = app.post("/api/v1/app-infraction-autos", &body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let auto: serde_json::Value = res.json().await.unwrap();
+    let (auto_id, auto_number) = (
+        auto["id"].as_str().unwrap().to_owned(),
+        auto["number"].as_str().unwrap().to_owned(),
+    );
+    let res = app
+        .post(
+            &format!("/api/v1/app-infraction-autos/{auto_id}/notification"),
+            &serde_json::json!({"method": "post", "notified_on": "2026-11-30", "juntada_on": "2026-11-30"}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+
+    let mut maria = signed_in(&app, MARIA).await;
+    // Another CPF, or the authorization's number, does not open a defence.
+    let (status, page, _) = open_as(&mut maria, "app_defence", &auto_number, CPFS[1]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
+    assert!(
+        page.contains("Não encontramos um auto de infração"),
+        "{page}"
+    );
+    let number = grant["number"].as_str().unwrap();
+    let (status, _, _) = open_as(&mut maria, "app_defence", number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, page, to) = open_as(&mut maria, "app_defence", &auto_number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    let (_, page, _) = maria.get(&path).await;
+    assert!(
+        page.contains(&format!("Auto de infração {auto_number}")),
+        "{page}"
+    );
+    assert!(
+        page.contains("Para enviar, ainda falta juntar: Defesa escrita"),
+        "{page}"
+    );
+    let (status, page, _) = attach(
+        &mut maria,
+        &app,
+        &filing,
+        "peticao",
+        "defesa.pdf",
+        PDF.to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, _, _) = post_on_page(&mut maria, &path, &format!("{path}/protocolar"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let mails = step_mails(&app, MARIA, 2).await;
+    let protocol = protocol_in(&mails[1]);
+
+    // The desk joins it to the procedure once.
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let desk = format!("/painel/requerimentos/{filing}");
+    let (_, page, _) = ana.get(&desk).await;
+    assert!(page.contains("Juntar ao processo do auto"), "{page}");
+    assert!(
+        page.contains(&format!("/painel/ver/app-infraction-autos/{auto_id}")),
+        "{page}"
+    );
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/processo"), &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/processo"), &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+
+    // The auto's procedure has the defence, on the protocol date, under the filing's number.
+    let a = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{auto_id}"))
+        .await;
+    assert_eq!(a["procedure"]["stage"], "defesa_apresentada", "{a}");
+    assert_eq!(a["procedure"]["defence_timely"], true, "{a}");
+    let history = app
+        .get_json(&format!("/api/v1/app-infraction-autos/{auto_id}/history"))
+        .await
+        .to_string();
+    assert!(history.contains(&protocol), "{history}");
+    let mails = step_mails(&app, MARIA, 3).await;
+    assert!(
+        mails[2].contains("foi juntado ao processo do auto de infração"),
+        "{mails:?}"
+    );
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("foi juntado ao processo do auto"), "{page}");
 }

@@ -62,6 +62,12 @@ fn kinds(chosen: FilingKind) -> Vec<(&'static str, &'static str, &'static str, b
                 FilingKind::AppDataChange => {
                     "Avise de uma mudança de endereço, telefone, CNH ou do carro, no prazo que a lei fixa."
                 }
+                FilingKind::AppDefence => {
+                    "Contra um auto de infração, no prazo que a notificação indica. Informe o número do auto."
+                }
+                FilingKind::AppReconsideration => {
+                    "Contra a decisão sobre a sua defesa, no prazo que a decisão indica. Informe o número do auto."
+                }
             };
             (k.as_str(), k.label(), hint, k == chosen)
         })

@@ -53,7 +53,8 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(
             web::resource("/painel/requerimentos/{id}/alteracao").route(web::post().to(change)),
-        );
+        )
+        .service(web::resource("/painel/requerimentos/{id}/processo").route(web::post().to(join)));
 }
 
 fn refused(e: FilingError) -> Result<String, PanelError> {
@@ -164,6 +165,9 @@ async fn show(
         Some("indeferido") => Some("Pedido indeferido; o requerente foi avisado por e-mail."),
         Some("certidao") => Some("Certidão emitida; o requerente foi avisado por e-mail."),
         Some("alteracao") => Some("Alteração registrada; o requerente foi avisado por e-mail."),
+        Some("processo") => {
+            Some("Juntado ao processo do auto; o requerente foi avisado por e-mail.")
+        }
         _ => None,
     };
     filing_page(&s, &state, uuid_of(&id)?, StatusCode::OK, notice, None).await
@@ -284,32 +288,61 @@ async fn refuse(
     .await
 }
 
-/// Issues the certidão a certidão filing asks for and decides the filing with it.
+/// The act a filing's kind is decided by, at the desk, in one step.
+#[derive(Clone, Copy)]
+enum DecidingAct {
+    /// A certidão filing: the certidão issued.
+    Certidao,
+    /// A report of changed data: the change recorded.
+    Change,
+    /// A defence or a reconsideration: joined to the auto's procedure.
+    Join,
+}
+
+/// Runs the act `which` on the filing and decides it with the act's result.
+async fn decide_by(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+    which: DecidingAct,
+) -> Page {
+    let s = Signed::of(&req, &state).await?;
+    s.require(Competence::IssueRideHailing)?;
+    s.check_csrf(&form)?;
+    let id = uuid_of(&id)?;
+    let actor = &s.official.actor;
+    let (done, feito) = match which {
+        DecidingAct::Certidao => (filings::issue_certidao(&state, actor, id).await, "certidao"),
+        DecidingAct::Change => (filings::record_change(&state, actor, id).await, "alteracao"),
+        DecidingAct::Join => (filings::file_on_auto(&state, actor, id).await, "processo"),
+    };
+    after_act(&s, &state, id, done, (feito, StatusCode::CONFLICT)).await
+}
+
 async fn certidao(
     state: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<String>,
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
-    let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
-    s.check_csrf(&form)?;
-    let id = uuid_of(&id)?;
-    let done = filings::issue_certidao(&state, &s.official.actor, id).await;
-    after_act(&s, &state, id, done, ("certidao", StatusCode::CONFLICT)).await
+    decide_by(state, req, id, form, DecidingAct::Certidao).await
 }
 
-/// Records the change a report of changed data states and decides the filing with it.
 async fn change(
     state: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<String>,
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
-    let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
-    s.check_csrf(&form)?;
-    let id = uuid_of(&id)?;
-    let done = filings::record_change(&state, &s.official.actor, id).await;
-    after_act(&s, &state, id, done, ("alteracao", StatusCode::CONFLICT)).await
+    decide_by(state, req, id, form, DecidingAct::Change).await
+}
+
+async fn join(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    decide_by(state, req, id, form, DecidingAct::Join).await
 }
