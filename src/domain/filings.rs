@@ -128,6 +128,18 @@ impl FilingKind {
         matches!(self, Self::AppDefence | Self::AppReconsideration)
     }
 
+    /// What a granted filing of this kind did, as its page tells the applicant.
+    pub fn granted_line(self) -> &'static str {
+        match self {
+            Self::AppRenewal => "a autorização foi renovada.",
+            Self::AppCertidaoDriver | Self::AppCertidaoVehicle => "a certidão foi emitida.",
+            Self::AppDataChange => "a alteração foi registrada no cadastro.",
+            Self::AppDefence | Self::AppReconsideration => {
+                "foi juntado ao processo do auto, com a data do protocolo. A decisão será comunicada a você."
+            }
+        }
+    }
+
     /// Whether the applicant states what changed and when (a report of changed data).
     pub fn states_a_change(self) -> bool {
         self == Self::AppDataChange

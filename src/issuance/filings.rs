@@ -332,25 +332,26 @@ pub async fn view(
         .into_iter()
         .map(|s| s.key.clone())
         .collect();
-    // A granted renewal issued the new authorization's documents; a certidão, itself.
+    // A granted renewal issued the new authorization's documents; a certidão, itself; the
+    // other kinds issue none.
     let documents = match row.result_id.as_deref() {
-        Some(r) if row.outcome.as_deref() == Some("deferido") => {
-            if kind.certidao_subject().is_some() {
-                state
-                    .store
-                    .document(parse_uuid(r)?)
-                    .await?
-                    .into_iter()
-                    .collect()
-            } else if kind.states_a_change() || kind.on_auto() {
-                Vec::new()
-            } else {
+        Some(r) if row.outcome.as_deref() == Some("deferido") => match kind {
+            FilingKind::AppRenewal => {
                 state
                     .store
                     .documents_of_authorization(parse_uuid(r)?)
                     .await?
             }
-        }
+            FilingKind::AppCertidaoDriver | FilingKind::AppCertidaoVehicle => state
+                .store
+                .document(parse_uuid(r)?)
+                .await?
+                .into_iter()
+                .collect(),
+            FilingKind::AppDataChange | FilingKind::AppDefence | FilingKind::AppReconsideration => {
+                Vec::new()
+            }
+        },
         _ => Vec::new(),
     };
     // Judged for the applicant only, while a renewal is theirs to complete.

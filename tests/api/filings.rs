@@ -125,6 +125,25 @@ fn mails_to(app: &TestApp, address: &str) -> Vec<String> {
         .collect()
 }
 
+/// Opens a filing of `kind` on `number` for the driver of `CPFS[0]`: its page and its id.
+async fn opened(b: &mut Browser<'_>, kind: &str, number: &str) -> (String, String) {
+    let (status, page, to) = open_as(b, kind, number, CPFS[0]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let path = to.unwrap();
+    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    (path, filing)
+}
+
+/// Decides the filing at `desk` by its act `act` (`certidao`, `alteracao`, `processo`), and
+/// finds the same act refused the second time.
+async fn decided_once(ana: &mut Browser<'_>, desk: &str, act: &str) {
+    let action = format!("{desk}/{act}");
+    let (status, page, _) = post_on_page(ana, desk, &action, &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (status, page, _) = post_on_page(ana, desk, &action, &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+}
+
 /// The filing's number a protocol message announces.
 fn protocol_in(mail: &str) -> String {
     mail.split("com o número ")
@@ -597,10 +616,7 @@ async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
     let (status, page, _) = open_as(&mut maria, "app_licenca", &number, CPFS[0]).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
     assert!(page.contains("Escolha o que você pede"), "{page}");
-    let (status, page, to) = open_as(&mut maria, "app_certidao_vehicle", &number, CPFS[0]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let path = to.unwrap();
-    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    let (path, filing) = opened(&mut maria, "app_certidao_vehicle", &number).await;
 
     // Nothing to attach, nothing judged: the page says so and the filing can be sent.
     let (_, page, _) = maria.get(&path).await;
@@ -631,10 +647,7 @@ async fn a_driver_asks_for_a_certidao_online_and_the_desk_issues_it() {
     let (_, page, _) = ana.get(&desk).await;
     assert!(page.contains("Emitir a certidão"), "{page}");
     assert!(!page.contains("tarefa de renovação"), "{page}");
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/certidao"), &[]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/certidao"), &[]).await;
-    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+    decided_once(&mut ana, &desk, "certidao").await;
     let mails = step_mails(&app, MARIA, 3).await;
     assert!(
         mails[2].contains("a certidão de situação cadastral do veículo foi emitida"),
@@ -682,10 +695,7 @@ async fn a_driver_reports_a_change_online_and_the_desk_records_it_late() {
     let a = app.granted().await;
     let number = a["number"].as_str().unwrap().to_owned();
     let mut maria = signed_in(&app, MARIA).await;
-    let (status, page, to) = open_as(&mut maria, "app_data_change", &number, CPFS[0]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let path = to.unwrap();
-    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    let (path, filing) = opened(&mut maria, "app_data_change", &number).await;
     let (_, page, _) = maria.get(&path).await;
     assert!(
         page.contains("Comunicação de alteração de dados cadastrais"),
@@ -749,10 +759,7 @@ async fn a_driver_reports_a_change_online_and_the_desk_records_it_late() {
     let (_, page, _) = ana.get(&desk).await;
     assert!(page.contains("Rua das Acácias, 12"), "{page}");
     assert!(page.contains("Registrar a alteração"), "{page}");
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/alteracao"), &[]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/alteracao"), &[]).await;
-    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+    decided_once(&mut ana, &desk, "alteracao").await;
 
     // Reported on the protocol date, 29 days after the change: late, and the driver is told.
     let mails = step_mails(&app, MARIA, 3).await;
@@ -812,10 +819,7 @@ async fn a_driver_defends_against_an_auto_online_and_the_desk_joins_it_to_the_pr
     let number = grant["number"].as_str().unwrap();
     let (status, _, _) = open_as(&mut maria, "app_defence", number, CPFS[0]).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    let (status, page, to) = open_as(&mut maria, "app_defence", &auto_number, CPFS[0]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let path = to.unwrap();
-    let filing = path.trim_start_matches("/servicos/pedidos/").to_owned();
+    let (path, filing) = opened(&mut maria, "app_defence", &auto_number).await;
     let (_, page, _) = maria.get(&path).await;
     assert!(
         page.contains(&format!("Auto de infração {auto_number}")),
@@ -850,10 +854,7 @@ async fn a_driver_defends_against_an_auto_online_and_the_desk_joins_it_to_the_pr
         page.contains(&format!("/painel/ver/app-infraction-autos/{auto_id}")),
         "{page}"
     );
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/processo"), &[]).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
-    let (status, page, _) = post_on_page(&mut ana, &desk, &format!("{desk}/processo"), &[]).await;
-    assert_eq!(status, StatusCode::CONFLICT, "{page}");
+    decided_once(&mut ana, &desk, "processo").await;
 
     // The auto's procedure has the defence, on the protocol date, under the filing's number.
     let a = app

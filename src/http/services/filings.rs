@@ -365,6 +365,23 @@ async fn upload(
     after_step(&state, &s, id, done, &to).await
 }
 
+/// The signed-in applicant and the filing a form was posted to; or, in `Err`, the page that
+/// answers instead (sign in first, a stale form, no such filing).
+async fn posted_to(
+    state: &AppState,
+    req: &HttpRequest,
+    id: &str,
+    form: &HashMap<String, String>,
+) -> Result<Result<(ApplicantSession, Uuid), Page>, actix_web::Error> {
+    let Some(s) = session_of(state, req).await? else {
+        return Ok(Err(Ok(see_other("/servicos"))));
+    };
+    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
+        return Ok(Err(csrf_refused()));
+    }
+    Ok(filing_id(id).map(|id| (s, id)).ok_or_else(not_found))
+}
+
 /// What changed and when, in a report of changed data.
 async fn change(
     state: web::Data<AppState>,
@@ -372,14 +389,9 @@ async fn change(
     id: web::Path<String>,
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
-    let Some(s) = session_of(&state, &req).await? else {
-        return Ok(see_other("/servicos"));
-    };
-    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
-        return csrf_refused();
-    }
-    let Some(id) = filing_id(&id) else {
-        return not_found();
+    let (s, id) = match posted_to(&state, &req, &id, &form).await? {
+        Ok(found) => found,
+        Err(answer) => return answer,
     };
     let what = form.get("o_que").map_or("", String::as_str);
     let day = form.get("data").map_or("", String::as_str);
@@ -394,14 +406,9 @@ async fn submit(
     id: web::Path<String>,
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
-    let Some(s) = session_of(&state, &req).await? else {
-        return Ok(see_other("/servicos"));
-    };
-    if !csrf_ok(&s, form.get(CSRF_FIELD).map_or("", String::as_str)) {
-        return csrf_refused();
-    }
-    let Some(id) = filing_id(&id) else {
-        return not_found();
+    let (s, id) = match posted_to(&state, &req, &id, &form).await? {
+        Ok(found) => found,
+        Err(answer) => return answer,
     };
     let done = filings::submit(&state, &s.applicant, id).await.map(|_| ());
     after_step(

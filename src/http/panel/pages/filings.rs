@@ -49,12 +49,25 @@ pub(super) fn configure(cfg: &mut web::ServiceConfig) {
             web::resource("/painel/requerimentos/{id}/indeferir").route(web::post().to(refuse)),
         )
         .service(
-            web::resource("/painel/requerimentos/{id}/certidao").route(web::post().to(certidao)),
+            web::resource("/painel/requerimentos/{id}/certidao").route(
+                web::post().to(|state, req, id, form| {
+                    decide_by(state, req, id, form, DecidingAct::Certidao)
+                }),
+            ),
         )
         .service(
-            web::resource("/painel/requerimentos/{id}/alteracao").route(web::post().to(change)),
+            web::resource("/painel/requerimentos/{id}/alteracao").route(
+                web::post().to(|state, req, id, form| {
+                    decide_by(state, req, id, form, DecidingAct::Change)
+                }),
+            ),
         )
-        .service(web::resource("/painel/requerimentos/{id}/processo").route(web::post().to(join)));
+        .service(
+            web::resource("/painel/requerimentos/{id}/processo").route(
+                web::post()
+                    .to(|state, req, id, form| decide_by(state, req, id, form, DecidingAct::Join)),
+            ),
+        );
 }
 
 fn refused(e: FilingError) -> Result<String, PanelError> {
@@ -318,31 +331,4 @@ async fn decide_by(
         DecidingAct::Join => (filings::file_on_auto(&state, actor, id).await, "processo"),
     };
     after_act(&s, &state, id, done, (feito, StatusCode::CONFLICT)).await
-}
-
-async fn certidao(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    form: web::Form<HashMap<String, String>>,
-) -> Page {
-    decide_by(state, req, id, form, DecidingAct::Certidao).await
-}
-
-async fn change(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    form: web::Form<HashMap<String, String>>,
-) -> Page {
-    decide_by(state, req, id, form, DecidingAct::Change).await
-}
-
-async fn join(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    form: web::Form<HashMap<String, String>>,
-) -> Page {
-    decide_by(state, req, id, form, DecidingAct::Join).await
 }
