@@ -2,10 +2,13 @@
 //! for under the legal basis in force, how an uploaded file is recognised by its content, and
 //! what a filing still lacks. Pure: the basis and the files come in.
 
+pub mod stated;
+
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::requirements::{Requirement, RequirementKind};
+use stated::StatedField;
 
 /// What a filing asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,17 +26,50 @@ pub enum FilingKind {
     AppDefence,
     /// A driver's request for reconsideration of the decision on an auto, to the Mayor.
     AppReconsideration,
+    /// A new ride-hailing authorization (APP-ART3, APP-ART12): the driver and the car stated,
+    /// their documents attached.
+    AppNewAuthorization,
+    /// The substitution of the authorized car (APP-ART8-P2): the new car stated, its CRLV
+    /// attached; the new car's vistoria is done in person.
+    AppSubstitution,
+    /// A charter company's registration with the documents of art. 7 (Lei 4.937/2025).
+    CharterRegistration,
+    /// The Termo de Autorização of a registered company, first or renewed (Lei 4.937/2025,
+    /// art. 8º): the certidões that lapsed brought again.
+    CharterTermo,
+    /// The enrolment of a bus or minibus in a registered company (Lei 4.937/2025, arts. 10–12).
+    CharterBusEnrolment,
+}
+
+/// What a filing is opened on, and so what the applicant names to open it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// An authorization's number and its driver's CPF.
+    Authorization,
+    /// An auto's number and its driver's CPF.
+    Auto,
+    /// The CPF of the driver asking for a first authorization.
+    Driver,
+    /// The CNPJ of a company asking to be registered.
+    NewCompany,
+    /// The CNPJ of a registered company the applicant follows (or a Termo's number with it).
+    Company,
 }
 
 impl FilingKind {
     /// Every kind, in the order the applicant is offered them.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 11] = [
+        Self::AppNewAuthorization,
         Self::AppRenewal,
+        Self::AppSubstitution,
         Self::AppCertidaoDriver,
         Self::AppCertidaoVehicle,
         Self::AppDataChange,
         Self::AppDefence,
         Self::AppReconsideration,
+        Self::CharterRegistration,
+        Self::CharterTermo,
+        Self::CharterBusEnrolment,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -44,6 +80,11 @@ impl FilingKind {
             Self::AppDataChange => "app_data_change",
             Self::AppDefence => "app_defence",
             Self::AppReconsideration => "app_reconsideration",
+            Self::AppNewAuthorization => "app_new_authorization",
+            Self::AppSubstitution => "app_vehicle_substitution",
+            Self::CharterRegistration => "charter_registration",
+            Self::CharterTermo => "charter_termo",
+            Self::CharterBusEnrolment => "charter_bus_enrolment",
         }
     }
 
@@ -62,38 +103,124 @@ impl FilingKind {
             Self::AppReconsideration => {
                 "Pedido de reconsideração de decisão sobre auto de infração"
             }
+            Self::AppNewAuthorization => "Nova autorização de motorista de aplicativo",
+            Self::AppSubstitution => "Substituição do carro autorizado",
+            Self::CharterRegistration => "Cadastro de empresa de fretamento",
+            Self::CharterTermo => "Termo de Autorização de fretamento (emissão ou renovação)",
+            Self::CharterBusEnrolment => "Cadastro de ônibus ou micro-ônibus de fretamento",
+        }
+    }
+
+    /// What the applicant names to open it.
+    pub fn opening(self) -> Opening {
+        match self {
+            Self::AppRenewal
+            | Self::AppSubstitution
+            | Self::AppCertidaoDriver
+            | Self::AppCertidaoVehicle
+            | Self::AppDataChange => Opening::Authorization,
+            Self::AppDefence | Self::AppReconsideration => Opening::Auto,
+            Self::AppNewAuthorization => Opening::Driver,
+            Self::CharterRegistration => Opening::NewCompany,
+            Self::CharterTermo | Self::CharterBusEnrolment => Opening::Company,
+        }
+    }
+
+    /// Whether the charter law (Lei 4.937/2025) governs it, and so the charter desk decides it.
+    pub fn is_charter(self) -> bool {
+        matches!(
+            self,
+            Self::CharterRegistration | Self::CharterTermo | Self::CharterBusEnrolment
+        )
+    }
+
+    /// What the applicant states besides the files, each field named as the desk's task names
+    /// it; `municipalities` are the car registrations the ride-hailing basis accepts.
+    pub fn stated_fields(self, municipalities: &[(String, String)]) -> Vec<StatedField> {
+        match self {
+            Self::AppNewAuthorization => {
+                let mut fields = stated::driver_fields();
+                fields.extend(stated::car_fields(municipalities));
+                fields
+            }
+            Self::AppSubstitution => {
+                let mut fields = vec![stated::cause_field()];
+                fields.extend(stated::car_fields(municipalities));
+                fields
+            }
+            Self::CharterRegistration => stated::company_fields(),
+            Self::CharterBusEnrolment => stated::bus_fields(),
+            Self::AppRenewal
+            | Self::AppCertidaoDriver
+            | Self::AppCertidaoVehicle
+            | Self::AppDataChange
+            | Self::AppDefence
+            | Self::AppReconsideration
+            | Self::CharterTermo => Vec::new(),
         }
     }
 
     /// The certidão's subject as the certidão use case names it, for a certidão filing.
     pub fn certidao_subject(self) -> Option<&'static str> {
         match self {
-            Self::AppRenewal
-            | Self::AppDataChange
-            | Self::AppDefence
-            | Self::AppReconsideration => None,
             Self::AppCertidaoDriver => Some("app_driver"),
             Self::AppCertidaoVehicle => Some("app_vehicle"),
+            _ => None,
         }
     }
 
-    /// The documents the filing asks for under `requirements`: a renewal's (see
-    /// [`renewal_slots`]); a certidão asks for none, the register's data is what it certifies;
-    /// a report of changed data takes, if the driver has one, the document that shows it.
-    pub fn slots(self, requirements: &[Requirement], data_change_citation: &str) -> Vec<Slot> {
+    /// The documents the filing asks for under the bases in force (`ctx`): a renewal's and a
+    /// new authorization's (see [`renewal_slots`]); a certidão asks for none, the register's
+    /// data is what it certifies; a report of changed data takes, if the driver has one, the
+    /// document that shows it; a company's registration, each document of art. 7 the charter
+    /// basis lists; a Termo, the certidões that lapse, brought again where they did.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one table: each kind's documents, in the order the applicant gathers them"
+    )]
+    pub fn slots(self, ctx: &SlotContext<'_>) -> Vec<Slot> {
+        let slot = |key: &str, label: &str, citation: &str, max_files, required| Slot {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            citation: citation.to_owned(),
+            max_files,
+            rules: Vec::new(),
+            required,
+        };
         match self {
-            Self::AppRenewal => renewal_slots(requirements),
+            Self::AppRenewal => renewal_slots(ctx.requirements),
+            Self::AppNewAuthorization => authorization_slots(
+                ctx.requirements,
+                "Comprovante de pagamento das taxas da autorização",
+            ),
             Self::AppCertidaoDriver | Self::AppCertidaoVehicle => Vec::new(),
-            Self::AppDataChange => vec![Slot {
-                key: "comprovante".into(),
-                label:
-                    "Documento que mostra a alteração (CNH nova, CRLV, comprovante de endereço…)"
-                        .into(),
-                citation: data_change_citation.to_owned(),
-                max_files: 2,
-                rules: Vec::new(),
-                required: false,
-            }],
+            Self::AppSubstitution => {
+                let mut crlv = slot(
+                    "crlv",
+                    "CRLV do carro novo",
+                    ctx.substitution_citation,
+                    1,
+                    true,
+                );
+                crlv.rules = car_rules(ctx.requirements);
+                vec![
+                    crlv,
+                    slot(
+                        "motivo",
+                        "Comprovante do motivo (boletim de ocorrência, recibo de venda, fim do contrato de locação)",
+                        ctx.substitution_citation,
+                        2,
+                        false,
+                    ),
+                ]
+            }
+            Self::AppDataChange => vec![slot(
+                "comprovante",
+                "Documento que mostra a alteração (CNH nova, CRLV, comprovante de endereço…)",
+                ctx.data_change_citation,
+                2,
+                false,
+            )],
             Self::AppDefence | Self::AppReconsideration => {
                 let petition = if self == Self::AppDefence {
                     "Defesa escrita e assinada (os fatos e as razões)"
@@ -101,24 +228,63 @@ impl FilingKind {
                     "Pedido de reconsideração escrito e assinado (as razões)"
                 };
                 vec![
-                    Slot {
-                        key: "peticao".into(),
-                        label: petition.into(),
-                        citation: String::new(),
-                        max_files: 1,
-                        rules: Vec::new(),
-                        required: true,
-                    },
-                    Slot {
-                        key: "provas".into(),
-                        label: "Provas (fotos, documentos, declarações)".into(),
-                        citation: String::new(),
-                        max_files: 4,
-                        rules: Vec::new(),
-                        required: false,
-                    },
+                    slot("peticao", petition, "", 1, true),
+                    slot(
+                        "provas",
+                        "Provas (fotos, documentos, declarações)",
+                        "",
+                        4,
+                        false,
+                    ),
                 ]
             }
+            Self::CharterRegistration => {
+                let mut slots = vec![slot(
+                    "requerimento",
+                    "Requerimento assinado pelo representante legal",
+                    "",
+                    1,
+                    true,
+                )];
+                slots.extend(
+                    ctx.company_documents
+                        .iter()
+                        .map(|d| slot(&d.key, &d.label, &d.citation, 1, true)),
+                );
+                slots
+            }
+            Self::CharterTermo => ctx
+                .company_documents
+                .iter()
+                .filter(|d| d.lapses)
+                .map(|d| {
+                    slot(
+                        &d.key,
+                        &format!("{} (se a que está no cadastro venceu)", d.label),
+                        &d.citation,
+                        1,
+                        false,
+                    )
+                })
+                .collect(),
+            Self::CharterBusEnrolment => vec![
+                slot("crlv", "CRLV do veículo", "", 1, true),
+                slot("propriedade", "Comprovante de propriedade", "", 1, true),
+                slot(
+                    "itv",
+                    "Laudo de inspeção técnica veicular (ITV)",
+                    "",
+                    1,
+                    true,
+                ),
+                slot(
+                    "seguro",
+                    "Apólice do seguro de responsabilidade civil",
+                    "",
+                    1,
+                    true,
+                ),
+            ],
         }
     }
 
@@ -137,7 +303,31 @@ impl FilingKind {
             Self::AppDefence | Self::AppReconsideration => {
                 "foi juntado ao processo do auto, com a data do protocolo. A decisão será comunicada a você."
             }
+            Self::AppNewAuthorization => "a autorização foi concedida.",
+            Self::AppSubstitution => {
+                "o carro novo passou a ser o da autorização, com o mesmo número e a mesma validade."
+            }
+            Self::CharterRegistration => {
+                "a empresa foi cadastrada. O Termo de Autorização é pedido em seguida, na opção “Termo de Autorização”."
+            }
+            Self::CharterTermo => "o Termo de Autorização foi emitido.",
+            Self::CharterBusEnrolment => {
+                "o veículo foi cadastrado na empresa. O selo de vistoria é emitido depois da vistoria, feita pessoalmente."
+            }
         }
+    }
+
+    /// Whether the decision issues documents the applicant downloads from the filing.
+    pub fn issues_documents(self) -> bool {
+        matches!(
+            self,
+            Self::AppRenewal
+                | Self::AppNewAuthorization
+                | Self::AppSubstitution
+                | Self::AppCertidaoDriver
+                | Self::AppCertidaoVehicle
+                | Self::CharterTermo
+        )
     }
 
     /// Whether the applicant states what changed and when (a report of changed data).
@@ -240,11 +430,104 @@ pub struct Slot {
     pub required: bool,
 }
 
+/// What a kind's documents depend on: the bases in force.
+pub struct SlotContext<'a> {
+    /// The ride-hailing basis's requirements.
+    pub requirements: &'a [Requirement],
+    /// The provision on reporting changed data, as the basis cites it.
+    pub data_change_citation: &'a str,
+    /// The provision on the car's substitution, as the basis cites it.
+    pub substitution_citation: &'a str,
+    /// The company documents the charter basis lists (Lei 4.937/2025, art. 7º).
+    pub company_documents: &'a [CompanyDocument],
+}
+
+/// One company document of the charter basis, as a filing asks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanyDocument {
+    /// Its checklist item (`cnd_federal`).
+    pub key: String,
+    pub label: String,
+    pub citation: String,
+    /// Whether it prints a validity and lapses (art. 7º, II).
+    pub lapses: bool,
+}
+
+/// The company documents the charter basis lists (Lei 4.937/2025, art. 7º), in its order.
+pub fn company_documents(
+    basis: &crate::domain::legal_basis::CharterLegalBasis,
+) -> Vec<CompanyDocument> {
+    use crate::domain::charter::CompanyChecklist;
+    use crate::domain::charter::requirement_kinds::CharterRequirementKind;
+    let checklist = CompanyChecklist::default();
+    basis
+        .requirements
+        .iter()
+        .filter_map(|r| match &r.kind {
+            CharterRequirementKind::CompanyDocument {
+                item,
+                needs_validity,
+            } => checklist.item(item).map(|i| {
+                let mut label = i.label.to_owned();
+                if let Some(first) = label.get(0..1) {
+                    label.replace_range(0..1, &first.to_uppercase());
+                }
+                CompanyDocument {
+                    key: i.key().to_owned(),
+                    label,
+                    citation: r.citation.clone(),
+                    lapses: *needs_validity,
+                }
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The municipalities whose car registrations the basis accepts, as (IBGE code, "Name (UF)").
+pub fn car_municipalities(requirements: &[Requirement]) -> Vec<(String, String)> {
+    requirements
+        .iter()
+        .filter_map(|r| match &r.kind {
+            RequirementKind::VehicleRegistration { municipalities } => Some(municipalities),
+            _ => None,
+        })
+        .flatten()
+        .map(|m| (m.ibge.to_string(), format!("{} ({})", m.name, m.uf)))
+        .collect()
+}
+
+/// The rules of the basis about the car (age, doors, air conditioning, seats, registration).
+fn car_rules(requirements: &[Requirement]) -> Vec<String> {
+    requirements
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                RequirementKind::VehicleAge { .. }
+                    | RequirementKind::VehicleDoors { .. }
+                    | RequirementKind::VehicleAirConditioning {}
+                    | RequirementKind::VehicleCapacity { .. }
+                    | RequirementKind::VehicleRegistration { .. }
+            )
+        })
+        .map(|r| r.rule.clone())
+        .collect()
+}
+
 /// The documents a renewal asks for under `requirements`: the CNH when the basis asks about
 /// the licence (APP-ART12-I), the criminal-record certificates (APP-ART12-III), the CRLV when
 /// it asks about the car (APP-ART2, APP-ART8), every document the basis lists, and the proof
 /// that the new year's fee was paid (APP-ART3-PU: the year counts from the payment).
 pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
+    authorization_slots(
+        requirements,
+        "Comprovante de pagamento das taxas do novo ano",
+    )
+}
+
+/// An authorization's documents (a renewal's, a new one's), the fee's proof named `fee_label`.
+fn authorization_slots(requirements: &[Requirement], fee_label: &str) -> Vec<Slot> {
     let slot = |key: &str, label: &str, citation: &str, max_files, rule: &str| Slot {
         key: key.to_owned(),
         label: label.to_owned(),
@@ -310,13 +593,7 @@ pub fn renewal_slots(requirements: &[Requirement]) -> Vec<Slot> {
         crlv.rules = car_rules;
         slots.push(crlv);
     }
-    slots.push(slot(
-        "taxas",
-        "Comprovante de pagamento das taxas do novo ano",
-        "",
-        1,
-        "",
-    ));
+    slots.push(slot("taxas", fee_label, "", 1, ""));
     slots
 }
 
@@ -465,30 +742,39 @@ mod tests {
     use super::*;
     use crate::domain::legal_basis::RideHailingLegalBasis;
 
+    fn ctx<'a>(
+        requirements: &'a [Requirement],
+        company_documents: &'a [CompanyDocument],
+    ) -> SlotContext<'a> {
+        SlotContext {
+            requirements,
+            data_change_citation: "art. 13, XIX",
+            substitution_citation: "art. 8º, §2º",
+            company_documents,
+        }
+    }
+
     #[test]
     fn every_kind_reads_back_and_a_certidao_asks_for_no_document() {
         let basis = RideHailingLegalBasis::draft_2023();
+        let ctx = ctx(&basis.requirements, &[]);
         for kind in FilingKind::ALL {
             assert_eq!(FilingKind::parse(kind.as_str()), Some(kind));
         }
         assert_eq!(FilingKind::parse("app_certidao"), None);
-        assert!(
-            FilingKind::AppCertidaoVehicle
-                .slots(&basis.requirements, "art. 13, XIX")
-                .is_empty()
-        );
+        assert!(FilingKind::AppCertidaoVehicle.slots(&ctx).is_empty());
         assert_eq!(
-            FilingKind::AppRenewal.slots(&basis.requirements, "art. 13, XIX"),
+            FilingKind::AppRenewal.slots(&ctx),
             renewal_slots(&basis.requirements)
         );
         // The report of a change takes its proof if there is one; it can be sent without.
-        let change = FilingKind::AppDataChange.slots(&basis.requirements, "art. 13, XIX");
+        let change = FilingKind::AppDataChange.slots(&ctx);
         assert_eq!(change.len(), 1);
         assert!(!change[0].required);
         assert!(missing(&change, &[]).is_empty());
         assert!(FilingKind::AppDataChange.states_a_change());
         // A defence asks for its petition and takes evidence if there is some.
-        let defence = FilingKind::AppDefence.slots(&basis.requirements, "");
+        let defence = FilingKind::AppDefence.slots(&ctx);
         assert_eq!(
             defence
                 .iter()
@@ -504,6 +790,57 @@ mod tests {
             Some("app_driver")
         );
         assert_eq!(FilingKind::AppRenewal.certidao_subject(), None);
+    }
+
+    #[test]
+    fn new_filings_state_their_data_and_ask_for_their_documents() {
+        let basis = RideHailingLegalBasis::draft_2023();
+        let documents = [
+            CompanyDocument {
+                key: "cartao_cnpj".into(),
+                label: "cartão do CNPJ".into(),
+                citation: "art. 7º, I, d".into(),
+                lapses: false,
+            },
+            CompanyDocument {
+                key: "cnd_federal".into(),
+                label: "CND federal".into(),
+                citation: "art. 7º, II, a".into(),
+                lapses: true,
+            },
+        ];
+        let ctx = ctx(&basis.requirements, &documents);
+        // A first authorization asks for what a renewal does; its fee is the first one.
+        let new = FilingKind::AppNewAuthorization.slots(&ctx);
+        let keys: Vec<&str> = new.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["cnh", "certidoes", "crlv", "taxas"]);
+        assert!(!new[3].label.contains("novo ano"));
+        let fields = FilingKind::AppNewAuthorization.stated_fields(&[]);
+        assert!(fields.iter().any(|f| f.name == "cnh.number"));
+        assert!(fields.iter().any(|f| f.name == "vehicle.plate"));
+        assert_eq!(FilingKind::AppNewAuthorization.opening(), Opening::Driver);
+        // A substitution: the new car's CRLV, judged by the car's rules; the cause's proof.
+        let sub = FilingKind::AppSubstitution.slots(&ctx);
+        assert_eq!(sub[0].key, "crlv");
+        assert!(sub[0].required && !sub[0].rules.is_empty());
+        assert!(!sub[1].required);
+        assert_eq!(
+            FilingKind::AppSubstitution.stated_fields(&[])[0].name,
+            "cause"
+        );
+        // A company: its petition and each document of art. 7º, all required.
+        let reg = FilingKind::CharterRegistration.slots(&ctx);
+        let keys: Vec<&str> = reg.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["requerimento", "cartao_cnpj", "cnd_federal"]);
+        assert!(reg.iter().all(|s| s.required));
+        // A Termo: the certidões that lapse, optional (those on file may still be in force).
+        let termo = FilingKind::CharterTermo.slots(&ctx);
+        assert_eq!(termo.len(), 1);
+        assert_eq!(termo[0].key, "cnd_federal");
+        assert!(!termo[0].required);
+        assert!(FilingKind::CharterTermo.is_charter() && !FilingKind::AppSubstitution.is_charter());
+        assert_eq!(FilingKind::CharterBusEnrolment.slots(&ctx).len(), 4);
+        assert_eq!(FilingKind::CharterBusEnrolment.opening(), Opening::Company);
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! renewal, the certidão). The applicant is told of every step by e-mail, through the outbox,
 //! in the transaction of the step.
 
+use std::collections::{BTreeMap, HashMap};
+
 use chrono::Duration;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -13,9 +15,13 @@ use uuid::Uuid;
 use crate::domain::rule::RuleFailure;
 
 use crate::documents::format;
-use crate::domain::filings::{self, ChangeStated, FilingKind, FilingStatus, Slot};
-use crate::domain::ids::Cpf;
+use crate::domain::filings::stated::{self, StatedField};
+use crate::domain::filings::{
+    self, ChangeStated, FilingKind, FilingStatus, Opening, Slot, SlotContext,
+};
+use crate::domain::ids::{Cnpj, Cpf};
 use crate::state::AppState;
+use crate::storage::applicant_links::LinkedEntity;
 use crate::storage::applicants::Applicant;
 use crate::storage::documents::Document;
 use crate::storage::filings::{
@@ -55,9 +61,15 @@ pub struct FilingView {
     /// data the register already holds (every requirement failed; empty: none). `None` once
     /// sent, or when it could not be judged.
     pub preview: Option<Vec<RuleFailure>>,
+    /// What the applicant states besides the files (a new authorization's driver and car, a
+    /// new car, a company, a bus), each field named as the desk's task names it.
+    pub fields: Vec<StatedField>,
+    /// What was stated so far, with the CPF or the CNPJ the filing was opened with.
+    pub stated: BTreeMap<String, String>,
 }
 
 /// What a filing is about, as its pages name it.
+#[derive(Default)]
 pub struct Subject {
     /// "Autorização" or "Auto de infração".
     pub what: &'static str,
@@ -67,8 +79,31 @@ pub struct Subject {
     pub holder: String,
     /// "válida até dd/mm/aaaa" or "lavrado em dd/mm/aaaa".
     pub detail: String,
-    /// Its page in the back office.
+    /// Its page in the back office; empty for what is not registered yet.
     pub desk_path: String,
+}
+
+impl Subject {
+    /// "Autorização APP-… — Ana, válida até …", without the parts a new record lacks.
+    pub fn line(&self) -> String {
+        let head = [self.what, self.number.as_str()]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let tail = [self.holder.as_str(), self.detail.as_str()]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if tail.is_empty() {
+            head
+        } else {
+            format!("{head} — {tail}")
+        }
+    }
 }
 
 impl FilingView {
@@ -101,6 +136,28 @@ impl FilingView {
             .flatten()
             .filter(|f| slot.rules.iter().any(|r| *r == f.rule))
             .collect()
+    }
+
+    /// What was stated, as the pages list it: (label, value shown), in the form's order.
+    pub fn stated_rows(&self) -> Vec<(String, String)> {
+        self.fields
+            .iter()
+            .filter_map(|f| {
+                self.stated
+                    .get(&f.name)
+                    .map(|v| (f.label.clone(), f.shown(v)))
+            })
+            .collect()
+    }
+
+    /// The value stated for `field`, or empty.
+    pub fn stated_value(&self, field: &str) -> &str {
+        self.stated.get(field).map_or("", String::as_str)
+    }
+
+    /// The required fields not yet stated.
+    pub fn unanswered(&self) -> Vec<&StatedField> {
+        stated::unanswered(&self.fields, &self.stated)
     }
 
     /// What the register's data fails today that no document of the filing carries.
@@ -162,19 +219,37 @@ fn mail_to(
     }
 }
 
-/// Opens (or reopens, when one is still open) a filing of `kind` on the authorization
-/// `number`, held by the driver whose CPF is `cpf`. A number and a CPF that do not go together
-/// get the same answer as a number that does not exist.
+/// Opens (or reopens, when one is still open) a filing of `kind`, on what the applicant names:
+/// an authorization's number and its driver's CPF, an auto's number and the CPF, the CPF of a
+/// driver asking for a first authorization, the CNPJ of a company to register, or the CNPJ of
+/// a registered company (with one of its Termos' numbers, unless the applicant follows it).
+/// A number and a CPF or CNPJ that do not go together get the same answer as a number that
+/// does not exist.
 pub async fn open(
+    state: &AppState,
+    applicant: &Applicant,
+    kind: FilingKind,
+    number: &str,
+    document: &str,
+) -> Result<Uuid, FilingError> {
+    match kind.opening() {
+        Opening::Auto => open_on_auto(state, applicant, kind, number, document).await,
+        Opening::Authorization => {
+            open_on_authorization(state, applicant, kind, number, document).await
+        }
+        Opening::Driver => open_for_driver(state, applicant, document).await,
+        Opening::NewCompany => open_for_company(state, applicant, document).await,
+        Opening::Company => open_on_company(state, applicant, kind, number, document).await,
+    }
+}
+
+async fn open_on_authorization(
     state: &AppState,
     applicant: &Applicant,
     kind: FilingKind,
     number: &str,
     cpf: &str,
 ) -> Result<Uuid, FilingError> {
-    if kind.on_auto() {
-        return open_on_auto(state, applicant, kind, number, cpf).await;
-    }
     let refused = || {
         FilingError::Refused(
             "Não encontramos uma autorização com este número e este CPF. Confira os dois como \
@@ -186,15 +261,210 @@ pub async fn open(
     let a = crate::issuance::ride_hailing::authorizations::held_by(state, number, &cpf)
         .await?
         .ok_or_else(refused)?;
-    // A revoked authorization is not renewed; its certidão certifies the revocation.
-    if kind == FilingKind::AppRenewal && a.revocation.is_some() {
+    // A revoked authorization is neither renewed nor given another car; its certidão
+    // certifies the revocation.
+    if matches!(kind, FilingKind::AppRenewal | FilingKind::AppSubstitution)
+        && a.revocation.is_some()
+    {
         return Err(FilingError::Refused(
-            "Esta autorização foi revogada e não pode ser renovada. Procure a Prefeitura.".into(),
+            "Esta autorização foi revogada: não pode ser renovada nem ter o carro substituído. \
+             Procure a Prefeitura."
+                .into(),
         ));
     }
     // The driver who files online follows the record: reminders reach the applicant.
     crate::issuance::follows::follow_driver_id(state, applicant.id, a.driver_id).await?;
     open_on(state, applicant, kind, a.id).await
+}
+
+/// A first authorization, for the driver whose CPF is `cpf`: refused while that driver holds
+/// an authorization in force (that one is renewed, not asked for again).
+async fn open_for_driver(
+    state: &AppState,
+    applicant: &Applicant,
+    cpf: &str,
+) -> Result<Uuid, FilingError> {
+    let cpf = Cpf::parse(cpf)
+        .map_err(|_| FilingError::Refused("O CPF não é válido: confira os 11 dígitos.".into()))?;
+    if let Some((driver, true)) = state
+        .store
+        .driver_id_by_cpf_or_cnh(cpf.as_str(), "")
+        .await?
+        && let Some(latest) = state.store.latest_authorization_of(driver).await?
+        && let Some(a) = state.store.get_authorization(latest).await?
+        && a.revocation.is_none()
+        && a.valid_until >= state.today()
+    {
+        return Err(FilingError::Refused(format!(
+            "Este CPF já tem a autorização {}, válida até {}: peça a renovação dela, não uma \
+             nova autorização.",
+            a.number,
+            format::date(a.valid_until)
+        )));
+    }
+    opened_with(
+        state,
+        applicant,
+        FilingKind::AppNewAuthorization,
+        ("cpf", cpf.as_str()),
+    )
+    .await
+}
+
+/// A company's registration (Lei 4.937/2025, art. 7º), for the CNPJ `cnpj`: refused when the
+/// company is registered already.
+async fn open_for_company(
+    state: &AppState,
+    applicant: &Applicant,
+    cnpj: &str,
+) -> Result<Uuid, FilingError> {
+    let cnpj = Cnpj::parse(cnpj)
+        .map_err(|_| FilingError::Refused("O CNPJ não é válido: confira os 14 dígitos.".into()))?;
+    if state.store.company_by_cnpj(cnpj.as_str()).await?.is_some() {
+        return Err(FilingError::Refused(
+            "Esta empresa já está cadastrada. Para o Termo de Autorização ou um ônibus, escolha \
+             essas opções."
+                .into(),
+        ));
+    }
+    opened_with(
+        state,
+        applicant,
+        FilingKind::CharterRegistration,
+        ("cnpj", cnpj.as_str()),
+    )
+    .await
+}
+
+/// A filing of a registered company (a Termo, a bus): the applicant follows the company, or
+/// names one of its Termos with the CNPJ (and follows it from then on).
+async fn open_on_company(
+    state: &AppState,
+    applicant: &Applicant,
+    kind: FilingKind,
+    number: &str,
+    cnpj: &str,
+) -> Result<Uuid, FilingError> {
+    let refused = || {
+        FilingError::Refused(
+            "Não encontramos esta empresa entre as que você acompanha. Informe o CNPJ com o \
+             número de um Termo de Autorização dela, como impresso no Termo; ou entre com a \
+             conta que pediu o cadastro da empresa."
+                .into(),
+        )
+    };
+    let cnpj = Cnpj::parse(cnpj).map_err(|_| refused())?;
+    let Some(company) = state.store.company_by_cnpj(cnpj.as_str()).await? else {
+        return Err(refused());
+    };
+    let follows = state
+        .store
+        .links_of(applicant.id)
+        .await?
+        .contains(&LinkedEntity::Company(company));
+    if !follows {
+        let holds = !number.trim().is_empty()
+            && state
+                .store
+                .company_holding_termo(number, cnpj.as_str())
+                .await?
+                == Some(company);
+        if !holds {
+            return Err(refused());
+        }
+        state
+            .store
+            .link_applicant(
+                applicant.id,
+                LinkedEntity::Company(company),
+                state.clock.now(),
+            )
+            .await?;
+    }
+    open_on(state, applicant, kind, company).await
+}
+
+/// The applicant's open filing of `kind` for what is not registered yet (its subject is the
+/// applicant), a draft keeping the CPF or the CNPJ (`key`, `value`) it is opened with.
+async fn opened_with(
+    state: &AppState,
+    applicant: &Applicant,
+    kind: FilingKind,
+    (key, value): (&str, &str),
+) -> Result<Uuid, FilingError> {
+    let id = open_on(state, applicant, kind, applicant.id).await?;
+    let v = view(state, id, Some(applicant)).await?;
+    if v.status != FilingStatus::Draft || v.stated.get(key).map(String::as_str) == Some(value) {
+        return Ok(id);
+    }
+    let mut kept = v.stated;
+    kept.insert(key.to_owned(), value.to_owned());
+    save_stated(state, applicant, id, &kept).await?;
+    Ok(id)
+}
+
+async fn save_stated(
+    state: &AppState,
+    applicant: &Applicant,
+    id: Uuid,
+    kept: &BTreeMap<String, String>,
+) -> Result<(), FilingError> {
+    let details = serde_json::to_string(kept)
+        .map_err(|_| FilingError::Refused("Os dados não puderam ser lidos.".into()))?;
+    state
+        .store
+        .set_filing_details(
+            id,
+            &details,
+            &format!("applicant:{}", applicant.id),
+            state.clock.now(),
+        )
+        .await
+        .map_err(|e| match e {
+            StorageError::Conflict(FILING_CLOSED) => closed(),
+            e => e.into(),
+        })
+}
+
+/// Records what the applicant states (the driver and the car, the new car, the company, the
+/// bus) in a filing still theirs, each answer checked for its form; the problems beside each
+/// field otherwise, nothing kept.
+pub async fn state_data<S: std::hash::BuildHasher>(
+    state: &AppState,
+    applicant: &Applicant,
+    id: Uuid,
+    form: &HashMap<String, String, S>,
+) -> Result<(), StatedRefusal> {
+    let v = view(state, id, Some(applicant)).await?;
+    if v.fields.is_empty() {
+        return Err(FilingError::NotFound.into());
+    }
+    if !v.is_open_to_applicant() {
+        return Err(closed().into());
+    }
+    let mut kept = stated::read(&v.fields, form).map_err(StatedRefusal::Fields)?;
+    // The CPF or the CNPJ the filing was opened with stays.
+    for key in ["cpf", "cnpj"] {
+        if let Some(value) = v.stated.get(key) {
+            kept.insert(key.to_owned(), value.clone());
+        }
+    }
+    save_stated(state, applicant, id, &kept).await?;
+    Ok(())
+}
+
+/// Why what the applicant stated was not kept.
+#[derive(Debug)]
+pub enum StatedRefusal {
+    /// The fields answered out of form: (field, problem).
+    Fields(Vec<(String, String)>),
+    Filing(FilingError),
+}
+
+impl From<FilingError> for StatedRefusal {
+    fn from(e: FilingError) -> Self {
+        Self::Filing(e)
+    }
 }
 
 /// The applicant's open filing of `kind` on `subject`, or a new draft.
@@ -204,17 +474,23 @@ async fn open_on(
     kind: FilingKind,
     subject: Uuid,
 ) -> Result<Uuid, FilingError> {
-    let kind = kind.as_str();
     let open = state
         .store
         .filings_of(applicant.id)
         .await?
         .into_iter()
-        .find(|f| f.kind == kind && f.subject_id == subject.to_string() && f.status != "decidido");
+        .find(|f| {
+            f.kind == kind.as_str()
+                && f.subject_id == subject.to_string()
+                && f.status != "decidido"
+                // A company enrols several buses at once: only an unsent draft is reopened.
+                && (kind != FilingKind::CharterBusEnrolment || f.status == "rascunho")
+        });
     if let Some(f) = open {
         return Ok(parse_uuid(&f.id)?);
     }
     let id = Uuid::new_v4();
+    let kind = kind.as_str();
     state
         .store
         .insert_filing(id, applicant.id, kind, subject, state.clock.now())
@@ -259,42 +535,106 @@ async fn open_on_auto(
     open_on(state, applicant, kind, auto.id).await
 }
 
-/// What the filing is about, read from the register.
+/// What the filing is about, read from the register (or, for what is not registered yet,
+/// from what the applicant stated).
 async fn subject_of(
     state: &AppState,
     kind: FilingKind,
     subject: Uuid,
+    stated: &BTreeMap<String, String>,
 ) -> Result<Subject, FilingError> {
-    if kind.on_auto() {
-        let auto = state
-            .store
-            .get_auto(subject)
-            .await?
-            .ok_or(FilingError::NotFound)?;
-        let driver = state.store.get_driver(auto.driver_id).await?;
-        return Ok(Subject {
-            what: "Auto de infração",
-            number: auto.number,
-            holder: driver.map(|d| d.name).unwrap_or_default(),
-            detail: format!(
-                "lavrado em {}",
-                format::date(crate::domain::dates::local_date(auto.drawn_up_at))
-            ),
-            desk_path: format!("/painel/ver/app-infraction-autos/{subject}"),
-        });
+    let named = |key: &str| stated.get(key).cloned().unwrap_or_default();
+    match kind.opening() {
+        Opening::Auto => {
+            let auto = state
+                .store
+                .get_auto(subject)
+                .await?
+                .ok_or(FilingError::NotFound)?;
+            let driver = state.store.get_driver(auto.driver_id).await?;
+            Ok(Subject {
+                what: "Auto de infração",
+                number: auto.number,
+                holder: driver.map(|d| d.name).unwrap_or_default(),
+                detail: format!(
+                    "lavrado em {}",
+                    format::date(crate::domain::dates::local_date(auto.drawn_up_at))
+                ),
+                desk_path: format!("/painel/ver/app-infraction-autos/{subject}"),
+            })
+        }
+        Opening::Authorization => {
+            let a = state
+                .store
+                .get_authorization(subject)
+                .await?
+                .ok_or(FilingError::NotFound)?;
+            let driver = state.store.get_driver(a.driver_id).await?;
+            Ok(Subject {
+                what: "Autorização",
+                number: a.number,
+                holder: driver.map(|d| d.name).unwrap_or_default(),
+                detail: format!("válida até {}", format::date(a.valid_until)),
+                desk_path: format!("/painel/ver/app-authorizations/{subject}"),
+            })
+        }
+        Opening::Driver => Ok(Subject {
+            what: "Primeira autorização",
+            number: String::new(),
+            holder: named("name"),
+            detail: "motorista ainda sem autorização".into(),
+            desk_path: String::new(),
+        }),
+        Opening::NewCompany => Ok(Subject {
+            what: "Empresa",
+            number: Cnpj::parse(&named("cnpj"))
+                .map(|c| c.formatted())
+                .unwrap_or_default(),
+            holder: named("name"),
+            detail: "a cadastrar".into(),
+            desk_path: String::new(),
+        }),
+        Opening::Company => {
+            use crate::standing::charter::{current_termo, load_company, termos_of};
+            let company = load_company(&state.store, subject)
+                .await?
+                .ok_or(FilingError::NotFound)?;
+            let termos = termos_of(&state.store, subject).await?;
+            let detail = current_termo(&termos, state.today()).map_or_else(
+                || "sem Termo de Autorização em vigor".to_owned(),
+                |t| {
+                    format!(
+                        "Termo {} válido até {}",
+                        t.number,
+                        format::date(t.data.valid_until)
+                    )
+                },
+            );
+            Ok(Subject {
+                what: "Empresa",
+                number: company.cnpj.formatted(),
+                holder: company.data.name,
+                detail,
+                desk_path: format!("/painel/ver/charter/companies/{subject}"),
+            })
+        }
     }
-    let a = state
-        .store
-        .get_authorization(subject)
-        .await?
-        .ok_or(FilingError::NotFound)?;
-    let driver = state.store.get_driver(a.driver_id).await?;
-    Ok(Subject {
-        what: "Autorização",
-        number: a.number,
-        holder: driver.map(|d| d.name).unwrap_or_default(),
-        detail: format!("válida até {}", format::date(a.valid_until)),
-        desk_path: format!("/painel/ver/app-authorizations/{subject}"),
+}
+
+/// The kinds' documents under the bases in force.
+fn slots_of(state: &AppState, kind: FilingKind) -> Vec<Slot> {
+    let basis = state.ride_hailing_basis();
+    let citations = basis.document_citations.as_ref();
+    let company_documents = if kind.is_charter() {
+        filings::company_documents(&state.charter_basis())
+    } else {
+        Vec::new()
+    };
+    kind.slots(&SlotContext {
+        requirements: &basis.requirements,
+        data_change_citation: citations.map_or("", |c| c.data_change.as_str()),
+        substitution_citation: citations.map_or("", |c| c.substitution.as_str()),
+        company_documents: &company_documents,
     })
 }
 
@@ -312,17 +652,22 @@ pub async fn view(
     let kind = FilingKind::parse(&row.kind).ok_or(FilingError::NotFound)?;
     let status = FilingStatus::parse(&row.status).ok_or(FilingError::NotFound)?;
     let subject = parse_uuid(&row.subject_id)?;
-    let about = subject_of(state, kind, subject).await?;
-    let basis = state.ride_hailing_basis();
-    let change_citation = basis
-        .document_citations
-        .as_ref()
-        .map_or("", |c| c.data_change.as_str());
-    let slots = kind.slots(&basis.requirements, change_citation);
     let change = row
         .details
         .as_deref()
+        .filter(|_| kind.states_a_change())
         .and_then(|d| serde_json::from_str::<ChangeStated>(d).ok());
+    let stated: BTreeMap<String, String> = row
+        .details
+        .as_deref()
+        .filter(|_| !kind.states_a_change())
+        .and_then(|d| serde_json::from_str(d).ok())
+        .unwrap_or_default();
+    let about = subject_of(state, kind, subject, &stated).await?;
+    let fields = kind.stated_fields(&filings::car_municipalities(
+        &state.ride_hailing_basis().requirements,
+    ));
+    let slots = slots_of(state, kind);
     let standing: Vec<&str> = files
         .iter()
         .filter(|f| matches!(f.status.as_str(), "pendente" | "aceito"))
@@ -332,26 +677,10 @@ pub async fn view(
         .into_iter()
         .map(|s| s.key.clone())
         .collect();
-    // A granted renewal issued the new authorization's documents; a certidão, itself; the
-    // other kinds issue none.
     let documents = match row.result_id.as_deref() {
-        Some(r) if row.outcome.as_deref() == Some("deferido") => match kind {
-            FilingKind::AppRenewal => {
-                state
-                    .store
-                    .documents_of_authorization(parse_uuid(r)?)
-                    .await?
-            }
-            FilingKind::AppCertidaoDriver | FilingKind::AppCertidaoVehicle => state
-                .store
-                .document(parse_uuid(r)?)
-                .await?
-                .into_iter()
-                .collect(),
-            FilingKind::AppDataChange | FilingKind::AppDefence | FilingKind::AppReconsideration => {
-                Vec::new()
-            }
-        },
+        Some(r) if row.outcome.as_deref() == Some("deferido") && kind.issues_documents() => {
+            issued(state, kind, parse_uuid(r)?).await?
+        }
         _ => Vec::new(),
     };
     // Judged for the applicant only, while a renewal is theirs to complete.
@@ -374,6 +703,35 @@ pub async fn view(
         documents,
         change,
         preview,
+        fields,
+        stated,
+    })
+}
+
+/// The documents a granted filing's decision issued, from what it recorded (`result`): a new
+/// or renewed authorization's; after a substitution, the authorization's newest pair; a
+/// certidão; a Termo's.
+async fn issued(
+    state: &AppState,
+    kind: FilingKind,
+    result: Uuid,
+) -> Result<Vec<Document>, FilingError> {
+    Ok(match kind {
+        FilingKind::AppRenewal | FilingKind::AppNewAuthorization => {
+            state.store.documents_of_authorization(result).await?
+        }
+        FilingKind::AppSubstitution => {
+            let all = state.store.documents_of_authorization(result).await?;
+            let newest = all.iter().map(|d| d.substitution_seq).max().flatten();
+            all.into_iter()
+                .filter(|d| d.substitution_seq == newest)
+                .collect()
+        }
+        FilingKind::AppCertidaoDriver | FilingKind::AppCertidaoVehicle => {
+            state.store.document(result).await?.into_iter().collect()
+        }
+        FilingKind::CharterTermo => state.store.documents_of_subject(result).await?,
+        _ => Vec::new(),
     })
 }
 
@@ -493,7 +851,10 @@ pub async fn add_file(
                 media_type: media.mime(),
                 sha256: &sha256,
                 content: bytes,
-                max_files: limits.filing_files,
+                // Never fewer than the documents the kind requires (a company's art. 7 list).
+                max_files: limits
+                    .filing_files
+                    .max(i64::try_from(v.slots.iter().filter(|s| s.required).count()).unwrap_or(0)),
                 max_in_slot: i64::try_from(slot.max_files).unwrap_or(1),
             },
             &format!("applicant:{}", applicant.id),
@@ -567,6 +928,13 @@ pub async fn submit(
             "Diga o que mudou e em que data antes de enviar.".into(),
         ));
     }
+    let unanswered: Vec<&str> = v.unanswered().iter().map(|f| f.label.as_str()).collect();
+    if !unanswered.is_empty() {
+        return Err(FilingError::Refused(format!(
+            "Ainda falta informar: {}.",
+            unanswered.join("; ")
+        )));
+    }
     let answering = v.status == FilingStatus::Waiting;
     let today = state.today();
     let number = state
@@ -584,13 +952,13 @@ pub async fn submit(
                     )
                 } else {
                     format!(
-                        "Seu pedido “{}”, referente a: {} {}, foi protocolado com o número \
+                        "Seu pedido “{}”, referente a: {}, foi protocolado com o número \
                          {number}, em {}. A Prefeitura vai analisá-lo; você receberá um e-mail \
-                         a cada novidade.",
+                         a cada novidade.{}",
                         v.kind.label(),
-                        v.subject.what,
-                        v.subject.number,
-                        format::date(today)
+                        v.subject.line(),
+                        format::date(today),
+                        in_person(v.kind)
                     )
                 };
                 mail_to(
@@ -610,6 +978,17 @@ pub async fn submit(
     state.mail_wake.notify_one();
     tracing::info!(filing = %id, number, "filing submitted");
     Ok(number)
+}
+
+/// What the applicant still does in person after filing, as the protocol's e-mail says it.
+fn in_person(kind: FilingKind) -> &'static str {
+    match kind {
+        FilingKind::AppNewAuthorization | FilingKind::AppSubstitution => {
+            "\n\nO carro passa por vistoria da Prefeitura antes da decisão: aguarde o \
+             agendamento."
+        }
+        _ => "",
+    }
 }
 
 /// An official accepts a pending file, or refuses it with the reason the applicant reads.
@@ -805,24 +1184,15 @@ pub enum Outcome {
     Refused,
 }
 
-/// Records the decision of a filing (the renewal, when granted, committed before) and tells
-/// the applicant.
-pub async fn decide(
-    state: &AppState,
-    official: &str,
-    id: Uuid,
+/// What a decision records and tells the applicant: its code, what it issued, the e-mail's
+/// subject and text.
+fn told(
+    v: &FilingView,
     outcome: Outcome,
     note: Option<&str>,
-) -> Result<(), FilingError> {
-    let note = note.map(str::trim).filter(|n| !n.is_empty());
-    if outcome == Outcome::Refused && note.is_none() {
-        return Err(FilingError::Refused(
-            "Escreva o motivo do indeferimento: o requerente o recebe por e-mail.".into(),
-        ));
-    }
-    let v = view(state, id, None).await?;
+) -> (&'static str, Option<Uuid>, String, String) {
     let number = v.row.number.clone().unwrap_or_default();
-    let (code, result, subject, text) = match outcome {
+    match outcome {
         Outcome::Granted(new) if v.kind.certidao_subject().is_some() => (
             "deferido",
             Some(new),
@@ -854,13 +1224,29 @@ pub async fn decide(
                 note.map_or_else(String::new, |n| format!("\n\n    {n}"))
             ),
         ),
+        Outcome::Granted(new) if v.kind.issues_documents() => (
+            "deferido",
+            Some(new),
+            format!("Pedido {number} deferido"),
+            format!(
+                "Seu pedido {number} (“{}”) foi deferido: {} {}",
+                v.kind.label(),
+                v.kind.granted_line(),
+                if v.kind.is_charter() {
+                    "O Termo está na página do pedido, para baixar."
+                } else {
+                    "A autorização e o adesivo estão na página do pedido, para baixar e imprimir."
+                }
+            ),
+        ),
         Outcome::Granted(new) => (
             "deferido",
             Some(new),
-            format!("Pedido {number} deferido: autorização renovada"),
+            format!("Pedido {number} deferido"),
             format!(
-                "Seu pedido {number} foi deferido: a autorização foi renovada. A nova \
-                 autorização e o novo adesivo estão na página do pedido, para baixar e imprimir."
+                "Seu pedido {number} (“{}”) foi deferido: {}",
+                v.kind.label(),
+                v.kind.granted_line()
             ),
         ),
         Outcome::InReview => (
@@ -881,7 +1267,26 @@ pub async fn decide(
                 note.unwrap_or_default()
             ),
         ),
-    };
+    }
+}
+
+/// Records the decision of a filing (the renewal, when granted, committed before) and tells
+/// the applicant.
+pub async fn decide(
+    state: &AppState,
+    official: &str,
+    id: Uuid,
+    outcome: Outcome,
+    note: Option<&str>,
+) -> Result<(), FilingError> {
+    let note = note.map(str::trim).filter(|n| !n.is_empty());
+    if outcome == Outcome::Refused && note.is_none() {
+        return Err(FilingError::Refused(
+            "Escreva o motivo do indeferimento: o requerente o recebe por e-mail.".into(),
+        ));
+    }
+    let v = view(state, id, None).await?;
+    let (code, result, subject, text) = told(&v, outcome, note);
     let mail = mail_to(state, &v.row, "filing_decided", subject, &text);
     state
         .store
@@ -890,5 +1295,14 @@ pub async fn decide(
         .map_err(not_in_review)?;
     state.mail_wake.notify_one();
     tracing::info!(filing = %id, outcome = code, "filing decided");
+    // The company registered online is followed by whoever asked: its Termo, its buses and
+    // its reminders are theirs from then on.
+    if let (FilingKind::CharterRegistration, Outcome::Granted(company)) = (v.kind, outcome) {
+        let applicant = parse_uuid(&v.row.applicant_id)?;
+        state
+            .store
+            .link_applicant(applicant, LinkedEntity::Company(company), state.clock.now())
+            .await?;
+    }
     Ok(())
 }

@@ -153,11 +153,13 @@ pub async fn worklist(
         authorization_items(state, now, &mut items).await?;
         auto_items(state, now, &mut items).await?;
         review_items(state, now, &mut items).await?;
-        filing_items(state, now, &mut items).await?;
         data_request_items(state, now, &mut items).await?;
     }
     if registers.charter {
         charter::charter_items(state, now, &mut items).await?;
+    }
+    if registers.ride_hailing || registers.charter {
+        filing_items(state, now, registers, &mut items).await?;
     }
     items.retain(|i| i.due <= horizon);
     items.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
@@ -340,15 +342,26 @@ async fn review_items(
 async fn filing_items(
     state: &AppState,
     now: DateTime<Utc>,
+    registers: Registers,
     items: &mut Vec<WorkItem>,
 ) -> Result<(), StorageError> {
+    use crate::domain::filings::{FilingKind, Opening};
     let today = local_date(now);
     for f in state.store.filing_queue().await? {
-        let Ok(id) = Uuid::parse_str(&f.id) else {
+        let (Ok(id), Some(kind)) = (Uuid::parse_str(&f.id), FilingKind::parse(&f.kind)) else {
             continue;
         };
-        let (person, plate) = match Uuid::parse_str(&f.subject_id) {
-            Ok(a) => match state.store.get_authorization(a).await? {
+        let in_registers = if kind.is_charter() {
+            registers.charter
+        } else {
+            registers.ride_hailing
+        };
+        if !in_registers {
+            continue;
+        }
+        let subject = Uuid::parse_str(&f.subject_id).ok();
+        let (person, plate) = match (kind.opening(), subject) {
+            (Opening::Authorization, Some(a)) => match state.store.get_authorization(a).await? {
                 Some(a) => (
                     state
                         .store
@@ -365,7 +378,25 @@ async fn filing_items(
                 ),
                 None => (String::new(), String::new()),
             },
-            Err(_) => (String::new(), String::new()),
+            (Opening::Company, Some(c)) => (
+                crate::standing::charter::load_company(&state.store, c)
+                    .await?
+                    .map(|c| c.data.name)
+                    .unwrap_or_default(),
+                String::new(),
+            ),
+            // What is not registered yet is named as the applicant stated it.
+            _ => {
+                let stated: std::collections::BTreeMap<String, String> = f
+                    .details
+                    .as_deref()
+                    .and_then(|d| serde_json::from_str(d).ok())
+                    .unwrap_or_default();
+                (
+                    stated.get("name").cloned().unwrap_or_default(),
+                    stated.get("vehicle.plate").cloned().unwrap_or_default(),
+                )
+            }
         };
         let waiting_applicant = f.status == "exigencia";
         let due = if waiting_applicant {
@@ -378,7 +409,10 @@ async fn filing_items(
             what: if waiting_applicant {
                 "Exigência feita: aguardar a resposta do requerente até o prazo".into()
             } else {
-                "Examinar os arquivos do requerimento e decidir a renovação".into()
+                format!(
+                    "Examinar os arquivos do requerimento e decidir: {}",
+                    kind.label().to_lowercase()
+                )
             },
             number: f.number.clone().unwrap_or_default(),
             person,

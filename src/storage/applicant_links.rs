@@ -153,6 +153,19 @@ impl Store {
         id.as_deref().map(parse_uuid).transpose()
     }
 
+    /// The charter company registered with `cnpj` (canonical digits).
+    pub async fn company_by_cnpj(&self, cnpj: &str) -> Result<Option<Uuid>, StorageError> {
+        let id: Option<String> = on_backend!(self, |pool, _begin| {
+            Ok::<_, StorageError>(
+                sqlx::query_scalar("SELECT id FROM charter_companies WHERE cnpj = $1")
+                    .bind(cnpj)
+                    .fetch_optional(pool)
+                    .await?,
+            )
+        })?;
+        id.as_deref().map(parse_uuid).transpose()
+    }
+
     /// The company a charter bus is enrolled with.
     pub async fn company_of_charter_vehicle(
         &self,

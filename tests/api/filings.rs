@@ -12,12 +12,12 @@ use crate::panel::{Browser, field};
 use crate::services::signed_in;
 
 const MARIA: &str = "maria@exemplo.com.br";
-const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
+pub(crate) const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
 const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
 const JPEG: &[u8] = &[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F'];
 
 /// Sends `bytes` named `name` into the filing's slot `slot`.
-async fn attach(
+pub(crate) async fn attach(
     b: &mut Browser<'_>,
     app: &TestApp,
     filing: &str,
@@ -49,7 +49,7 @@ async fn open(
 }
 
 /// Opens a filing of `kind` (none: the form's default) on `number` for the driver with `cpf`.
-async fn open_as(
+pub(crate) async fn open_as(
     b: &mut Browser<'_>,
     kind: &str,
     number: &str,
@@ -65,7 +65,7 @@ async fn open_as(
     b.post("/servicos/pedidos/novo", &form).await
 }
 
-async fn post_on_page(
+pub(crate) async fn post_on_page(
     b: &mut Browser<'_>,
     page_path: &str,
     action: &str,
@@ -79,7 +79,7 @@ async fn post_on_page(
 }
 
 /// The ids of the files the desk's page of the filing links, in the order shown.
-fn file_ids(page: &str, filing: &str) -> Vec<String> {
+pub(crate) fn file_ids(page: &str, filing: &str) -> Vec<String> {
     let marker = format!("href=\"/painel/requerimentos/{filing}/arquivos/");
     let mut ids: Vec<String> = page
         .split(&marker)
@@ -145,7 +145,7 @@ async fn decided_once(ana: &mut Browser<'_>, desk: &str, act: &str) {
 }
 
 /// The filing's number a protocol message announces.
-fn protocol_in(mail: &str) -> String {
+pub(crate) fn protocol_in(mail: &str) -> String {
     mail.split("com o número ")
         .nth(1)
         .and_then(|s| s.split(',').next())
@@ -154,7 +154,7 @@ fn protocol_in(mail: &str) -> String {
 }
 
 /// The step messages to `address` once there are `n` of them (15 s at most).
-async fn step_mails(app: &TestApp, address: &str, n: usize) -> Vec<String> {
+pub(crate) async fn step_mails(app: &TestApp, address: &str, n: usize) -> Vec<String> {
     for _ in 0..150 {
         let mails = mails_to(app, address);
         if mails.len() >= n {

@@ -30,6 +30,7 @@ mod documents;
 mod electronic_notice;
 mod errors;
 mod filings;
+mod first_filings;
 mod follows;
 mod icp;
 mod legal_bases;

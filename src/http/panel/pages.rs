@@ -110,7 +110,9 @@ pub(super) fn chrome_of(s: &Signed) -> Chrome {
     {
         nav.push(("/painel/pendencias".to_owned(), "Pendências".to_owned()));
     }
-    if s.official.roles.allow(Competence::IssueRideHailing) {
+    if s.official.roles.allow(Competence::IssueRideHailing)
+        || s.official.roles.allow(Competence::IssueCharter)
+    {
         nav.push((
             "/painel/requerimentos".to_owned(),
             "Requerimentos".to_owned(),

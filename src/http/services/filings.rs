@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::{CSRF_FIELD, Page, Who, csrf_refused, internal, message, page, see_other, session_of};
 use crate::documents::format;
 use crate::domain::filings::FilingKind;
-use crate::issuance::filings::{self, FilingError, FilingView};
+use crate::issuance::filings::{self, FilingError, FilingView, StatedRefusal};
 use crate::state::AppState;
 use crate::storage::applicants::ApplicantSession;
 
@@ -29,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::resource("/servicos/pedidos/{id}/arquivos").route(web::post().to(upload)))
     .service(web::resource("/servicos/pedidos/{id}/protocolar").route(web::post().to(submit)))
     .service(web::resource("/servicos/pedidos/{id}/alteracao").route(web::post().to(change)))
+    .service(web::resource("/servicos/pedidos/{id}/dados").route(web::post().to(data)))
     .service(
         web::resource("/servicos/pedidos/{id}/documentos/{doc}").route(web::get().to(document)),
     );
@@ -39,19 +40,39 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 struct NewPage {
     who: Option<Who>,
     csrf: String,
-    /// (value, label, hint, checked) of each kind offered.
+    /// (value, label, hint, checked) of each kind offered to drivers, then to companies.
     kinds: Vec<(&'static str, &'static str, &'static str, bool)>,
+    charter_kinds: Vec<(&'static str, &'static str, &'static str, bool)>,
     number: String,
     cpf: String,
     error: Option<String>,
 }
 
-/// The kinds the applicant chooses from, `chosen` checked.
-fn kinds(chosen: FilingKind) -> Vec<(&'static str, &'static str, &'static str, bool)> {
+/// The kinds of one law (`charter`) the applicant chooses from, `chosen` checked.
+fn kinds(
+    chosen: FilingKind,
+    charter: bool,
+) -> Vec<(&'static str, &'static str, &'static str, bool)> {
     FilingKind::ALL
         .into_iter()
+        .filter(|k| k.is_charter() == charter)
         .map(|k| {
             let hint = match k {
+                FilingKind::AppNewAuthorization => {
+                    "Para quem ainda não tem autorização: informe só o seu CPF; os dados da CNH e do carro vêm depois."
+                }
+                FilingKind::AppSubstitution => {
+                    "Troca do carro da autorização depois de sinistro, venda ou fim da locação. O carro novo passa por vistoria."
+                }
+                FilingKind::CharterRegistration => {
+                    "Para a empresa que ainda não é cadastrada: informe só o CNPJ; os dados e os documentos do art. 7º vêm depois."
+                }
+                FilingKind::CharterTermo => {
+                    "Para empresa cadastrada: o primeiro Termo ou a renovação. Informe o CNPJ (e o número do Termo atual, se houver)."
+                }
+                FilingKind::CharterBusEnrolment => {
+                    "Para empresa cadastrada: um ônibus ou micro-ônibus por pedido. Informe o CNPJ (e o número do Termo, se houver)."
+                }
                 FilingKind::AppRenewal => "Com os documentos que a lei em vigor pede para renovar.",
                 FilingKind::AppCertidaoDriver => {
                     "O que o cadastro certifica sobre o(a) motorista e a autorização."
@@ -95,6 +116,29 @@ struct FilingPage {
     max_mb: usize,
     notice: Option<&'static str>,
     error: Option<String>,
+    /// The stated fields as typed, with the problem beside each, after a refused form.
+    typed: HashMap<String, String>,
+    problems: HashMap<String, String>,
+}
+
+impl FilingPage {
+    /// What a stated field shows: as typed after a refusal, else as kept (a day as
+    /// `dd/mm/aaaa`).
+    fn value_of(&self, f: &crate::domain::filings::stated::StatedField) -> String {
+        if let Some(t) = self.typed.get(&f.name) {
+            return t.clone();
+        }
+        let kept = self.v.stated_value(&f.name);
+        if f.is_date() {
+            f.shown(kept)
+        } else {
+            kept.to_owned()
+        }
+    }
+
+    fn problem_of(&self, name: &str) -> Option<&String> {
+        self.problems.get(name)
+    }
 }
 
 fn who(s: &ApplicantSession) -> Who {
@@ -139,7 +183,8 @@ async fn new_form(
         &NewPage {
             csrf: s.csrf_token.clone(),
             who: Some(who(&s)),
-            kinds: kinds(chosen),
+            kinds: kinds(chosen, false),
+            charter_kinds: kinds(chosen, true),
             number: String::new(),
             cpf: String::new(),
             error: None,
@@ -172,7 +217,8 @@ async fn open(
             &NewPage {
                 csrf: s.csrf_token.clone(),
                 who: Some(who(&s)),
-                kinds: kinds(kind.unwrap_or(FilingKind::AppRenewal)),
+                kinds: kinds(kind.unwrap_or(FilingKind::AppRenewal), false),
+                charter_kinds: kinds(kind.unwrap_or(FilingKind::AppRenewal), true),
                 number,
                 cpf,
                 error: Some(e),
@@ -195,28 +241,45 @@ async fn filing_page(
         Err(FilingError::NotFound) => return not_found(),
         Err(e) => return Err(internal(e)),
     };
-    let missing = v
+    page(status, &filing_page_of(state, s, v, notice, error))
+}
+
+fn filing_page_of(
+    state: &AppState,
+    s: &ApplicantSession,
+    v: FilingView,
+    notice: Option<&'static str>,
+    error: Option<String>,
+) -> FilingPage {
+    let mut missing: Vec<&str> = v
         .slots
         .iter()
         .filter(|sl| v.missing.contains(&sl.key))
         .map(|sl| sl.label.as_str())
-        .collect::<Vec<_>>()
-        .join("; ");
-    page(
-        status,
-        &FilingPage {
-            who: Some(who(s)),
-            title: v.row.number.clone().unwrap_or_else(|| "em preparo".into()),
-            csrf: s.csrf_token.clone(),
-            protocolled: v.row.protocolled_on.map(format::date),
-            demand_due: v.row.demand_due.map(format::date),
-            missing,
-            max_mb: state.settings.limits.filing_file_bytes / (1024 * 1024),
-            notice,
-            error,
-            v,
-        },
-    )
+        .collect();
+    let unanswered = v.unanswered().len();
+    let data = format!(
+        "os dados pedidos ({unanswered} campo{})",
+        if unanswered == 1 { "" } else { "s" }
+    );
+    if unanswered > 0 {
+        missing.insert(0, &data);
+    }
+    let missing = missing.join("; ");
+    FilingPage {
+        who: Some(who(s)),
+        title: v.row.number.clone().unwrap_or_else(|| "em preparo".into()),
+        csrf: s.csrf_token.clone(),
+        protocolled: v.row.protocolled_on.map(format::date),
+        demand_due: v.row.demand_due.map(format::date),
+        missing,
+        max_mb: state.settings.limits.filing_file_bytes / (1024 * 1024),
+        notice,
+        error,
+        typed: HashMap::new(),
+        problems: HashMap::new(),
+        v,
+    }
 }
 
 /// After the applicant's step: on to `to`, or the filing's page again with the refusal.
@@ -256,6 +319,8 @@ async fn show(
         Some("Arquivo juntado.")
     } else if query.contains_key("alteracao") {
         Some("Alteração anotada no pedido.")
+    } else if query.contains_key("dados") {
+        Some("Dados anotados no pedido.")
     } else {
         None
     };
@@ -398,6 +463,48 @@ async fn change(
     let done = filings::state_change(&state, &s.applicant, id, what, day).await;
     let to = format!("/servicos/pedidos/{id}?alteracao#alteracao");
     after_step(&state, &s, id, done, &to).await
+}
+
+/// What the applicant states: a new authorization's driver and car, a new car, a company, a
+/// bus. A refusal shows the form again as typed, each problem beside its field.
+async fn data(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<HashMap<String, String>>,
+) -> Page {
+    let (s, id) = match posted_to(&state, &req, &id, &form).await? {
+        Ok(found) => found,
+        Err(answer) => return answer,
+    };
+    match filings::state_data(&state, &s.applicant, id, &form).await {
+        Ok(()) => Ok(see_other(&format!("/servicos/pedidos/{id}?dados#dados"))),
+        Err(StatedRefusal::Filing(e)) => after_step(&state, &s, id, Err(e), "").await,
+        Err(StatedRefusal::Fields(problems)) => {
+            let v = match filings::view(&state, id, Some(&s.applicant)).await {
+                Ok(v) => v,
+                Err(FilingError::NotFound) => return not_found(),
+                Err(e) => return Err(internal(e)),
+            };
+            let typed = v
+                .fields
+                .iter()
+                .filter_map(|f| form.get(&f.name).map(|t| (f.name.clone(), t.clone())))
+                .collect();
+            let error = format!(
+                "Confira {}: nada foi anotado.",
+                if problems.len() == 1 {
+                    "o campo marcado".to_owned()
+                } else {
+                    format!("os {} campos marcados", problems.len())
+                }
+            );
+            let mut p = filing_page_of(&state, &s, v, None, Some(error));
+            p.typed = typed;
+            p.problems = problems.into_iter().collect();
+            page(StatusCode::UNPROCESSABLE_ENTITY, &p)
+        }
+    }
 }
 
 async fn submit(

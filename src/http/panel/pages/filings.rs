@@ -3,6 +3,7 @@
 //! deadline, a refusal, and the renewal task opened on the filing to decide it.
 
 use super::*;
+use crate::domain::filings::FilingKind;
 use crate::issuance::filings::{self, FilingError, FilingView};
 
 #[derive(Template)]
@@ -29,9 +30,77 @@ struct FilingPage {
     protocolled: String,
     demand_due: String,
     open: bool,
+    /// The desk's task that decides the filing: (link, button, what it does).
+    task: Option<(String, &'static str, &'static str)>,
     v: FilingView,
     notice: Option<&'static str>,
     error: Option<String>,
+}
+
+/// Whose competence a filing of `kind` is: the secretariat that decides it.
+fn competence_of(kind: FilingKind) -> Competence {
+    if kind.is_charter() {
+        Competence::IssueCharter
+    } else {
+        Competence::IssueRideHailing
+    }
+}
+
+/// Refuses an official outside the competence of filing `id`'s law.
+async fn require_for(s: &Signed, state: &AppState, id: uuid::Uuid) -> Result<(), PanelError> {
+    let (row, _) = state.store.filing(id).await?.ok_or(PanelError::NotFound)?;
+    let kind = FilingKind::parse(&row.kind).ok_or(PanelError::NotFound)?;
+    s.require(competence_of(kind))
+}
+
+/// The desk's task that decides a filing of `kind` opened on it, where a task does: its link,
+/// its button and what it does.
+fn task_of(v: &FilingView) -> Option<(String, &'static str, &'static str)> {
+    let (path, button, text) = match v.kind {
+        FilingKind::AppRenewal => (
+            "renovacao",
+            "Decidir na tarefa de renovação",
+            "A renovação é julgada como uma concessão, com a data do protocolo do pedido. Confira os documentos acima e abra a tarefa: ela confere a lei antes de gravar.",
+        ),
+        FilingKind::AppNewAuthorization => (
+            "autorizacao",
+            "Decidir na tarefa de nova autorização",
+            "A tarefa abre com os dados que o requerente informou e a data do protocolo do pedido. Digite as certidões e as taxas como estão nos documentos juntados; “Conferir” aplica a lei antes de gravar.",
+        ),
+        FilingKind::AppSubstitution => (
+            "substituicao",
+            "Decidir na tarefa de substituição",
+            "A tarefa abre com a autorização, o carro novo e o motivo informados; o carro novo é cadastrado com os dados do pedido quando a substituição é registrada. Registre a vistoria do carro novo, feita pessoalmente.",
+        ),
+        FilingKind::CharterRegistration => (
+            "empresa",
+            "Decidir na tarefa de cadastro de empresa",
+            "A tarefa abre com os dados da empresa, o número e a data do protocolo deste requerimento. Digite o número, a emissão e a validade de cada documento do art. 7º juntado.",
+        ),
+        FilingKind::CharterTermo => (
+            "termo",
+            "Decidir na tarefa do Termo de Autorização",
+            "A tarefa abre com a empresa e a data do protocolo. Digite as certidões novas juntadas; as que estão no cadastro e em vigor continuam valendo.",
+        ),
+        FilingKind::CharterBusEnrolment => (
+            "onibus",
+            "Decidir na tarefa de cadastro de ônibus",
+            "A tarefa abre com os dados do veículo informados pela empresa e a data do protocolo; confira-os com o CRLV, o comprovante de propriedade, o laudo de ITV e a apólice juntados.",
+        ),
+        _ => return None,
+    };
+    let on = match v.kind.opening() {
+        crate::domain::filings::Opening::Authorization
+        | crate::domain::filings::Opening::Company => {
+            format!("id={}&", v.row.subject_id)
+        }
+        _ => String::new(),
+    };
+    Some((
+        format!("/painel/tarefa/{path}?{on}requerimento={}", v.row.id),
+        button,
+        text,
+    ))
 }
 
 pub(super) fn configure(cfg: &mut web::ServiceConfig) {
@@ -100,12 +169,16 @@ async fn after_act(
 
 async fn queue(state: web::Data<AppState>, req: HttpRequest) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
+    // Each secretariat has its queue: the filings of its law.
+    if s.require(Competence::IssueCharter).is_err() {
+        s.require(Competence::IssueRideHailing)?;
+    }
     let rows = state
         .store
         .filing_queue()
         .await?
         .into_iter()
+        .filter(|f| FilingKind::parse(&f.kind).is_some_and(|k| s.require(competence_of(k)).is_ok()))
         .map(|f| {
             let status = crate::domain::filings::FilingStatus::parse(&f.status);
             let due = f.demand_due.map(format::date).unwrap_or_default();
@@ -157,6 +230,7 @@ async fn filing_page(
         protocolled: v.row.protocolled_on.map(format::date).unwrap_or_default(),
         demand_due: v.row.demand_due.map(format::date).unwrap_or_default(),
         open: matches!(v.row.status.as_str(), "protocolado" | "exigencia"),
+        task: task_of(&v),
         v,
         notice,
         error,
@@ -171,7 +245,8 @@ async fn show(
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
+    let id = uuid_of(&id)?;
+    require_for(&s, &state, id).await?;
     let notice = match query.get("feito").map(String::as_str) {
         Some("exame") => Some("Arquivo examinado; o requerente foi avisado se recusado."),
         Some("exigencia") => Some("Exigência enviada ao requerente por e-mail."),
@@ -183,7 +258,7 @@ async fn show(
         }
         _ => None,
     };
-    filing_page(&s, &state, uuid_of(&id)?, StatusCode::OK, notice, None).await
+    filing_page(&s, &state, id, StatusCode::OK, notice, None).await
 }
 
 /// A file as sent, for the official to open: downloaded, never rendered in the back office's
@@ -194,8 +269,8 @@ async fn file(
     path: web::Path<(String, String)>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
     let (id, file) = (uuid_of(&path.0)?, uuid_of(&path.1)?);
+    require_for(&s, &state, id).await?;
     let (name, media, content) = state
         .store
         .filing_file_content(id, file)
@@ -230,9 +305,9 @@ async fn examine(
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
     s.check_csrf(&form)?;
     let (id, file) = (uuid_of(&path.0)?, uuid_of(&path.1)?);
+    require_for(&s, &state, id).await?;
     let refusing = form.get("acao").map(String::as_str) == Some("recusar");
     let reason = form.get("motivo").map(|m| m.trim()).unwrap_or_default();
     if refusing && reason.is_empty() {
@@ -259,9 +334,9 @@ async fn demand(
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
     s.check_csrf(&form)?;
     let id = uuid_of(&id)?;
+    require_for(&s, &state, id).await?;
     let text = form.get("texto").map_or("", String::as_str);
     let days = form
         .get("prazo")
@@ -285,9 +360,9 @@ async fn refuse(
     form: web::Form<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
     s.check_csrf(&form)?;
     let id = uuid_of(&id)?;
+    require_for(&s, &state, id).await?;
     let note = form.get("motivo").map(String::as_str);
     let outcome = filings::Outcome::Refused;
     let done = filings::decide(&state, &s.official.actor, id, outcome, note).await;
@@ -321,9 +396,9 @@ async fn decide_by(
     which: DecidingAct,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
-    s.require(Competence::IssueRideHailing)?;
     s.check_csrf(&form)?;
     let id = uuid_of(&id)?;
+    require_for(&s, &state, id).await?;
     let actor = &s.official.actor;
     let (done, feito) = match which {
         DecidingAct::Certidao => (filings::issue_certidao(&state, actor, id).await, "certidao"),

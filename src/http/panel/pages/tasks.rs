@@ -10,6 +10,7 @@ mod charter_auto;
 mod company;
 mod contract;
 mod enrolment;
+mod filed;
 mod grant;
 mod procedure;
 mod renewal;
@@ -228,6 +229,8 @@ struct Outcome {
     general: Vec<String>,
     /// The other forms of the task, as links (href, text, the one shown).
     choices: Vec<(String, String, bool)>,
+    /// The page the task was opened from (a filing sent online), as a link.
+    back: Option<(String, String)>,
 }
 
 impl Outcome {
@@ -572,7 +575,7 @@ fn task_page(
         chrome: Some(chrome_of(s)),
         title: meta.title.into(),
         intro: meta.intro.into(),
-        back: None,
+        back: outcome.back,
         ok: outcome.ok,
         headline: outcome.headline,
         general: outcome.general,

@@ -5,12 +5,13 @@
 
 use std::collections::HashMap;
 
+use super::filed::{self, FILING};
 use super::{
     AppState, Competence, Field, HttpRequest, Meta, Method, Outcome, Page, Section, Signed,
     StatusCode, call, check_passes, id_of, posted, redirect, refused_outcome, task_page, web,
 };
 use crate::domain::charter::CompanyChecklist;
-use crate::domain::charter::requirement_kinds::CharterRequirementKind;
+use crate::domain::filings::FilingKind;
 use crate::domain::legal_basis::CharterLegalBasis;
 
 const PATTERN: &str = "/api/v1/charter/companies";
@@ -33,17 +34,12 @@ pub(super) fn documents(
     basis: &CharterLegalBasis,
 ) -> Vec<(&'static str, &'static str, String, bool)> {
     let checklist = CompanyChecklist::default();
-    basis
-        .requirements
-        .iter()
-        .filter_map(|r| match &r.kind {
-            CharterRequirementKind::CompanyDocument {
-                item,
-                needs_validity,
-            } => checklist
-                .item(item)
-                .map(|i| (i.field, i.label, r.citation.clone(), *needs_validity)),
-            _ => None,
+    crate::domain::filings::company_documents(basis)
+        .into_iter()
+        .filter_map(|d| {
+            checklist
+                .item(&d.key)
+                .map(|i| (i.field, i.label, d.citation, d.lapses))
         })
         .collect()
 }
@@ -104,6 +100,8 @@ fn sections(basis: &CharterLegalBasis) -> Vec<Section> {
             vec![
                 Field::text("protocol", "Número do protocolo").required(),
                 Field::date("applied_on", "Protocolado em").required(),
+                // Opened from a filing sent online: its number and date are the protocol's.
+                Field::hidden(FILING, ""),
             ],
         )
         .columns(2),
@@ -124,10 +122,18 @@ fn page(s: &Signed, outcome: Outcome, status: StatusCode) -> Page {
 pub(in crate::http::panel) async fn company_task(
     state: web::Data<AppState>,
     req: HttpRequest,
+    query: web::Query<HashMap<String, String>>,
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueCharter)?;
-    page(&s, Outcome::default(), StatusCode::OK)
+    let mut outcome = Outcome::default();
+    let kind = FilingKind::CharterRegistration;
+    if let Some(v) = filed::prefill(&state, &query, kind, "applied_on", &[], &mut outcome).await? {
+        outcome
+            .values
+            .insert("protocol".into(), v.row.number.clone().unwrap_or_default());
+    }
+    page(&s, outcome, StatusCode::OK)
 }
 
 fn task_field(field: &str) -> String {
@@ -146,9 +152,16 @@ pub(in crate::http::panel) async fn company_submit(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueCharter)?;
-    let values: HashMap<String, String> = posted(&s, form.into_inner())?;
+    let mut values: HashMap<String, String> = posted(&s, form.into_inner())?;
     let act = values.get("acao").map(String::as_str) == Some("cadastrar");
     let mut errors = Vec::new();
+    // A filing sent online: its number and date are the protocol's.
+    let kind = FilingKind::CharterRegistration;
+    let at = ("protocol", &mut errors);
+    let filing = filed::posted(&state, &mut values, kind, "applied_on", at).await?;
+    if let Some(number) = filing.as_ref().and_then(|f| f.row.number.clone()) {
+        values.insert("protocol".into(), number);
+    }
     let body = super::api_body(PATTERN, &values, &mut errors);
     let refused = |errors, headline: &str| Outcome::refused(&values, &[], errors, headline);
     let Some(body) = body.filter(|_| errors.is_empty()) else {
@@ -211,6 +224,7 @@ pub(in crate::http::panel) async fn company_submit(
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
         return page(&s, o, status);
     }
+    filed::record_decision(&state, &s, filing.as_ref(), &answer).await;
     Ok(redirect(&format!(
         "/painel/ver/charter/companies/{}?feito=charter.create_company",
         id_of(&answer)

@@ -4,6 +4,9 @@
 
 use serde_json::Value;
 
+use super::filed::{self, FILING};
+use crate::domain::filings::FilingKind;
+
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
     Signed, StatusCode, call, check_passes, conferred, id_of, posted, redirect, refused_outcome,
@@ -23,6 +26,8 @@ struct Enrolment {
     /// What the conferred act would do.
     what: &'static str,
     field: fn(&str) -> String,
+    /// The filing sent online this task decides, where applicants file it.
+    filing: Option<FilingKind>,
 }
 
 const BUS: Enrolment = Enrolment {
@@ -43,6 +48,7 @@ const BUS: Enrolment = Enrolment {
     op: "charter.create_vehicle",
     what: "O veículo será cadastrado na empresa.",
     field: bus_field,
+    filing: Some(FilingKind::CharterBusEnrolment),
 };
 
 fn bus_sections() -> Vec<Section> {
@@ -125,6 +131,8 @@ fn bus_sections() -> Vec<Section> {
             vec![
                 Field::date("enrolled_on", "Data do protocolo do pedido de cadastro")
                     .hint("Em branco: hoje."),
+                // Opened from a filing sent online: the decision is recorded on it.
+                Field::hidden(FILING, ""),
             ],
         ),
     ]
@@ -157,6 +165,7 @@ const DRIVER: Enrolment = Enrolment {
     op: "charter.create_driver",
     what: "O motorista será cadastrado na empresa.",
     field: driver_field,
+    filing: None,
 };
 
 fn driver_sections() -> Vec<Section> {
@@ -244,7 +253,15 @@ async fn task(
     let s = Signed::of(req, state).await?;
     s.require(Competence::IssueCharter)?;
     // From the company's page: `?id=` names it, shown by its CNPJ.
-    let outcome = super::opened_on_company(state, query).await;
+    let mut outcome = super::opened_on_company(state, query).await;
+    if let Some(kind) = e.filing
+        && let Some(v) =
+            filed::prefill(state, query, kind, "enrolled_on", &[], &mut outcome).await?
+    {
+        outcome
+            .values
+            .insert("cnpj".into(), v.subject.number.clone());
+    }
     page(e, &s, outcome, StatusCode::OK)
 }
 
@@ -256,11 +273,20 @@ async fn submit(
 ) -> Page {
     let s = Signed::of(req, state).await?;
     s.require(Competence::IssueCharter)?;
-    let values = posted(&s, form)?;
+    let mut values = posted(&s, form)?;
     let act = values.get("acao").map(String::as_str) == Some("cadastrar");
     let mut errors = Vec::new();
     let mut found = Vec::new();
+    let filing = match e.filing {
+        Some(kind) => {
+            let at = ("cnpj", &mut errors);
+            filed::posted(state, &mut values, kind, "enrolled_on", at).await?
+        }
+        None => None,
+    };
     let company = super::company_named(state, &values, "cnpj", &mut errors, &mut found).await?;
+    let typed_record = company.as_ref().map(|c| c.id);
+    filed::same_subject(filing.as_ref(), typed_record, ("cnpj", &mut errors));
     let pattern = format!("/api/v1/charter/companies/{{id}}/{}", e.create);
     let body: Option<Value> = super::api_body(&pattern, &values, &mut errors);
     let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
@@ -284,6 +310,7 @@ async fn submit(
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), e.field)?;
         return page(e, &s, o, status);
     }
+    filed::record_decision(state, &s, filing.as_ref(), &answer).await;
     Ok(redirect(&format!(
         "/painel/ver/charter/{}/{}?feito={}",
         e.record,

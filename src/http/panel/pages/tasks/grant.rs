@@ -3,12 +3,14 @@
 
 use serde_json::json;
 
+use super::filed::{self, FILING};
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, PanelError,
     Section, Signed, StatusCode, Value, answered_day, call, certificate_fields, conferred_grant,
     day, document_fields, enum_label, goes_to_review, id_of, posted, problems, record_json,
     redirect, refused_outcome, task_page, typed, web,
 };
+use crate::domain::filings::FilingKind;
 use crate::domain::ids::Cpf;
 use crate::domain::requirements::RequirementKind;
 use crate::domain::ride_hailing::OwnerType;
@@ -147,6 +149,8 @@ fn sections(state: &AppState) -> Vec<Section> {
                 Field::date("fee_paid_on", "Taxas pagas em").required(),
                 Field::date("protocolled_on", "Data do protocolo do pedido")
                     .hint("Em branco: hoje."),
+                // Opened from a filing sent online: the decision is recorded on it.
+                Field::hidden(FILING, ""),
             ],
         ),
     ];
@@ -198,10 +202,12 @@ pub(in crate::http::panel) async fn grant_task(
     if let Some(plate) = query.get("placa") {
         values.insert("vehicle.plate".to_owned(), plate.clone());
     }
-    let outcome = Outcome {
+    let mut outcome = Outcome {
         values,
         ..Outcome::default()
     };
+    let kind = FilingKind::AppNewAuthorization;
+    filed::prefill(&state, &query, kind, "protocolled_on", &[], &mut outcome).await?;
     page(&state, &s, outcome, StatusCode::OK)
 }
 
@@ -292,7 +298,10 @@ fn new_driver_json(
     })
 }
 
-fn new_vehicle_json(values: &HashMap<String, String>, errors: &mut Vec<(String, String)>) -> Value {
+pub(super) fn new_vehicle_json(
+    values: &HashMap<String, String>,
+    errors: &mut Vec<(String, String)>,
+) -> Value {
     let owner_type = need(values, "vehicle.owner_type", errors);
     // The CRLV in the driver's own name: the driver's CPF unless another is typed.
     let owner_document = typed(values, "vehicle.owner_document")
@@ -360,10 +369,14 @@ pub(in crate::http::panel) async fn grant_submit(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
-    let values = posted(&s, form.into_inner())?;
+    let mut values = posted(&s, form.into_inner())?;
     let grant = values.get("acao").map(String::as_str) == Some("conceder");
-    let parties = registered(&state, &values).await?;
     let mut errors = Vec::new();
+    // A filing sent online: its protocol date is the one the law counts from.
+    let kind = FilingKind::AppNewAuthorization;
+    let at = ("cpf", &mut errors);
+    let filing = filed::posted(&state, &mut values, kind, "protocolled_on", at).await?;
+    let parties = registered(&state, &values).await?;
     let mut found = Vec::new();
     let record = record_json(&values, &mut errors, &state.ride_hailing_basis());
     let mut body = json!({});
@@ -495,6 +508,7 @@ pub(in crate::http::panel) async fn grant_submit(
         o.general.push(kept_note(&kept));
         return refusal(&state, &s, &answer, o);
     }
+    filed::record_decision(&state, &s, filing.as_ref(), &answer).await;
     if let Some(to) = super::super::acts::filed_for_review(&answer) {
         return Ok(to);
     }

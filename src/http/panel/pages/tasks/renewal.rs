@@ -4,9 +4,7 @@
 
 use serde_json::json;
 
-use crate::http::panel::PanelError;
-use crate::http::panel::gateway::Answer;
-use crate::issuance::filings;
+use crate::domain::filings::FilingKind;
 
 use super::{
     AppState, Competence, Court, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
@@ -15,7 +13,7 @@ use super::{
 };
 
 const ACTION: &str = "/painel/tarefa/renovacao";
-const FILING: &str = "requerimento";
+use super::filed::{self, FILING};
 
 fn sections() -> Vec<Section> {
     vec![
@@ -75,12 +73,8 @@ pub(in crate::http::panel) async fn renewal_task(
     s.require(Competence::IssueRideHailing)?;
     // From the worklist or the record: `?id=` names the authorization; shown by its number.
     let mut outcome = super::opened_on_authorization(&state, &query, "autorizacao").await?;
-    if let Some(f) = query
-        .get(FILING)
-        .filter(|f| uuid::Uuid::parse_str(f).is_ok())
-    {
-        outcome.values.insert(FILING.to_owned(), f.clone());
-    }
+    let kind = FilingKind::AppRenewal;
+    filed::prefill(&state, &query, kind, "protocolled_on", &[], &mut outcome).await?;
     page(&s, outcome, StatusCode::OK)
 }
 
@@ -102,9 +96,13 @@ pub(in crate::http::panel) async fn renewal_submit(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
-    let values = posted(&s, form.into_inner())?;
+    let mut values = posted(&s, form.into_inner())?;
     let renew = values.get("acao").map(String::as_str) == Some("renovar");
     let mut errors = Vec::new();
+    // A filing sent online: its protocol date is the one the law counts from.
+    let kind = FilingKind::AppRenewal;
+    let at = ("autorizacao", &mut errors);
+    let filing = filed::posted(&state, &mut values, kind, "protocolled_on", at).await?;
     let mut found = Vec::new();
     // The authorization: the newest one the number, the CPF or the plate names.
     let current =
@@ -127,17 +125,10 @@ pub(in crate::http::panel) async fn renewal_submit(
     if typed(&values, "fee_paid_on").is_none() {
         errors.push(("fee_paid_on".into(), "Campo obrigatório.".into()));
     }
-    let mut protocolled_on = day(&values, "protocolled_on", &mut errors);
-    let filing = filing_named(&state, &values, &mut protocolled_on, &mut errors).await?;
+    let protocolled_on = day(&values, "protocolled_on", &mut errors);
     let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
-    if let (Some((_, subject)), Some(c)) = (&filing, &current)
-        && *subject != c.id.to_string()
-    {
-        errors.push((
-            "autorizacao".into(),
-            "O requerimento é de outra autorização: abra a tarefa pelo requerimento.".into(),
-        ));
-    }
+    let typed_record = current.as_ref().map(|c| c.id);
+    filed::same_subject(filing.as_ref(), typed_record, ("autorizacao", &mut errors));
     let Some(current) = current.filter(|_| errors.is_empty()) else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
@@ -187,9 +178,7 @@ pub(in crate::http::panel) async fn renewal_submit(
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
         return page(&s, o, status);
     }
-    if let Some((id, _)) = filing {
-        record_decision(&state, &s, id, &answer).await;
-    }
+    filed::record_decision(&state, &s, filing.as_ref(), &answer).await;
     if let Some(to) = super::super::acts::filed_for_review(&answer) {
         return Ok(to);
     }
@@ -197,52 +186,4 @@ pub(in crate::http::panel) async fn renewal_submit(
         "/painel/ver/app-authorizations/{}?feito=renewal.renew",
         id_of(&answer)
     )))
-}
-
-/// The filing the task was opened on (`requerimento`), still to decide; its protocol date
-/// replaces the typed one.
-async fn filing_named(
-    state: &AppState,
-    values: &HashMap<String, String>,
-    protocolled_on: &mut Option<String>,
-    errors: &mut Vec<(String, String)>,
-) -> Result<Option<(uuid::Uuid, String)>, PanelError> {
-    // A filing sent online: its protocol date is the one the law counts from.
-    Ok(match typed(values, FILING).map(uuid::Uuid::parse_str) {
-        Some(Ok(id)) => match filings::view(state, id, None).await {
-            Ok(v) if matches!(v.row.status.as_str(), "protocolado" | "exigencia") => {
-                if let Some(d) = v.row.protocolled_on {
-                    *protocolled_on = Some(d.to_string());
-                }
-                Some((id, v.row.subject_id))
-            }
-            Ok(_) => {
-                errors.push((
-                    "autorizacao".into(),
-                    "O requerimento já foi decidido ou não está em análise.".into(),
-                ));
-                None
-            }
-            Err(filings::FilingError::Storage(e)) => return Err(e.into()),
-            Err(_) => return Err(PanelError::NotFound),
-        },
-        Some(Err(_)) => return Err(PanelError::NotFound),
-        None => None,
-    })
-}
-
-/// Records the decision on the filing after the renewal committed (a failure here leaves the
-/// filing open, shown in the queue, and is logged; the renewal stands).
-async fn record_decision(state: &AppState, s: &Signed, id: uuid::Uuid, answer: &Answer) {
-    let outcome = match answer
-        .json()
-        .and_then(|j| j["id"].as_str().map(str::to_owned))
-    {
-        Some(new) if answer.status == StatusCode::CREATED => uuid::Uuid::parse_str(&new)
-            .map_or(filings::Outcome::InReview, filings::Outcome::Granted),
-        _ => filings::Outcome::InReview,
-    };
-    if let Err(e) = filings::decide(state, &s.official.actor, id, outcome, None).await {
-        tracing::error!(filing = %id, error = %e, "filing's decision not recorded after the renewal");
-    }
 }

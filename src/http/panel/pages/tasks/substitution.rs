@@ -5,11 +5,13 @@
 
 use serde_json::json;
 
+use super::filed::{self, FILING};
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
     Signed, StatusCode, call, check_passes, conferred, day, posted, redirect, refused_outcome,
     task_page, typed, web,
 };
+use crate::domain::filings::FilingKind;
 use crate::domain::ride_hailing::substitution::SubstitutionCause;
 
 const ACTION: &str = "/painel/tarefa/substituicao";
@@ -76,6 +78,8 @@ fn sections(inspector: &str) -> Vec<Section> {
             vec![
                 Field::date("protocolled_on", "Data do protocolo do pedido")
                     .hint("Em branco: hoje."),
+                // Opened from a filing sent online: the new car comes from it.
+                Field::hidden(FILING, ""),
             ],
         ),
     ]
@@ -101,7 +105,23 @@ pub(in crate::http::panel) async fn substitution_task(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
-    let outcome = super::opened_on_authorization(&state, &query, "autorizacao").await?;
+    let mut outcome = super::opened_on_authorization(&state, &query, "autorizacao").await?;
+    let kind = FilingKind::AppSubstitution;
+    let renamed = [("vehicle.plate", "placa_nova")];
+    if let Some(v) = filed::prefill(
+        &state,
+        &query,
+        kind,
+        "protocolled_on",
+        &renamed,
+        &mut outcome,
+    )
+    .await?
+    {
+        outcome
+            .values
+            .insert("autorizacao".into(), v.subject.number.clone());
+    }
     page(&s, outcome, StatusCode::OK)
 }
 
@@ -124,15 +144,30 @@ pub(in crate::http::panel) async fn substitution_submit(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueRideHailing)?;
-    let values = posted(&s, form.into_inner())?;
+    let mut values = posted(&s, form.into_inner())?;
     let act = values.get("acao").map(String::as_str) == Some("substituir");
     let mut errors = Vec::new();
     let mut found = Vec::new();
+    let kind = FilingKind::AppSubstitution;
+    let at = ("autorizacao", &mut errors);
+    let filing = filed::posted(&state, &mut values, kind, "protocolled_on", at).await?;
     let current =
         super::authorization_named(&state, &values, "autorizacao", &mut errors, &mut found).await?;
-    let new_car = super::registered_car(&state, typed(&values, "placa_nova")).await?;
+    let typed_record = current.as_ref().map(|c| c.id);
+    filed::same_subject(filing.as_ref(), typed_record, ("autorizacao", &mut errors));
+    let mut new_car = super::registered_car(&state, typed(&values, "placa_nova")).await?;
+    // The new car as the filing states it, registered when the act is taken.
+    let stated_car = filing.as_ref().filter(|f| {
+        new_car.is_none()
+            && typed(&values, "placa_nova")
+                .is_some_and(|p| p.eq_ignore_ascii_case(f.stated_value("vehicle.plate")))
+    });
     match (&new_car, typed(&values, "placa_nova")) {
         (Some((_, shown)), _) => found.push(("placa_nova".to_owned(), shown.clone())),
+        (None, Some(_)) if stated_car.is_some() => found.push((
+            "placa_nova".to_owned(),
+            "A cadastrar com os dados do requerimento.".to_owned(),
+        )),
         (None, Some(_)) => errors.push((
             "placa_nova".into(),
             "Veículo não cadastrado: cadastre-o antes (Cadastrar veículo).".into(),
@@ -143,34 +178,36 @@ pub(in crate::http::panel) async fn substitution_submit(
     if SubstitutionCause::parse(cause).is_none() {
         errors.push(("cause".into(), "Escolha o motivo.".into()));
     }
-    let performed_on = day(&values, "vistoria.performed_on", &mut errors);
-    if typed(&values, "vistoria.performed_on").is_none() {
-        errors.push(("vistoria.performed_on".into(), "Campo obrigatório.".into()));
-    }
-    let inspector = typed(&values, "vistoria.inspector").unwrap_or_default();
-    if inspector.is_empty() {
-        errors.push(("vistoria.inspector".into(), "Campo obrigatório.".into()));
-    }
+    let vistoria = vistoria_json(&values, &mut errors);
     let protocolled_on = day(&values, "protocolled_on", &mut errors);
     let refused = |errors, headline: &str| Outcome::refused(&values, &found, errors, headline);
-    let (Some(a), Some((vehicle_id, _))) = (current.as_ref(), new_car.as_ref()) else {
+    let Some(a) = current.as_ref().filter(|_| errors.is_empty()) else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
     };
-    if !errors.is_empty() {
+    if let (None, Some(f)) = (&new_car, stated_car) {
+        if !act {
+            // Conferred before the car is registered: the law's check needs the car.
+            let what = format!(
+                "O carro novo ({}) será cadastrado com os dados do requerimento ao substituir; a lei é conferida então, com ele.",
+                f.stated_value("vehicle.plate")
+            );
+            return page(&s, conferred(&values, found, &what), StatusCode::OK);
+        }
+        match register_stated_car(&state, &s, f, a, refused(Vec::new(), "")).await? {
+            Ok(id) => new_car = Some((id, String::new())),
+            Err((o, status)) => return page(&s, o, status),
+        }
+    }
+    let Some((vehicle_id, _)) = new_car.as_ref() else {
         let o = refused(errors, "Confira os campos; nada foi gravado.");
         return page(&s, o, StatusCode::UNPROCESSABLE_ENTITY);
-    }
+    };
     let body = json!({
         "new_vehicle_id": vehicle_id,
         "cause": cause,
         "protocolled_on": protocolled_on,
-        "vistoria": {
-            "performed_on": performed_on,
-            "approved": typed(&values, "vistoria.approved") != Some("false"),
-            "inspector": inspector,
-            "notes": typed(&values, "vistoria.notes").unwrap_or_default(),
-        },
+        "vistoria": vistoria,
     });
     let path = format!("/api/v1/app-authorizations/{}/substitution-checks", a.id);
     let checked = match check_passes(&s, &path, &body, refused(Vec::new(), ""), task_field).await? {
@@ -191,8 +228,70 @@ pub(in crate::http::panel) async fn substitution_submit(
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
         return page(&s, o, status);
     }
+    filed::record_decision(&state, &s, filing.as_ref(), &answer).await;
     Ok(redirect(&format!(
         "/painel/ver/app-authorizations/{}?feito=authorizations.substitute_vehicle",
         a.id
     )))
+}
+
+/// Registers the new car as the filing states it (its owner the driver when the filing names
+/// none): its id, or the page's outcome when the register refuses it.
+async fn register_stated_car(
+    state: &AppState,
+    s: &Signed,
+    f: &crate::issuance::filings::FilingView,
+    a: &crate::domain::ride_hailing::registry::RideHailingAuthorization,
+    refused: Outcome,
+) -> Result<Result<uuid::Uuid, (Outcome, StatusCode)>, crate::http::panel::PanelError> {
+    let mut car = f.stated.clone();
+    if !car.contains_key("vehicle.owner_document")
+        && let Some(d) = state.store.get_driver(a.driver_id).await?
+    {
+        car.insert("vehicle.owner_document".into(), d.cpf.as_str().to_owned());
+    }
+    let car: HashMap<String, String> = car.into_iter().collect();
+    let mut problems = Vec::new();
+    let body = super::grant::new_vehicle_json(&car, &mut problems);
+    if !problems.is_empty() {
+        let problems = problems
+            .into_iter()
+            .map(|(f, m)| (task_field(&f), format!("{f}: {m}")))
+            .collect();
+        let o = Outcome {
+            errors: problems,
+            headline: "O carro do requerimento está incompleto; nada foi gravado.".into(),
+            ..refused
+        };
+        return Ok(Err((o, StatusCode::UNPROCESSABLE_ENTITY)));
+    }
+    let answer = call(s, Method::POST, "/api/v1/vehicles", Some(&body)).await?;
+    if !answer.status.is_success() {
+        return Ok(Err(refused_outcome(s, &answer, refused, task_field)?));
+    }
+    uuid::Uuid::parse_str(&super::id_of(&answer))
+        .map(Ok)
+        .map_err(|_| crate::http::panel::PanelError::Internal)
+}
+
+/// The new car's SMF vistoria as typed: day, result, inspector and notes, the day and the
+/// inspector required.
+fn vistoria_json(
+    values: &HashMap<String, String>,
+    errors: &mut Vec<(String, String)>,
+) -> serde_json::Value {
+    let performed_on = day(values, "vistoria.performed_on", errors);
+    if typed(values, "vistoria.performed_on").is_none() {
+        errors.push(("vistoria.performed_on".into(), "Campo obrigatório.".into()));
+    }
+    let inspector = typed(values, "vistoria.inspector").unwrap_or_default();
+    if inspector.is_empty() {
+        errors.push(("vistoria.inspector".into(), "Campo obrigatório.".into()));
+    }
+    json!({
+        "performed_on": performed_on,
+        "approved": typed(values, "vistoria.approved") != Some("false"),
+        "inspector": inspector,
+        "notes": typed(values, "vistoria.notes").unwrap_or_default(),
+    })
 }

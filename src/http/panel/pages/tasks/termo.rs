@@ -4,11 +4,13 @@
 
 use serde_json::json;
 
+use super::filed::{self, FILING};
 use super::{
     AppState, Competence, Field, HashMap, HttpRequest, Meta, Method, Outcome, Page, Section,
     Signed, StatusCode, answered_day, call, check_passes, conferred, day, posted, redirect,
     refused_outcome, task_page, typed, web,
 };
+use crate::domain::filings::FilingKind;
 use crate::domain::legal_basis::CharterLegalBasis;
 
 const ACTION: &str = "/painel/tarefa/termo";
@@ -66,6 +68,8 @@ fn sections(basis: &CharterLegalBasis) -> Vec<Section> {
             vec![
                 Field::date("protocolled_on", "Data do protocolo do pedido")
                     .hint("Em branco: hoje."),
+                // Opened from a filing sent online: the decision is recorded on it.
+                Field::hidden(FILING, ""),
             ],
         ),
     ]
@@ -101,7 +105,15 @@ pub(in crate::http::panel) async fn termo_task(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueCharter)?;
-    let outcome = super::opened_on_company(&state, &query).await;
+    let mut outcome = super::opened_on_company(&state, &query).await;
+    let kind = FilingKind::CharterTermo;
+    if let Some(v) =
+        filed::prefill(&state, &query, kind, "protocolled_on", &[], &mut outcome).await?
+    {
+        outcome
+            .values
+            .insert("cnpj".into(), v.subject.number.clone());
+    }
     page(&s, outcome, StatusCode::OK)
 }
 
@@ -119,11 +131,16 @@ pub(in crate::http::panel) async fn termo_submit(
 ) -> Page {
     let s = Signed::of(&req, &state).await?;
     s.require(Competence::IssueCharter)?;
-    let values = posted(&s, form.into_inner())?;
+    let mut values = posted(&s, form.into_inner())?;
     let issue = values.get("acao").map(String::as_str) == Some("emitir");
     let mut errors = Vec::new();
     let mut found = Vec::new();
+    let kind = FilingKind::CharterTermo;
+    let at = ("cnpj", &mut errors);
+    let filing = filed::posted(&state, &mut values, kind, "protocolled_on", at).await?;
     let company = super::company_named(&state, &values, "cnpj", &mut errors, &mut found).await?;
+    let typed_record = company.as_ref().map(|c| c.id);
+    filed::same_subject(filing.as_ref(), typed_record, ("cnpj", &mut errors));
     // The checklist filed, with the certidões typed in place of the old ones.
     let mut checklist = company
         .as_ref()
@@ -195,6 +212,7 @@ pub(in crate::http::panel) async fn termo_submit(
         let (o, status) = refused_outcome(&s, &answer, refused(Vec::new(), ""), task_field)?;
         return page(&s, o, status);
     }
+    filed::record_decision(&state, &s, filing.as_ref(), &answer).await;
     Ok(redirect(&format!(
         "/painel/ver/charter/companies/{}?feito=charter.grant_termo",
         c.id
