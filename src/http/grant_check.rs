@@ -138,7 +138,13 @@ pub async fn check(
     _official: Official,
     body: web::Json<GrantCheckDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto = body.into_inner();
+    let checked = check_grant(&state, request_of(body.into_inner())?).await?;
+    Ok(HttpResponse::Ok().json(view(checked)))
+}
+
+/// The request a check's body names: the parties (registered or new), what is filed with
+/// them, the fee's and the protocol's days; every problem of form at once.
+fn request_of(dto: GrantCheckDto) -> Result<CheckRequest, ApiError> {
     let mut errors = Vec::new();
     let renewal_of = match dto.renewal_of.as_deref().filter(|r| !r.trim().is_empty()) {
         Some(r) => Some(super::authorizations::parse_id(r)?),
@@ -189,19 +195,117 @@ pub async fn check(
     let (Some(fee_paid_on), true) = (fee_paid_on, errors.is_empty()) else {
         return Err(ApiError::Invalid(errors));
     };
-    let checked = check_grant(
-        &state,
-        CheckRequest {
-            driver,
-            filed,
-            vehicle,
-            renewal_of,
-            fee_paid_on,
-            protocolled_on,
-        },
-    )
-    .await?;
-    Ok(HttpResponse::Ok().json(view(checked)))
+    Ok(CheckRequest {
+        driver,
+        filed,
+        vehicle,
+        renewal_of,
+        fee_paid_on,
+        protocolled_on,
+    })
+}
+
+/// What a first authorization would find today on the driver and the car an applicant stated
+/// online (`stated`: the desk task's field names), writing nothing: the requirements failed,
+/// or the answers out of form beside their fields (`Err`). A driver or a car the register
+/// already holds (by the CPF, by the plate) is judged as registered.
+pub(crate) async fn judge_stated(
+    state: &AppState,
+    stated: &std::collections::BTreeMap<String, String>,
+) -> Result<
+    Result<Vec<crate::domain::rule::RuleFailure>, Vec<(String, String)>>,
+    crate::storage::StorageError,
+> {
+    use serde_json::{Value, json};
+    let text = |k: &str| stated.get(k).cloned().unwrap_or_default();
+    let whole = |k: &str| {
+        stated
+            .get(k)
+            .and_then(|v| v.parse::<i64>().ok())
+            .map_or(Value::Null, Value::from)
+    };
+    let cpf = text("cpf");
+    let mut body =
+        json!({ "fee_paid_on": crate::domain::dates::local_date(state.clock.now()).to_string() });
+    let registered_driver = match crate::domain::ids::Cpf::parse(&cpf) {
+        Ok(c) => state
+            .store
+            .driver_id_by_cpf_or_cnh(c.as_str(), "")
+            .await?
+            .filter(|(_, by_cpf)| *by_cpf),
+        Err(_) => None,
+    };
+    match registered_driver {
+        Some((id, _)) => body["driver_id"] = json!(id),
+        None => {
+            body["driver"] = json!({
+                "name": text("name"), "cpf": cpf,
+                "cnh": {
+                    "number": text("cnh.number"), "category": text("cnh.category"),
+                    "ear": text("cnh.ear") == "true",
+                    "first_license_date": text("cnh.first_license_date"),
+                    "expires_on": text("cnh.expires_on"),
+                },
+            });
+        }
+    }
+    let registered_car = match crate::domain::ids::Plate::parse(&text("vehicle.plate")) {
+        Ok(p) => state
+            .store
+            .vehicle_id_by_plate_or_renavam(&p.mercosul_form(), "")
+            .await?
+            .filter(|(_, by_plate)| *by_plate),
+        Err(_) => None,
+    };
+    if let Some((id, _)) = registered_car {
+        body["vehicle_id"] = json!(id);
+    } else {
+        body["vehicle"] = json!({
+            "plate": text("vehicle.plate"), "renavam": text("vehicle.renavam"),
+            "make": text("vehicle.make"), "model": text("vehicle.model"), "color": text("vehicle.color"),
+            "model_year": whole("vehicle.model_year"), "manufacture_year": whole("vehicle.manufacture_year"),
+            "doors": whole("vehicle.doors"), "air_conditioning": text("vehicle.air_conditioning") == "true",
+            "capacity_including_driver": whole("vehicle.capacity_including_driver"),
+            "registration_municipality_ibge": text("vehicle.registration_municipality_ibge"),
+            "owner_type": text("vehicle.owner_type"),
+            "owner_document": stated.get("vehicle.owner_document").cloned().unwrap_or_else(|| cpf.clone()),
+        });
+    }
+    let problems = |items: Vec<ProblemItem>| {
+        items
+            .into_iter()
+            .map(|i| (i.field, i.message))
+            .collect::<Vec<_>>()
+    };
+    let request = match serde_json::from_value::<GrantCheckDto>(body) {
+        Ok(dto) => request_of(dto),
+        Err(_) => return Ok(Err(Vec::new())),
+    };
+    let request = match request {
+        Ok(r) => r,
+        Err(ApiError::Invalid(items)) => return Ok(Err(problems(items))),
+        Err(_) => return Ok(Err(Vec::new())),
+    };
+    match check_grant(state, request).await {
+        Ok(c) => {
+            let mut taken: Vec<(String, String)> = c
+                .taken
+                .iter()
+                .map(|(f, m)| ((*f).to_owned(), (*m).to_owned()))
+                .collect();
+            if taken.is_empty() {
+                Ok(Ok(c.failures))
+            } else {
+                taken.retain(|(f, _)| !f.is_empty());
+                Ok(Err(taken))
+            }
+        }
+        Err(crate::issuance::UseCaseError::Storage(e)) => Err(e),
+        Err(e) => {
+            tracing::warn!(error = %e, "a first authorization's preview could not be judged");
+            Ok(Err(Vec::new()))
+        }
+    }
 }
 
 fn view(c: GrantCheck) -> GrantCheckView {

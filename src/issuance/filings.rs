@@ -160,6 +160,25 @@ impl FilingView {
         stated::unanswered(&self.fields, &self.stated)
     }
 
+    /// Whether the preview judges what `slot`'s document carries: for a first authorization
+    /// only the CNH and the car the applicant stated; the certificates, the fee and the
+    /// documents the basis lists are judged on the documents themselves, at the desk.
+    pub fn preview_judges(&self, slot: &Slot) -> bool {
+        !slot.rules.is_empty()
+            && (self.kind != FilingKind::AppNewAuthorization
+                || matches!(slot.key.as_str(), "cnh" | "crlv"))
+    }
+
+    /// What the preview's summary lists: for a first authorization every requirement the
+    /// stated data fail; for a renewal those no document of the filing answers.
+    pub fn preview_list(&self) -> Vec<&RuleFailure> {
+        if self.kind == FilingKind::AppNewAuthorization {
+            self.preview.iter().flatten().collect()
+        } else {
+            self.other_failures()
+        }
+    }
+
     /// What the register's data fails today that no document of the filing carries.
     pub fn other_failures(&self) -> Vec<&RuleFailure> {
         self.preview

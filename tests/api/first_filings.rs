@@ -166,11 +166,34 @@ async fn a_driver_asks_for_a_first_authorization_online_and_the_desk_grants_it_i
         !page.contains("value=\"Antônio Pereira Lima\""),
         "kept: {page}"
     );
+    // Stated whole, the data are conferred as the grant would confer them: a two-door car
+    // fails art. 2, a RENAVAM with a wrong check digit is named beside its field.
+    let mut typed: Vec<(&str, &str)> = DRIVER_AND_CAR.to_vec();
+    typed[12] = ("vehicle.doors", "2");
+    let (status, page, _) = post_on_page(&mut maria, &path, &format!("{path}/dados"), &typed).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
+    let (_, page, _) = maria.get(&path).await;
+    let shown = visible(&page);
+    assert!(
+        shown.contains("Conferência dos dados informados"),
+        "{shown}"
+    );
+    assert!(shown.contains("esbarraria em um ponto"), "{shown}");
+    assert!(shown.contains("art. 2"), "{shown}");
+    typed[12] = ("vehicle.doors", "4");
+    typed[7] = ("vehicle.renavam", "12345678901");
+    post_on_page(&mut maria, &path, &format!("{path}/dados"), &typed).await;
+    let (_, page, _) = maria.get(&path).await;
+    assert!(page.contains("id=\"e-vehicle.renavam\""), "{page}");
+    assert!(page.contains("dados que não conferem"), "{page}");
     let (status, page, _) =
         post_on_page(&mut maria, &path, &format!("{path}/dados"), &DRIVER_AND_CAR).await;
     assert_eq!(status, StatusCode::SEE_OTHER, "{page}");
     let (_, page, _) = maria.get(&path).await;
     assert!(page.contains("value=\"10/03/2015\""), "{page}");
+    let shown = visible(&page);
+    assert!(shown.contains("hoje nada impede a autorização"), "{shown}");
+    assert!(shown.contains("Pelos dados informados: atende."), "{shown}");
     assert!(!page.contains("os dados pedidos"), "{page}");
     // The documents of a grant: the CNH, the certificates, the CRLV, the fee.
     assert_eq!(slots_of(&page), ["cnh", "certidoes", "crlv", "taxas"]);

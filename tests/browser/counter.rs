@@ -351,6 +351,54 @@ async fn a_driver_renews_online_on_a_phone_and_downloads_the_new_sticker() {
         .expect("the new sticker's verification QR");
     let on_site = qr.trim_start_matches(&app.base).to_owned();
     super::verdicts::verdict(&c, &app, &on_site, "AUTORIZADO", "services-new-sticker-390").await;
+
+    // A first authorization: the driver's and the car's data stated on the phone, and a
+    // two-door car named by the conferência before anything is sent.
+    c.goto(&format!(
+        "{}/servicos/pedidos/novo?tipo=app_new_authorization",
+        app.base
+    ))
+    .await
+    .unwrap();
+    set(&c, "cpf", "111.444.777-35").await;
+    click_and_wait(&c, "form[action='/servicos/pedidos/novo'] button").await;
+    for (name, value) in [
+        ("name", "Antônio Pereira Lima"),
+        ("cnh.number", "65821310502"),
+        ("cnh.category", "B"),
+        ("cnh.ear", "true"),
+        ("cnh.first_license_date", "10/03/2015"),
+        ("cnh.expires_on", "15/03/2030"),
+        ("vehicle.plate", "QWE1R23"),
+        ("vehicle.renavam", "09769017014"),
+        ("vehicle.make", "Fiat"),
+        ("vehicle.model", "Mobi"),
+        ("vehicle.color", "Branca"),
+        ("vehicle.model_year", "2023"),
+        ("vehicle.doors", "2"),
+        ("vehicle.air_conditioning", "true"),
+        ("vehicle.capacity_including_driver", "5"),
+        ("vehicle.registration_municipality_ibge", "5101803"),
+        ("vehicle.owner_type", "proprietario"),
+    ] {
+        set(&c, name, value).await;
+    }
+    click_and_wait(&c, "form[action$='/dados'] button").await;
+    let page = text(&c).await;
+    assert!(page.contains("esbarraria em um ponto"), "{page}");
+    assert!(page.contains("Pelos dados informados"), "{page}");
+    assert!(
+        !super::overflows(&c).await,
+        "the first authorization's page scrolls sideways"
+    );
+    shot(&c, "services-first-authorization-390").await;
+    c.execute(
+        "document.getElementById('conferencia').scrollIntoView();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    shot(&c, "services-first-authorization-check-390").await;
     desk.close().await.unwrap();
     c.close().await.unwrap();
 }

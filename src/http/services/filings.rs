@@ -236,12 +236,53 @@ async fn filing_page(
     notice: Option<&'static str>,
     error: Option<String>,
 ) -> Page {
-    let v = match filings::view(state, id, Some(&s.applicant)).await {
+    let mut v = match filings::view(state, id, Some(&s.applicant)).await {
         Ok(v) => v,
         Err(FilingError::NotFound) => return not_found(),
         Err(e) => return Err(internal(e)),
     };
-    page(status, &filing_page_of(state, s, v, notice, error))
+    let problems = stated_preview(state, &mut v).await?;
+    let mut p = filing_page_of(state, s, v, notice, error);
+    p.problems = problems;
+    page(status, &p)
+}
+
+/// A first authorization's data, once stated whole and while the applicant may change it,
+/// judged as the grant would judge it today (APP-ART2, APP-ART12-I): the requirements failed
+/// go to the filing's preview, those a document still to be examined answers (the
+/// certificates, the fee, a document the basis lists) left out; data out of form come back
+/// beside their fields.
+async fn stated_preview(
+    state: &AppState,
+    v: &mut FilingView,
+) -> Result<HashMap<String, String>, actix_web::Error> {
+    if v.kind != FilingKind::AppNewAuthorization
+        || !v.is_open_to_applicant()
+        || !v.unanswered().is_empty()
+    {
+        return Ok(HashMap::new());
+    }
+    match crate::http::grant_check::judge_stated(state, &v.stated)
+        .await
+        .map_err(internal)?
+    {
+        Ok(failures) => {
+            let judged_by_documents: Vec<String> = v
+                .slots
+                .iter()
+                .filter(|s| !v.preview_judges(s))
+                .flat_map(|s| s.rules.iter().cloned())
+                .collect();
+            v.preview = Some(
+                failures
+                    .into_iter()
+                    .filter(|f| !judged_by_documents.iter().any(|r| *r == f.rule))
+                    .collect(),
+            );
+            Ok(HashMap::new())
+        }
+        Err(problems) => Ok(problems.into_iter().collect()),
+    }
 }
 
 fn filing_page_of(
