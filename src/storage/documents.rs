@@ -139,10 +139,13 @@ const COLUMNS: &str = "id, kind, subject_type, subject_id, company_id, authoriza
 
 /// Every column, in the order `insert_document!` binds them.
 pub(crate) const INSERT: &str = "INSERT INTO documents (id, kind, subject_type, subject_id, \
-    company_id, authorization_id, substitution_seq, number, verification_code, token, key_id, pdf, \
+    company_id, authorization_id, substitution_seq, number, verification_code, token, key_id, \
     sha256, subject_key, valid_until, legal_basis_version, issued_at, facts, issued_by, \
     profile_version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-    $17, $18, $19, $20)";
+    $17, $18, $19)";
+
+/// A document's signed PDF, in its own table: read only when the PDF itself is asked for.
+pub(crate) const INSERT_PDF: &str = "INSERT INTO document_pdfs (document_id, pdf) VALUES ($1, $2)";
 
 impl Store {
     async fn documents_where(
@@ -241,7 +244,7 @@ impl Store {
     pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let pdf: Option<Vec<u8>> =
-                sqlx::query_scalar("SELECT pdf FROM documents WHERE id = $1")
+                sqlx::query_scalar("SELECT pdf FROM document_pdfs WHERE document_id = $1")
                     .bind(id.to_string())
                     .fetch_optional(pool)
                     .await?;

@@ -136,7 +136,6 @@ macro_rules! insert_document {
             .bind(&$d.verification_code)
             .bind(&$d.token)
             .bind(&$d.key_id)
-            .bind($pdf)
             .bind(&$d.sha256)
             .bind(&$d.subject_key)
             .bind($d.valid_until)
@@ -145,6 +144,11 @@ macro_rules! insert_document {
             .bind($d.facts.as_ref().map(ToString::to_string))
             .bind(&$d.issued_by)
             .bind(&$d.profile_version)
+            .execute(&mut *$tx)
+            .await?;
+        sqlx::query($crate::storage::documents::INSERT_PDF)
+            .bind($d.id.to_string())
+            .bind($pdf)
             .execute(&mut *$tx)
             .await?;
     };

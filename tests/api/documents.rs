@@ -79,3 +79,46 @@ fn hex_of(bytes: &[u8]) -> String {
         s
     })
 }
+
+/// The signed PDFs live in their own table: a document's row, which every verification, status
+/// list and search reads, carries no bytes of it, and the PDF served is the one stored there.
+#[tokio::test]
+async fn a_documents_pdf_is_kept_apart_from_the_row_verification_reads() {
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let id = grant["documents"][1]["id"].as_str().unwrap().to_owned();
+    let served = app.document_bytes(&grant, "app_sticker").await;
+    assert!(served.starts_with(b"%PDF-"));
+    assert_eq!(app.count("SELECT COUNT(*) FROM document_pdfs").await, 2);
+    let stored = app
+        .count(&format!(
+            "SELECT COUNT(*) FROM document_pdfs WHERE document_id = '{id}' AND {} = {}",
+            if app.backend == "postgres" {
+                "length(pdf)"
+            } else {
+                "LENGTH(pdf)"
+            },
+            served.len()
+        ))
+        .await;
+    assert_eq!(stored, 1, "the PDF served is the one stored apart");
+    // What a status read touches: the row, small (the token is its largest part).
+    let row = app
+        .count(&format!(
+            "SELECT CAST(LENGTH(id) + LENGTH(kind) + LENGTH(subject_type) + LENGTH(subject_id) \
+             + LENGTH(number) + LENGTH(verification_code) + LENGTH(token) + LENGTH(key_id) \
+             + LENGTH(sha256) + LENGTH(subject_key) + LENGTH(legal_basis_version) \
+             + COALESCE(LENGTH(facts), 0) AS BIGINT) FROM documents WHERE id = '{id}'"
+        ))
+        .await;
+    assert!(row < 2048, "a document's row is {row} bytes");
+    let columns = app
+        .count(if app.backend == "postgres" {
+            "SELECT COUNT(*) FROM information_schema.columns \
+             WHERE table_name = 'documents' AND column_name = 'pdf'"
+        } else {
+            "SELECT COUNT(*) FROM pragma_table_info('documents') WHERE name = 'pdf'"
+        })
+        .await;
+    assert_eq!(columns, 0, "documents still has a pdf column");
+}

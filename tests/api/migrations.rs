@@ -158,6 +158,14 @@ const OLD_REGISTER_COLUMNS: &str = "id, kind, subject_type, subject_id, company_
     verification_code, token, key_id, pdf, sha256, subject_key, valid_until, legal_basis_version, \
     issued_at, facts";
 const APP_KINDS: &str = "('app_authorization', 'app_sticker')";
+/// The latest schema's documents with their PDFs, as one row each (`{schema}` the SQLite
+/// schema's prefix, or empty).
+fn documents_with_pdfs(schema: &str) -> String {
+    format!(
+        "(SELECT d.*, p.pdf FROM {schema}documents d JOIN {schema}document_pdfs p \
+         ON p.document_id = d.id) AS documents"
+    )
+}
 
 /// Writes every row of SQLite database `from` (latest schema) into `to`, a database at the
 /// two-table schema, in the shape selo stored them before the move.
@@ -205,10 +213,12 @@ async fn sqlite_into_two_tables(from: &str, to: &str) {
     }
     for sql in [
         format!(
-            "INSERT INTO main.documents ({OLD_APP_COLUMNS}) SELECT {OLD_APP_COLUMNS} FROM latest.documents WHERE kind IN {APP_KINDS}"
+            "INSERT INTO main.documents ({OLD_APP_COLUMNS}) SELECT {OLD_APP_COLUMNS} FROM {} WHERE kind IN {APP_KINDS}",
+            documents_with_pdfs("latest.")
         ),
         format!(
-            "INSERT INTO main.register_documents ({OLD_REGISTER_COLUMNS}) SELECT {OLD_REGISTER_COLUMNS} FROM latest.documents WHERE kind NOT IN {APP_KINDS}"
+            "INSERT INTO main.register_documents ({OLD_REGISTER_COLUMNS}) SELECT {OLD_REGISTER_COLUMNS} FROM {} WHERE kind NOT IN {APP_KINDS}",
+            documents_with_pdfs("latest.")
         ),
     ] {
         sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -293,14 +303,20 @@ async fn postgres_into_two_tables(from: &str, to: &str) {
     pg_copy(
         &mut source,
         &mut target,
-        &format!("SELECT {OLD_APP_COLUMNS} FROM documents WHERE kind IN {APP_KINDS}"),
+        &format!(
+            "SELECT {OLD_APP_COLUMNS} FROM {} WHERE kind IN {APP_KINDS}",
+            documents_with_pdfs("")
+        ),
         &format!("documents ({OLD_APP_COLUMNS})"),
     )
     .await;
     pg_copy(
         &mut source,
         &mut target,
-        &format!("SELECT {OLD_REGISTER_COLUMNS} FROM documents WHERE kind NOT IN {APP_KINDS}"),
+        &format!(
+            "SELECT {OLD_REGISTER_COLUMNS} FROM {} WHERE kind NOT IN {APP_KINDS}",
+            documents_with_pdfs("")
+        ),
         &format!("register_documents ({OLD_REGISTER_COLUMNS})"),
     )
     .await;
