@@ -113,7 +113,7 @@ async fn browser_with(driver: &Driver, width: u32, extra: &[&str]) -> Client {
     // A desktop window cannot be narrower than 500 px: a phone is emulated.
     if width < 500 {
         options["mobileEmulation"] =
-            json!({"deviceMetrics": {"width": width, "height": 844, "pixelRatio": 1.0}});
+            json!({"deviceMetrics": {"width": width, "height": PHONE_HEIGHT, "pixelRatio": 1.0}});
     }
     caps.insert("goog:chromeOptions".into(), options);
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -224,7 +224,8 @@ async fn overflows(c: &Client) -> bool {
 }
 
 async fn shot(c: &Client, name: &str) {
-    // The whole page: the window grows to the document's height first.
+    // The whole page: the window (or, for an emulated phone, the device's screen) grows to the
+    // document's height first.
     let height: u64 = c
         .execute("return document.documentElement.scrollHeight", vec![])
         .await
@@ -232,12 +233,15 @@ async fn shot(c: &Client, name: &str) {
         .as_u64()
         .unwrap_or(900);
     let (width, _) = c.get_window_size().await.unwrap();
-    c.set_window_size(
-        u32::try_from(width).unwrap(),
-        u32::try_from(height.clamp(600, 6000)).unwrap(),
-    )
-    .await
-    .unwrap();
+    let tall = u32::try_from(height.clamp(600, 6000)).unwrap();
+    let phone = phone_width(c).await;
+    if let Some(w) = phone {
+        device_height(c, w, tall).await;
+    } else {
+        c.set_window_size(u32::try_from(width).unwrap(), tall)
+            .await
+            .unwrap();
+    }
     let png = c.screenshot().await.unwrap();
     std::fs::write(shots().join(format!("{name}.png")), &png).unwrap();
     // `UPDATE_GUIDE_SCREENSHOTS=1` also refreshes the pictures of the officials' guide.
@@ -246,9 +250,57 @@ async fn shot(c: &Client, name: &str) {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
-    c.set_window_size(u32::try_from(width).unwrap(), 900)
+    if let Some(w) = phone {
+        device_height(c, w, PHONE_HEIGHT).await;
+    } else {
+        c.set_window_size(u32::try_from(width).unwrap(), 900)
+            .await
+            .unwrap();
+    }
+}
+
+/// The height of the emulated phone's screen.
+const PHONE_HEIGHT: u32 = 844;
+
+/// The emulated phone's width, when the browser is one (narrower than a desktop window).
+async fn phone_width(c: &Client) -> Option<u32> {
+    let w = c
+        .execute("return window.innerWidth", vec![])
         .await
-        .unwrap();
+        .ok()?
+        .as_u64()?;
+    u32::try_from(w).ok().filter(|w| *w < 500)
+}
+
+/// A DevTools command sent through chromedriver (`/session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
+/// Makes the emulated phone's screen `height` px tall (its width kept).
+async fn device_height(c: &Client, width: u32, height: u32) {
+    c.issue_cmd(Cdp(json!({
+        "cmd": "Emulation.setDeviceMetricsOverride",
+        "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": true},
+    })))
+    .await
+    .unwrap();
 }
 
 /// Sets a form field by name, as typing would (date inputs take ISO dates this way whatever
