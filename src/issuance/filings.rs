@@ -956,6 +956,7 @@ pub async fn submit(
     }
     let answering = v.status == FilingStatus::Waiting;
     let today = state.today();
+    let presentation_days = state.ride_hailing_basis().vistoria_presentation_days;
     let number = state
         .store
         .submit_filing(
@@ -977,7 +978,7 @@ pub async fn submit(
                         v.kind.label(),
                         v.subject.line(),
                         format::date(today),
-                        in_person(v.kind)
+                        in_person(v.kind, presentation_days)
                     )
                 };
                 mail_to(
@@ -999,14 +1000,19 @@ pub async fn submit(
     Ok(number)
 }
 
-/// What the applicant still does in person after filing, as the protocol's e-mail says it.
-fn in_person(kind: FilingKind) -> &'static str {
+/// What the applicant still does in person after filing, as the protocol's e-mail says it:
+/// the new car of a substitution passes a vistoria before it is substituted (APP-ART8-P2); a
+/// first authorization's car, within the days the basis sets after the approval (APP-ART9).
+fn in_person(kind: FilingKind, presentation_days: u32) -> String {
     match kind {
-        FilingKind::AppNewAuthorization | FilingKind::AppSubstitution => {
-            "\n\nO carro passa por vistoria da Prefeitura antes da decisão: aguarde o \
-             agendamento."
-        }
-        _ => "",
+        FilingKind::AppSubstitution => "\n\nO carro novo passa por vistoria da Prefeitura antes \
+            da substituição: aguarde o agendamento."
+            .to_owned(),
+        FilingKind::AppNewAuthorization => format!(
+            "\n\nSe o pedido for deferido, o carro deve ser apresentado à vistoria da Prefeitura \
+             em até {presentation_days} dias da aprovação."
+        ),
+        _ => String::new(),
     }
 }
 

@@ -206,7 +206,7 @@ async fn a_driver_asks_for_a_first_authorization_online_and_the_desk_grants_it_i
     let mails = step_mails(&app, MARIA, 2).await;
     assert!(
         mails[1].contains("Primeira autorização — Antônio Pereira Lima")
-            && mails[1].contains("vistoria"),
+            && mails[1].contains("vistoria da Prefeitura em até 5 dias da aprovação"),
         "{mails:?}"
     );
     // Sent, the data can no longer change.
