@@ -381,24 +381,14 @@ async fn open_on_company(
         .links_of(applicant.id)
         .await?
         .contains(&LinkedEntity::Company(company));
+    // Not followed yet: a Termo's number with the CNPJ follows it, as at "Acompanhar".
     if !follows {
-        let holds = !number.trim().is_empty()
-            && state
-                .store
-                .company_holding_termo(number, cnpj.as_str())
-                .await?
-                == Some(company);
-        if !holds {
-            return Err(refused());
-        }
-        state
-            .store
-            .link_applicant(
-                applicant.id,
-                LinkedEntity::Company(company),
-                state.clock.now(),
-            )
-            .await?;
+        crate::issuance::follows::follow_company(state, applicant, number, cnpj.as_str())
+            .await
+            .map_err(|e| match e {
+                crate::issuance::UseCaseError::Storage(e) => FilingError::Storage(e),
+                _ => refused(),
+            })?;
     }
     open_on(state, applicant, kind, company).await
 }

@@ -12,7 +12,6 @@ use super::{
 };
 use crate::domain::filings::FilingKind;
 use crate::domain::ids::Cpf;
-use crate::domain::requirements::RequirementKind;
 use crate::domain::ride_hailing::OwnerType;
 use crate::domain::ride_hailing::driver_record::Court;
 use crate::http::panel::gateway::Answer;
@@ -54,16 +53,7 @@ fn sections(state: &AppState) -> Vec<Section> {
         .iter()
         .map(|o| (o.as_str().to_owned(), enum_label(o.as_str())))
         .collect();
-    let municipalities: Vec<(String, String)> = basis
-        .requirements
-        .iter()
-        .filter_map(|r| match &r.kind {
-            RequirementKind::VehicleRegistration { municipalities } => Some(municipalities),
-            _ => None,
-        })
-        .flatten()
-        .map(|m| (m.ibge.to_string(), format!("{} ({})", m.name, m.uf)))
-        .collect();
+    let municipalities = crate::domain::filings::car_municipalities(&basis.requirements);
     let first_municipality = municipalities
         .first()
         .map(|(v, _)| v.clone())
