@@ -60,6 +60,25 @@ fn latency() -> Histogram {
     Histogram::new(exponential_buckets(0.0005, 2.0, 15))
 }
 
+/// The status list's counters: lists brought up to date by kind, documents judged.
+fn status_list_counters(
+    registry: &mut Registry,
+) -> (Family<KindLabels, Counter>, Counter<u64, AtomicU64>) {
+    let status_list_builds = Family::<KindLabels, Counter>::default();
+    registry.register(
+        "status_list_builds",
+        "Signed status lists brought up to date: `full` judged every document, `incremental` those of the acts since",
+        status_list_builds.clone(),
+    );
+    let status_list_judged = Counter::default();
+    registry.register(
+        "status_list_judged_documents",
+        "Documents judged to build the signed status list",
+        status_list_judged.clone(),
+    );
+    (status_list_builds, status_list_judged)
+}
+
 /// One node's metrics.
 pub struct Metrics {
     registry: Registry,
@@ -75,6 +94,8 @@ pub struct Metrics {
     mail_failed: Gauge,
     webhooks_queued: Gauge,
     status_list_age: Gauge,
+    status_list_builds: Family<KindLabels, Counter>,
+    status_list_judged: Counter<u64, AtomicU64>,
     database_errors: Counter<u64, AtomicU64>,
 }
 
@@ -165,6 +186,7 @@ impl Metrics {
             "status_list_age_seconds",
             "Seconds since this node built the signed status list it serves (-1: none yet)",
         );
+        let (status_list_builds, status_list_judged) = status_list_counters(&mut registry);
         let database_errors = Counter::default();
         registry.register(
             "metrics_database_errors",
@@ -185,8 +207,18 @@ impl Metrics {
             mail_failed,
             webhooks_queued,
             status_list_age,
+            status_list_builds,
+            status_list_judged,
             database_errors,
         }
+    }
+
+    /// A status list brought up to date (`full` or `incremental`), judging `judged` documents.
+    pub fn status_list_built(&self, kind: &'static str, judged: u64) {
+        self.status_list_builds
+            .get_or_create(&KindLabels { kind })
+            .inc();
+        self.status_list_judged.inc_by(judged);
     }
 
     /// A request answered: its route pattern (never the path), method, status and time.

@@ -321,11 +321,12 @@ pub fn live_verdict(
     (verdict, doc)
 }
 
-/// Verdict of the live status of a charter document (Lei 4.937/2025).
+/// Verdict of the live status of a charter document (Lei 4.937/2025), with the change
+/// log's scope of that status.
 pub fn charter_verdict(
     doc: &Document,
     live: CharterDocumentStatus,
-) -> Option<(Verdict, PublicDocument)> {
+) -> Option<(Verdict, PublicDocument, String)> {
     let verdict = match live.status {
         CharterStatus::Vencido if doc.kind == DocumentKind::CharterCertidao => Verdict::Expired,
         _ if live.facts_hold == Some(false) => Verdict::Outdated,
@@ -354,6 +355,7 @@ pub fn charter_verdict(
             vehicle: live.vehicle,
             driver: None,
         },
+        live.scope,
     ))
 }
 
@@ -366,6 +368,24 @@ fn token_matches(payload: &TokenPayload, doc: &Document) -> bool {
         && Some(payload.valid_until) == doc.valid_until
 }
 
+/// A verdict read from the register, with the document as the public may see it and the
+/// change log's scope its status belongs to (`None`: any change may alter it).
+pub(crate) struct Judged {
+    pub verdict: Verdict,
+    pub document: Option<PublicDocument>,
+    pub scope: Option<String>,
+}
+
+impl Judged {
+    fn bare(verdict: Verdict) -> Self {
+        Self {
+            verdict,
+            document: None,
+            scope: None,
+        }
+    }
+}
+
 /// The live verdict of the register's document `doc`, if `matches` accepts it: the one
 /// dispatch on the document kind.
 async fn lookup(
@@ -373,13 +393,13 @@ async fn lookup(
     doc: Result<Option<Document>, StorageError>,
     now: DateTime<Utc>,
     matches: impl Fn(&Document) -> bool,
-) -> (Verdict, Option<PublicDocument>) {
+) -> Judged {
     let doc = match doc {
         Ok(Some(d)) if matches(&d) => d,
-        Ok(_) => return (Verdict::UnknownDocument, None),
+        Ok(_) => return Judged::bare(Verdict::UnknownDocument),
         Err(e) => {
             log_storage_error(&e);
-            return (Verdict::StatusUnavailable, None);
+            return Judged::bare(Verdict::StatusUnavailable);
         }
     };
     let live = match doc.kind {
@@ -403,15 +423,17 @@ async fn lookup(
 }
 
 /// The verdict of a live-status read: unknown when the register has no such document.
-fn outcome_of(
-    live: Result<Option<(Verdict, PublicDocument)>, StorageError>,
-) -> (Verdict, Option<PublicDocument>) {
+fn outcome_of(live: Result<Option<(Verdict, PublicDocument, String)>, StorageError>) -> Judged {
     match live {
-        Ok(Some((v, d))) => (v, Some(d)),
-        Ok(None) => (Verdict::UnknownDocument, None),
+        Ok(Some((verdict, document, scope))) => Judged {
+            verdict,
+            document: Some(document),
+            scope: Some(scope),
+        },
+        Ok(None) => Judged::bare(Verdict::UnknownDocument),
         Err(e) => {
             log_storage_error(&e);
-            (Verdict::StatusUnavailable, None)
+            Judged::bare(Verdict::StatusUnavailable)
         }
     }
 }
@@ -425,7 +447,7 @@ async fn ride_hailing_verdict(
     id: uuid::Uuid,
     now: DateTime<Utc>,
     matches: impl Fn(&DocumentStatus) -> bool,
-) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
     ride_hailing_verdict_until(state, id, now, None, matches).await
 }
 
@@ -437,7 +459,7 @@ async fn ride_hailing_verdict_until(
     now: DateTime<Utc>,
     replaced_until: Option<DateTime<Utc>>,
     matches: impl Fn(&DocumentStatus) -> bool,
-) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
     let Some(mut status) = state.store.document_status(id).await? else {
         return Ok(None);
     };
@@ -459,7 +481,8 @@ async fn ride_hailing_verdict_until(
         now,
     )
     .await?;
-    Ok(Some(live_verdict(&status, inspection, now)))
+    let (verdict, document) = live_verdict(&status, inspection, now);
+    Ok(Some((verdict, document, format!("d:{}", status.driver_id))))
 }
 
 /// Verifies a scanned token at `now`.
@@ -482,38 +505,61 @@ async fn token_verdict(
     cache: &cache::VerdictCache,
     now: DateTime<Utc>,
 ) -> Verification {
-    let store = &state.store;
-    // Read before anything else: a commit from now on makes what is computed here stale.
-    let generation = store.changes().generation();
-    if let Some(hit) = cache.fresh(raw, generation, now) {
+    let changes = state.store.changes();
+    if let Some(hit) = cache.fresh(raw, changes, now) {
         return hit;
     }
     let _turn = cache.compute_turn(raw).await;
-    if let Some(hit) = cache.fresh(raw, generation, now) {
+    // Read before the register: a change logged after it makes what is computed here stale.
+    // The log is in the register: when it does not answer in time, neither would the status.
+    let read_seq =
+        match tokio::time::timeout(STATUS_DEADLINE, state.store.changes_caught_up()).await {
+            Ok(Ok(seq)) => seq,
+            Ok(Err(e)) => {
+                log_storage_error(&e);
+                return unavailable_or_last_known(raw, cache, changes, now);
+            }
+            Err(_) => {
+                tracing::error!("verification: the register's change log did not answer in time");
+                return unavailable_or_last_known(raw, cache, changes, now);
+            }
+        };
+    if let Some(hit) = cache.fresh(raw, changes, now) {
         return hit;
     }
-    let v = match computed(raw, keys, state, now, false).await {
+    let (v, scope) = match computed(raw, keys, state, now, false).await {
         Ok(v) => v,
         // Never with `as_of` false; a document unknown to the register if it were.
-        Err(NotYetIssued) => Verification {
-            verdict: Verdict::UnknownDocument,
-            checked_at: now,
-            document: None,
-            reason: None,
-            last_known: None,
-            record: None,
-        },
+        Err(NotYetIssued) => (
+            Verification {
+                verdict: Verdict::UnknownDocument,
+                checked_at: now,
+                document: None,
+                reason: None,
+                last_known: None,
+                record: None,
+            },
+            None,
+        ),
     };
     if v.verdict == Verdict::StatusUnavailable {
-        match cache.last_known(raw, generation, now) {
-            Some((last, document)) => {
-                Verification::unavailable(now).with_last_known(last, document)
-            }
-            None => v,
-        }
+        unavailable_or_last_known(raw, cache, changes, now)
     } else {
-        cache.put(raw, generation, &v);
+        cache.put(raw, read_seq, scope, &v);
         v
+    }
+}
+
+/// The status is unavailable: said with the last status known of `raw`, if any still holds.
+fn unavailable_or_last_known(
+    raw: &str,
+    cache: &cache::VerdictCache,
+    changes: &crate::storage::changes::Changes,
+    now: DateTime<Utc>,
+) -> Verification {
+    match cache.last_known(raw, changes, now) {
+        Some((last, document)) => Verification::unavailable(now).with_last_known(last, document),
+        None => Verification::unavailable(now),
     }
 }
 
@@ -531,18 +577,19 @@ pub async fn verify_token_as_of(
     state: &AppState,
     at: DateTime<Utc>,
 ) -> Result<Verification, NotYetIssued> {
-    computed(raw, keys, state, at, true).await
+    computed(raw, keys, state, at, true).await.map(|(v, _)| v)
 }
 
-/// The signature, then the status at `now`; `as_of`: `now` is a past instant (the car's
-/// replacements are counted up to it, and a document issued after it is `NotYetIssued`).
+/// The signature, then the status at `now`, with the change log's scope of that status;
+/// `as_of`: `now` is a past instant (the car's replacements are counted up to it, and a
+/// document issued after it is `NotYetIssued`).
 async fn computed(
     raw: &str,
     keys: &KeySet,
     state: &AppState,
     now: DateTime<Utc>,
     as_of: bool,
-) -> Result<Verification, NotYetIssued> {
+) -> Result<(Verification, Option<String>), NotYetIssued> {
     let store = &state.store;
     let outcome = |verdict, document| Verification {
         verdict,
@@ -554,16 +601,19 @@ async fn computed(
     };
     let payload = match token::verify(raw, keys) {
         Ok(p) => p,
-        Err(TokenError::Malformed(_)) => return Ok(outcome(Verdict::Malformed, None)),
-        Err(TokenError::UnknownKey) => return Ok(outcome(Verdict::UnknownKey, None)),
+        Err(TokenError::Malformed(_)) => return Ok((outcome(Verdict::Malformed, None), None)),
+        Err(TokenError::UnknownKey) => return Ok((outcome(Verdict::UnknownKey, None), None)),
         Err(TokenError::RetiredKey(r)) => {
-            return Ok(Verification {
-                reason: Some(retired_key_pt(&r)),
-                ..outcome(Verdict::UnknownKey, None)
-            });
+            return Ok((
+                Verification {
+                    reason: Some(retired_key_pt(&r)),
+                    ..outcome(Verdict::UnknownKey, None)
+                },
+                None,
+            ));
         }
         Err(TokenError::InvalidSignature) => {
-            return Ok(outcome(Verdict::InvalidSignature, None));
+            return Ok((outcome(Verdict::InvalidSignature, None), None));
         }
     };
     if as_of && payload.issued_at > now.timestamp() {
@@ -599,21 +649,27 @@ pub const STATUS_DEADLINE: std::time::Duration = std::time::Duration::from_milli
 
 async fn within_status_deadline(
     now: DateTime<Utc>,
-    status: impl std::future::Future<Output = (Verdict, Option<PublicDocument>)>,
-) -> Verification {
+    status: impl std::future::Future<Output = Judged>,
+) -> (Verification, Option<String>) {
     match tokio::time::timeout(STATUS_DEADLINE, status).await {
-        Ok((Verdict::StatusUnavailable, _)) => Verification::unavailable(now),
-        Ok((verdict, document)) => Verification {
-            verdict,
-            checked_at: now,
-            document,
-            reason: None,
-            last_known: None,
-            record: None,
-        },
+        Ok(Judged {
+            verdict: Verdict::StatusUnavailable,
+            ..
+        }) => (Verification::unavailable(now), None),
+        Ok(j) => (
+            Verification {
+                verdict: j.verdict,
+                checked_at: now,
+                document: j.document,
+                reason: None,
+                last_known: None,
+                record: None,
+            },
+            j.scope,
+        ),
         Err(_) => {
             tracing::error!("verification: the register did not answer in time");
-            Verification::unavailable(now)
+            (Verification::unavailable(now), None)
         }
     }
 }
@@ -650,6 +706,7 @@ async fn code_verdict(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verifi
         lookup(state, store.document_by_code(&code).await, now, |_| true).await
     })
     .await
+    .0
 }
 
 /// What an official scanned: the token of a QR code or a typed code.
@@ -826,7 +883,9 @@ pub async fn verify_pdf_upload(
         }
     };
     let doc = store.document_by_sha256(&verified.sha256).await;
-    let (verdict, document) = lookup(state, doc, now, |_| true).await;
+    let Judged {
+        verdict, document, ..
+    } = lookup(state, doc, now, |_| true).await;
     // Say what was checked. A genuine signature over bytes selo never issued (a bit
     // flipped in the unsigned padding, say) must not read as if the document were fine.
     let detail = match verdict {

@@ -5,16 +5,52 @@
 //! A cache stores the generation it read before it read the register and trusts what it
 //! read only while the generation is unchanged: a write that commits while the read is in
 //! flight bumps it afterwards, so nothing read before a commit outlives it.
+//!
+//! Finer than the generation, the register's change log (`register_changes`, written by the
+//! triggers of migration 0040 in the same transaction as each act) names the scopes an act
+//! may have changed: `d:` a ride-hailing driver, `c:` a charter company, `*` everything. A
+//! commit (here, or notified) marks the log unread; the next reader reads the new rows
+//! ([`Store::changes_caught_up`]) and keeps, per scope, the last sequence number that touched
+//! it, so a cache drops only what an act touched ([`Changes::stale`]). On PostgreSQL every
+//! writer holds the audit chain's lock, so the log's sequence is the commit order.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::{StorageError, Store};
 
 /// The generation of the register as this node knows it.
 #[derive(Debug, Default)]
 pub struct Changes {
     generation: AtomicU64,
+    /// Commits known to this node (its own and those notified); the log is read up to them.
+    seen: AtomicU64,
+    applied: Mutex<Applied>,
+    /// One reader of the log at a time.
+    reading: tokio::sync::Mutex<()>,
 }
+
+/// What this node read of the change log.
+#[derive(Debug, Default)]
+struct Applied {
+    /// `seen` when the log was last read: every commit up to it is in `seq`.
+    seen: u64,
+    /// The last sequence number read; `None` before the first read.
+    seq: Option<i64>,
+    /// The last sequence number that touched everything.
+    everything: i64,
+    /// Per scope, the last sequence number that touched it and when this node read it.
+    scopes: HashMap<Box<str>, (i64, Instant)>,
+}
+
+/// How long a scope's last change is remembered: longer than any cached answer is used.
+const REMEMBER: Duration = Duration::from_mins(20);
+/// Past this many scopes remembered, those older than [`REMEMBER`] are forgotten.
+const REMEMBER_AT_MOST: usize = 20_000;
+/// Rows read from the log at once; more than this behind, everything is taken as touched.
+pub const READ_AT_MOST: i64 = 10_000;
 
 impl Changes {
     /// The generation now: read it before reading the register.
@@ -22,9 +58,150 @@ impl Changes {
         self.generation.load(Ordering::Acquire)
     }
 
-    /// Something was committed (here, or on another node): every cached read is stale.
+    /// Something was committed (here, or on another node): every cached read is stale
+    /// by generation, and the change log has rows to read.
     pub fn committed(&self) {
         self.generation.fetch_add(1, Ordering::AcqRel);
+        self.seen.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Applied> {
+        self.applied.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The log's last sequence number read, if every commit known is read: what a reader
+    /// of the register records before it reads.
+    pub fn read_point(&self) -> Option<i64> {
+        let a = self.lock();
+        (a.seen == self.seen.load(Ordering::Acquire))
+            .then_some(a.seq)
+            .flatten()
+    }
+
+    /// Whether a change logged after `read_seq` touched `scope` (`None`: any change).
+    pub fn stale(&self, scope: Option<&str>, read_seq: i64) -> bool {
+        let a = self.lock();
+        if a.everything > read_seq {
+            return true;
+        }
+        match scope {
+            None => a.seq.is_some_and(|s| s > read_seq),
+            Some(s) => a.scopes.get(s).is_some_and(|(q, _)| *q > read_seq),
+        }
+    }
+
+    /// Records the rows read (`rows`, oldest first) up to `last`, for the commits counted
+    /// up to `seen`; `overflow`: more rows than read, so everything counts as touched.
+    fn apply(&self, seen: u64, rows: &[(i64, String)], last: i64, overflow: bool) {
+        let mut a = self.lock();
+        let now = Instant::now();
+        if a.seq.is_none() || overflow {
+            a.everything = last;
+        }
+        for (seq, scope) in rows {
+            if scope == "*" {
+                a.everything = a.everything.max(*seq);
+            } else {
+                a.scopes.insert(scope.as_str().into(), (*seq, now));
+            }
+        }
+        if a.scopes.len() > REMEMBER_AT_MOST {
+            a.scopes
+                .retain(|_, (_, at)| now.duration_since(*at) < REMEMBER);
+        }
+        a.seq = Some(a.seq.unwrap_or(0).max(last));
+        a.seen = seen;
+    }
+}
+
+#[cfg(test)]
+impl Changes {
+    /// As if the log had been read up to `last`, its new rows `rows` (tests of the caches).
+    pub(crate) fn read_as(&self, rows: &[(i64, &str)], last: i64) {
+        let rows: Vec<(i64, String)> = rows.iter().map(|(q, s)| (*q, (*s).to_owned())).collect();
+        self.apply(self.seen.load(Ordering::Acquire), &rows, last, false);
+    }
+}
+
+impl Store {
+    /// The change log read up to every commit this node knows of: its last sequence number.
+    /// Cheap when nothing was committed since the last read (no query).
+    pub async fn changes_caught_up(&self) -> Result<i64, StorageError> {
+        let changes = self.changes();
+        if let Some(seq) = changes.read_point() {
+            return Ok(seq);
+        }
+        let _reading = changes.reading.lock().await;
+        if let Some(seq) = changes.read_point() {
+            return Ok(seq);
+        }
+        let seen = changes.seen.load(Ordering::Acquire);
+        let after = changes.lock().seq;
+        match after {
+            // The first read: nothing was cached before it, so only where the log ends.
+            None => {
+                let (_, last) = self.change_bounds().await?;
+                changes.apply(seen, &[], last.unwrap_or(0), false);
+            }
+            Some(after) => {
+                let rows = self.changes_after(after, READ_AT_MOST).await?;
+                // Rows this node never read were pruned: it cannot tell what they touched.
+                let pruned = match rows.first() {
+                    Some((first, _)) if *first > after + 1 => {
+                        self.change_bounds().await?.0.unwrap_or(0) > after + 1
+                    }
+                    _ => false,
+                };
+                let overflow =
+                    pruned || i64::try_from(rows.len()).unwrap_or(i64::MAX) >= READ_AT_MOST;
+                let last = if overflow {
+                    self.change_bounds().await?.1.unwrap_or(after)
+                } else {
+                    rows.last().map_or(after, |(s, _)| *s)
+                };
+                changes.apply(seen, &rows, last, overflow);
+            }
+        }
+        Ok(changes.lock().seq.unwrap_or(0))
+    }
+
+    /// The change log's rows after `after`, oldest first, at most `limit`.
+    pub async fn changes_after(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String)>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(sqlx::query_as(
+                "SELECT seq, scope FROM register_changes WHERE seq > $1 ORDER BY seq LIMIT $2",
+            )
+            .bind(after)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?)
+        })
+    }
+
+    /// The change log's first and last sequence numbers (`None` while it is empty).
+    pub async fn change_bounds(&self) -> Result<(Option<i64>, Option<i64>), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            Ok(
+                sqlx::query_as("SELECT MIN(seq), MAX(seq) FROM register_changes")
+                    .fetch_one(pool)
+                    .await?,
+            )
+        })
+    }
+
+    /// Forgets the change log's rows up to `through`: a reader behind them starts over.
+    pub async fn prune_changes(&self, through: i64) -> Result<(), StorageError> {
+        on_backend!(self, |pool, _begin| {
+            sqlx::query("DELETE FROM register_changes WHERE seq <= $1")
+                .bind(through)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
     }
 }
 

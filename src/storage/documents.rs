@@ -240,6 +240,61 @@ impl Store {
         })
     }
 
+    /// The documents whose status a change logged for `scope` may have changed (the change
+    /// log's scopes: `d:` a ride-hailing driver's authorizations, certidões and autos, `c:` a
+    /// charter company's documents); none for a scope of another form.
+    pub async fn documents_of_scope(&self, scope: &str) -> Result<Vec<Document>, StorageError> {
+        let (q, id) = if let Some(driver) = scope.strip_prefix("d:") {
+            (
+                format!(
+                    "SELECT {COLUMNS} FROM documents WHERE authorization_id IN \
+                     (SELECT id FROM app_authorizations WHERE driver_id = $1) \
+                     UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type IN ('app_driver', 'app_vehicle') \
+                     AND subject_id IN (SELECT id FROM app_authorizations WHERE driver_id = $1) \
+                     UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type = 'app_auto' \
+                     AND subject_id IN (SELECT id FROM app_infraction_autos WHERE driver_id = $1)"
+                ),
+                driver,
+            )
+        } else if let Some(company) = scope.strip_prefix("c:") {
+            (
+                format!("SELECT {COLUMNS} FROM documents WHERE company_id = $1"),
+                company,
+            )
+        } else {
+            return Ok(Vec::new());
+        };
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(id)
+                .fetch_all(pool)
+                .await?;
+            let mut seen = std::collections::HashSet::new();
+            rows.into_iter()
+                .map(Document::try_from)
+                .filter(|d| d.as_ref().map_or(true, |d| seen.insert(d.id)))
+                .collect()
+        })
+    }
+
+    /// At most `limit` documents after the id `after` (from the first when `None`), in the
+    /// order of their ids: the whole register read a page at a time.
+    pub async fn documents_after(
+        &self,
+        after: Option<Uuid>,
+        limit: i64,
+    ) -> Result<Vec<Document>, StorageError> {
+        let q = format!("SELECT {COLUMNS} FROM documents WHERE id > $1 ORDER BY id LIMIT $2");
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<DocumentRow> = sqlx::query_as(sqlx::AssertSqlSafe(q))
+                .bind(after.map_or_else(String::new, |a| a.to_string()))
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+            rows.into_iter().map(Document::try_from).collect()
+        })
+    }
+
     /// The signed PDF of a document.
     pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {

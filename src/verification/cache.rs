@@ -4,9 +4,10 @@
 //! A scan of a sticker already verified answers without the signature check (the same bytes
 //! verified under the same keys, which a process never changes) and without the database.
 //! An entry is served only while
-//! - the register's generation is the one read before the entry was computed: any commit of
-//!   this node, or (PostgreSQL) of another node, makes every entry stale, so a revoked
-//!   sticker verifies `revoked` on the very next scan;
+//! - no act logged after the entry's register read touched its scope (the document's driver
+//!   or company, `storage::changes`): an act of this node, or (PostgreSQL) of another node,
+//!   makes the answers of the documents it may have changed stale, so a revoked sticker
+//!   verifies `revoked` on the very next scan, while the other answers stay warm;
 //! - the legal day (America/Cuiaba) is the same and the entry is under [`FRESH_FOR`] old:
 //!   a status also changes with the date (expiry, the end of a suspension, a vistoria due),
 //!   and the age bounds what a lost notification could leave stale.
@@ -26,6 +27,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::{LastKnown, PublicDocument, Verdict, Verification};
 use crate::domain::dates::local_date;
+use crate::storage::changes::Changes;
 
 /// A list as served.
 #[derive(Debug, Clone)]
@@ -41,8 +43,16 @@ pub struct SignedList {
 #[derive(Debug)]
 pub(super) struct Built {
     pub(super) generation: u64,
+    /// When it was signed.
     pub(super) at: DateTime<Utc>,
     pub(super) list: SignedList,
+    /// The change log's last sequence number its entries account for.
+    pub(super) seq: i64,
+    /// The legal day its entries were judged on.
+    pub(super) day: chrono::NaiveDate,
+    /// Every document not valid, by id.
+    pub(super) entries:
+        std::collections::BTreeMap<uuid::Uuid, crate::signing::status_list::StatusEntry>,
 }
 
 /// How long an answer is served from memory without reading the register again: the bound
@@ -50,12 +60,15 @@ pub(super) struct Built {
 pub const FRESH_FOR: Duration = Duration::seconds(5);
 /// How old the last known status may be to be shown while the database is unreachable.
 pub const LAST_KNOWN_FOR: Duration = Duration::minutes(15);
-/// Past this many tokens, the entries of older generations are dropped, then all of them.
+/// Past this many tokens, the entries no longer fresh are dropped, then all of them.
 pub const MAX_ENTRIES: usize = 50_000;
 
 #[derive(Debug)]
 struct Entry {
-    generation: u64,
+    /// The change log's last sequence number read before the register was.
+    read_seq: i64,
+    /// The change log's scope of the document's status; `None`: any change.
+    scope: Option<Box<str>>,
     at: DateTime<Utc>,
     verdict: Verdict,
     document: Option<PublicDocument>,
@@ -99,15 +112,22 @@ impl VerdictCache {
             .ok()
     }
 
-    /// The answer for `token` computed under `generation` on the legal day of `now`, under
-    /// [`FRESH_FOR`] ago, as of `now`.
-    pub fn fresh(&self, token: &str, generation: u64, now: DateTime<Utc>) -> Option<Verification> {
+    /// The answer for `token`, if no change `changes` knows of touched its scope since it
+    /// was read, on the legal day of `now`, under [`FRESH_FOR`] ago, as of `now`. A commit
+    /// whose log is not read yet makes nothing fresh (`Changes::read_point`).
+    pub fn fresh(
+        &self,
+        token: &str,
+        changes: &Changes,
+        now: DateTime<Utc>,
+    ) -> Option<Verification> {
+        changes.read_point()?;
         let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
         let e = entries.get(token)?;
-        let fresh = e.generation == generation
-            && e.at <= now
+        let fresh = e.at <= now
             && now - e.at < FRESH_FOR
-            && local_date(e.at) == local_date(now);
+            && local_date(e.at) == local_date(now)
+            && !changes.stale(e.scope.as_deref(), e.read_seq);
         fresh.then(|| Verification {
             verdict: e.verdict,
             checked_at: now,
@@ -118,17 +138,21 @@ impl VerdictCache {
         })
     }
 
-    /// The last status read for `token`, if no commit made it stale and it is under
-    /// [`LAST_KNOWN_FOR`] old: what to say while the database does not answer.
+    /// The last status read for `token`, if no act known to this node made it stale and it
+    /// is under [`LAST_KNOWN_FOR`] old: what to say while the database does not answer.
     pub fn last_known(
         &self,
         token: &str,
-        generation: u64,
+        changes: &Changes,
         now: DateTime<Utc>,
     ) -> Option<(LastKnown, PublicDocument)> {
+        changes.read_point()?;
         let entries = self.entries.read().unwrap_or_else(PoisonError::into_inner);
         let e = entries.get(token)?;
-        if e.generation != generation || e.at > now || now - e.at > LAST_KNOWN_FOR {
+        if e.at > now
+            || now - e.at > LAST_KNOWN_FOR
+            || changes.stale(e.scope.as_deref(), e.read_seq)
+        {
             return None;
         }
         let document = e.document.clone()?;
@@ -142,15 +166,17 @@ impl VerdictCache {
         ))
     }
 
-    /// Keeps `v`, the answer for the authentic `token` read under `generation`. An
-    /// unavailable status is not an answer to keep.
-    pub fn put(&self, token: &str, generation: u64, v: &Verification) {
+    /// Keeps `v`, the answer for the authentic `token` whose register read began after
+    /// the change log's `read_seq`, its status in `scope`. An unavailable status is not an
+    /// answer to keep.
+    pub fn put(&self, token: &str, read_seq: i64, scope: Option<String>, v: &Verification) {
         if v.verdict == Verdict::StatusUnavailable {
             return;
         }
         let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
         if entries.len() >= MAX_ENTRIES && !entries.contains_key(token) {
-            entries.retain(|_, e| e.generation == generation);
+            let now = v.checked_at;
+            entries.retain(|_, e| e.at <= now && now - e.at < FRESH_FOR);
             if entries.len() >= MAX_ENTRIES {
                 entries.clear();
             }
@@ -158,7 +184,8 @@ impl VerdictCache {
         entries.insert(
             token.into(),
             Entry {
-                generation,
+                read_seq,
+                scope: scope.map(String::into_boxed_str),
                 at: v.checked_at,
                 verdict: v.verdict,
                 document: v.document.clone(),
@@ -208,50 +235,136 @@ mod tests {
     }
 
     #[test]
-    fn served_while_the_generation_and_the_day_hold_and_under_a_minute() {
+    fn served_until_an_act_touches_its_scope_and_under_five_seconds() {
+        let changes = Changes::default();
+        changes.read_as(&[], 7);
         let c = VerdictCache::default();
-        c.put("t", 7, &answer(Verdict::Valid, noon()));
+        c.put(
+            "t",
+            7,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Valid, noon()),
+        );
         let later = noon() + Duration::seconds(3);
-        let hit = c.fresh("t", 7, later).unwrap();
+        let hit = c.fresh("t", &changes, later).unwrap();
         assert_eq!(hit.verdict, Verdict::Valid);
         assert_eq!(hit.checked_at, later, "checked_at is the time of the scan");
-        assert!(c.fresh("t", 8, later).is_none(), "a commit made it stale");
-        assert!(c.fresh("u", 7, later).is_none());
-        assert!(c.fresh("t", 7, noon() + FRESH_FOR).is_none());
-        assert!(c.fresh("t", 7, noon() - Duration::seconds(1)).is_none());
+        assert!(c.fresh("u", &changes, later).is_none());
+        assert!(c.fresh("t", &changes, noon() + FRESH_FOR).is_none());
+        assert!(
+            c.fresh("t", &changes, noon() - Duration::seconds(1))
+                .is_none()
+        );
+
+        changes.read_as(&[(8, "d:2"), (9, "c:1")], 9);
+        assert!(
+            c.fresh("t", &changes, later).is_some(),
+            "another driver's act leaves it warm"
+        );
+        changes.committed();
+        assert!(
+            c.fresh("t", &changes, later).is_none(),
+            "a commit whose log is unread"
+        );
+        changes.read_as(&[(10, "d:1")], 10);
+        assert!(c.fresh("t", &changes, later).is_none(), "its driver's act");
+        c.put(
+            "t",
+            10,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Revoked, later),
+        );
+        assert_eq!(
+            c.fresh("t", &changes, later).unwrap().verdict,
+            Verdict::Revoked
+        );
+        changes.read_as(&[(11, "*")], 11);
+        assert!(
+            c.fresh("t", &changes, later).is_none(),
+            "an act on everything"
+        );
+    }
+
+    #[test]
+    fn an_answer_without_a_scope_is_stale_after_any_act() {
+        let changes = Changes::default();
+        changes.read_as(&[], 3);
+        let c = VerdictCache::default();
+        c.put("t", 3, None, &answer(Verdict::UnknownDocument, noon()));
+        assert!(c.fresh("t", &changes, noon()).is_some());
+        changes.read_as(&[(4, "c:9")], 4);
+        assert!(c.fresh("t", &changes, noon()).is_none());
     }
 
     #[test]
     fn never_across_midnight_in_cuiaba() {
+        let changes = Changes::default();
+        changes.read_as(&[], 1);
         let c = VerdictCache::default();
         // 23:59:50 in Cuiabá; ten seconds later is another legal day (DL-11).
         let before = Utc.with_ymd_and_hms(2026, 6, 11, 3, 59, 50).unwrap();
-        c.put("t", 1, &answer(Verdict::Valid, before));
-        assert!(c.fresh("t", 1, before + Duration::seconds(3)).is_some());
-        assert!(c.fresh("t", 1, before + Duration::seconds(10)).is_none());
+        c.put(
+            "t",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Valid, before),
+        );
+        assert!(
+            c.fresh("t", &changes, before + Duration::seconds(3))
+                .is_some()
+        );
+        assert!(
+            c.fresh("t", &changes, before + Duration::seconds(10))
+                .is_none()
+        );
     }
 
     #[test]
     fn unavailable_is_not_kept_and_last_known_needs_a_document() {
+        let changes = Changes::default();
+        changes.read_as(&[], 1);
         let c = VerdictCache::default();
-        c.put("t", 1, &answer(Verdict::StatusUnavailable, noon()));
+        c.put(
+            "t",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::StatusUnavailable, noon()),
+        );
         assert!(c.is_empty());
-        c.put("t", 1, &answer(Verdict::Valid, noon()));
+        c.put(
+            "t",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Valid, noon()),
+        );
         assert!(
-            c.last_known("t", 1, noon()).is_none(),
+            c.last_known("t", &changes, noon()).is_none(),
             "no document, nothing to show"
         );
     }
 
     #[test]
     fn bounded() {
+        let changes = Changes::default();
+        changes.read_as(&[], 1);
         let c = VerdictCache::default();
         for i in 0..MAX_ENTRIES {
-            c.put(&i.to_string(), 1, &answer(Verdict::Valid, noon()));
+            c.put(
+                &i.to_string(),
+                1,
+                Some("d:1".to_owned()),
+                &answer(Verdict::Valid, noon()),
+            );
         }
         assert_eq!(c.len(), MAX_ENTRIES);
-        c.put("new", 2, &answer(Verdict::Valid, noon()));
-        assert_eq!(c.len(), 1, "entries of older generations dropped first");
-        assert!(c.fresh("new", 2, noon()).is_some());
+        let later = noon() + FRESH_FOR;
+        c.put(
+            "new",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Valid, later),
+        );
+        assert_eq!(c.len(), 1, "the entries no longer fresh dropped first");
+        assert!(c.fresh("new", &changes, later).is_some());
     }
 }

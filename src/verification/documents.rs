@@ -32,6 +32,8 @@ pub struct CharterDocumentStatus {
     pub facts_hold: Option<bool>,
     /// The bus of a selo de vistoria.
     pub vehicle: Option<PublicVehicle>,
+    /// The change log's scope the status belongs to (`c:` the company, `d:` the driver).
+    pub scope: String,
 }
 
 /// FRET-ART8-P1, FRET-ART13, FRET-ART18–20, FRET-ART25: what a charter document says now.
@@ -122,6 +124,7 @@ pub async fn charter_verdict(
         subject,
         facts_hold,
         vehicle,
+        scope: format!("c:{company_id}"),
     }))
 }
 
@@ -176,7 +179,7 @@ pub async fn ride_hailing_certidao_verdict(
     state: &AppState,
     doc: &Document,
     now: DateTime<Utc>,
-) -> Result<Option<(Verdict, PublicDocument)>, StorageError> {
+) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
     let Some(r) = load_ride_hailing_record(state, doc.subject_id).await? else {
         return Ok(None);
     };
@@ -218,6 +221,7 @@ pub async fn ride_hailing_certidao_verdict(
             vehicle: None,
             driver: None,
         },
+        format!("d:{}", r.driver.id),
     )))
 }
 
@@ -255,5 +259,6 @@ pub async fn auto_verdict(
             .map_or_else(|_| doc.subject_key.clone(), |p| p.formatted()),
         facts_hold: None,
         vehicle: None,
+        scope: format!("d:{}", auto.driver_id),
     }))
 }

@@ -1,25 +1,41 @@
 //! The signed status list: every document that does not verify `valid` now, signed
 //! with the document keys, for verifiers that work offline (`signing::status_list` holds the
-//! format). Built from the register by the same dispatch as a scan, then kept while the
-//! register's generation and the legal day hold, for an hour at most; while the register does
-//! not answer, the last list built is served until it expires.
+//! format).
+//!
+//! The list follows the acts, not the register. The first list of a legal day judges every
+//! document (by the same dispatch as a scan, a page at a time); after that, a request reads
+//! the change log (`storage::changes`) since the list was built and judges again only the
+//! documents of the scopes it names (the driver's, the company's), so its cost after an act
+//! does not grow with the register. An act on everything (the calendar, the UPF, a legal
+//! basis), a log pruned past the list, or a new legal day judges everything again. The list
+//! is signed again at least hourly; while the register does not answer, the last list built
+//! is served until it expires.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 use sha2::{Digest, Sha256};
+use uuid::Uuid;
 
 pub use super::cache::SignedList;
 use super::cache::{Built, VerdictCache};
-use super::{Verdict, lookup};
+use super::{Judged, Verdict, lookup};
 use crate::domain::dates::local_date;
 use crate::signing::status_list::{self, StatusEntry, StatusList};
 use crate::state::AppState;
+use crate::storage::StorageError;
+use crate::storage::changes::READ_AT_MOST;
+use crate::storage::documents::Document;
 
 /// How long a list is good for: verifiers warn past its expiry.
 pub const VALID_FOR: Duration = Duration::hours(24);
-/// How long a list is served before it is built again, even with no act in between.
-const REBUILD_AFTER: Duration = Duration::hours(1);
+/// How long a list is served before it is signed again, even with no act in between.
+const RESIGN_AFTER: Duration = Duration::hours(1);
+/// Documents read at once when the whole register is judged.
+const PAGE: i64 = 2_000;
+/// The change log's rows kept behind the newest: a reader further behind starts over.
+const LOG_KEPT: i64 = 100_000;
 
 /// How old the list kept is at `now`, in seconds; `None` when none was built yet or one is
 /// being built this moment (the metrics do not wait for it).
@@ -28,8 +44,8 @@ pub fn age_seconds(cache: &VerdictCache, now: DateTime<Utc>) -> Option<i64> {
     kept.as_ref().map(|b| (now - b.at).num_seconds())
 }
 
-/// The list now: the one kept if it still holds, else one built now; `None` when the register
-/// does not answer and no unexpired list was built before.
+/// The list now: the one kept if it still holds, else one brought up to date now; `None`
+/// when the register does not answer and no unexpired list was built before.
 pub async fn current(
     state: &AppState,
     cache: &VerdictCache,
@@ -41,56 +57,170 @@ pub async fn current(
     if let Some(b) = kept.as_ref()
         && b.generation == generation
         && b.at <= now
-        && now - b.at < REBUILD_AFTER
+        && now - b.at < RESIGN_AFTER
         && local_date(b.at) == local_date(now)
     {
         return Some(b.list.clone());
     }
-    if let Some(list) = build(state, now).await {
-        *kept = Some(Built {
-            generation,
-            at: now,
-            list: list.clone(),
-        });
-        Some(list)
-    } else {
-        tracing::warn!("status list: the register did not answer; serving the last one built");
-        kept.as_ref()
-            .filter(|b| b.list.expires_at > now)
-            .map(|b| b.list.clone())
+    match refresh(state, kept.as_ref(), generation, now).await {
+        Ok(Some(built)) => {
+            let list = built.list.clone();
+            *kept = Some(built);
+            Some(list)
+        }
+        // No act logged since: the list kept stands for this generation too.
+        Ok(None) => kept.as_mut().map(|b| {
+            b.generation = generation;
+            b.list.clone()
+        }),
+        Err(e) => {
+            tracing::warn!(error = %e, "status list: the register did not answer; serving the last one built");
+            kept.as_ref()
+                .filter(|b| b.list.expires_at > now)
+                .map(|b| b.list.clone())
+        }
     }
 }
 
-/// Every document's verdict now; `None` if the register did not answer for one of them.
-async fn build(state: &AppState, now: DateTime<Utc>) -> Option<SignedList> {
-    let docs = state.store.all_documents().await.ok()?;
-    let mut entries = Vec::new();
-    for doc in docs {
-        let id = doc.id;
-        let (verdict, document) = lookup(state, Ok(Some(doc)), now, |_| true).await;
-        match verdict {
-            Verdict::Valid => {}
-            Verdict::StatusUnavailable => return None,
-            other => entries.push(StatusEntry {
-                document_id: id,
-                status: other.as_str().to_owned(),
-                until: document
-                    .filter(|_| other == Verdict::Suspended)
-                    .and_then(|d| d.suspended_until),
-            }),
+/// The register did not answer while the list was judged.
+#[derive(Debug)]
+struct Unavailable;
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a document's status could not be read")
+    }
+}
+
+impl From<StorageError> for Unavailable {
+    fn from(e: StorageError) -> Self {
+        tracing::warn!(error = %e, "status list: reading the register failed");
+        Self
+    }
+}
+
+/// `old` brought up to `now`: only the documents the acts logged since touched, or every
+/// document when that cannot be told; `None` when no act was logged since `old`, signed
+/// under [`RESIGN_AFTER`] ago, was built.
+async fn refresh(
+    state: &AppState,
+    old: Option<&Built>,
+    generation: u64,
+    now: DateTime<Utc>,
+) -> Result<Option<Built>, Unavailable> {
+    let today = local_date(now);
+    let store = &state.store;
+    if let Some(old) = old.filter(|o| o.day == today) {
+        let rows = store.changes_after(old.seq, READ_AT_MOST).await?;
+        let pruned = match rows.first() {
+            Some((first, _)) if *first > old.seq + 1 => {
+                store.change_bounds().await?.0.unwrap_or(0) > old.seq + 1
+            }
+            _ => false,
+        };
+        if rows.is_empty() && old.at <= now && now - old.at < RESIGN_AFTER {
+            return Ok(None);
+        }
+        let whole = pruned
+            || i64::try_from(rows.len()).unwrap_or(i64::MAX) >= READ_AT_MOST
+            || rows.iter().any(|(_, scope)| scope == "*");
+        if !whole {
+            let scopes: BTreeSet<&str> = rows.iter().map(|(_, s)| s.as_str()).collect();
+            let mut entries = old.entries.clone();
+            let mut judged = 0_u64;
+            for scope in scopes {
+                for doc in store.documents_of_scope(scope).await? {
+                    judged += 1;
+                    judge(state, doc, now, &mut entries).await?;
+                }
+            }
+            let seq = rows.last().map_or(old.seq, |(s, _)| *s);
+            state.metrics.status_list_built("incremental", judged);
+            return Ok(Some(signed(state, entries, seq, today, generation, now)));
         }
     }
+    // Where the log ends before the register is read: acts after it are judged next time.
+    let seq = store.change_bounds().await?.1.unwrap_or(0);
+    let mut entries = BTreeMap::new();
+    let mut judged = 0_u64;
+    let mut after = None;
+    loop {
+        let page = store.documents_after(after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = Some(last.id);
+        for doc in page {
+            judged += 1;
+            judge(state, doc, now, &mut entries).await?;
+        }
+    }
+    state.metrics.status_list_built("full", judged);
+    if seq > LOG_KEPT
+        && let Err(e) = store.prune_changes(seq - LOG_KEPT).await
+    {
+        tracing::warn!(error = %e, "status list: pruning the change log failed");
+    }
+    Ok(Some(signed(state, entries, seq, today, generation, now)))
+}
+
+/// `doc`'s verdict now, kept in `entries` when it is not `valid`.
+async fn judge(
+    state: &AppState,
+    doc: Document,
+    now: DateTime<Utc>,
+    entries: &mut BTreeMap<Uuid, StatusEntry>,
+) -> Result<(), Unavailable> {
+    let id = doc.id;
+    let Judged {
+        verdict, document, ..
+    } = lookup(state, Ok(Some(doc)), now, |_| true).await;
+    match verdict {
+        Verdict::Valid => {
+            entries.remove(&id);
+        }
+        Verdict::StatusUnavailable => return Err(Unavailable),
+        other => {
+            entries.insert(
+                id,
+                StatusEntry {
+                    document_id: id,
+                    status: other.as_str().to_owned(),
+                    until: document
+                        .filter(|_| other == Verdict::Suspended)
+                        .and_then(|d| d.suspended_until),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The list of `entries`, signed at `now`.
+fn signed(
+    state: &AppState,
+    entries: BTreeMap<Uuid, StatusEntry>,
+    seq: i64,
+    day: NaiveDate,
+    generation: u64,
+    now: DateTime<Utc>,
+) -> Built {
     let list = StatusList {
         issued_at: now.timestamp(),
         expires_at: (now + VALID_FOR).timestamp(),
-        entries,
+        entries: entries.values().cloned().collect(),
     };
     let bytes = status_list::sign(&list, &state.keys.active);
     let digest = Sha256::digest(&bytes);
     let etag = format!("\"{}\"", crate::signing::hex(&digest[..16]));
-    Some(SignedList {
-        bytes: Arc::new(bytes),
-        etag,
-        expires_at: now + VALID_FOR,
-    })
+    Built {
+        generation,
+        at: now,
+        list: SignedList {
+            bytes: Arc::new(bytes),
+            etag,
+            expires_at: now + VALID_FOR,
+        },
+        seq,
+        day,
+        entries,
+    }
 }

@@ -486,3 +486,93 @@ async fn an_older_binary_refuses_a_database_a_newer_one_migrated() {
         1
     );
 }
+
+/// Every table a verification may read logs its changes (the status list and the
+/// verification cache follow the log): a new table either gets its trigger in the change
+/// log's migration or is named here as one no verdict depends on.
+#[tokio::test]
+async fn every_table_a_verdict_reads_logs_its_changes() {
+    const NOT_READ_BY_A_VERDICT: &[&str] = &[
+        "_sqlx_migrations",
+        "sqlite_sequence",
+        "register_changes",
+        "number_counters",
+        "document_numbers",
+        "verification_codes",
+        "document_pdfs",
+        "audit_checkpoints",
+        "officials",
+        "official_tokens",
+        "official_sessions",
+        "platforms",
+        "data_requests",
+        "data_request_deliveries",
+        "data_request_delivery_rectifications",
+        "outbox_messages",
+        "outbox_attempts",
+        "applicants",
+        "applicant_codes",
+        "applicant_sessions",
+        "applicant_links",
+        "applicant_oidc_requests",
+        "reminders_sent",
+        "filings",
+        "filing_files",
+        "passenger_reports",
+        "platform_credentials",
+        "platform_drivers",
+        "platform_webhooks",
+        "platform_files",
+        "webhook_relay",
+        "webhook_deliveries",
+        "webhook_attempts",
+    ];
+    let app = crate::helpers::spawn_app().await;
+    let logged: Vec<String> = if app.backend == "postgres" {
+        let mut c = sqlx::PgConnection::connect(&app.database_url)
+            .await
+            .unwrap();
+        sqlx::query_scalar(
+            "SELECT c.relname::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid \
+             WHERE t.tgname = c.relname || '_changes'",
+        )
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(&app.database_url)
+            .await
+            .unwrap();
+        sqlx::query_scalar(
+            "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' \
+             AND name = tbl_name || '_changes_insert'",
+        )
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
+    };
+    let tables: Vec<String> = if app.backend == "postgres" {
+        let mut c = sqlx::PgConnection::connect(&app.database_url)
+            .await
+            .unwrap();
+        sqlx::query_scalar(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+        )
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
+    } else {
+        table_names(&app.database_url).await
+    };
+    let mut unlogged: Vec<String> = tables
+        .into_iter()
+        .filter(|t| !logged.contains(t) && !NOT_READ_BY_A_VERDICT.contains(&t.as_str()))
+        .collect();
+    unlogged.sort();
+    assert!(
+        unlogged.is_empty(),
+        "tables whose changes no verification would see: {unlogged:?}"
+    );
+    assert!(logged.iter().any(|t| t == "events"), "{logged:?}");
+}

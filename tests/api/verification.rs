@@ -442,3 +442,141 @@ async fn the_signed_status_list_lists_what_is_not_in_force() {
     forged[i] ^= 0x40;
     assert!(selo::signing::status_list::verify(&forged, &keys).is_err());
 }
+
+/// The status list's counters in a scrape: lists built in full, incrementally, and the
+/// documents judged in all.
+async fn status_list_counters(app: &crate::helpers::TestApp, operator: &str) -> (u64, u64, u64) {
+    let text = app
+        .client
+        .get(app.url("/metrics"))
+        .bearer_auth(operator)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let value = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map_or(0, |v| v.trim().parse::<u64>().unwrap())
+    };
+    (
+        value(r#"selo_status_list_builds_total{kind="full"} "#),
+        value(r#"selo_status_list_builds_total{kind="incremental"} "#),
+        value("selo_status_list_judged_documents_total "),
+    )
+}
+
+async fn status_list_entries(app: &crate::helpers::TestApp) -> Vec<(uuid::Uuid, String)> {
+    let keys = selo::signing::keys::load(app.keys_dir.path(), false)
+        .unwrap()
+        .public;
+    let res = app.get("/api/v1/status-list").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let list = selo::signing::status_list::verify(&res.bytes().await.unwrap(), &keys).unwrap();
+    let mut entries: Vec<_> = list
+        .entries
+        .into_iter()
+        .map(|e| (e.document_id, e.status))
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// After an act, the status list judges the documents of the driver the act touched, not
+/// the register: the number of documents read does not grow with the register. An act on
+/// everything (a decreed closed day) judges the whole register again.
+#[tokio::test]
+async fn after_an_act_the_status_list_judges_only_the_documents_it_touched() {
+    const OPERATOR: &str = "operador-da-lista-0123456789";
+    let app = crate::helpers::spawn_app_tuned(|s| s.metrics_token = Some(OPERATOR.into())).await;
+    let mut grants = Vec::new();
+    for i in 0..3 {
+        grants.push(app.granted_to(i).await);
+    }
+    assert!(status_list_entries(&app).await.is_empty());
+    let (full, incremental, judged) = status_list_counters(&app, OPERATOR).await;
+    assert_eq!((full, incremental), (1, 0));
+    assert_eq!(judged, 6, "every authorization and sticker judged");
+
+    revoke(&app, &grants[0]).await;
+    let entries = status_list_entries(&app).await;
+    assert_eq!(
+        entries.len(),
+        2,
+        "the authorization and its sticker: {entries:?}"
+    );
+    assert!(entries.iter().all(|(_, s)| s == "revoked"));
+    let (full, incremental, after) = status_list_counters(&app, OPERATOR).await;
+    assert_eq!((full, incremental), (1, 1));
+    assert_eq!(
+        after - judged,
+        2,
+        "only the revoked driver's two documents were judged again"
+    );
+
+    // A closed day moves every deadline: everything is judged again.
+    let body = json!({"from": "2026-12-21", "kind": "ponto_facultativo", "description": "Ponto facultativo", "act": "Decreto nº 9.998/2026"});
+    assert_eq!(
+        app.post("/api/v1/calendar/closed-days", &body)
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
+    assert_eq!(status_list_entries(&app).await, entries);
+    let (full, incremental, _) = status_list_counters(&app, OPERATOR).await;
+    assert_eq!((full, incremental), (2, 1));
+}
+
+/// The list kept up to date act by act says of every document what a scan of it says
+/// (read from the register, not from memory): a revocation, a suspension and a vistoria later,
+/// the revoked and suspended documents, and none of those still valid.
+#[tokio::test]
+async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
+    let app = spawn_app().await;
+    let keys = selo::signing::keys::load(app.keys_dir.path(), false)
+        .unwrap()
+        .public;
+    let mut grants = Vec::new();
+    for i in 0..3 {
+        grants.push(app.granted_to(i).await);
+    }
+    assert!(status_list_entries(&app).await.is_empty());
+    revoke(&app, &grants[0]).await;
+    assert!(
+        suspend_for_five_days(&app, &grants[1])
+            .await
+            .status()
+            .is_success()
+    );
+    let res = app.vistoria(&grants[2], "2026-11-30", false).await;
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
+    let entries = status_list_entries(&app).await;
+
+    // Past the verification cache's freshness: each scan reads the register.
+    app.clock.advance(chrono::Duration::seconds(6));
+    let mut scanned = Vec::new();
+    for grant in &grants {
+        for doc in grant["documents"].as_array().unwrap() {
+            let token = token_of(doc["verification_url"].as_str().unwrap());
+            let id = selo::signing::token::verify(&token, &keys)
+                .unwrap()
+                .document_id;
+            let verdict = app.verify(&token).await.1["verdict"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            if verdict != "valid" {
+                scanned.push((id, verdict));
+            }
+        }
+    }
+    scanned.sort();
+    assert_eq!(entries, scanned);
+    assert!(
+        entries.iter().any(|(_, s)| s == "suspended")
+            && entries.iter().any(|(_, s)| s == "revoked"),
+        "{entries:?}"
+    );
+}
