@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Scale probe, on loopback only, bounded by N: seeds a register of N ride-hailing grants (2N
+# signed documents; one in ten revoked, one in twenty suspended) through the API from several
+# clients, then prints in one run: the seeding rate; the database's size and the process's RSS;
+# the signed status list's time and size when judged in full, then after one act (judged
+# incrementally from the change log) and the documents each judged; and, with wrk, the
+# verification of one token and of the 2N tokens in rotation as a share of the JWK Set's req/s,
+# with p50/p99. Needs wrk and python3 (benches/scale_seed.py generates valid identifiers).
+#   usage: benches/scale.sh [grants=1000] [clients=4] [seconds=10]
+#   SELO_BIN=path/to/selo benches/scale.sh …   measures another build
+#   DATABASE_URL=postgres://…/fresh_db benches/scale.sh   runs it on PostgreSQL (needs psql)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-1000}
+clients=${2:-4}
+secs=${3:-10}
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+bin=${SELO_BIN:-./target/release/selo}
+[ -n "${SELO_BIN:-}" ] || cargo build --release --quiet
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+base="http://127.0.0.1:$port"
+db=${DATABASE_URL:-sqlite://$work/selo.db}
+export SELO_LISTEN=127.0.0.1:$port SELO_PUBLIC_URL=$base SELO_ADMIN_TOKEN=scale-token \
+  SELO_KEYS_DIR=$work/keys DATABASE_URL=$db SELO_OUVIDORIA_PHONE="(66) 3401-9999" RUST_LOG=warn \
+  SELO_RATE_VERIFY_PER_MINUTE=0 SELO_METRICS_TOKEN=scale-metrics
+"$bin" serve >"$work/log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do curl -fs "$base/health" >/dev/null && break; sleep 0.1; done
+today=$(TZ=America/Cuiaba date +%F)
+backend=sqlite
+case "$db" in postgres*) backend=postgres ;; esac
+
+t0=$(date +%s.%N)
+TOKENS_OUT=$work/tokens IDS_OUT=$work/ids python3 benches/scale_seed.py "$base" scale-token "$n" "$clients" "$today"
+t1=$(date +%s.%N)
+docs=$(wc -l <"$work/tokens")
+if [ "$backend" = sqlite ]; then
+  size=$(du -cb "$work"/selo.db* | awk 'END {print $1}')
+else
+  size=$(psql "$db" -tAc "SELECT pg_database_size(current_database())")
+fi
+rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+
+metric() { curl -fs -H "Authorization: Bearer scale-metrics" "$base/metrics" | awk -v m="$1" 'index($0, m " ") == 1 {print $2}'; }
+timed_list() { # → seconds bytes
+  curl -fs -o "$work/list" -w '%{time_total} %{size_download}\n' "$base/api/v1/status-list"
+}
+judged0=$(metric selo_status_list_judged_documents_total); judged0=${judged0:-0}
+read -r full_s full_b < <(timed_list)
+judged1=$(metric selo_status_list_judged_documents_total)
+# One act: a revocation of the first grant (its driver's two documents).
+curl -fs -o /dev/null -H "Authorization: Bearer scale-token" -H "Content-Type: application/json" \
+  -d '{"reason":"Cassação (ensaio de escala)"}' "$base/api/v1/app-authorizations/$(head -1 "$work/ids")/revocation"
+# The single scan measured below is of a document in force (the fourth grant's).
+first=$(sed -n 7p "$work/tokens")
+read -r act_s act_b < <(timed_list)
+judged2=$(metric selo_status_list_judged_documents_total)
+
+cat >"$work/rotate.lua" <<LUA
+local tokens = {}
+for line in io.lines("$work/tokens") do tokens[#tokens + 1] = line end
+local i = math.random(#tokens)
+request = function()
+  i = i % #tokens + 1
+  return wrk.format("GET", "/api/v1/verify/" .. tokens[i])
+end
+LUA
+run() { # name path [script]
+  wrk -t2 -c64 -d"${secs}s" --latency ${3:+-s "$3"} "$base$2" >"$work/$1"
+}
+rps() { awk '/^Requests\/sec/ {print $2}' "$work/$1"; }
+pct_ms() { awk -v q="$2" '$1 == q {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1000}; print v}' "$work/$1"; }
+run jwks /.well-known/selo-keys.json
+run one "/api/v1/verify/$first"
+run rotation "/api/v1/verify/$first" "$work/rotate.lua"
+
+awk -v b="$backend" -v n="$n" -v docs="$docs" -v seed="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" -v size="$size" -v rss="$rss_kb" \
+  -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
+  -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
+  -v r="$(rps rotation)" -v r50="$(pct_ms rotation 50%)" -v r99="$(pct_ms rotation 99%)" 'BEGIN {
+  printf "%s, %d grants, %d documents\n", b, n, docs
+  printf "  seeded in %.0f s (%.1f grants/s)\n", seed, n / seed
+  printf "  database %.1f MB (%.0f bytes a document), RSS %.0f MB\n", size / 1e6, size / docs, rss / 1024
+  printf "  status list, judged in full: %.3f s, %d bytes, %d documents judged\n", fs, fb, fj
+  printf "  status list after one act:   %.3f s, %d bytes, %d documents judged\n", as, ab, aj
+  printf "  JWK Set %.0f req/s\n", j
+  printf "  verify one token:            %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", o, 100 * o / j, o50, o99
+  printf "  verify %d tokens in rotation: %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", docs, r, 100 * r / j, r50, r99
+}'
