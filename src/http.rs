@@ -179,6 +179,7 @@ route_table! {
     "/.well-known/selo-keys.json" => [get meta::jwks: Public],
     "/api/v1/audit/checkpoints" => [get meta::audit_checkpoints: Public],
     "/api/v1/status-list" => [get verify::status_list: Public],
+    "/api/v2/status-list" => [get verify::status_list_v2: Public],
     "/api/v1/drivers" => [post registry::create_driver: IssueRideHailing],
     "/api/v1/vehicles" => [post registry::create_vehicle: IssueRideHailing],
     "/api/v1/drivers/{id}" => [get registry::get_driver: ReadRideHailing],

@@ -154,36 +154,91 @@ pub async fn status_list(
     cache: web::Data<VerdictCache>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(list) =
-        crate::verification::status_list::current(&state, &cache, state.clock.now()).await
-    else {
-        return Err(ApiError::Unavailable(
-            "A lista de situações não pôde ser montada agora: o cadastro não respondeu. Tente de novo em instantes."
-                .into(),
-        ));
-    };
-    let unchanged = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.trim() == list.etag || t.trim() == "*")
-        });
-    let mut res = if unchanged {
-        HttpResponse::NotModified()
-    } else {
+    let list = crate::verification::status_list::current(&state, &cache, state.clock.now())
+        .await
+        .ok_or_else(no_list)?;
+    Ok(signed_answer(&req, &list.etag, Some(&list.bytes)))
+}
+
+fn no_list() -> ApiError {
+    ApiError::Unavailable(
+        "A lista de situações não pôde ser montada agora: o cadastro não respondeu. Tente de novo em instantes."
+            .into(),
+    )
+}
+
+/// A signed list (or delta) as served: 304 when `If-None-Match` names `etag` or there are no
+/// `bytes` to send, else the bytes; cacheable for a minute by anyone.
+fn signed_answer(req: &HttpRequest, etag: &str, bytes: Option<&[u8]>) -> HttpResponse {
+    let send = bytes.filter(|_| !holds(req, etag));
+    let mut res = if send.is_some() {
         HttpResponse::Ok()
+    } else {
+        HttpResponse::NotModified()
     };
-    res.insert_header((header::ETAG, list.etag.clone()))
+    res.insert_header((header::ETAG, etag.to_owned()))
         .insert_header(("Cache-Control", "public, max-age=60"))
         .insert_header(("Access-Control-Allow-Origin", "*"));
-    Ok(if unchanged {
-        res.finish()
-    } else {
-        res.content_type("application/cose")
-            .body(list.bytes.to_vec())
-    })
+    match send {
+        Some(b) => res.content_type("application/cose").body(b.to_vec()),
+        None => res.finish(),
+    }
+}
+
+/// Which version-2 list a verifier already holds.
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct SinceQuery {
+    /// The `ETag` of the version-2 list the verifier holds (with or without its quotes): the
+    /// answer is then what changed since it, when that list is still known.
+    since: Option<String>,
+}
+
+/// Whether `If-None-Match` names `etag` (or `*`).
+fn holds(req: &HttpRequest, etag: &str) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+}
+
+/// The signed status list, version 2: the documents not `valid` now, less those expired by
+/// their own last day (the token carries it); with `since`, a signed delta from that list
+/// (docs/verification-formats.md, "The status list").
+#[utoipa::path(get, path = "/api/v2/status-list", tag = "verification", params(SinceQuery),
+    responses(
+        (status = 200, description = "COSE_Sign1 (CBOR, tag 18): a lista {v: 2, t: \"selo-status-list\", iat, exp, docs} ou, com `since` de uma lista conhecida, o que mudou desde ela {v: 2, t: \"selo-status-list-delta\", iat, exp, base, set, del}; o `ETag` é sempre o da lista atual", content_type = "application/cose", body = super::openapi::CoseFile),
+        (status = 304, description = "A lista não mudou (`If-None-Match` ou `since`)"),
+        (status = 503, description = "O cadastro não respondeu e não há lista válida", content_type = "application/problem+json", body = super::problem::Problem),
+    ))]
+pub async fn status_list_v2(
+    state: web::Data<AppState>,
+    cache: web::Data<VerdictCache>,
+    query: web::Query<SinceQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    use crate::verification::status_list::V2;
+    let since = query
+        .since
+        .as_deref()
+        .map(|t| format!("\"{}\"", t.trim().trim_matches('"')));
+    let answer = crate::verification::status_list::current_v2(
+        &state,
+        &cache,
+        state.clock.now(),
+        since.as_deref(),
+    )
+    .await
+    .ok_or_else(no_list)?;
+    let (etag, bytes) = match answer {
+        V2::Unchanged(etag) => (etag, None),
+        V2::Full(list) => (list.etag, Some(list.bytes)),
+        V2::Delta { bytes, etag, .. } => (etag, Some(bytes)),
+    };
+    Ok(signed_answer(
+        &req,
+        &etag,
+        bytes.as_deref().map(Vec::as_slice),
+    ))
 }
 
 /// Verifies the short code printed under the QR code.

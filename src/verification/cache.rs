@@ -24,9 +24,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use chrono::{DateTime, Duration, Utc};
+use uuid::Uuid;
 
 use super::{LastKnown, PublicDocument, Verdict, Verification};
 use crate::domain::dates::local_date;
+use crate::signing::status_list::StatusEntry;
 use crate::storage::changes::Changes;
 
 /// A list as served.
@@ -51,8 +53,33 @@ pub(super) struct Built {
     /// The legal day its entries were judged on.
     pub(super) day: chrono::NaiveDate,
     /// Every document not valid, by id.
-    pub(super) entries:
-        std::collections::BTreeMap<uuid::Uuid, crate::signing::status_list::StatusEntry>,
+    pub(super) entries: std::collections::BTreeMap<uuid::Uuid, Listed>,
+    /// The same list in version 2 (without the documents past their own last day).
+    pub(super) list_v2: SignedList,
+    /// What changed in version 2 from each list before it to the next, oldest first.
+    pub(super) history: std::collections::VecDeque<Step>,
+}
+
+/// A document listed, and whether its own last day has passed (version 2 leaves out the
+/// expired ones that have: the token carries that day).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub entry: StatusEntry,
+    pub lapsed: bool,
+}
+
+impl Listed {
+    pub fn in_v2(&self) -> bool {
+        !(self.lapsed && self.entry.status == Verdict::Expired.as_str())
+    }
+}
+
+/// What changed in version 2 from the list of `ETag` `base` to the next one.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub base: String,
+    pub set: Vec<StatusEntry>,
+    pub del: Vec<Uuid>,
 }
 
 /// How long an answer is served from memory without reading the register again: the bound

@@ -10,6 +10,11 @@
 //! basis), a log pruned past the list, or a new legal day judges everything again. The list
 //! is signed again at least hourly; while the register does not answer, the last list built
 //! is served until it expires.
+//!
+//! Version 2 of the list leaves out the documents expired by their own last day (the token
+//! says it), and a verifier that holds an earlier version-2 list asks for what changed since
+//! its `ETag`: the steps between the lists are kept ([`HISTORY_STEPS`]) and composed into one
+//! signed delta.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -19,10 +24,10 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 pub use super::cache::SignedList;
-use super::cache::{Built, VerdictCache};
+use super::cache::{Built, Listed, Step, VerdictCache};
 use super::{Judged, Verdict, lookup};
 use crate::domain::dates::local_date;
-use crate::signing::status_list::{self, StatusEntry, StatusList};
+use crate::signing::status_list::{self, StatusDelta, StatusEntry, StatusList};
 use crate::state::AppState;
 use crate::storage::StorageError;
 use crate::storage::changes::READ_AT_MOST;
@@ -36,6 +41,24 @@ const RESIGN_AFTER: Duration = Duration::hours(1);
 const PAGE: i64 = 2_000;
 /// The change log's rows kept behind the newest: a reader further behind starts over.
 const LOG_KEPT: i64 = 100_000;
+/// Steps between version-2 lists kept for deltas, and the entries they may hold in all.
+pub const HISTORY_STEPS: usize = 256;
+const HISTORY_ENTRIES: usize = 100_000;
+
+/// The version-2 answer to a verifier that may hold an earlier list.
+#[derive(Debug, Clone)]
+pub enum V2 {
+    /// The whole list.
+    Full(SignedList),
+    /// What changed since the list it holds: signed delta bytes, and the current list's tag.
+    Delta {
+        bytes: Arc<Vec<u8>>,
+        etag: String,
+        expires_at: DateTime<Utc>,
+    },
+    /// It holds the current list.
+    Unchanged(String),
+}
 
 /// How old the list kept is at `now`, in seconds; `None` when none was built yet or one is
 /// being built this moment (the metrics do not wait for it).
@@ -51,6 +74,65 @@ pub async fn current(
     cache: &VerdictCache,
     now: DateTime<Utc>,
 ) -> Option<SignedList> {
+    with_current(state, cache, now, |b| b.list.clone()).await
+}
+
+/// The version-2 list now for a verifier holding the list of `ETag` `since` (if any): the
+/// whole list, or a signed delta from the one it holds, or that it is current.
+pub async fn current_v2(
+    state: &AppState,
+    cache: &VerdictCache,
+    now: DateTime<Utc>,
+    since: Option<&str>,
+) -> Option<V2> {
+    with_current(state, cache, now, |b| match since {
+        Some(tag) if tag == b.list_v2.etag => V2::Unchanged(b.list_v2.etag.clone()),
+        Some(tag) => delta_since(state, b, tag).unwrap_or_else(|| V2::Full(b.list_v2.clone())),
+        None => V2::Full(b.list_v2.clone()),
+    })
+    .await
+}
+
+/// The steps after the list of `ETag` `tag`, composed and signed; `None` when that list is not
+/// among the steps kept.
+fn delta_since(state: &AppState, b: &Built, tag: &str) -> Option<V2> {
+    let from = b.history.iter().position(|s| s.base == tag)?;
+    let mut changed: BTreeMap<Uuid, Option<StatusEntry>> = BTreeMap::new();
+    for step in b.history.iter().skip(from) {
+        for id in &step.del {
+            changed.insert(*id, None);
+        }
+        for e in &step.set {
+            changed.insert(e.document_id, Some(e.clone()));
+        }
+    }
+    let mut delta = StatusDelta {
+        issued_at: b.at.timestamp(),
+        expires_at: b.list_v2.expires_at.timestamp(),
+        base: tag.to_owned(),
+        set: Vec::new(),
+        del: Vec::new(),
+    };
+    for (id, e) in changed {
+        match e {
+            Some(e) => delta.set.push(e),
+            None => delta.del.push(id),
+        }
+    }
+    Some(V2::Delta {
+        bytes: Arc::new(status_list::sign_delta(&delta, &state.keys.active)),
+        etag: b.list_v2.etag.clone(),
+        expires_at: b.list_v2.expires_at,
+    })
+}
+
+/// `f` of the list kept, brought up to date first when it no longer holds.
+async fn with_current<T>(
+    state: &AppState,
+    cache: &VerdictCache,
+    now: DateTime<Utc>,
+    f: impl FnOnce(&Built) -> T,
+) -> Option<T> {
     let generation = state.store.changes().generation();
     // One build at a time: the others wait for it and take it.
     let mut kept = cache.status_list.lock().await;
@@ -60,24 +142,22 @@ pub async fn current(
         && now - b.at < RESIGN_AFTER
         && local_date(b.at) == local_date(now)
     {
-        return Some(b.list.clone());
+        return Some(f(b));
     }
     match refresh(state, kept.as_ref(), generation, now).await {
         Ok(Some(built)) => {
-            let list = built.list.clone();
+            let out = f(&built);
             *kept = Some(built);
-            Some(list)
+            Some(out)
         }
         // No act logged since: the list kept stands for this generation too.
         Ok(None) => kept.as_mut().map(|b| {
             b.generation = generation;
-            b.list.clone()
+            f(b)
         }),
         Err(e) => {
             tracing::warn!(error = %e, "status list: the register did not answer; serving the last one built");
-            kept.as_ref()
-                .filter(|b| b.list.expires_at > now)
-                .map(|b| b.list.clone())
+            kept.as_ref().filter(|b| b.list.expires_at > now).map(f)
         }
     }
 }
@@ -127,16 +207,21 @@ async fn refresh(
         if !whole {
             let scopes: BTreeSet<&str> = rows.iter().map(|(_, s)| s.as_str()).collect();
             let mut entries = old.entries.clone();
-            let mut judged = 0_u64;
+            let mut judged = BTreeSet::new();
             for scope in scopes {
                 for doc in store.documents_of_scope(scope).await? {
-                    judged += 1;
+                    judged.insert(doc.id);
                     judge(state, doc, now, &mut entries).await?;
                 }
             }
             let seq = rows.last().map_or(old.seq, |(s, _)| *s);
-            state.metrics.status_list_built("incremental", judged);
-            return Ok(Some(signed(state, entries, seq, today, generation, now)));
+            state
+                .metrics
+                .status_list_built("incremental", judged.len() as u64);
+            let step = (Some(old), judged);
+            return Ok(Some(signed(
+                state, entries, step, seq, today, generation, now,
+            )));
         }
     }
     // Where the log ends before the register is read: acts after it are judged next time.
@@ -154,12 +239,23 @@ async fn refresh(
         }
     }
     state.metrics.status_list_built("full", judged);
+    let candidates = old
+        .map(|o| o.entries.keys().chain(entries.keys()).copied().collect())
+        .unwrap_or_default();
     if seq > LOG_KEPT
         && let Err(e) = store.prune_changes(seq - LOG_KEPT).await
     {
         tracing::warn!(error = %e, "status list: pruning the change log failed");
     }
-    Ok(Some(signed(state, entries, seq, today, generation, now)))
+    Ok(Some(signed(
+        state,
+        entries,
+        (old, candidates),
+        seq,
+        today,
+        generation,
+        now,
+    )))
 }
 
 /// `doc`'s verdict now, kept in `entries` when it is not `valid`.
@@ -167,9 +263,10 @@ async fn judge(
     state: &AppState,
     doc: Document,
     now: DateTime<Utc>,
-    entries: &mut BTreeMap<Uuid, StatusEntry>,
+    entries: &mut BTreeMap<Uuid, Listed>,
 ) -> Result<(), Unavailable> {
     let id = doc.id;
+    let lapsed = doc.valid_until.is_some_and(|u| u < local_date(now));
     let Judged {
         verdict, document, ..
     } = lookup(state, Ok(Some(doc)), now, |_| true).await;
@@ -181,12 +278,15 @@ async fn judge(
         other => {
             entries.insert(
                 id,
-                StatusEntry {
-                    document_id: id,
-                    status: other.as_str().to_owned(),
-                    until: document
-                        .filter(|_| other == Verdict::Suspended)
-                        .and_then(|d| d.suspended_until),
+                Listed {
+                    entry: StatusEntry {
+                        document_id: id,
+                        status: other.as_str().to_owned(),
+                        until: document
+                            .filter(|_| other == Verdict::Suspended)
+                            .and_then(|d| d.suspended_until),
+                    },
+                    lapsed,
                 },
             );
         }
@@ -194,33 +294,74 @@ async fn judge(
     Ok(())
 }
 
-/// The list of `entries`, signed at `now`.
+/// The lists of `entries`, signed at `now`, with the version-2 step from the list before
+/// (`previous`: that list and the documents that may differ from it).
 fn signed(
     state: &AppState,
-    entries: BTreeMap<Uuid, StatusEntry>,
+    entries: BTreeMap<Uuid, Listed>,
+    (previous, candidates): (Option<&Built>, BTreeSet<Uuid>),
     seq: i64,
     day: NaiveDate,
     generation: u64,
     now: DateTime<Utc>,
 ) -> Built {
-    let list = StatusList {
+    let all = |v2: bool| StatusList {
         issued_at: now.timestamp(),
         expires_at: (now + VALID_FOR).timestamp(),
-        entries: entries.values().cloned().collect(),
+        entries: entries
+            .values()
+            .filter(|l| !v2 || l.in_v2())
+            .map(|l| l.entry.clone())
+            .collect(),
     };
-    let bytes = status_list::sign(&list, &state.keys.active);
-    let digest = Sha256::digest(&bytes);
-    let etag = format!("\"{}\"", crate::signing::hex(&digest[..16]));
+    let list = served(status_list::sign(&all(false), &state.keys.active), now);
+    let list_v2 = served(status_list::sign_v2(&all(true), &state.keys.active), now);
+    let mut history = previous.map(|p| p.history.clone()).unwrap_or_default();
+    if let Some(p) = previous {
+        let in_v2 = |m: &BTreeMap<Uuid, Listed>, id: &Uuid| {
+            m.get(id).filter(|l| l.in_v2()).map(|l| l.entry.clone())
+        };
+        let mut step = Step {
+            base: p.list_v2.etag.clone(),
+            set: Vec::new(),
+            del: Vec::new(),
+        };
+        for id in &candidates {
+            match (in_v2(&p.entries, id), in_v2(&entries, id)) {
+                (before, Some(after)) if before.as_ref() != Some(&after) => step.set.push(after),
+                (Some(_), None) => step.del.push(*id),
+                _ => {}
+            }
+        }
+        history.push_back(step);
+        while history.len() > HISTORY_STEPS
+            || history
+                .iter()
+                .map(|s| s.set.len() + s.del.len())
+                .sum::<usize>()
+                > HISTORY_ENTRIES
+        {
+            history.pop_front();
+        }
+    }
     Built {
         generation,
         at: now,
-        list: SignedList {
-            bytes: Arc::new(bytes),
-            etag,
-            expires_at: now + VALID_FOR,
-        },
+        list,
         seq,
         day,
         entries,
+        list_v2,
+        history,
+    }
+}
+
+/// Signed bytes as served, with their strong `ETag`.
+fn served(bytes: Vec<u8>, now: DateTime<Utc>) -> SignedList {
+    let digest = Sha256::digest(&bytes);
+    SignedList {
+        etag: format!("\"{}\"", crate::signing::hex(&digest[..16])),
+        bytes: Arc::new(bytes),
+        expires_at: now + VALID_FOR,
     }
 }

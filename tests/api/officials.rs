@@ -25,6 +25,7 @@ const MATRIX: &[(&str, &str, &str)] = &[
     ("get", "/.well-known/selo-keys.json", "*"),
     ("get", "/api/v1/audit/checkpoints", "*"),
     ("get", "/api/v1/status-list", "*"),
+    ("get", "/api/v2/status-list", "*"),
     ("get", "/api/v1/openapi.json", "*"),
     ("get", "/api/v1/me", "arciu"),
     ("post", "/api/v1/drivers", "r"),

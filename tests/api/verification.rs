@@ -468,6 +468,18 @@ async fn status_list_counters(app: &crate::helpers::TestApp, operator: &str) -> 
     )
 }
 
+/// Three drivers granted, and the keys that verify what the service signs.
+async fn three_granted(app: &crate::helpers::TestApp) -> (Vec<Value>, selo::signing::keys::KeySet) {
+    let mut grants = Vec::new();
+    for i in 0..3 {
+        grants.push(app.granted_to(i).await);
+    }
+    let keys = selo::signing::keys::load(app.keys_dir.path(), false)
+        .unwrap()
+        .public;
+    (grants, keys)
+}
+
 async fn status_list_entries(app: &crate::helpers::TestApp) -> Vec<(uuid::Uuid, String)> {
     let keys = selo::signing::keys::load(app.keys_dir.path(), false)
         .unwrap()
@@ -491,10 +503,7 @@ async fn status_list_entries(app: &crate::helpers::TestApp) -> Vec<(uuid::Uuid, 
 async fn after_an_act_the_status_list_judges_only_the_documents_it_touched() {
     const OPERATOR: &str = "operador-da-lista-0123456789";
     let app = crate::helpers::spawn_app_tuned(|s| s.metrics_token = Some(OPERATOR.into())).await;
-    let mut grants = Vec::new();
-    for i in 0..3 {
-        grants.push(app.granted_to(i).await);
-    }
+    let (grants, _) = three_granted(&app).await;
     assert!(status_list_entries(&app).await.is_empty());
     let (full, incremental, judged) = status_list_counters(&app, OPERATOR).await;
     assert_eq!((full, incremental), (1, 0));
@@ -535,13 +544,7 @@ async fn after_an_act_the_status_list_judges_only_the_documents_it_touched() {
 #[tokio::test]
 async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
     let app = spawn_app().await;
-    let keys = selo::signing::keys::load(app.keys_dir.path(), false)
-        .unwrap()
-        .public;
-    let mut grants = Vec::new();
-    for i in 0..3 {
-        grants.push(app.granted_to(i).await);
-    }
+    let (grants, keys) = three_granted(&app).await;
     assert!(status_list_entries(&app).await.is_empty());
     revoke(&app, &grants[0]).await;
     assert!(
@@ -579,4 +582,71 @@ async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
             && entries.iter().any(|(_, s)| s == "revoked"),
         "{entries:?}"
     );
+}
+
+/// Version 2 of the list leaves out the documents past their own last day, and a verifier
+/// that holds an earlier list receives only what changed since its `ETag`: applied to the
+/// list it holds, the delta gives the whole list served now.
+#[tokio::test]
+async fn the_version_2_list_sends_a_delta_since_the_list_held_and_leaves_out_the_expired() {
+    use selo::signing::status_list::{verify_delta, verify_v2};
+    let app = spawn_app().await;
+    let (grants, keys) = three_granted(&app).await;
+    let get = |path: String| app.client.get(app.url(&path)).send();
+    let res = get("/api/v2/status-list".into()).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let first_etag = res.headers()["etag"].to_str().unwrap().to_owned();
+    let first = verify_v2(&res.bytes().await.unwrap(), &keys).unwrap();
+    assert!(first.entries.is_empty());
+    revoke(&app, &grants[0]).await;
+    let since = |etag: &str| format!("/api/v2/status-list?since={}", etag.trim_matches('"'));
+    let res = get(since(&first_etag)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let current_etag = res.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(current_etag, first_etag);
+    let delta = verify_delta(&res.bytes().await.unwrap(), &keys).unwrap();
+    assert_eq!(delta.base, first_etag);
+    assert!(delta.del.is_empty());
+    assert_eq!(delta.set.len(), 2, "the authorization and its sticker");
+    assert!(delta.set.iter().all(|e| e.status == "revoked"));
+    assert_eq!(
+        get(since(&current_etag)).await.unwrap().status(),
+        StatusCode::NOT_MODIFIED
+    );
+
+    // A year and more later every document is past its last day: version 1 lists them
+    // expired, version 2 leaves them out; the delta from the first list still applies.
+    app.clock.advance(Duration::days(400));
+    let v1 = status_list_entries(&app).await;
+    assert!(v1.iter().any(|(_, s)| s == "expired"), "{v1:?}");
+    let res = get("/api/v2/status-list".into()).await.unwrap();
+    let full = verify_v2(&res.bytes().await.unwrap(), &keys).unwrap();
+    assert!(
+        full.entries.iter().all(|e| e.status != "expired"),
+        "{full:?}"
+    );
+    let delta = verify_delta(
+        &get(since(&first_etag))
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap(),
+        &keys,
+    )
+    .unwrap();
+    let mut held: std::collections::BTreeMap<_, _> = first
+        .entries
+        .into_iter()
+        .map(|e| (e.document_id, e))
+        .collect();
+    for id in &delta.del {
+        held.remove(id);
+    }
+    for e in delta.set {
+        held.insert(e.document_id, e);
+    }
+    let mut whole = full.entries;
+    whole.sort_by_key(|e| e.document_id);
+    assert_eq!(held.into_values().collect::<Vec<_>>(), whole);
 }
