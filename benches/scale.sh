@@ -5,7 +5,8 @@
 # the signed status list's time and size when judged in full, then after one act (judged
 # incrementally from the change log) and the documents each judged; and, with wrk, the
 # verification of one token and of the 2N tokens in rotation as a share of the JWK Set's req/s,
-# with p50/p99. Needs wrk and python3 (benches/scale_seed.py generates valid identifiers).
+# with p50/p99, alone and while a writer commits about 10 acts a second. Needs wrk and
+# python3 (benches/scale_seed.py generates valid identifiers).
 #   usage: benches/scale.sh [grants=1000] [clients=4] [seconds=10]
 #   SELO_BIN=path/to/selo benches/scale.sh …   measures another build
 #   DATABASE_URL=postgres://…/fresh_db benches/scale.sh   runs it on PostgreSQL (needs psql)
@@ -72,14 +73,44 @@ run() { # name path [script]
 }
 rps() { awk '/^Requests\/sec/ {print $2}' "$work/$1"; }
 pct_ms() { awk -v q="$2" '$1 == q {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1000}; print v}' "$work/$1"; }
+# A writer committing about 10 acts a second (a one-day suspension of a grant in force each,
+# which touches that driver's documents only) for as long as `$1` runs.
+writer() {
+  local i=0 ids pids=()
+  mapfile -t ids <"$work/ids"
+  while kill -0 "$1" 2>/dev/null; do
+    i=$(( (i + 1) % ${#ids[@]} ))
+    [ $((i % 10)) -eq 1 ] && continue
+    curl -fs -o /dev/null -H "Authorization: Bearer scale-token" -H "Content-Type: application/json" \
+      -d '{"kind":"suspension","effective_from":"'"$today"'","days":1,"reason":"Ensaio de escala","legal_basis":"art. 26, §1º"}' \
+      "$base/api/v1/app-authorizations/${ids[$i]}/sanctions" &
+    pids+=($!)
+    echo >>"$work/acts"
+    sleep 0.1
+  done
+  # The acts only (the server is a child of this shell too).
+  wait "${pids[@]}" || true
+}
+busy() { # name path [script]: wrk while the writer commits
+  : >"$work/acts"
+  run "$@" &
+  local w=$!
+  writer "$w"
+  wait "$w"
+  wc -l <"$work/acts" >"$work/$1.acts"
+}
 run jwks /.well-known/selo-keys.json
 run one "/api/v1/verify/$first"
 run rotation "/api/v1/verify/$first" "$work/rotate.lua"
+busy one_busy "/api/v1/verify/$first"
+busy rotation_busy "/api/v1/verify/$first" "$work/rotate.lua"
 
 awk -v b="$backend" -v n="$n" -v docs="$docs" -v seed="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" -v size="$size" -v rss="$rss_kb" \
   -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
   -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
-  -v r="$(rps rotation)" -v r50="$(pct_ms rotation 50%)" -v r99="$(pct_ms rotation 99%)" 'BEGIN {
+  -v r="$(rps rotation)" -v r50="$(pct_ms rotation 50%)" -v r99="$(pct_ms rotation 99%)" \
+  -v ob="$(rps one_busy)" -v ob50="$(pct_ms one_busy 50%)" -v ob99="$(pct_ms one_busy 99%)" -v oa="$(cat "$work/one_busy.acts")" \
+  -v rb="$(rps rotation_busy)" -v rb50="$(pct_ms rotation_busy 50%)" -v rb99="$(pct_ms rotation_busy 99%)" -v ra="$(cat "$work/rotation_busy.acts")" -v secs="$secs" 'BEGIN {
   printf "%s, %d grants, %d documents\n", b, n, docs
   printf "  seeded in %.0f s (%.1f grants/s)\n", seed, n / seed
   printf "  database %.1f MB (%.0f bytes a document), RSS %.0f MB\n", size / 1e6, size / docs, rss / 1024
@@ -88,4 +119,7 @@ awk -v b="$backend" -v n="$n" -v docs="$docs" -v seed="$(awk -v a="$t0" -v b="$t
   printf "  JWK Set %.0f req/s\n", j
   printf "  verify one token:            %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", o, 100 * o / j, o50, o99
   printf "  verify %d tokens in rotation: %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", docs, r, 100 * r / j, r50, r99
+  printf "  while a writer commits (%.1f acts/s):\n", (oa + ra) / (2 * secs)
+  printf "    verify one token:            %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", ob, 100 * ob / j, ob50, ob99
+  printf "    verify %d tokens in rotation: %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", docs, rb, 100 * rb / j, rb50, rb99
 }'
