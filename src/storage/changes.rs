@@ -144,16 +144,8 @@ impl Store {
                 changes.apply(seen, &[], last.unwrap_or(0), false);
             }
             Some(after) => {
-                let rows = self.changes_after(after, READ_AT_MOST).await?;
-                // Rows this node never read were pruned: it cannot tell what they touched.
-                let pruned = match rows.first() {
-                    Some((first, _)) if *first > after + 1 => {
-                        self.change_bounds().await?.0.unwrap_or(0) > after + 1
-                    }
-                    _ => false,
-                };
-                let overflow =
-                    pruned || i64::try_from(rows.len()).unwrap_or(i64::MAX) >= READ_AT_MOST;
+                let (rows, complete) = self.changes_since(after).await?;
+                let overflow = !complete;
                 let last = if overflow {
                     self.change_bounds().await?.1.unwrap_or(after)
                 } else {
@@ -163,6 +155,24 @@ impl Store {
             }
         }
         Ok(changes.lock().seq.unwrap_or(0))
+    }
+
+    /// The change log's rows after `after`, oldest first (at most [`READ_AT_MOST`]), and
+    /// whether they are all that came after it: not when more are left, nor when rows after it
+    /// were pruned before this reader read them (then what they touched cannot be told).
+    pub async fn changes_since(
+        &self,
+        after: i64,
+    ) -> Result<(Vec<(i64, String)>, bool), StorageError> {
+        let rows = self.changes_after(after, READ_AT_MOST).await?;
+        let pruned = match rows.first() {
+            Some((first, _)) if *first > after + 1 => {
+                self.change_bounds().await?.0.unwrap_or(0) > after + 1
+            }
+            _ => false,
+        };
+        let more = i64::try_from(rows.len()).unwrap_or(i64::MAX) >= READ_AT_MOST;
+        Ok((rows, !pruned && !more))
     }
 
     /// The change log's rows after `after`, oldest first, at most `limit`.

@@ -30,7 +30,6 @@ use crate::domain::dates::local_date;
 use crate::signing::status_list::{self, StatusDelta, StatusEntry, StatusList};
 use crate::state::AppState;
 use crate::storage::StorageError;
-use crate::storage::changes::READ_AT_MOST;
 use crate::storage::documents::Document;
 
 /// How long a list is good for: verifiers warn past its expiry.
@@ -191,19 +190,11 @@ async fn refresh(
     let today = local_date(now);
     let store = &state.store;
     if let Some(old) = old.filter(|o| o.day == today) {
-        let rows = store.changes_after(old.seq, READ_AT_MOST).await?;
-        let pruned = match rows.first() {
-            Some((first, _)) if *first > old.seq + 1 => {
-                store.change_bounds().await?.0.unwrap_or(0) > old.seq + 1
-            }
-            _ => false,
-        };
+        let (rows, complete) = store.changes_since(old.seq).await?;
         if rows.is_empty() && old.at <= now && now - old.at < RESIGN_AFTER {
             return Ok(None);
         }
-        let whole = pruned
-            || i64::try_from(rows.len()).unwrap_or(i64::MAX) >= READ_AT_MOST
-            || rows.iter().any(|(_, scope)| scope == "*");
+        let whole = !complete || rows.iter().any(|(_, scope)| scope == "*");
         if !whole {
             let scopes: BTreeSet<&str> = rows.iter().map(|(_, s)| s.as_str()).collect();
             let mut entries = old.entries.clone();
