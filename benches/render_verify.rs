@@ -115,7 +115,56 @@ fn main() {
             },
         );
     }
+    if let Ok(url) = std::env::var("SELO_BENCH_TSA_URL") {
+        timestamped(&url, &renderer, &ctx, &loaded, &info, &payload, now);
+    }
     rss_after_renders(&renderer, &ctx, now);
+}
+
+/// With `SELO_BENCH_TSA_URL` (`benches/timestamp.sh` starts OpenSSL's authority on loopback):
+/// the sticker as above, its signature timestamped, the authority's round trip included.
+fn timestamped(
+    url: &str,
+    renderer: &Renderer,
+    ctx: &selo::documents::RideHailingDocumentContext<'_>,
+    keys: &selo::signing::keys::Keys,
+    info: &SignatureInfo<'_>,
+    payload: &TokenPayload,
+    now: DateTime<Utc>,
+) {
+    use selo::signing::timestamp::{Fallback, Timestamper, TsaSettings};
+    let tsa = Timestamper::new(TsaSettings {
+        url: url.to_owned(),
+        credentials: None,
+        timeout: std::time::Duration::from_secs(10),
+        policy: None,
+        fallback: Fallback::Refuse,
+    })
+    .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut bytes = Vec::new();
+    bench("sticker: the same + timestamp (TSA)", 100, || {
+        let t = token::sign(payload, &keys.active);
+        let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
+        let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
+        let pdf = renderer
+            .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now)
+            .unwrap();
+        let prepared = pades::prepare_signature(&pdf, &keys.pdf_signer(), info, true).unwrap();
+        let stamp = runtime.block_on(tsa.stamp(prepared.value())).unwrap();
+        bytes = prepared.finish(Some(&stamp.token)).unwrap();
+    });
+    println!(
+        "{:<40} {} bytes",
+        "  sticker PDF size, timestamped",
+        bytes.len()
+    );
+    bench("  of which the authority's round trip", 100, || {
+        std::hint::black_box(runtime.block_on(tsa.stamp(b"assinatura")).unwrap());
+    });
 }
 
 /// The memory target: the process RSS after 10,000 sticker renders.

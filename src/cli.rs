@@ -78,7 +78,18 @@ fn policy_line(p: &crate::signing::policy::SignaturePolicy) -> String {
 /// names it.
 pub fn keys_policy(settings: &Settings) -> anyhow::Result<()> {
     let p = crate::startup::icp_policy(settings)?;
-    println!("{}\n  URI {}", policy_line(&p), p.uri);
+    match crate::startup::timestamper(settings)? {
+        None => println!("{}\n  URI {}", policy_line(&p), p.uri),
+        Some(tsa) => {
+            let p = p.timestamped();
+            println!(
+                "{}\n  URI {}\n  with a signature timestamp from {}",
+                policy_line(&p),
+                p.uri,
+                crate::settings::redact_url(&tsa.settings.url)
+            );
+        }
+    }
     Ok(())
 }
 
@@ -222,7 +233,18 @@ pub fn samples(settings: &Settings, dir: &Path) -> anyhow::Result<()> {
     let profile = crate::startup::load_profile(settings)?;
     let letterhead = crate::documents::Letterhead::new(profile, &settings.public_url);
     let now = chrono::Utc::now();
-    for path in samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)? {
+    let written = match crate::startup::timestamper(settings)? {
+        None => samples::write_samples(dir, &keys, &settings.keys_dir, &letterhead, now)?,
+        Some(tsa) => samples::write_timestamped_samples(
+            dir,
+            &keys,
+            &settings.keys_dir,
+            &letterhead,
+            now,
+            &tsa,
+        )?,
+    };
+    for path in written {
         println!("{}", path.display());
     }
     Ok(())

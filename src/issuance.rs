@@ -77,6 +77,9 @@ pub enum UseCaseError {
     PdfSignature(#[from] PadesError),
     #[error("could not build the QR code or verification code")]
     Encoding,
+    /// A signature timestamp is required and the time-stamping authority gave none.
+    #[error(transparent)]
+    Timestamp(#[from] crate::signing::timestamp::TimestampError),
 }
 
 /// The URL a QR code carries.

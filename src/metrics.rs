@@ -39,6 +39,11 @@ pub struct KindLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OutcomeLabels {
+    pub outcome: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ClassLabels {
     pub class: &'static str,
 }
@@ -79,6 +84,17 @@ fn status_list_counters(
     (status_list_builds, status_list_judged)
 }
 
+/// Signature timestamps asked of the time-stamping authority, by outcome.
+fn timestamp_counter(registry: &mut Registry) -> Family<OutcomeLabels, Counter> {
+    let timestamps = Family::<OutcomeLabels, Counter>::default();
+    registry.register(
+        "signature_timestamps",
+        "Signature timestamps asked of the time-stamping authority: `stamped`, `refused` (nothing issued) or `issued_without` (issued without one, as configured)",
+        timestamps.clone(),
+    );
+    timestamps
+}
+
 /// One node's metrics.
 pub struct Metrics {
     registry: Registry,
@@ -96,6 +112,7 @@ pub struct Metrics {
     status_list_age: Gauge,
     status_list_builds: Family<KindLabels, Counter>,
     status_list_judged: Counter<u64, AtomicU64>,
+    timestamps: Family<OutcomeLabels, Counter>,
     database_errors: Counter<u64, AtomicU64>,
 }
 
@@ -187,6 +204,7 @@ impl Metrics {
             "Seconds since this node built the signed status list it serves (-1: none yet)",
         );
         let (status_list_builds, status_list_judged) = status_list_counters(&mut registry);
+        let timestamps = timestamp_counter(&mut registry);
         let database_errors = Counter::default();
         registry.register(
             "metrics_database_errors",
@@ -209,6 +227,7 @@ impl Metrics {
             status_list_age,
             status_list_builds,
             status_list_judged,
+            timestamps,
             database_errors,
         }
     }
@@ -219,6 +238,13 @@ impl Metrics {
             .get_or_create(&KindLabels { kind })
             .inc();
         self.status_list_judged.inc_by(judged);
+    }
+
+    /// A signature timestamp asked for: `stamped`, `refused` or `issued_without`.
+    pub fn timestamp(&self, outcome: &'static str) {
+        self.timestamps
+            .get_or_create(&OutcomeLabels { outcome })
+            .inc();
     }
 
     /// A request answered: its route pattern (never the path), method, status and time.

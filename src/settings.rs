@@ -45,6 +45,10 @@ pub struct Settings {
     /// `SELO_METRICS_TOKEN`: the operator's bearer token for `GET /metrics`; unset, the
     /// metrics are not served.
     pub metrics_token: Option<String>,
+    /// `SELO_TSA_URL` and its companions: the time-stamping authority whose RFC 3161
+    /// timestamps every PDF signature carries; `Ok(None)` when unset, `Err` (which the start
+    /// reports) when a value is malformed.
+    pub tsa: Result<Option<TsaSettings>, String>,
 }
 
 /// The OpenID Connect provider the city registered selo with (gov.br's Login Único): the
@@ -338,6 +342,90 @@ impl std::fmt::Debug for Settings {
     }
 }
 
+/// What issuance does when the authority does not answer in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    /// Nothing is issued: the request fails with 503 (the default).
+    Refuse,
+    /// The document is issued without a timestamp, and its history says so.
+    IssueWithout,
+}
+
+/// The deployment's time-stamping authority.
+#[derive(Clone)]
+pub struct TsaSettings {
+    /// `SELO_TSA_URL`.
+    pub url: String,
+    /// `SELO_TSA_USER` and `SELO_TSA_PASSWORD`: HTTP Basic credentials, when the authority
+    /// asks for them.
+    pub credentials: Option<(String, String)>,
+    /// `SELO_TSA_TIMEOUT_SECS`, default 10: how long issuance waits for the authority.
+    pub timeout: std::time::Duration,
+    /// `SELO_TSA_POLICY`: the TSA policy OID to ask for; unset, the authority's default.
+    pub policy: Option<const_oid::ObjectIdentifier>,
+    /// `SELO_TSA_FALLBACK`: `refuse` (default) or `issue-without`.
+    pub fallback: Fallback,
+}
+
+impl std::fmt::Debug for TsaSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TsaSettings")
+            .field("url", &redact_url(&self.url))
+            .field("user", &self.credentials.as_ref().map(|(u, _)| u))
+            .field("timeout", &self.timeout)
+            .field("policy", &self.policy)
+            .field("fallback", &self.fallback)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TsaSettings {
+    /// Read from the environment; `None` when `SELO_TSA_URL` is unset. A malformed value is
+    /// an error the start reports.
+    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> Result<Option<Self>, String> {
+        let Some(url) = var("SELO_TSA_URL").filter(|u| !u.trim().is_empty()) else {
+            return Ok(None);
+        };
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err("SELO_TSA_URL must be an http:// or https:// address".into());
+        }
+        let timeout = match var("SELO_TSA_TIMEOUT_SECS") {
+            None => std::time::Duration::from_secs(10),
+            Some(v) => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0 && *s <= 120.0)
+                .map(std::time::Duration::from_secs_f64)
+                .ok_or("SELO_TSA_TIMEOUT_SECS must be a number of seconds, 0 < s ≤ 120")?,
+        };
+        let policy = match var("SELO_TSA_POLICY") {
+            None => None,
+            Some(v) => Some(
+                const_oid::ObjectIdentifier::new(v.trim())
+                    .map_err(|_| "SELO_TSA_POLICY must be an OID (2.16.76.1.…)")?,
+            ),
+        };
+        let fallback = match var("SELO_TSA_FALLBACK").as_deref().map(str::trim) {
+            None | Some("refuse") => Fallback::Refuse,
+            Some("issue-without") => Fallback::IssueWithout,
+            Some(_) => return Err("SELO_TSA_FALLBACK must be refuse or issue-without".into()),
+        };
+        let credentials = match (var("SELO_TSA_USER"), var("SELO_TSA_PASSWORD")) {
+            (Some(u), Some(p)) => Some((u, p)),
+            (None, None) => None,
+            _ => return Err("SELO_TSA_USER and SELO_TSA_PASSWORD go together".into()),
+        };
+        Ok(Some(Self {
+            url: url.trim().to_owned(),
+            credentials,
+            timeout,
+            policy,
+            fallback,
+        }))
+    }
+}
+
 /// Hides a password in a database URL for logs.
 pub fn redact_url(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
@@ -440,12 +528,50 @@ impl Settings {
             oidc: Oidc::from_env(&var),
             icp_policy: var("SELO_ICP_POLICY"),
             metrics_token: var("SELO_METRICS_TOKEN"),
+            tsa: TsaSettings::from_env(&var),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn settings_are_read_and_malformed_ones_refused() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(super::TsaSettings::from_env(&env(&[])).unwrap().is_none());
+        let s = super::TsaSettings::from_env(&env(&[
+            ("SELO_TSA_URL", "http://act.example/tsa"),
+            ("SELO_TSA_TIMEOUT_SECS", "2.5"),
+            ("SELO_TSA_FALLBACK", "issue-without"),
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(s.timeout, std::time::Duration::from_millis(2500));
+        assert_eq!(s.fallback, super::Fallback::IssueWithout);
+        assert!(super::TsaSettings::from_env(&env(&[("SELO_TSA_URL", "act.example")])).is_err());
+        assert!(
+            super::TsaSettings::from_env(&env(&[
+                ("SELO_TSA_URL", "http://act.example"),
+                ("SELO_TSA_USER", "u")
+            ]))
+            .is_err()
+        );
+        assert!(
+            super::TsaSettings::from_env(&env(&[
+                ("SELO_TSA_URL", "http://act.example"),
+                ("SELO_TSA_FALLBACK", "talvez")
+            ]))
+            .is_err()
+        );
+    }
+
     #[test]
     fn database_passwords_are_redacted() {
         assert_eq!(

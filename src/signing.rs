@@ -12,6 +12,7 @@ pub mod pki;
 pub mod policy;
 pub mod secrets;
 pub mod status_list;
+pub mod timestamp;
 pub mod token;
 
 /// Lower-case hexadecimal of `bytes` (key files, digests, PDF hex strings).

@@ -45,6 +45,18 @@ pub fn icp_policy(settings: &Settings) -> anyhow::Result<crate::signing::policy:
     crate::signing::policy::resolve(setting).context("SELO_ICP_POLICY")
 }
 
+/// The client of the time-stamping authority `SELO_TSA_URL` names; `None` when unset.
+pub fn timestamper(
+    settings: &Settings,
+) -> anyhow::Result<Option<crate::signing::timestamp::Timestamper>> {
+    let Some(tsa) = settings.tsa.clone().map_err(anyhow::Error::msg)? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        crate::signing::timestamp::Timestamper::new(tsa).context("SELO_TSA_URL")?,
+    ))
+}
+
 fn load_keys(settings: &Settings) -> anyhow::Result<Keys> {
     let strict = settings.environment == Environment::Production;
     match keys::load(&settings.keys_dir, strict) {
@@ -112,6 +124,9 @@ fn check_settings(settings: &Settings) -> anyhow::Result<()> {
              \"token de desenvolvimento\". Development only; production refuses it"
         );
     }
+    if let Err(e) = &settings.tsa {
+        anyhow::bail!("{e}");
+    }
     if let Some(oidc) = &settings.oidc {
         if oidc.client_id.is_empty() || oidc.client_secret.is_empty() {
             anyhow::bail!(
@@ -146,6 +161,14 @@ impl Application {
             .with_context(|| format!("binding {}", settings.listen))?;
         let port = listener.local_addr()?.port();
         let calendar_settings = Arc::new(profile.calendar.clone());
+        let tsa = timestamper(&settings)?.map(Arc::new);
+        if let Some(tsa) = &tsa {
+            tracing::info!(
+                tsa = %crate::settings::redact_url(&tsa.settings.url),
+                fallback = ?tsa.settings.fallback,
+                "PDF signatures carry a timestamp from the time-stamping authority"
+            );
+        }
         let state = AppState {
             store: store.clone(),
             keys: Arc::new(keys),
@@ -164,6 +187,7 @@ impl Application {
             login_throttle: Arc::default(),
             mail_wake: Arc::default(),
             metrics: Arc::default(),
+            tsa,
         };
         start_mail(&state)?;
         let limits = state.rate_limits.clone();

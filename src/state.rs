@@ -37,6 +37,8 @@ pub struct AppState {
     pub mail_wake: Arc<tokio::sync::Notify>,
     /// This node's metrics (`GET /metrics`).
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// The time-stamping authority every PDF signature's timestamp comes from, when set.
+    pub tsa: Option<Arc<crate::signing::timestamp::Timestamper>>,
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after

@@ -16,6 +16,7 @@ use crate::domain::ride_hailing::registry::{Cnh, Driver, RideHailingAuthorizatio
 use crate::signing::keys::Keys;
 use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
+use crate::signing::timestamp::Timestamper;
 use crate::signing::token::{self, TokenPayload};
 use crate::storage::DocumentKind;
 use crate::{issuance, standing};
@@ -149,6 +150,8 @@ pub enum SampleError {
     Render(#[from] crate::documents::render::RenderError),
     #[error(transparent)]
     Sign(#[from] pades::PadesError),
+    #[error(transparent)]
+    Timestamp(#[from] crate::signing::timestamp::TimestampError),
     #[error("could not write {0}: {1}")]
     Io(String, std::io::Error),
 }
@@ -166,6 +169,9 @@ struct SampleWriter<'a> {
     written: Vec<std::path::PathBuf>,
     /// Every printed text at the widest the API accepts.
     widest: bool,
+    /// The time-stamping authority whose timestamps the signatures carry, with the runtime
+    /// its requests run on.
+    stamper: Option<(&'a Timestamper, tokio::runtime::Runtime)>,
 }
 
 /// `n` characters of wide glyphs the documents' fonts draw (Latin with diacritics, Greek,
@@ -229,7 +235,15 @@ impl SampleWriter<'_> {
             reason: kind.label_pt(),
             location: &self.letterhead.profile.prefeitura.city,
         };
-        let signed = pades::sign_pdf(&pdf, &self.keys.pdf_signer(), &info)?;
+        let signed = match &self.stamper {
+            None => pades::sign_pdf(&pdf, &self.keys.pdf_signer(), &info)?,
+            Some((tsa, runtime)) => {
+                let prepared =
+                    pades::prepare_signature(&pdf, &self.keys.pdf_signer(), &info, true)?;
+                let stamp = runtime.block_on(tsa.stamp(prepared.value()))?;
+                prepared.finish(Some(&stamp.token))?
+            }
+        };
         let path = self.dir.join(format!("{}.pdf", kind.as_str()));
         std::fs::write(&path, signed).map_err(io_error(&path))?;
         self.written.push(path);
@@ -484,7 +498,7 @@ pub fn write_samples(
     letterhead: &Letterhead,
     now: DateTime<Utc>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
-    write(dir, keys, keys_dir, letterhead, now, false)
+    write(dir, keys, keys_dir, letterhead, now, false, None)
 }
 
 /// The same, with every printed text at the widest the API accepts (issuance never
@@ -496,7 +510,20 @@ pub fn write_widest_samples(
     letterhead: &Letterhead,
     now: DateTime<Utc>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
-    write(dir, keys, keys_dir, letterhead, now, true)
+    write(dir, keys, keys_dir, letterhead, now, true, None)
+}
+
+/// `write_samples` with every signature timestamped by `tsa` (PAdES B-T; AD-RT for an
+/// ICP-Brasil signer).
+pub fn write_timestamped_samples(
+    dir: &Path,
+    keys: &Keys,
+    keys_dir: &Path,
+    letterhead: &Letterhead,
+    now: DateTime<Utc>,
+    tsa: &Timestamper,
+) -> Result<Vec<std::path::PathBuf>, SampleError> {
+    write(dir, keys, keys_dir, letterhead, now, false, Some(tsa))
 }
 
 fn write(
@@ -506,8 +533,19 @@ fn write(
     letterhead: &Letterhead,
     now: DateTime<Utc>,
     widest: bool,
+    tsa: Option<&Timestamper>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let stamper = match tsa {
+        None => None,
+        Some(tsa) => Some((
+            tsa,
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(io_error(dir))?,
+        )),
+    };
     let mut w = SampleWriter {
         dir,
         keys,
@@ -516,6 +554,7 @@ fn write(
         renderer: Renderer::new(1, letterhead.profile.clone()),
         written: Vec::new(),
         widest,
+        stamper,
     };
     w.ride_hailing_documents()?;
     w.charter_documents()?;

@@ -272,6 +272,15 @@ impl From<UseCaseError> for ApiError {
                     .unwrap_or_default(),
             ),
             UseCaseError::Storage(e) => e.into(),
+            UseCaseError::Timestamp(e) => {
+                // Nothing was committed and the reserved number was voided.
+                tracing::warn!(error = %e, "no signature timestamp; nothing issued");
+                Self::Unavailable(
+                    "A autoridade de carimbo do tempo não respondeu; nenhum documento foi emitido. \
+                     Tente novamente em alguns minutos."
+                        .into(),
+                )
+            }
             e @ (UseCaseError::Render(_)
             | UseCaseError::PdfSignature(_)
             | UseCaseError::Encoding

@@ -10,6 +10,7 @@ use crate::documents::{Qr, RIDE_HAILING_ISSUER, RideHailingDocumentContext, form
 use crate::domain::dates::local_date;
 use crate::issuance::{UseCaseError, verification_url};
 use crate::signing::pades::SignatureInfo;
+use crate::signing::timestamp::Fallback;
 use crate::signing::token::TokenPayload;
 use crate::signing::{pades, token};
 use crate::standing::charter::CertifiedItem;
@@ -177,6 +178,7 @@ pub(crate) async fn void(state: &AppState, number: &str, failure: &UseCaseError)
         UseCaseError::Render(_) | UseCaseError::PdfSignature(_) | UseCaseError::Encoding => {
             "falha ao gerar o documento"
         }
+        UseCaseError::Timestamp(_) => "carimbo do tempo indisponível",
         _ => "falha ao emitir o documento",
     };
     if let Err(e) = state
@@ -245,8 +247,11 @@ pub(crate) async fn sign_document(
     let marks = mark(state, &payload)?;
     let inputs = inputs(&marks);
     let started = std::time::Instant::now();
-    let (pdf, sha256) =
-        render_signed(state, template, inputs, marks.qr.svg.clone(), reason, now).await?;
+    let SignedPdf {
+        pdf,
+        sha256,
+        untimestamped,
+    } = render_signed(state, template, inputs, marks.qr.svg.clone(), reason, now).await?;
     state
         .metrics
         .signed(identity.kind.as_str(), started.elapsed().as_secs_f64());
@@ -273,6 +278,7 @@ pub(crate) async fn sign_document(
             profile_version: Some(state.letterhead.profile.version.clone()),
         },
         pdf,
+        untimestamped,
     })
 }
 
@@ -344,8 +350,17 @@ pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, Us
     Ok(Marks { token, qr, code })
 }
 
-/// Renders `template` (blocking pool) and embeds the PAdES signature; returns the signed
-/// bytes and their SHA-256 (lower-case hex).
+/// A signed PDF.
+pub(crate) struct SignedPdf {
+    pub pdf: Vec<u8>,
+    /// Its SHA-256, lower-case hex.
+    pub sha256: String,
+    /// Why the signature carries no timestamp although an authority is configured (it did
+    /// not answer and `SELO_TSA_FALLBACK=issue-without`); the history records it.
+    pub untimestamped: Option<String>,
+}
+
+/// Renders `template` (blocking pool) and embeds the PAdES signature.
 pub(crate) async fn render_signed(
     state: &AppState,
     template: &'static str,
@@ -353,7 +368,7 @@ pub(crate) async fn render_signed(
     qr_svg: String,
     reason: &'static str,
     now: DateTime<Utc>,
-) -> Result<(Vec<u8>, String), UseCaseError> {
+) -> Result<SignedPdf, UseCaseError> {
     let unsigned = state
         .renderer
         .render(template, inputs, Some(qr_svg), now)
@@ -361,28 +376,74 @@ pub(crate) async fn render_signed(
     sign_rendered(state, unsigned, reason, now).await
 }
 
-/// Embeds the PAdES signature in a rendered PDF; returns the signed bytes and their SHA-256
-/// (lower-case hex).
+/// Embeds the PAdES signature in a rendered PDF, off the async workers; with a
+/// time-stamping authority configured, with its timestamp over the signature (B-T).
 pub(crate) async fn sign_rendered(
     state: &AppState,
     unsigned: Vec<u8>,
     reason: &'static str,
     now: DateTime<Utc>,
-) -> Result<(Vec<u8>, String), UseCaseError> {
-    // PAdES B-B signature inside the PDF, off the async workers too.
+) -> Result<SignedPdf, UseCaseError> {
+    let untimestamped = match &state.tsa {
+        None => None,
+        Some(tsa) => {
+            let prepared = prepare(state, unsigned.clone(), reason, now, true).await?;
+            match tsa.stamp(prepared.value()).await {
+                Ok(stamp) => {
+                    let pdf =
+                        tokio::task::spawn_blocking(move || prepared.finish(Some(&stamp.token)))
+                            .await
+                            .map_err(|_| UseCaseError::Encoding)??;
+                    state.metrics.timestamp("stamped");
+                    return Ok(signed_pdf(pdf, None));
+                }
+                Err(e) if tsa.settings.fallback == Fallback::IssueWithout => {
+                    state.metrics.timestamp("issued_without");
+                    tracing::warn!(error = %e, "no signature timestamp: issuing without one, as configured");
+                    Some(e.to_string())
+                }
+                Err(e) => {
+                    state.metrics.timestamp("refused");
+                    return Err(e.into());
+                }
+            }
+        }
+    };
+    let prepared = prepare(state, unsigned, reason, now, false).await?;
+    let pdf = tokio::task::spawn_blocking(move || prepared.finish(None))
+        .await
+        .map_err(|_| UseCaseError::Encoding)??;
+    Ok(signed_pdf(pdf, untimestamped))
+}
+
+fn signed_pdf(pdf: Vec<u8>, untimestamped: Option<String>) -> SignedPdf {
+    let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
+    SignedPdf {
+        pdf,
+        sha256,
+        untimestamped,
+    }
+}
+
+/// The PAdES signature of `unsigned`, made on the blocking pool, before its CMS is written.
+async fn prepare(
+    state: &AppState,
+    unsigned: Vec<u8>,
+    reason: &'static str,
+    now: DateTime<Utc>,
+    timestamped: bool,
+) -> Result<pades::PreparedSignature, UseCaseError> {
     let keys = state.keys.clone();
     let profile = state.letterhead.profile.clone();
-    let pdf = tokio::task::spawn_blocking(move || {
+    Ok(tokio::task::spawn_blocking(move || {
         let info = SignatureInfo {
             time: now,
             name: &profile.prefeitura.name,
             reason,
             location: &profile.prefeitura.city,
         };
-        pades::sign_pdf(&unsigned, &keys.pdf_signer(), &info)
+        pades::prepare_signature(&unsigned, &keys.pdf_signer(), &info, timestamped)
     })
     .await
-    .map_err(|_| UseCaseError::Encoding)??;
-    let sha256 = crate::signing::hex(&Sha256::digest(&pdf));
-    Ok((pdf, sha256))
+    .map_err(|_| UseCaseError::Encoding)??)
 }

@@ -220,9 +220,13 @@ fn pdf_err(e: impl std::fmt::Display) -> PadesError {
     PadesError::Pdf(e.to_string())
 }
 
-/// Builds the detached CMS SignedData over `digest` (of the signed byte ranges, with the
-/// signer's digest algorithm).
-fn build_cms(digest: &[u8], signer: &PdfSigner<'_>) -> Result<Vec<u8>, PadesError> {
+/// The signer info over `digest` (of the signed byte ranges, with the signer's digest
+/// algorithm); a signature that will carry a timestamp names the policy for one (AD-RT).
+fn signer_info(
+    digest: &[u8],
+    signer: &PdfSigner<'_>,
+    timestamped: bool,
+) -> Result<SignerInfo, PadesError> {
     let cert = signer.leaf();
     let tbs = cert.tbs_certificate();
     let ess = SigningCertificateV2 {
@@ -242,25 +246,29 @@ fn build_cms(digest: &[u8], signer: &PdfSigner<'_>) -> Result<Vec<u8>, PadesErro
         )?,
         attribute(ID_AA_SIGNING_CERTIFICATE_V2, Any::encode_from(&ess)?)?,
     ];
-    // DOC-ICP-15.03: an ICP-Brasil signature names its policy (no signing-time: AD-RB
-    // forbids it; the time is the PDF's /M).
+    // DOC-ICP-15.03: an ICP-Brasil signature names its policy (no signing-time: AD-RB and
+    // AD-RT forbid it; the time is the PDF's /M, and with AD-RT the timestamp's).
     if let Some(policy) = signer.icp_policy() {
-        attrs.push(ad_rb_policy(policy)?);
+        let policy = if timestamped {
+            policy.timestamped()
+        } else {
+            policy.clone()
+        };
+        attrs.push(ad_rb_policy(&policy)?);
     }
     let signed_attrs = SetOfVec::try_from(attrs)?;
     // The signature is over the DER encoding of the signed attributes (as a SET OF).
     let signature = signer.sign(&signed_attrs.to_der()?)?;
-    let digest_alg = AlgorithmIdentifierOwned {
-        oid: signer.digest_algorithm(),
-        parameters: None,
-    };
-    let signer_info = SignerInfo {
+    Ok(SignerInfo {
         version: CmsVersion::V1,
         sid: SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
             issuer: tbs.issuer().clone(),
             serial_number: tbs.serial_number().clone(),
         }),
-        digest_alg: digest_alg.clone(),
+        digest_alg: AlgorithmIdentifierOwned {
+            oid: signer.digest_algorithm(),
+            parameters: None,
+        },
         signed_attrs: Some(signed_attrs),
         signature_algorithm: AlgorithmIdentifierOwned {
             oid: signer.signature_algorithm(),
@@ -268,17 +276,23 @@ fn build_cms(digest: &[u8], signer: &PdfSigner<'_>) -> Result<Vec<u8>, PadesErro
         },
         signature: OctetString::new(signature)?,
         unsigned_attrs: None,
-    };
+    })
+}
+
+/// The detached CMS `SignedData` of `signer_info`, with the signer's certificates.
+fn build_cms(
+    signer_info: SignerInfo,
+    certificates: Vec<Certificate>,
+) -> Result<Vec<u8>, PadesError> {
     let signed_data = SignedData {
         version: CmsVersion::V1,
-        digest_algorithms: SetOfVec::try_from(vec![digest_alg])?,
+        digest_algorithms: SetOfVec::try_from(vec![signer_info.digest_alg.clone()])?,
         encap_content_info: EncapsulatedContentInfo {
             econtent_type: ID_DATA,
             econtent: None,
         },
         certificates: Some(CertificateSet::try_from(
-            signer
-                .certificates()
+            certificates
                 .into_iter()
                 .map(CertificateChoices::Certificate)
                 .collect::<Vec<_>>(),
@@ -350,9 +364,67 @@ pub fn sign_pdf(
     signer: &PdfSigner<'_>,
     info: &SignatureInfo<'_>,
 ) -> Result<Vec<u8>, PadesError> {
-    let mut out = append_signature_field(pdf, info, signer.contents_bytes())?;
-    fill_signature(&mut out, pdf.len(), signer)?;
-    Ok(out)
+    prepare_signature(pdf, signer, info, false)?.finish(None)
+}
+
+/// Room for a signature timestamp in the CMS: the token with the authority's certificate
+/// chain (an ACT's chain of three RSA-4096 certificates takes about 7 KB).
+const TIMESTAMP_BYTES: usize = 12_288;
+
+/// A signature made, before its CMS is written into the file: a timestamp over its value may
+/// still be added (PAdES B-T).
+pub struct PreparedSignature {
+    out: Vec<u8>,
+    /// The `<` and one past the `>` of the signature's `/Contents`.
+    contents: (usize, usize),
+    signer_info: SignerInfo,
+    certificates: Vec<Certificate>,
+}
+
+impl PreparedSignature {
+    /// The signature's value, which a signature timestamp stamps (RFC 3161, appendix A).
+    pub fn value(&self) -> &[u8] {
+        self.signer_info.signature.as_bytes()
+    }
+
+    /// Writes the CMS, with `timestamp` (the DER of a checked timestamp token) as its
+    /// `signature-time-stamp` attribute when given.
+    pub fn finish(mut self, timestamp: Option<&[u8]>) -> Result<Vec<u8>, PadesError> {
+        if let Some(token) = timestamp {
+            let token = Any::from_der(token)?;
+            self.signer_info.unsigned_attrs = Some(SetOfVec::try_from(vec![attribute(
+                super::timestamp::ID_AA_TIME_STAMP_TOKEN,
+                token,
+            )?])?);
+        }
+        let cms = build_cms(self.signer_info, self.certificates)?;
+        let hex = super::hex(&cms);
+        let (start, end) = self.contents;
+        if hex.len() > end - start - 2 {
+            return Err(PadesError::TooLarge);
+        }
+        self.out[start + 1..start + 1 + hex.len()].copy_from_slice(hex.as_bytes());
+        Ok(self.out)
+    }
+}
+
+/// Adds an invisible signature field to `pdf` and signs it with `signer`; with `timestamped`,
+/// room is left for a signature timestamp and an ICP-Brasil signature names AD-RT.
+pub fn prepare_signature(
+    pdf: &[u8],
+    signer: &PdfSigner<'_>,
+    info: &SignatureInfo<'_>,
+    timestamped: bool,
+) -> Result<PreparedSignature, PadesError> {
+    let room = signer.contents_bytes() + if timestamped { TIMESTAMP_BYTES } else { 0 };
+    let mut out = append_signature_field(pdf, info, room)?;
+    let (contents, digest) = fill_byte_range(&mut out, pdf.len(), signer)?;
+    Ok(PreparedSignature {
+        out,
+        contents,
+        signer_info: signer_info(&digest, signer, timestamped)?,
+        certificates: signer.certificates(),
+    })
 }
 
 /// The signature reference dictionary of a certification signature: `DocMDP`, permissions 2.
@@ -511,12 +583,13 @@ fn append_signature_field(
     Ok(out)
 }
 
-/// Fills `/ByteRange` and `/Contents` of the signature appended after byte `appended`.
-fn fill_signature(
+/// Fills `/ByteRange` of the signature appended after byte `appended`; returns where its
+/// `/Contents` lies and the digest of the signed ranges.
+fn fill_byte_range(
     out: &mut [u8],
     appended: usize,
     signer: &PdfSigner<'_>,
-) -> Result<(), PadesError> {
+) -> Result<((usize, usize), Vec<u8>), PadesError> {
     let br = find(out, b"/ByteRange", appended)
         .ok_or_else(|| PadesError::Pdf("ByteRange not written".into()))?;
     let br_open = find(out, b"[", br).ok_or_else(|| PadesError::Pdf("ByteRange array".into()))?;
@@ -538,13 +611,7 @@ fn fill_signature(
     out[br_open + 1..br_close].copy_from_slice(format!("{ranges:<width$}").as_bytes());
 
     let digest = digest_ranges(signer.digest_algorithm(), &out[..start], &out[end..]);
-    let cms = build_cms(&digest, signer)?;
-    let hex = super::hex(&cms);
-    if hex.len() > end - start - 2 {
-        return Err(PadesError::TooLarge);
-    }
-    out[start + 1..start + 1 + hex.len()].copy_from_slice(hex.as_bytes());
-    Ok(())
+    Ok(((start, end), digest))
 }
 
 /// Why a PDF signature was not accepted.

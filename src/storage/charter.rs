@@ -235,7 +235,7 @@ impl Store {
                 }
             }
             for d in &c.documents {
-                insert_document!(tx, d.document, d.pdf.as_slice());
+                insert_document!(tx, d);
             }
             insert_events!(tx, &c.events);
             tx.commit().await?;

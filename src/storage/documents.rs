@@ -75,6 +75,10 @@ impl Document {
 pub struct SignedDocument {
     pub document: Document,
     pub pdf: Vec<u8>,
+    /// Why its signature carries no timestamp although the deployment asks for one (the
+    /// authority did not answer, and issuing without was configured): recorded in the
+    /// history of the record the document is about.
+    pub untimestamped: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]

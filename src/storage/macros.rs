@@ -121,7 +121,9 @@ macro_rules! insert_events {
     };
 }
 
-/// Inserts `$d` (a `documents::Document`) with its PDF bytes in the open transaction `$tx`.
+/// Inserts `$signed` (a `documents::SignedDocument`) with its PDF bytes in the open
+/// transaction `$tx`; one issued without the timestamp the deployment asks for says so in the
+/// history of the record it is about.
 macro_rules! insert_document {
     ($tx:expr, $d:expr, $pdf:expr) => {
         sqlx::query($crate::storage::documents::INSERT)
@@ -151,6 +153,30 @@ macro_rules! insert_document {
             .bind($pdf)
             .execute(&mut *$tx)
             .await?;
+    };
+    ($tx:expr, $signed:expr) => {
+        let signed: &$crate::storage::documents::SignedDocument = &$signed;
+        insert_document!($tx, signed.document, signed.pdf.as_slice());
+        if let Some(why) = &signed.untimestamped {
+            let d = &signed.document;
+            append_event!(
+                $tx,
+                &d.subject_type,
+                d.subject_id.to_string(),
+                "issued_without_timestamp",
+                "system",
+                Some(why.as_str()),
+                Some(&d.legal_basis_version),
+                d.issued_at,
+                serde_json::json!({
+                    "document_id": d.id,
+                    "kind": d.kind.as_str(),
+                    "number": d.number,
+                    "detail": "documento emitido sem carimbo do tempo: a autoridade de carimbo do tempo não respondeu",
+                })
+                .to_string(),
+            );
+        }
     };
 }
 

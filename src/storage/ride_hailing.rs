@@ -557,7 +557,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             for d in &grant.documents {
-                insert_document!(tx, d.document, d.pdf.as_slice());
+                insert_document!(tx, d);
             }
             let data = serde_json::json!({
                 "number": a.number,

@@ -256,6 +256,7 @@ async fn spawn_tuned(
         oidc: None,
         icp_policy: None,
         metrics_token: None,
+        tsa: Ok(None),
     };
     tune(&mut settings);
     let clock = Arc::new(FixedClock::new(t0()));
@@ -607,4 +608,37 @@ impl TestApp {
         let res = req.body(bytes).send().await.unwrap();
         crate::contract::checked(method, path, res).await
     }
+}
+
+/// Reads one HTTP/1.1 request from `socket`: its head (request line and headers, without the
+/// blank line) and its body of `Content-Length` bytes; `None` when the peer closed first.
+pub async fn read_http_request(socket: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
+    use tokio::io::AsyncReadExt as _;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let (head_end, length) = loop {
+        let n = socket.read(&mut chunk).await.unwrap_or(0);
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            break (end + 4, length);
+        }
+    };
+    while buf.len() < head_end + length {
+        let n = socket.read(&mut chunk).await.unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let head = String::from_utf8_lossy(&buf[..head_end - 4]).into_owned();
+    Some((head, buf[head_end..].to_vec()))
 }

@@ -33,7 +33,7 @@ const AD_RB_OID_DER: &str = "0608604c0107010b0101";
 const AD_RB_V1_1_HASH: &str = "44fc5816eb2d705d8c8f022a7f93b3fb49edfae1a7b9149ef6fab833e9bb63f8";
 
 /// One signed PDF of every document kind, written into `out` by `selo samples`' code.
-fn sample_pdfs(
+pub(crate) fn sample_pdfs(
     keys: &selo::signing::keys::Keys,
     keys_dir: &std::path::Path,
     out: &std::path::Path,
@@ -66,10 +66,12 @@ fn the_policy_a_signature_names_is_the_one_the_deployment_sets() {
     assert!(!cms.contains(AD_RB_OID_DER));
 }
 
-struct Profile {
-    issuer: Name,
-    subject: Name,
-    ca: bool,
+pub(crate) struct Profile {
+    pub issuer: Name,
+    pub subject: Name,
+    pub ca: bool,
+    /// A time-stamping authority's certificate: its only use is time-stamping (RFC 3161).
+    pub time_stamping: bool,
 }
 
 impl BuilderProfile for Profile {
@@ -110,7 +112,14 @@ impl BuilderProfile for Profile {
             KeyUsages::DigitalSignature | KeyUsages::NonRepudiation
         };
         ext.push(KeyUsage(usage).to_extension(tbs.subject(), &ext)?);
-        if !self.ca {
+        if self.time_stamping {
+            ext.push(
+                x509_cert::ext::pkix::ExtendedKeyUsage(vec![
+                    const_oid::db::rfc5280::ID_KP_TIME_STAMPING,
+                ])
+                .to_extension(tbs.subject(), &ext)?,
+            );
+        } else if !self.ca {
             // An A1-like certificate policy under ICP-Brasil's arc (DOC-ICP-04).
             let policies = CertificatePolicies(vec![PolicyInformation {
                 policy_identifier: const_oid::ObjectIdentifier::new_unwrap("2.16.76.1.2.1.99"),
@@ -122,18 +131,18 @@ impl BuilderProfile for Profile {
     }
 }
 
-fn name(s: &str) -> Name {
+pub(crate) fn name(s: &str) -> Name {
     Name::from_str(s).unwrap()
 }
 
 /// A key of the chain: RSA 2048 or P-256.
-enum Key {
+pub(crate) enum Key {
     Rsa(Box<rsa::PrivateKey>),
     Ec(p256::ecdsa::SigningKey),
 }
 
 impl Key {
-    fn new(rsa: bool) -> Self {
+    pub(crate) fn new(rsa: bool) -> Self {
         let mut rng = getrandom::rand_core::UnwrapErr(getrandom::SysRng);
         if rsa {
             Self::Rsa(Box::new(rsa::PrivateKey::new(&mut rng, 2048).unwrap()))
@@ -162,7 +171,13 @@ impl Key {
     }
 
     /// Issues a certificate for `subject_key` signed by this key.
-    fn issue(&self, profile: Profile, subject_key: &Key, serial: u32, days: u64) -> Certificate {
+    pub(crate) fn issue(
+        &self,
+        profile: Profile,
+        subject_key: &Key,
+        serial: u32,
+        days: u64,
+    ) -> Certificate {
         let validity = Validity::from_now(Duration::from_secs(days * 86_400)).unwrap();
         let builder = CertificateBuilder::new(
             profile,
@@ -185,7 +200,7 @@ impl Key {
 
 /// Root → intermediate → leaf, all RSA or all P-256; returns the leaf's key and the chain
 /// (leaf first) as a PKCS#12 file under `password`, and the root.
-fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
+pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
     let (root_key, int_key, leaf_key) = (Key::new(rsa), Key::new(rsa), Key::new(rsa));
     let root_name = name("CN=Raiz de TESTE,O=ICP-Brasil TESTE,C=BR");
     let int_name = name("CN=AC Intermediaria de TESTE,O=ICP-Brasil TESTE,C=BR");
@@ -194,6 +209,7 @@ fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
             issuer: root_name.clone(),
             subject: root_name.clone(),
             ca: true,
+            time_stamping: false,
         },
         &root_key,
         1,
@@ -204,6 +220,7 @@ fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
             issuer: root_name,
             subject: int_name.clone(),
             ca: true,
+            time_stamping: false,
         },
         &int_key,
         2,
@@ -216,6 +233,7 @@ fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
                 "CN=PREFEITURA MUNICIPAL DE TESTE:11222333000181,O=ICP-Brasil TESTE,C=BR",
             ),
             ca: false,
+            time_stamping: false,
         },
         &leaf_key,
         3,
@@ -227,7 +245,7 @@ fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Certificate) {
 }
 
 /// The hex of the signature dictionary's `/Contents <…>` (the last one that opens a string).
-fn contents_hex(pdf: &[u8]) -> String {
+pub(crate) fn contents_hex(pdf: &[u8]) -> String {
     let s = String::from_utf8_lossy(pdf);
     let hex = s
         .match_indices("/Contents")
@@ -338,6 +356,7 @@ fn a_wrong_password_a_short_key_or_an_expired_certificate_is_refused() {
             issuer: n.clone(),
             subject: n,
             ca: false,
+            time_stamping: false,
         },
         &short,
         9,

@@ -17,6 +17,7 @@ mod limits;
 mod nodes;
 mod pdf;
 mod smtp;
+mod tsa;
 
 mod acts;
 mod assembly;
@@ -57,6 +58,7 @@ mod services;
 mod startup;
 mod substitution;
 mod tasks;
+mod timestamps;
 mod validator;
 mod verification;
 mod webhooks;

@@ -29,6 +29,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         oidc: None,
         icp_policy: None,
         metrics_token: None,
+        tsa: Ok(None),
     }
 }
 

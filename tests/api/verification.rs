@@ -284,6 +284,7 @@ async fn a_verification_code_is_unique_across_every_kind_of_document() {
         documents: vec![SignedDocument {
             document: doc(code),
             pdf: b"%PDF-".to_vec(),
+            untimestamped: None,
         }],
         ..CharterCommit::default()
     };

@@ -12,7 +12,7 @@ use reqwest::StatusCode;
 use selo::signing::http_signature::{Refusal, SignedHeaders, verify_post};
 use selo::signing::keys::KeySet;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 
 use crate::helpers::{CPFS, TestApp};
 
@@ -65,35 +65,10 @@ impl Receiver {
         let seen = got.clone();
         tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 4096];
-                let (head_end, length) = loop {
-                    let n = socket.read(&mut chunk).await.unwrap_or(0);
-                    if n == 0 {
-                        break (0, 0);
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                    if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                        let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-                        let length = head
-                            .lines()
-                            .find_map(|l| l.strip_prefix("content-length:"))
-                            .and_then(|v| v.trim().parse::<usize>().ok())
-                            .unwrap_or(0);
-                        break (end + 4, length);
-                    }
-                };
-                if head_end == 0 {
+                let Some((head, body)) = crate::helpers::read_http_request(&mut socket).await
+                else {
                     continue;
-                }
-                while buf.len() < head_end + length {
-                    let n = socket.read(&mut chunk).await.unwrap_or(0);
-                    if n == 0 {
-                        break;
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                }
-                let head = String::from_utf8_lossy(&buf[..head_end - 4]).into_owned();
+                };
                 let mut lines = head.lines();
                 let path = lines
                     .next()
@@ -107,7 +82,7 @@ impl Receiver {
                 seen.lock().unwrap().push(Received {
                     path,
                     headers,
-                    body: buf[head_end..].to_vec(),
+                    body,
                 });
                 let status = script.lock().unwrap().next().unwrap_or(200);
                 let answer = format!(

@@ -161,6 +161,7 @@ async fn spawn_app_with(mail: selo::settings::Mail) -> App {
         oidc: None,
         icp_policy: None,
         metrics_token: None,
+        tsa: Ok(None),
     };
     let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();

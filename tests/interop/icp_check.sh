@@ -89,3 +89,23 @@ PY
   "$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --expect-invalid root.pem "tampered-$name"/*.pdf
 done
 echo "every document kind, signed with each imported certificate, validates in pdfsig and pyHanko"
+
+# Signature timestamps: OpenSSL's time-stamping authority (`openssl ts -reply`, its own root,
+# a certificate whose only use is time-stamping) behind a small HTTP wrapper answers selo's
+# RFC 3161 requests; the RSA signer's samples then name AD-RT v1.1 and carry the token, which
+# pyHanko validates with the TSA's root trusted beside the signer's.
+mkdir tsa
+source "$OLDPWD/tests/interop/openssl_tsa.sh" "$PWD/tsa"
+trap 'kill $TSA_PID 2>/dev/null; rm -rf "$work"' EXIT
+SELO_KEYS_DIR=keys-rsa SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" keys policy | tee policy.txt
+grep -q "AD-RT v1.1" policy.txt
+SELO_KEYS_DIR=keys-rsa SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" samples out-stamped >/dev/null
+stamped=(out-stamped/*.pdf)
+test "${#stamped[@]}" -eq 8
+test "$(cat tsa/tsaserial)" != 01
+"$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --policy 2.16.76.1.7.1.12.1.1 --tsa-root tsa/tsaroot.pem root.pem "${stamped[@]}"
+for f in "${stamped[@]}"; do
+  report=$(pdfsig -nssdir sql:nss "$f")
+  grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
+done
+echo "every document kind, timestamped by OpenSSL's TSA, validates in pyHanko (AD-RT, timestamp intact and trusted) and pdfsig"

@@ -1,11 +1,12 @@
 """Validate selo PDF signatures with pyHanko, the municipal root as the only trust anchor.
 
-usage: python pyhanko_validate.py [--policy OID] ROOT_PEM PDF [PDF ...]
+usage: python pyhanko_validate.py [--policy OID] [--tsa-root PEM] ROOT_PEM PDF [PDF ...]
        python pyhanko_validate.py --expect-invalid ROOT_PEM PDF [PDF ...]
 Prints pyHanko's summary for each file. Exits 0 when every file is INTACT:TRUSTED,UNTOUCHED
 (or, with --expect-invalid, when none is intact and trusted). With --policy, each signature
-must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1) with the
-policy's own signPolicyHash.
+must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1, AD-RT:
+2.16.76.1.7.1.12.1.1) with the policy's own signPolicyHash. With --tsa-root, each signature
+must carry a signature timestamp, intact and trusted under that root.
 """
 
 import sys
@@ -23,9 +24,12 @@ def load_root(path):
     return x509.Certificate.load(data)
 
 
-# The signPolicyHash inside PA_PAdES_AD_RB_v1_1.der (what ITI's VALIDAR compares), not the
-# SHA-256 of the file (95752d26…).
-AD_RB_SHA256 = "44fc5816eb2d705d8c8f022a7f93b3fb49edfae1a7b9149ef6fab833e9bb63f8"
+# The signPolicyHash inside PA_PAdES_AD_RB_v1_1.der and PA_PAdES_AD_RT_v1_1.der (what ITI's
+# VALIDAR compares), not the SHA-256 of the files (95752d26…, 953f7a20…).
+POLICY_HASHES = {
+    "2.16.76.1.7.1.11.1.1": "44fc5816eb2d705d8c8f022a7f93b3fb49edfae1a7b9149ef6fab833e9bb63f8",
+    "2.16.76.1.7.1.12.1.1": "fa1d44e76ad91e2f6cd471b6987e9c0f1c70d4b70da0956e7becf4dc792c0c1f",
+}
 
 
 def policy_of(sig):
@@ -36,7 +40,7 @@ def policy_of(sig):
     return None, None
 
 
-def summary(path, vc, policy=None):
+def summary(path, vc, policy=None, timestamped=False):
     try:
         with open(path, "rb") as f:
             reader = PdfFileReader(f, strict=False)
@@ -53,7 +57,15 @@ def summary(path, vc, policy=None):
             if policy:
                 oid, digest = policy_of(sigs[-1])
                 s += f" policy={oid}"
-                ok = ok and oid == policy and digest == AD_RB_SHA256
+                ok = ok and oid == policy and digest == POLICY_HASHES.get(policy)
+            if timestamped:
+                ts = status.timestamp_validity
+                if ts is None:
+                    s += " timestamp=None"
+                else:
+                    s += f" timestamp=intact:{ts.intact},valid:{ts.valid},trusted:{ts.trusted}"
+                    s += f" at={ts.timestamp.isoformat()}"
+                ok = ok and ts is not None and ts.intact and ts.valid and ts.trusted
             return s, ok
     except Exception as e:  # a broken file is not a valid signature
         return f"ERROR {type(e).__name__}: {e}", False
@@ -67,10 +79,15 @@ def main():
     policy = None
     if args and args[0] == "--policy":
         policy, args = args[1], args[2:]
-    vc = ValidationContext(trust_roots=[load_root(args[0])])
+    roots = []
+    if args and args[0] == "--tsa-root":
+        roots.append(load_root(args[1]))
+        args = args[2:]
+    timestamped = bool(roots)
+    vc = ValidationContext(trust_roots=[load_root(args[0])] + roots)
     failures = 0
     for path in args[1:]:
-        s, ok = summary(path, vc, policy)
+        s, ok = summary(path, vc, policy, timestamped)
         print(f"{path}: {s}")
         if ok == expect_invalid:
             failures += 1

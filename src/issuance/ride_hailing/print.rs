@@ -56,6 +56,8 @@ pub async fn print_shop_sticker(
         .await
         .map_err(|_| UseCaseError::Encoding)?
         .map_err(|_| UseCaseError::Internal("the rendered sticker could not be reopened"))?;
-    let (pdf, _) = sign_rendered(state, boxed, "Arte do adesivo para a gráfica", now).await?;
+    let pdf = sign_rendered(state, boxed, "Arte do adesivo para a gráfica", now)
+        .await?
+        .pdf;
     Ok(pdf)
 }

@@ -96,7 +96,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             for d in s.documents {
-                insert_document!(tx, d.document, d.pdf.as_slice());
+                insert_document!(tx, d);
             }
             insert_events!(tx, &s.events);
             tx.commit().await?;
