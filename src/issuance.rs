@@ -80,6 +80,9 @@ pub enum UseCaseError {
     /// A signature timestamp is required and the time-stamping authority gave none.
     #[error(transparent)]
     Timestamp(#[from] crate::signing::timestamp::TimestampError),
+    /// The signer's certificate is revoked, as its authority's revocation list says.
+    #[error(transparent)]
+    SignerRevoked(crate::signing::revocation::RevocationError),
 }
 
 /// The URL a QR code carries.

@@ -84,15 +84,30 @@ fn status_list_counters(
     (status_list_builds, status_list_judged)
 }
 
-/// Signature timestamps asked of the time-stamping authority, by outcome.
-fn timestamp_counter(registry: &mut Registry) -> Family<OutcomeLabels, Counter> {
+/// Signature timestamps asked of the time-stamping authority, and revocation data sought for
+/// the DSS, by outcome.
+struct SigningCounters {
+    timestamps: Family<OutcomeLabels, Counter>,
+    validation_data: Family<OutcomeLabels, Counter>,
+}
+
+fn signing_counters(registry: &mut Registry) -> SigningCounters {
     let timestamps = Family::<OutcomeLabels, Counter>::default();
     registry.register(
         "signature_timestamps",
         "Signature timestamps asked of the time-stamping authority: `stamped`, `refused` (nothing issued) or `issued_without` (issued without one, as configured)",
         timestamps.clone(),
     );
-    timestamps
+    let validation_data = Family::<OutcomeLabels, Counter>::default();
+    registry.register(
+        "validation_data",
+        "Documents whose signer names revocation lists: `embedded` (the lists in the DSS) or `unavailable` (issued without them)",
+        validation_data.clone(),
+    );
+    SigningCounters {
+        timestamps,
+        validation_data,
+    }
 }
 
 /// One node's metrics.
@@ -112,7 +127,7 @@ pub struct Metrics {
     status_list_age: Gauge,
     status_list_builds: Family<KindLabels, Counter>,
     status_list_judged: Counter<u64, AtomicU64>,
-    timestamps: Family<OutcomeLabels, Counter>,
+    signing: SigningCounters,
     database_errors: Counter<u64, AtomicU64>,
 }
 
@@ -204,7 +219,7 @@ impl Metrics {
             "Seconds since this node built the signed status list it serves (-1: none yet)",
         );
         let (status_list_builds, status_list_judged) = status_list_counters(&mut registry);
-        let timestamps = timestamp_counter(&mut registry);
+        let signing = signing_counters(&mut registry);
         let database_errors = Counter::default();
         registry.register(
             "metrics_database_errors",
@@ -227,7 +242,7 @@ impl Metrics {
             status_list_age,
             status_list_builds,
             status_list_judged,
-            timestamps,
+            signing,
             database_errors,
         }
     }
@@ -242,7 +257,16 @@ impl Metrics {
 
     /// A signature timestamp asked for: `stamped`, `refused` or `issued_without`.
     pub fn timestamp(&self, outcome: &'static str) {
-        self.timestamps
+        self.signing
+            .timestamps
+            .get_or_create(&OutcomeLabels { outcome })
+            .inc();
+    }
+
+    /// Revocation data sought for a document's DSS: `embedded` or `unavailable`.
+    pub fn validation_data(&self, outcome: &'static str) {
+        self.signing
+            .validation_data
             .get_or_create(&OutcomeLabels { outcome })
             .inc();
     }

@@ -49,6 +49,9 @@ pub struct Settings {
     /// timestamps every PDF signature carries; `Ok(None)` when unset, `Err` (which the start
     /// reports) when a value is malformed.
     pub tsa: Result<Option<TsaSettings>, String>,
+    /// `SELO_CRL_TIMEOUT_SECS`, default 10: how long signing waits for a certificate
+    /// authority's revocation list (kept in the PDF's DSS, PAdES B-LT).
+    pub crl_timeout: std::time::Duration,
 }
 
 /// The OpenID Connect provider the city registered selo with (gov.br's Login Único): the
@@ -529,6 +532,13 @@ impl Settings {
             icp_policy: var("SELO_ICP_POLICY"),
             metrics_token: var("SELO_METRICS_TOKEN"),
             tsa: TsaSettings::from_env(&var),
+            crl_timeout: var("SELO_CRL_TIMEOUT_SECS")
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|s| (1..=120).contains(s))
+                .map_or(
+                    std::time::Duration::from_secs(10),
+                    std::time::Duration::from_secs,
+                ),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod pades;
 pub mod pkcs12;
 pub mod pki;
 pub mod policy;
+pub mod revocation;
 pub mod secrets;
 pub mod status_list;
 pub mod timestamp;

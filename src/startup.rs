@@ -188,6 +188,10 @@ impl Application {
             mail_wake: Arc::default(),
             metrics: Arc::default(),
             tsa,
+            revocation: Arc::new(
+                crate::signing::revocation::RevocationFetcher::new(settings.crl_timeout)
+                    .context("the revocation lists' client")?,
+            ),
         };
         start_mail(&state)?;
         let limits = state.rate_limits.clone();

@@ -39,6 +39,8 @@ pub struct AppState {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The time-stamping authority every PDF signature's timestamp comes from, when set.
     pub tsa: Option<Arc<crate::signing::timestamp::Timestamper>>,
+    /// The revocation lists a signer's certificates name, fetched and kept for the DSS.
+    pub revocation: Arc<crate::signing::revocation::RevocationFetcher>,
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after

@@ -16,6 +16,7 @@ use crate::domain::ride_hailing::registry::{Cnh, Driver, RideHailingAuthorizatio
 use crate::signing::keys::Keys;
 use crate::signing::pades::{self, SignatureInfo};
 use crate::signing::pki::ROOT_CERT_FILE;
+use crate::signing::revocation::RevocationFetcher;
 use crate::signing::timestamp::Timestamper;
 use crate::signing::token::{self, TokenPayload};
 use crate::storage::DocumentKind;
@@ -152,6 +153,8 @@ pub enum SampleError {
     Sign(#[from] pades::PadesError),
     #[error(transparent)]
     Timestamp(#[from] crate::signing::timestamp::TimestampError),
+    #[error(transparent)]
+    Revocation(#[from] crate::signing::revocation::RevocationError),
     #[error("could not write {0}: {1}")]
     Io(String, std::io::Error),
 }
@@ -169,9 +172,12 @@ struct SampleWriter<'a> {
     written: Vec<std::path::PathBuf>,
     /// Every printed text at the widest the API accepts.
     widest: bool,
-    /// The time-stamping authority whose timestamps the signatures carry, with the runtime
-    /// its requests run on.
-    stamper: Option<(&'a Timestamper, tokio::runtime::Runtime)>,
+    /// The time-stamping authority whose timestamps the signatures carry.
+    stamper: Option<&'a Timestamper>,
+    /// The revocation lists the signer's certificates name, for the DSS.
+    revocation: RevocationFetcher,
+    /// Where the authorities' requests run.
+    runtime: tokio::runtime::Runtime,
 }
 
 /// `n` characters of wide glyphs the documents' fonts draw (Latin with diacritics, Greek,
@@ -235,17 +241,25 @@ impl SampleWriter<'_> {
             reason: kind.label_pt(),
             location: &self.letterhead.profile.prefeitura.city,
         };
-        let signed = match &self.stamper {
-            None => pades::sign_pdf(&pdf, &self.keys.pdf_signer(), &info)?,
-            Some((tsa, runtime)) => {
-                let prepared =
-                    pades::prepare_signature(&pdf, &self.keys.pdf_signer(), &info, true)?;
-                let stamp = runtime.block_on(tsa.stamp(prepared.value()))?;
-                prepared.finish(Some(&stamp.token))?
+        let by = self.keys.pdf_signer();
+        let (file, tsa_certs) = match self.stamper {
+            None => (pades::sign_pdf(&pdf, &by, &info)?, Vec::new()),
+            Some(tsa) => {
+                let prepared = pades::prepare_signature(&pdf, &by, &info, true)?;
+                let stamp = self.runtime.block_on(tsa.stamp(prepared.value()))?;
+                let certs = crate::signing::timestamp::certificates_of(&stamp.token);
+                (prepared.finish(Some(&stamp.token))?, certs)
             }
         };
+        let dss = self
+            .runtime
+            .block_on(self.revocation.dss_contents(by.certificates(), tsa_certs))?;
+        let file = match dss {
+            Some((certs, crls)) => pades::add_dss(&file, &certs, &crls)?,
+            None => file,
+        };
         let path = self.dir.join(format!("{}.pdf", kind.as_str()));
-        std::fs::write(&path, signed).map_err(io_error(&path))?;
+        std::fs::write(&path, file).map_err(io_error(&path))?;
         self.written.push(path);
         Ok(())
     }
@@ -536,16 +550,11 @@ fn write(
     tsa: Option<&Timestamper>,
 ) -> Result<Vec<std::path::PathBuf>, SampleError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let stamper = match tsa {
-        None => None,
-        Some(tsa) => Some((
-            tsa,
-            tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(io_error(dir))?,
-        )),
-    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(io_error(dir))?;
+    let revocation = RevocationFetcher::new(std::time::Duration::from_secs(10))?;
     let mut w = SampleWriter {
         dir,
         keys,
@@ -554,7 +563,9 @@ fn write(
         renderer: Renderer::new(1, letterhead.profile.clone()),
         written: Vec::new(),
         widest,
-        stamper,
+        stamper: tsa,
+        revocation,
+        runtime,
     };
     w.ride_hailing_documents()?;
     w.charter_documents()?;

@@ -272,6 +272,15 @@ impl From<UseCaseError> for ApiError {
                     .unwrap_or_default(),
             ),
             UseCaseError::Storage(e) => e.into(),
+            UseCaseError::SignerRevoked(e) => {
+                tracing::error!(error = %e, "the signer's certificate is revoked; nothing issued");
+                Self::Unavailable(
+                    "O certificado da Prefeitura consta como revogado na lista de revogação da \
+                     autoridade certificadora; nenhum documento foi emitido. Importe um \
+                     certificado válido."
+                        .into(),
+                )
+            }
             UseCaseError::Timestamp(e) => {
                 // Nothing was committed and the reserved number was voided.
                 tracing::warn!(error = %e, "no signature timestamp; nothing issued");

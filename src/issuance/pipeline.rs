@@ -179,6 +179,7 @@ pub(crate) async fn void(state: &AppState, number: &str, failure: &UseCaseError)
             "falha ao gerar o documento"
         }
         UseCaseError::Timestamp(_) => "carimbo do tempo indisponível",
+        UseCaseError::SignerRevoked(_) => "certificado da Prefeitura revogado",
         _ => "falha ao emitir o documento",
     };
     if let Err(e) = state
@@ -390,11 +391,13 @@ pub(crate) async fn sign_rendered(
             let prepared = prepare(state, unsigned.clone(), reason, now, true).await?;
             match tsa.stamp(prepared.value()).await {
                 Ok(stamp) => {
+                    let tsa_certs = crate::signing::timestamp::certificates_of(&stamp.token);
                     let pdf =
                         tokio::task::spawn_blocking(move || prepared.finish(Some(&stamp.token)))
                             .await
                             .map_err(|_| UseCaseError::Encoding)??;
                     state.metrics.timestamp("stamped");
+                    let pdf = with_validation_data(state, pdf, tsa_certs).await?;
                     return Ok(signed_pdf(pdf, None));
                 }
                 Err(e) if tsa.settings.fallback == Fallback::IssueWithout => {
@@ -413,7 +416,38 @@ pub(crate) async fn sign_rendered(
     let pdf = tokio::task::spawn_blocking(move || prepared.finish(None))
         .await
         .map_err(|_| UseCaseError::Encoding)??;
+    let pdf = with_validation_data(state, pdf, Vec::new()).await?;
     Ok(signed_pdf(pdf, untimestamped))
+}
+
+/// PAdES B-LT: when the signer's certificates name revocation lists, the lists and the
+/// certificates (the signer's chain, and the time-stamping authority's) go into the PDF's
+/// Document Security Store. A list that cannot be had in time leaves the document without
+/// it (said in the log and the metrics); a list that names the signer as revoked stops
+/// the issuance.
+async fn with_validation_data(
+    state: &AppState,
+    pdf: Vec<u8>,
+    tsa_certs: Vec<x509_cert::certificate::Certificate>,
+) -> Result<Vec<u8>, UseCaseError> {
+    use crate::signing::revocation::RevocationError;
+    let signer = state.keys.pdf_signer().certificates();
+    match state.revocation.dss_contents(signer, tsa_certs).await {
+        Ok(None) => Ok(pdf),
+        Ok(Some((ders, crls))) => {
+            let pdf = tokio::task::spawn_blocking(move || pades::add_dss(&pdf, &ders, &crls))
+                .await
+                .map_err(|_| UseCaseError::Encoding)??;
+            state.metrics.validation_data("embedded");
+            Ok(pdf)
+        }
+        Err(e @ RevocationError::Revoked { .. }) => Err(UseCaseError::SignerRevoked(e)),
+        Err(e) => {
+            state.metrics.validation_data("unavailable");
+            tracing::warn!(error = %e, "no revocation data: the document is issued without its DSS");
+            Ok(pdf)
+        }
+    }
 }
 
 fn signed_pdf(pdf: Vec<u8>, untimestamped: Option<String>) -> SignedPdf {

@@ -120,7 +120,8 @@ impl PdfSigner<'_> {
         }
     }
 
-    fn certificates(&self) -> Vec<Certificate> {
+    /// The certificates the signature carries: the signer's first, then its issuers.
+    pub fn certificates(&self) -> Vec<Certificate> {
         match self {
             Self::Ed25519 { chain, .. } => vec![chain.signing.clone(), chain.root.clone()],
             Self::Imported(i) => i.chain.clone(),
@@ -482,6 +483,17 @@ fn add_widget(
     inc.new_document.add_object(widget)
 }
 
+/// `pdf` read, with the id of its catalog.
+fn load_with_catalog(pdf: &[u8]) -> Result<(lopdf::Document, lopdf::ObjectId), PadesError> {
+    let doc = lopdf::Document::load_mem(pdf).map_err(pdf_err)?;
+    let catalog_id = doc
+        .trailer
+        .get(b"Root")
+        .and_then(Object::as_reference)
+        .map_err(pdf_err)?;
+    Ok((doc, catalog_id))
+}
+
 /// Writes the incremental update: signature dictionary with placeholders, invisible widget
 /// on page 1, `/AcroForm` in the catalog.
 fn append_signature_field(
@@ -489,12 +501,7 @@ fn append_signature_field(
     info: &SignatureInfo<'_>,
     contents_bytes: usize,
 ) -> Result<Vec<u8>, PadesError> {
-    let prev = lopdf::Document::load_mem(pdf).map_err(pdf_err)?;
-    let catalog_id = prev
-        .trailer
-        .get(b"Root")
-        .and_then(Object::as_reference)
-        .map_err(pdf_err)?;
+    let (prev, catalog_id) = load_with_catalog(pdf)?;
     let page_id = *prev
         .get_pages()
         .get(&1)
@@ -612,6 +619,142 @@ fn fill_byte_range(
 
     let digest = digest_ranges(signer.digest_algorithm(), &out[..start], &out[end..]);
     Ok(((start, end), digest))
+}
+
+/// The raw `/Contents` of the last signature of `pdf` (the CMS with its zero padding), as the
+/// key of its VRI entry reads it.
+fn last_signature_contents(pdf: &[u8]) -> Option<Vec<u8>> {
+    let [_, b, c, _] = parse_byte_range(pdf).ok()?;
+    pdf[b + 1..c - 1]
+        .chunks(2)
+        .map(|h| {
+            std::str::from_utf8(h)
+                .ok()
+                .and_then(|s| u8::from_str_radix(s, 16).ok())
+        })
+        .collect()
+}
+
+/// Appends the Document Security Store (PAdES B-LT, ISO 32000-2 12.8.4.3) to a signed `pdf`
+/// as an incremental update: `certs` and `crls` (DER) as streams, listed in `/Certs` and
+/// `/CRLs` and in the VRI entry of the last signature (its key the upper-case hex SHA-1 of the
+/// signature's `/Contents`). The signed revision stays byte for byte as it was; a `DocMDP` P 2
+/// certification allows the addition.
+pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8>, PadesError> {
+    use sha1::Sha1;
+    let contents = last_signature_contents(pdf)
+        .ok_or_else(|| PadesError::Pdf("no signature to add validation data for".into()))?;
+    let (prev, catalog_id) = load_with_catalog(pdf)?;
+    let mut inc = IncrementalDocument::create_from(pdf.to_vec(), prev);
+    let mut streams = |items: &[Vec<u8>]| -> Vec<Object> {
+        items
+            .iter()
+            .map(|bytes| {
+                Object::Reference(
+                    inc.new_document
+                        .add_object(lopdf::Stream::new(Dictionary::new(), bytes.clone())),
+                )
+            })
+            .collect()
+    };
+    let cert_refs = streams(certs);
+    let crl_refs = streams(crls);
+    let vri_key = super::hex(&Sha1::digest(&contents)).to_uppercase();
+    let vri = Dictionary::from_iter([
+        ("Cert", Object::Array(cert_refs.clone())),
+        ("CRL", Object::Array(crl_refs.clone())),
+    ]);
+    let dss = Dictionary::from_iter([
+        ("Type", Object::Name(b"DSS".to_vec())),
+        ("Certs", Object::Array(cert_refs)),
+        ("CRLs", Object::Array(crl_refs)),
+        (
+            "VRI",
+            Object::Dictionary(Dictionary::from_iter([(
+                vri_key.as_str(),
+                Object::Dictionary(vri),
+            )])),
+        ),
+    ]);
+    let dss_id = inc.new_document.add_object(dss);
+    inc.opt_clone_object_to_new_document(catalog_id)
+        .map_err(pdf_err)?;
+    inc.new_document
+        .get_dictionary_mut(catalog_id)
+        .map_err(pdf_err)?
+        .set("DSS", Object::Reference(dss_id));
+    let mut out = Vec::with_capacity(
+        pdf.len() + certs.iter().chain(crls).map(Vec::len).sum::<usize>() + 4096,
+    );
+    inc.save_to(&mut out).map_err(pdf_err)?;
+    Ok(out)
+}
+
+/// The objects reachable from `root` in `doc` (through references, arrays, dictionaries and
+/// stream dictionaries).
+fn reachable(doc: &lopdf::Document, root: &Object) -> std::collections::HashSet<lopdf::ObjectId> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![root.clone()];
+    while let Some(o) = stack.pop() {
+        match o {
+            Object::Reference(id) => {
+                if seen.insert(id)
+                    && let Ok(obj) = doc.get_object(id)
+                {
+                    stack.push(obj.clone());
+                }
+            }
+            Object::Array(items) => stack.extend(items),
+            Object::Dictionary(d) => stack.extend(d.iter().map(|(_, v)| v.clone())),
+            Object::Stream(s) => stack.extend(s.dict.iter().map(|(_, v)| v.clone())),
+            _ => {}
+        }
+    }
+    seen
+}
+
+/// Whether what follows the signed revision (`pdf[..signed_end]`) only adds validation data:
+/// every object changed or added is the catalog, changed in its `/DSS` alone, or reachable
+/// from that `/DSS`; nothing of the signed revision is removed.
+fn only_validation_data_after(pdf: &[u8], signed_end: usize) -> bool {
+    let (Ok(signed), Ok(full)) = (
+        lopdf::Document::load_mem(&pdf[..signed_end]),
+        lopdf::Document::load_mem(pdf),
+    ) else {
+        return false;
+    };
+    let root = |d: &lopdf::Document| d.trailer.get(b"Root").and_then(Object::as_reference).ok();
+    let (Some(catalog_id), true) = (root(&full), root(&full) == root(&signed)) else {
+        return false;
+    };
+    let Ok(catalog) = full.get_dictionary(catalog_id) else {
+        return false;
+    };
+    // An update that adds a DSS, complete to its end of file.
+    let Ok(dss) = catalog.get(b"DSS") else {
+        return false;
+    };
+    if !pdf[signed_end..].trim_ascii_end().ends_with(b"%%EOF") {
+        return false;
+    }
+    let dss = reachable(&full, dss);
+    let without_dss = |d: &Dictionary| {
+        let mut d = d.clone();
+        d.remove(b"DSS");
+        d
+    };
+    signed
+        .objects
+        .keys()
+        .all(|id| full.objects.contains_key(id))
+        && full.objects.iter().all(|(id, obj)| {
+            if *id == catalog_id {
+                return signed
+                    .get_dictionary(catalog_id)
+                    .is_ok_and(|before| without_dss(before) == without_dss(catalog));
+            }
+            signed.objects.get(id) == Some(obj) || dss.contains(id)
+        })
 }
 
 /// Why a PDF signature was not accepted.
@@ -824,7 +967,8 @@ pub fn verify_pdf_with(
         }
         format!("x509:{}", super::imported::fingerprint(cert))
     };
-    if c + d != pdf.len() {
+    // What follows the signed revision may only add validation data (a DSS, PAdES B-LT).
+    if c + d != pdf.len() && !only_validation_data_after(pdf, c + d) {
         return Err(PdfVerifyError::ModifiedAfterSigning);
     }
     let signed_at = rfind(&pdf[..b], b"/M").and_then(|m| {
@@ -882,6 +1026,39 @@ mod tests {
         // The AcroForm's field is the same signature.
         let fields = catalog.get(b"AcroForm").unwrap().as_dict().unwrap();
         assert!(fields.get(b"Fields").is_ok());
+    }
+
+    #[test]
+    fn a_dss_added_after_the_signature_keeps_it_valid_and_names_it_in_its_vri() {
+        let (pdf, chain, public) = signed();
+        let cert = chain.signing.to_der().unwrap();
+        let with_dss = add_dss(&pdf, std::slice::from_ref(&cert), &[b"lista".to_vec()]).unwrap();
+        assert_eq!(
+            &with_dss[..pdf.len()],
+            &pdf[..],
+            "the signed revision is kept as it was"
+        );
+        verify_pdf(&with_dss, &chain.root, &public).unwrap();
+        let doc = lopdf::Document::load_mem(&with_dss).unwrap();
+        let dss_id = doc
+            .catalog()
+            .unwrap()
+            .get(b"DSS")
+            .unwrap()
+            .as_reference()
+            .unwrap();
+        let dss = doc.get_dictionary(dss_id).unwrap();
+        let vri = dss.get(b"VRI").unwrap().as_dict().unwrap();
+        let key = super::super::hex(&sha1::Sha1::digest(last_signature_contents(&pdf).unwrap()))
+            .to_uppercase();
+        assert!(vri.get(key.as_bytes()).is_ok());
+        // An update that adds no DSS is not validation data.
+        let mut appended = pdf.clone();
+        appended.extend_from_slice(b"\n% appended\n%%EOF\n");
+        assert_eq!(
+            verify_pdf(&appended, &chain.root, &public),
+            Err(PdfVerifyError::ModifiedAfterSigning)
+        );
     }
 
     #[test]

@@ -263,6 +263,24 @@ fn check_signer(sd: &SignedData, tst_info: &[u8]) -> Result<Certificate, Timesta
     Ok(cert)
 }
 
+/// The certificates a timestamp token (DER of its `ContentInfo`) carries.
+pub fn certificates_of(token: &[u8]) -> Vec<Certificate> {
+    ContentInfo::from_der(token)
+        .ok()
+        .and_then(|t| t.content.decode_as::<SignedData>().ok())
+        .and_then(|sd| sd.certificates)
+        .map(|set| {
+            set.0
+                .iter()
+                .filter_map(|c| match c {
+                    CertificateChoices::Certificate(c) => Some(c.clone()),
+                    CertificateChoices::Other(_) => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Checks a TSA's answer to a request for `data` with `nonce`; returns the token.
 pub fn check_response(body: &[u8], data: &[u8], nonce: &Int) -> Result<Stamp, TimestampError> {
     let invalid = TimestampError::Invalid;

@@ -257,6 +257,7 @@ async fn spawn_tuned(
         icp_policy: None,
         metrics_token: None,
         tsa: Ok(None),
+        crl_timeout: std::time::Duration::from_secs(5),
     };
     tune(&mut settings);
     let clock = Arc::new(FixedClock::new(t0()));

@@ -72,6 +72,8 @@ pub(crate) struct Profile {
     pub ca: bool,
     /// A time-stamping authority's certificate: its only use is time-stamping (RFC 3161).
     pub time_stamping: bool,
+    /// Where the issuer publishes its revocation list (the CRL distribution point).
+    pub crl_url: Option<String>,
 }
 
 impl BuilderProfile for Profile {
@@ -112,6 +114,22 @@ impl BuilderProfile for Profile {
             KeyUsages::DigitalSignature | KeyUsages::NonRepudiation
         };
         ext.push(KeyUsage(usage).to_extension(tbs.subject(), &ext)?);
+        if let Some(url) = &self.crl_url {
+            use x509_cert::ext::pkix::crl::dp::DistributionPoint;
+            use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
+            ext.push(
+                x509_cert::ext::pkix::CrlDistributionPoints(vec![DistributionPoint {
+                    distribution_point: Some(DistributionPointName::FullName(vec![
+                        GeneralName::UniformResourceIdentifier(
+                            der::asn1::Ia5String::new(url).unwrap(),
+                        ),
+                    ])),
+                    reasons: None,
+                    crl_issuer: None,
+                }])
+                .to_extension(tbs.subject(), &ext)?,
+            );
+        }
         if self.time_stamping {
             ext.push(
                 x509_cert::ext::pkix::ExtendedKeyUsage(vec![
@@ -162,7 +180,7 @@ impl Key {
         }
     }
 
-    fn pkcs8(&self) -> Vec<u8> {
+    pub(crate) fn pkcs8(&self) -> Vec<u8> {
         use pkcs8::EncodePrivateKey as _;
         match self {
             Self::Rsa(k) => k.to_pkcs8_der().unwrap().as_bytes().to_vec(),
@@ -210,6 +228,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             subject: root_name.clone(),
             ca: true,
             time_stamping: false,
+            crl_url: None,
         },
         &root_key,
         1,
@@ -221,6 +240,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             subject: int_name.clone(),
             ca: true,
             time_stamping: false,
+            crl_url: None,
         },
         &int_key,
         2,
@@ -234,6 +254,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             ),
             ca: false,
             time_stamping: false,
+            crl_url: None,
         },
         &leaf_key,
         3,
@@ -357,6 +378,7 @@ fn a_wrong_password_a_short_key_or_an_expired_certificate_is_refused() {
             subject: n,
             ca: false,
             time_stamping: false,
+            crl_url: None,
         },
         &short,
         9,

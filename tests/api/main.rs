@@ -35,6 +35,7 @@ mod first_filings;
 mod follows;
 mod icp;
 mod legal_bases;
+mod ltv;
 mod metrics;
 mod migrations;
 mod officials;

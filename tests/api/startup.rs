@@ -30,6 +30,7 @@ fn settings(keys: &std::path::Path, data: &std::path::Path, env: Environment) ->
         icp_policy: None,
         metrics_token: None,
         tsa: Ok(None),
+        crl_timeout: std::time::Duration::from_secs(5),
     }
 }
 

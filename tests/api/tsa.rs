@@ -51,6 +51,7 @@ impl TestTsa {
                 subject: name("CN=Carimbo do tempo de TESTE,O=ACT TESTE,C=BR"),
                 ca: false,
                 time_stamping: true,
+                crl_url: None,
             },
             &tsa_key,
             2,

@@ -162,6 +162,7 @@ async fn spawn_app_with(mail: selo::settings::Mail) -> App {
         icp_policy: None,
         metrics_token: None,
         tsa: Ok(None),
+        crl_timeout: std::time::Duration::from_secs(5),
     };
     let clock = Arc::new(FixedClock::new(at("2026-11-30T16:00:00Z")));
     let app = Application::build(settings, clock.clone()).await.unwrap();

@@ -31,13 +31,18 @@ certificatePolicies = 2.16.76.1.2.1.99
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 CNF
-openssl req -x509 -newkey rsa:2048 -nodes -keyout root.key -out root.pem -days 30 \
-  -subj "/C=BR/O=ICP-Brasil TESTE/CN=Raiz de TESTE" \
-  -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -keyout int.key -out int.csr \
-  -subj "/C=BR/O=ICP-Brasil TESTE/CN=AC Intermediaria de TESTE" 2>/dev/null
-openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -out int.pem -days 30 -extfile ext.cnf -extensions ca 2>/dev/null
-cat int.pem root.pem > cas.pem
+# A root and an intermediate in the current folder (root.key/.pem, int.key/.pem, and cas.pem
+# with both), named ROOT_CN and INT_CN, the intermediate with ext.cnf's [ca] extensions.
+make_cas() { # ROOT_CN INT_CN
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout root.key -out root.pem -days 30 \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=$1" \
+    -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -keyout int.key -out int.csr \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=$2" 2>/dev/null
+  openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -out int.pem -days 30 -extfile ext.cnf -extensions ca 2>/dev/null
+  cat int.pem root.pem > cas.pem
+}
+make_cas "Raiz de TESTE" "AC Intermediaria de TESTE"
 leaf() { # NAME KEYGEN-ARGS…
   local name=$1; shift
   openssl req -new "$@" -nodes -keyout "$name.key" -out "$name.csr" \
@@ -109,3 +114,44 @@ for f in "${stamped[@]}"; do
   grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
 done
 echo "every document kind, timestamped by OpenSSL's TSA, validates in pyHanko (AD-RT, timestamp intact and trusted) and pdfsig"
+
+# Long-term validation data (PAdES B-LT): a chain whose intermediate and leaf name their
+# issuers' CRLs, which OpenSSL's `ca -gencrl` makes and Python's http.server serves on
+# loopback. selo fetches and checks them when it signs and keeps them with the chain in the
+# DSS, after the signature; pyHanko reads that DSS, finds it the only change after the
+# signature (EXTENDED_WITH_LTA_UPDATES, acceptable to DocMDP P 2) and still validates the
+# signature, AD-RT and its timestamp; pdfsig still reports the signature valid.
+mkdir ltv
+crl_port=$((20000 + RANDOM % 20000))
+crl_url="http://127.0.0.1:$crl_port"
+(
+  cd ltv
+  printf '[ca]\nbasicConstraints = critical, CA:true\nkeyUsage = critical, keyCertSign, cRLSign\ncrlDistributionPoints = URI:%s/root.crl\n[leaf]\nbasicConstraints = critical, CA:false\nkeyUsage = critical, digitalSignature, nonRepudiation\ncertificatePolicies = 2.16.76.1.2.1.99\ncrlDistributionPoints = URI:%s/int.crl\n' "$crl_url" "$crl_url" > ext.cnf
+  make_cas "Raiz LCR de TESTE" "AC LCR de TESTE"
+  openssl req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=PREFEITURA MUNICIPAL DE TESTE LCR:11222333000181" 2>/dev/null
+  openssl x509 -req -in leaf.csr -CA int.pem -CAkey int.key -out leaf.pem -days 30 -extfile ext.cnf -extensions leaf 2>/dev/null
+  for ca in root int; do
+    mkdir "db-$ca" && touch "db-$ca/index.txt" && echo 01 > "db-$ca/crlnumber"
+    printf '[ca]\ndefault_ca = this\n[this]\ndatabase = db-%s/index.txt\ncrlnumber = db-%s/crlnumber\ndefault_md = sha256\ndefault_crl_days = 7\n' "$ca" "$ca" > "crl-$ca.cnf"
+    openssl ca -gencrl -config "crl-$ca.cnf" -keyfile "$ca.key" -cert "$ca.pem" -out "$ca.crl.pem" 2>/dev/null
+    openssl crl -in "$ca.crl.pem" -outform DER -out "$ca.crl"
+  done
+  openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile cas.pem -passout pass:segredo -out leaf.p12
+)
+python3 -m http.server "$crl_port" --bind 127.0.0.1 --directory ltv >/dev/null 2>&1 &
+crl_pid=$!
+trap 'kill $TSA_PID $crl_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$crl_port") 2>/dev/null && break; sleep 0.1; done
+"$selo" keys generate keys-ltv >/dev/null
+echo segredo | "$selo" keys import-pkcs12 ltv/leaf.p12 keys-ltv >/dev/null
+SELO_KEYS_DIR=keys-ltv SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" samples out-ltv >/dev/null
+ltv=(out-ltv/*.pdf)
+test "${#ltv[@]}" -eq 8
+"$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --policy 2.16.76.1.7.1.12.1.1 --tsa-root tsa/tsaroot.pem --dss ltv/root.pem "${ltv[@]}"
+certutil -A -d sql:nss -n raiz-lcr -t "CT,C,C" -i ltv/root.pem
+for f in "${ltv[@]}"; do
+  report=$(pdfsig -nssdir sql:nss "$f")
+  grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
+done
+echo "every document kind, with its chain's CRLs in the DSS, validates in pyHanko and pdfsig"

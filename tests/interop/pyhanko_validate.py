@@ -1,12 +1,14 @@
 """Validate selo PDF signatures with pyHanko, the municipal root as the only trust anchor.
 
-usage: python pyhanko_validate.py [--policy OID] [--tsa-root PEM] ROOT_PEM PDF [PDF ...]
+usage: python pyhanko_validate.py [--policy OID] [--tsa-root PEM] [--dss] ROOT_PEM PDF [PDF ...]
        python pyhanko_validate.py --expect-invalid ROOT_PEM PDF [PDF ...]
 Prints pyHanko's summary for each file. Exits 0 when every file is INTACT:TRUSTED,UNTOUCHED
 (or, with --expect-invalid, when none is intact and trusted). With --policy, each signature
 must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1, AD-RT:
 2.16.76.1.7.1.12.1.1) with the policy's own signPolicyHash. With --tsa-root, each signature
-must carry a signature timestamp, intact and trusted under that root.
+must carry a signature timestamp, intact and trusted under that root. With --dss, each file
+must carry a Document Security Store with certificates and revocation lists, added after the
+signature as its only change (pyHanko: EXTENDED_WITH_LTA_UPDATES, acceptable to DocMDP).
 """
 
 import sys
@@ -14,6 +16,7 @@ import sys
 from asn1crypto import pem, x509
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation import validate_pdf_signature
+from pyhanko.sign.validation.dss import DocumentSecurityStore
 from pyhanko_certvalidator import ValidationContext
 
 
@@ -40,7 +43,7 @@ def policy_of(sig):
     return None, None
 
 
-def summary(path, vc, policy=None, timestamped=False):
+def summary(path, vc, policy=None, timestamped=False, dss=False):
     try:
         with open(path, "rb") as f:
             reader = PdfFileReader(f, strict=False)
@@ -49,7 +52,14 @@ def summary(path, vc, policy=None, timestamped=False):
                 return "NO SIGNATURE", False
             status = validate_pdf_signature(sigs[-1], vc)
             s = status.summary()
-            ok = status.intact and status.valid and status.trusted and s.endswith("UNTOUCHED")
+            ok = status.intact and status.valid and status.trusted
+            if dss:
+                store = DocumentSecurityStore.read_dss(reader)
+                s += f" dss=certs:{len(store.certs)},crls:{len(store.crls)}"
+                ok = ok and "EXTENDED_WITH_LTA_UPDATES" in s and len(store.crls) > 0
+                ok = ok and len(store.certs) > 0 and status.docmdp_ok is True
+            else:
+                ok = ok and s.endswith("UNTOUCHED")
             # A certification signature, DocMDP P 2 (form filling and signatures allowed).
             level = sigs[-1].docmdp_level
             s += f" docmdp={getattr(level, 'name', None)} docmdp_ok={status.docmdp_ok}"
@@ -84,10 +94,13 @@ def main():
         roots.append(load_root(args[1]))
         args = args[2:]
     timestamped = bool(roots)
+    dss = bool(args) and args[0] == "--dss"
+    if dss:
+        args = args[1:]
     vc = ValidationContext(trust_roots=[load_root(args[0])] + roots)
     failures = 0
     for path in args[1:]:
-        s, ok = summary(path, vc, policy, timestamped)
+        s, ok = summary(path, vc, policy, timestamped, dss)
         print(f"{path}: {s}")
         if ok == expect_invalid:
             failures += 1

@@ -1,0 +1,259 @@
+//! Long-term validation data (PAdES B-LT): a signer whose certificates name revocation lists
+//! gets them, checked, in the PDF's Document Security Store with its chain, as an update after
+//! the signature that selo's own verification accepts (and nothing else after it). The lists
+//! here are made and served by the test: root → intermediate → A1-like leaf, P-256, each
+//! certificate naming its issuer's CRL on a loopback port.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use der::Encode;
+use p256::ecdsa::signature::Signer as _;
+use reqwest::StatusCode;
+use tokio::io::AsyncWriteExt;
+use x509_cert::certificate::Certificate;
+use x509_cert::crl::{CertificateList, RevokedCert, TbsCertList};
+use x509_cert::time::Time;
+
+use selo::signing::pades::{PdfVerifyError, verify_pdf_with};
+
+use crate::helpers::{TestApp, spawn_app_on};
+use crate::icp::{Key, Profile, name};
+
+/// The CRLs served, by path (`/root.crl`, `/int.crl`); a missing one answers 404.
+type Served = Arc<Mutex<std::collections::HashMap<String, Vec<u8>>>>;
+
+async fn serve_crls() -> (String, Served) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let served: Served = Arc::default();
+    let lists = served.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some((head, _)) = crate::helpers::read_http_request(&mut socket).await else {
+                continue;
+            };
+            let path = head.split(' ').nth(1).unwrap_or_default().to_owned();
+            let body = lists.lock().unwrap().get(&path).cloned();
+            let answer = match body {
+                Some(b) => [
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/pkix-crl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        b.len()
+                    )
+                    .into_bytes(),
+                    b,
+                ]
+                .concat(),
+                None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_vec(),
+            };
+            let _ = socket.write_all(&answer).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    (base, served)
+}
+
+/// A CRL of `issuer` signed by `key`, current for a week, listing `revoked` serials.
+fn crl(
+    key: &Key,
+    issuer: &Certificate,
+    revoked: &[&x509_cert::serial_number::SerialNumber],
+) -> Vec<u8> {
+    let Key::Ec(k) = key else {
+        unreachable!("P-256 keys")
+    };
+    let now = std::time::SystemTime::now();
+    let at = |t: std::time::SystemTime| Time::try_from(t).unwrap();
+    let alg = spki::AlgorithmIdentifierOwned {
+        oid: const_oid::db::rfc5912::ECDSA_WITH_SHA_256,
+        parameters: None,
+    };
+    let tbs = TbsCertList {
+        version: x509_cert::Version::V2,
+        signature: alg.clone(),
+        issuer: issuer.tbs_certificate().subject().clone(),
+        this_update: at(now - Duration::from_hours(1)),
+        next_update: Some(at(now + Duration::from_hours(24 * 7))),
+        revoked_certificates: (!revoked.is_empty()).then(|| {
+            revoked
+                .iter()
+                .map(|s| RevokedCert {
+                    serial_number: (*s).clone(),
+                    revocation_date: at(now - Duration::from_mins(30)),
+                    crl_entry_extensions: None,
+                })
+                .collect()
+        }),
+        crl_extensions: None,
+    };
+    let signature: p256::ecdsa::DerSignature = k.sign(&tbs.to_der().unwrap());
+    CertificateList {
+        tbs_cert_list: tbs,
+        signature_algorithm: alg,
+        signature: der::asn1::BitString::from_bytes(&signature.to_bytes()).unwrap(),
+    }
+    .to_der()
+    .unwrap()
+}
+
+/// A keys folder whose imported signer's chain names the CRLs at `base`; the served lists
+/// are set, the leaf listed as revoked when `revoked`.
+fn signer_naming_crls(base: &str, served: &Served, revoked: bool) -> tempfile::TempDir {
+    let (root_key, int_key, leaf_key) = (Key::new(false), Key::new(false), Key::new(false));
+    let root_name = name("CN=Raiz LCR de TESTE,O=ICP-Brasil TESTE,C=BR");
+    let int_name = name("CN=AC LCR de TESTE,O=ICP-Brasil TESTE,C=BR");
+    let profile = |issuer: &x509_cert::name::Name, subject, ca, crl: Option<&str>| Profile {
+        issuer: issuer.clone(),
+        subject,
+        ca,
+        time_stamping: false,
+        crl_url: crl.map(|c| format!("{base}{c}")),
+    };
+    let root = root_key.issue(
+        profile(&root_name, root_name.clone(), true, None),
+        &root_key,
+        1,
+        3650,
+    );
+    let int = root_key.issue(
+        profile(&root_name, int_name.clone(), true, Some("/root.crl")),
+        &int_key,
+        2,
+        3650,
+    );
+    let leaf = int_key.issue(
+        profile(
+            &int_name,
+            name("CN=PREFEITURA MUNICIPAL DE TESTE:11222333000181,O=ICP-Brasil TESTE,C=BR"),
+            false,
+            Some("/int.crl"),
+        ),
+        &leaf_key,
+        3,
+        365,
+    );
+    let leaf_serial = leaf.tbs_certificate().serial_number().clone();
+    {
+        let mut lists = served.lock().unwrap();
+        lists.insert("/root.crl".into(), crl(&root_key, &root, &[]));
+        let listed: Vec<&x509_cert::serial_number::SerialNumber> = if revoked {
+            vec![&leaf_serial]
+        } else {
+            Vec::new()
+        };
+        lists.insert("/int.crl".into(), crl(&int_key, &int, &listed));
+    }
+    let pfx =
+        selo::signing::pkcs12::build(&leaf_key.pkcs8(), &[leaf, int, root], "segredo").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    selo::signing::keys::generate(dir.path()).unwrap();
+    selo::signing::imported::import(dir.path(), &pfx, "segredo").unwrap();
+    dir
+}
+
+async fn app_signing_with(keys_dir: tempfile::TempDir) -> TestApp {
+    let data_dir = tempfile::tempdir().unwrap();
+    let (database_url, backend) = crate::helpers::another_database(data_dir.path()).await;
+    spawn_app_on(database_url, backend, keys_dir, data_dir).await
+}
+
+/// The DSS of a PDF: its certificates and CRLs, and the number of VRI entries.
+fn dss_of(pdf: &[u8]) -> Option<(usize, usize, usize)> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let dss_ref = doc
+        .catalog()
+        .unwrap()
+        .get(b"DSS")
+        .ok()?
+        .as_reference()
+        .unwrap();
+    let dss = doc.get_dictionary(dss_ref).unwrap();
+    let len = |k: &[u8]| dss.get(k).unwrap().as_array().unwrap().len();
+    let vri = dss.get(b"VRI").unwrap().as_dict().unwrap().len();
+    Some((len(b"Certs"), len(b"CRLs"), vri))
+}
+
+/// The signer's lists are fetched, checked and kept in the DSS with its chain; selo verifies
+/// the document, and refuses one changed after the DSS in anything but validation data.
+#[tokio::test]
+async fn a_signer_naming_revocation_lists_gets_them_in_the_documents_dss() {
+    let (base, served) = serve_crls().await;
+    let keys_dir = signer_naming_crls(&base, &served, false);
+    let keys = selo::signing::keys::load(keys_dir.path(), true).unwrap();
+    let app = app_signing_with(keys_dir).await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+    assert_eq!(
+        dss_of(&pdf),
+        Some((3, 2, 1)),
+        "chain of 3, lists of 2, one signature"
+    );
+    let (status, body) = crate::pdf_signatures::upload_raw(&app, pdf.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["verdict"], "valid", "{body}");
+    verify_pdf_with(
+        &pdf,
+        &keys.chain.root,
+        &keys.public,
+        &keys.imported_certificates,
+    )
+    .unwrap();
+
+    // An update after the DSS that changes a page is not validation data.
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let page = *doc.get_pages().get(&1).unwrap();
+    let mut inc = lopdf::IncrementalDocument::create_from(pdf.clone(), doc);
+    inc.opt_clone_object_to_new_document(page).unwrap();
+    inc.new_document
+        .get_dictionary_mut(page)
+        .unwrap()
+        .set("Rotate", lopdf::Object::Integer(90));
+    let mut changed = Vec::new();
+    inc.save_to(&mut changed).unwrap();
+    assert_eq!(
+        verify_pdf_with(
+            &changed,
+            &keys.chain.root,
+            &keys.public,
+            &keys.imported_certificates
+        ),
+        Err(PdfVerifyError::ModifiedAfterSigning)
+    );
+}
+
+/// A list that names the city's certificate as revoked: nothing is issued (503, said why).
+/// Lists that cannot be fetched: the document is issued without its DSS.
+#[tokio::test]
+async fn a_revoked_signer_issues_nothing_and_an_unreachable_list_leaves_no_dss() {
+    let (base, served) = serve_crls().await;
+    let app = app_signing_with(signer_naming_crls(&base, &served, true)).await;
+    let d = app
+        .create_driver(&crate::helpers::driver_body(
+            crate::helpers::CPFS[0],
+            crate::helpers::CNHS[0],
+        ))
+        .await;
+    let v = app
+        .create_vehicle(&crate::helpers::vehicle_body(
+            crate::helpers::PLATES[0],
+            crate::helpers::RENAVAMS[0],
+        ))
+        .await;
+    let res = app.grant(&d, &v, "2026-11-20").await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert!(
+        body["detail"].as_str().unwrap().contains("revogado"),
+        "{body}"
+    );
+
+    let (base, served) = serve_crls().await;
+    let keys_dir = signer_naming_crls(&base, &served, false);
+    served.lock().unwrap().clear();
+    let app = app_signing_with(keys_dir).await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_authorization").await;
+    assert_eq!(dss_of(&pdf), None);
+}
