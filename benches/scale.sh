@@ -5,7 +5,8 @@
 # the signed status list's time and size when judged in full, then after one act (judged
 # incrementally from the change log) and the documents each judged; and, with wrk, the
 # verification of one token and of the 2N tokens in rotation as a share of the JWK Set's req/s,
-# with p50/p99, alone and while a writer commits about 10 acts a second. Needs wrk and
+# with p50/p99, alone and while a writer commits about 10 acts a second; and the back office's
+# search, a register list and the worklist, p50/p99. Needs wrk and
 # python3 (benches/scale_seed.py generates valid identifiers).
 #   usage: benches/scale.sh [grants=1000] [clients=4] [seconds=10]
 #   SELO_BIN=path/to/selo benches/scale.sh …   measures another build
@@ -105,6 +106,41 @@ run rotation "/api/v1/verify/$first" "$work/rotate.lua"
 busy one_busy "/api/v1/verify/$first"
 busy rotation_busy "/api/v1/verify/$first" "$work/rotate.lua"
 
+# The back office: an official signs in (the form, its CSRF field, the session cookie) and
+# times, 50 requests each in sequence, the search for a plate, a CPF, part of a name and an
+# authorization's number, the first and the tenth page of the authorizations' list, and the
+# worklist. The identifiers are those the seed gave the seventh grant.
+password="senha do ensaio de escala"
+"$bin" officials add ensaio --name "Servidora de ensaio" --role admin <<<"$password" >/dev/null 2>&1
+jar=$work/jar
+curl -fs -c "$jar" -o "$work/login.html" "$base/painel/entrar"
+csrf=$(grep -o 'name="_csrf" value="[^"]*"' "$work/login.html" | sed 's/.*value="//; s/"$//')
+curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "_csrf=$csrf" --data-urlencode "volta=/painel" \
+  --data-urlencode "login=ensaio" --data-urlencode "password=$password" "$base/painel/entrar"
+read -r s_plate s_cpf < <(python3 -c 'import sys; sys.path.insert(0, "benches"); import scale_seed as s; print(s.plate(7), s.cpf(7))')
+s_number=$(curl -fs -H "Authorization: Bearer scale-token" "$base/api/v1/app-authorizations/$(sed -n 7p "$work/ids")" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["number"])')
+office() { # path [form] → "p50 p99" in ms over 50 requests (GET, or POST of the form; each
+  # answer must be a page, not the sign-in)
+  local f=$work/office
+  for _ in $(seq 50); do
+    curl -s -b "$jar" -o /dev/null -w '%{http_code} %{time_total}\n' ${2:+--data "$2"} "$base$1"
+  done >"$f"
+  if awk '$1 != 200 {bad = 1} END {exit !bad}' "$f"; then echo "refused refused"; return; fi
+  awk '{print $2 * 1000}' "$f" | sort -n | awk '{v[NR] = $1} END {printf "%.2f %.2f\n", v[int((NR + 1) * 0.5)], v[int(NR * 0.99)]}'
+}
+enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1"; }
+# The search is the start page's form, with the session's CSRF field.
+csrf=$(curl -s -b "$jar" "$base/painel" | grep -o 'name="_csrf" value="[^"]*"' | head -1 | sed 's/.*value="//; s/"$//')
+search() { office /painel "_csrf=$(enc "$csrf")&q=$(enc "$1")"; }
+read -r q_plate50 q_plate99 < <(search "$s_plate")
+read -r q_cpf50 q_cpf99 < <(search "$s_cpf")
+read -r q_name50 q_name99 < <(search "Condutor 7")
+read -r q_num50 q_num99 < <(search "$s_number")
+read -r l1_50 l1_99 < <(office "/painel/lista/authorization")
+read -r l10_50 l10_99 < <(office "/painel/lista/authorization?pagina=10")
+read -r w50 w99 < <(office "/painel/pendencias")
+
 awk -v b="$backend" -v n="$n" -v docs="$docs" -v seed="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" -v size="$size" -v rss="$rss_kb" \
   -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
   -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
@@ -123,3 +159,7 @@ awk -v b="$backend" -v n="$n" -v docs="$docs" -v seed="$(awk -v a="$t0" -v b="$t
   printf "    verify one token:            %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", ob, 100 * ob / j, ob50, ob99
   printf "    verify %d tokens in rotation: %.0f req/s = %.1f %%, p50 %.2f ms, p99 %.2f ms\n", docs, rb, 100 * rb / j, rb50, rb99
 }'
+printf '  back office, p50 / p99 (ms): search by plate %s / %s, CPF %s / %s, name %s / %s, number %s / %s\n' \
+  "$q_plate50" "$q_plate99" "$q_cpf50" "$q_cpf99" "$q_name50" "$q_name99" "$q_num50" "$q_num99"
+printf '    authorizations list, page 1 %s / %s, page 10 %s / %s; worklist %s / %s\n' \
+  "$l1_50" "$l1_99" "$l10_50" "$l10_99" "$w50" "$w99"
