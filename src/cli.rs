@@ -450,3 +450,105 @@ pub mod audit {
                                            database (the JSON of GET /api/v1/audit/checkpoints)
   selo audit checkpoint                    sign the chain's head now (selo also does it daily)";
 }
+
+/// `selo documents …`: the signed files of the register.
+pub mod documents {
+    use std::path::Path;
+
+    use anyhow::Context;
+
+    use crate::issuance::archive::Archiver;
+    use crate::settings::Settings;
+    use crate::storage::officials::CLI_OFFICIAL;
+
+    pub const USAGE: &str = "usage:
+  selo documents ltv [--within DAYS]   archive (PAdES B-LTA) every document whose certificates
+                                       expire within DAYS (default 60): fresh validation data and
+                                       a timestamp of SELO_TSA_URL over the whole file
+  selo documents ltv --file IN OUT     the same for one signed file, written to OUT";
+
+    /// What `selo documents …` understands; `Err` with the usage on anything else. A run
+    /// that leaves any document unarchived exits 1.
+    pub fn dispatch(settings: &Settings, args: &[&str]) -> anyhow::Result<()> {
+        match args {
+            ["ltv"] => ltv(settings, 60),
+            ["ltv", "--within", days] => {
+                let days: u16 = days
+                    .parse()
+                    .with_context(|| format!("--within takes a number of days, not {days:?}"))?;
+                ltv(settings, days)
+            }
+            ["ltv", "--file", input, output] => {
+                ltv_file(settings, Path::new(input), Path::new(output))
+            }
+            _ => anyhow::bail!("{USAGE}"),
+        }
+    }
+
+    /// Runs `f` with an archiver made of the deployment's keys, authority and lists' client.
+    fn with_archiver<T>(
+        settings: &Settings,
+        f: impl AsyncFnOnce(&Archiver<'_>) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let keys = crate::startup::load_or_create_keys(settings)?;
+        let tsa = crate::startup::timestamper(settings)?
+            .context("an archive timestamp needs a time-stamping authority: set SELO_TSA_URL")?;
+        actix_web::rt::System::new().block_on(async {
+            let revocation =
+                crate::signing::revocation::RevocationFetcher::new(settings.crl_timeout)?;
+            let archiver = Archiver {
+                keys: &keys,
+                tsa: &tsa,
+                revocation: &revocation,
+            };
+            f(&archiver).await
+        })
+    }
+
+    fn ltv(settings: &Settings, days: u16) -> anyhow::Result<()> {
+        let run = with_archiver(settings, async |archiver| {
+            let store = super::store(settings).await?;
+            let now = chrono::Utc::now();
+            Ok(archiver
+                .archive_due(
+                    &store,
+                    chrono::Duration::days(i64::from(days)),
+                    now,
+                    &CLI_OFFICIAL.to_string(),
+                )
+                .await?)
+        })?;
+        for number in &run.archived {
+            println!("arquivado: {number}");
+        }
+        for (number, why) in &run.failed {
+            eprintln!("não arquivado: {number}: {why}");
+        }
+        println!(
+            "{} documento(s) arquivado(s); {} com proteção além de {days} dia(s); {} falha(s)",
+            run.archived.len(),
+            run.not_due,
+            run.failed.len()
+        );
+        if !run.failed.is_empty() {
+            std::process::exit(1);
+        }
+        Ok(())
+    }
+
+    fn ltv_file(settings: &Settings, input: &Path, output: &Path) -> anyhow::Result<()> {
+        let pdf = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+        let archived = with_archiver(settings, async |archiver| {
+            Ok(archiver.archive(&pdf).await?)
+        })?;
+        std::fs::write(output, &archived.pdf)
+            .with_context(|| format!("writing {}", output.display()))?;
+        println!(
+            "{}: carimbo do tempo de arquivo de {}, protegido até {}",
+            output.display(),
+            archived.time.to_rfc3339(),
+            archived.protected_until.to_rfc3339()
+        );
+        Ok(())
+    }
+}

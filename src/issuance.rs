@@ -8,6 +8,7 @@
 //! `signing`) ▶ `domain`.
 
 pub mod applicants;
+pub mod archive;
 pub mod audit;
 pub mod backup;
 pub mod calendar;

@@ -37,6 +37,10 @@ usage:
                              walk the audit log's hash chain against its signed checkpoints
                              (and those in FILE, kept elsewhere); exit 1 at the first broken link
   selo audit checkpoint      sign the audit chain's head now (selo also does it daily)
+  selo documents ltv [--within DAYS]
+                             archive (PAdES B-LTA) the documents whose certificates expire
+                             within DAYS (default 60): validation data and a timestamp from
+                             SELO_TSA_URL over the whole file; --file IN OUT for one file
   selo help                  this text";
 
 fn main() -> anyhow::Result<()> {
@@ -75,6 +79,7 @@ fn main() -> anyhow::Result<()> {
         ["verify-restore", src] => selo::cli::verify_restore(&settings, std::path::Path::new(src)),
         ["officials", rest @ ..] => selo::cli::officials::dispatch(&settings, rest),
         ["audit", rest @ ..] => selo::cli::audit::dispatch(&settings, rest),
+        ["documents", rest @ ..] => selo::cli::documents::dispatch(&settings, rest),
         ["profile", "check"] => selo::cli::profile_check(&settings, None),
         ["profile", "check", file] => {
             selo::cli::profile_check(&settings, Some(std::path::Path::new(file)))

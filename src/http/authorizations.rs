@@ -770,7 +770,11 @@ pub async fn document(
             "Content-Disposition",
             format!("inline; filename=\"{filename}\""),
         ))
-        .insert_header(("X-Content-SHA256", meta.sha256))
+        // The file as it stands: the one issued, or it with its later archive updates.
+        .insert_header((
+            "X-Content-SHA256",
+            crate::signing::hex(&<sha2::Sha256 as sha2::Digest>::digest(&pdf)),
+        ))
         .body(pdf))
 }
 

@@ -399,14 +399,63 @@ impl PreparedSignature {
             )?])?);
         }
         let cms = build_cms(self.signer_info, self.certificates)?;
-        let hex = super::hex(&cms);
-        let (start, end) = self.contents;
-        if hex.len() > end - start - 2 {
-            return Err(PadesError::TooLarge);
-        }
-        self.out[start + 1..start + 1 + hex.len()].copy_from_slice(hex.as_bytes());
+        write_contents(&mut self.out, self.contents, &cms)?;
         Ok(self.out)
     }
+}
+
+/// Writes `der` as the hex of the `/Contents` placeholder between `contents` (its `<` and one
+/// past its `>`); the rest of the placeholder stays zeros.
+fn write_contents(out: &mut [u8], contents: (usize, usize), der: &[u8]) -> Result<(), PadesError> {
+    let hex = super::hex(der);
+    let (start, end) = contents;
+    if hex.len() > end - start - 2 {
+        return Err(PadesError::TooLarge);
+    }
+    out[start + 1..start + 1 + hex.len()].copy_from_slice(hex.as_bytes());
+    Ok(())
+}
+
+/// A document timestamp made ready (PAdES B-LTA): the field and its `/ByteRange` written, its
+/// `/Contents` waiting for the token of a time-stamping authority over [`Self::digest`].
+pub struct PreparedDocumentTimestamp {
+    out: Vec<u8>,
+    contents: (usize, usize),
+    digest: Vec<u8>,
+}
+
+impl PreparedDocumentTimestamp {
+    /// The SHA-256 of the bytes the timestamp covers: the whole file but its `/Contents`.
+    pub fn digest(&self) -> &[u8] {
+        &self.digest
+    }
+
+    /// Writes the token (DER of its `ContentInfo`, checked by the caller) into the file.
+    pub fn finish(mut self, token: &[u8]) -> Result<Vec<u8>, PadesError> {
+        write_contents(&mut self.out, self.contents, token)?;
+        Ok(self.out)
+    }
+}
+
+/// Appends an invisible document timestamp field to a signed `pdf` (ISO 32000-2 12.8.5,
+/// `/SubFilter /ETSI.RFC3161`): what a `DocMDP` P 2 certification allows, and what keeps the
+/// signature and the validation data before it provable once their certificates expire.
+pub fn prepare_document_timestamp(pdf: &[u8]) -> Result<PreparedDocumentTimestamp, PadesError> {
+    let (prev, catalog_id) = load_with_catalog(pdf)?;
+    let fields = prev
+        .get_dictionary(catalog_id)
+        .ok()
+        .and_then(|c| acroform_fields(&prev, c))
+        .map_or(0, |f| f.len());
+    let sig_dict = placeholders(b"DocTimeStamp", b"ETSI.RFC3161", TIMESTAMP_BYTES);
+    let name = format!("Carimbo do tempo {}", fields + 1);
+    let mut out = append_signature_field(pdf, sig_dict, &name, false)?;
+    let (contents, digest) = fill_byte_range(&mut out, pdf.len(), ID_SHA256)?;
+    Ok(PreparedDocumentTimestamp {
+        out,
+        contents,
+        digest,
+    })
 }
 
 /// Adds an invisible signature field to `pdf` and signs it with `signer`; with `timestamped`,
@@ -418,8 +467,13 @@ pub fn prepare_signature(
     timestamped: bool,
 ) -> Result<PreparedSignature, PadesError> {
     let room = signer.contents_bytes() + if timestamped { TIMESTAMP_BYTES } else { 0 };
-    let mut out = append_signature_field(pdf, info, room)?;
-    let (contents, digest) = fill_byte_range(&mut out, pdf.len(), signer)?;
+    let mut out = append_signature_field(
+        pdf,
+        signature_dict(info, room),
+        "Assinatura da Prefeitura",
+        true,
+    )?;
+    let (contents, digest) = fill_byte_range(&mut out, pdf.len(), signer.digest_algorithm())?;
     Ok(PreparedSignature {
         out,
         contents,
@@ -449,6 +503,7 @@ fn add_widget(
     inc: &mut IncrementalDocument,
     sig_id: lopdf::ObjectId,
     page_id: lopdf::ObjectId,
+    field: &str,
 ) -> lopdf::ObjectId {
     // PDF/A wants an appearance even for an invisible field: an empty form XObject.
     let appearance = lopdf::Stream::new(
@@ -467,7 +522,7 @@ fn add_widget(
         ("Type", Object::Name(b"Annot".to_vec())),
         ("Subtype", Object::Name(b"Widget".to_vec())),
         ("FT", Object::Name(b"Sig".to_vec())),
-        ("T", text("Assinatura da Prefeitura")),
+        ("T", text(field)),
         ("V", Object::Reference(sig_id)),
         (
             "Rect",
@@ -494,38 +549,35 @@ fn load_with_catalog(pdf: &[u8]) -> Result<(lopdf::Document, lopdf::ObjectId), P
     Ok((doc, catalog_id))
 }
 
-/// Writes the incremental update: signature dictionary with placeholders, invisible widget
-/// on page 1, `/AcroForm` in the catalog.
-fn append_signature_field(
-    pdf: &[u8],
-    info: &SignatureInfo<'_>,
-    contents_bytes: usize,
-) -> Result<Vec<u8>, PadesError> {
-    let (prev, catalog_id) = load_with_catalog(pdf)?;
-    let page_id = *prev
-        .get_pages()
-        .get(&1)
-        .ok_or_else(|| PadesError::Pdf("no page".into()))?;
-    let mut inc = IncrementalDocument::create_from(pdf.to_vec(), prev);
-
+fn byte_range_placeholder() -> Object {
     let placeholder = Object::Integer(BYTE_RANGE_PLACEHOLDER);
-    let sig_dict = Dictionary::from_iter([
-        ("Type", Object::Name(b"Sig".to_vec())),
+    Object::Array(vec![
+        Object::Integer(0),
+        placeholder.clone(),
+        placeholder.clone(),
+        placeholder,
+    ])
+}
+
+/// A signature dictionary of `kind` and `sub_filter` with the placeholders `fill_byte_range`
+/// and `write_contents` fill: `/ByteRange`, and `/Contents` of `contents_bytes` zeros.
+fn placeholders(kind: &[u8], sub_filter: &[u8], contents_bytes: usize) -> Dictionary {
+    Dictionary::from_iter([
+        ("Type", Object::Name(kind.to_vec())),
         ("Filter", Object::Name(b"Adobe.PPKLite".to_vec())),
-        ("SubFilter", Object::Name(b"ETSI.CAdES.detached".to_vec())),
-        (
-            "ByteRange",
-            Object::Array(vec![
-                Object::Integer(0),
-                placeholder.clone(),
-                placeholder.clone(),
-                placeholder,
-            ]),
-        ),
+        ("SubFilter", Object::Name(sub_filter.to_vec())),
+        ("ByteRange", byte_range_placeholder()),
         (
             "Contents",
             Object::String(vec![0u8; contents_bytes], StringFormat::Hexadecimal),
         ),
+    ])
+}
+
+/// The signature dictionary of the document's certification signature, with placeholders.
+fn signature_dict(info: &SignatureInfo<'_>, contents_bytes: usize) -> Dictionary {
+    let mut dict = placeholders(b"Sig", b"ETSI.CAdES.detached", contents_bytes);
+    dict.extend(&Dictionary::from_iter([
         ("M", Object::string_literal(pdf_date(info.time))),
         ("Name", text(info.name)),
         ("Reason", text(info.reason)),
@@ -537,9 +589,47 @@ fn append_signature_field(
             "Reference",
             Object::Array(vec![Object::Dictionary(doc_mdp())]),
         ),
-    ]);
+    ]));
+    dict
+}
+
+/// The fields of the catalog's `/AcroForm` (inline or referenced), when it has one.
+fn acroform_fields(doc: &lopdf::Document, catalog: &Dictionary) -> Option<Vec<Object>> {
+    let form = match catalog.get(b"AcroForm").ok()? {
+        Object::Reference(id) => doc.get_dictionary(*id).ok()?,
+        Object::Dictionary(d) => d,
+        _ => return None,
+    };
+    match form.get(b"Fields").ok()? {
+        Object::Array(a) => Some(a.clone()),
+        Object::Reference(id) => doc.get_object(*id).and_then(Object::as_array).ok().cloned(),
+        _ => None,
+    }
+}
+
+/// Writes the incremental update: the signature dictionary `sig_dict` (with placeholders), an
+/// invisible widget named `field` on page 1, listed in the catalog's `/AcroForm` after the
+/// fields already there; with `certify`, the catalog's `/Perms` names it for `DocMDP`.
+fn append_signature_field(
+    pdf: &[u8],
+    sig_dict: Dictionary,
+    field: &str,
+    certify: bool,
+) -> Result<Vec<u8>, PadesError> {
+    let (prev, catalog_id) = load_with_catalog(pdf)?;
+    let page_id = *prev
+        .get_pages()
+        .get(&1)
+        .ok_or_else(|| PadesError::Pdf("no page".into()))?;
+    let mut fields = prev
+        .get_dictionary(catalog_id)
+        .ok()
+        .and_then(|c| acroform_fields(&prev, c))
+        .unwrap_or_default();
+    let mut inc = IncrementalDocument::create_from(pdf.to_vec(), prev);
+
     let sig_id = inc.new_document.add_object(sig_dict);
-    let widget_id = add_widget(&mut inc, sig_id, page_id);
+    let widget_id = add_widget(&mut inc, sig_id, page_id, field);
 
     inc.opt_clone_object_to_new_document(page_id)
         .map_err(pdf_err)?;
@@ -568,8 +658,9 @@ fn append_signature_field(
 
     inc.opt_clone_object_to_new_document(catalog_id)
         .map_err(pdf_err)?;
+    fields.push(Object::Reference(widget_id));
     let acroform = Dictionary::from_iter([
-        ("Fields", Object::Array(vec![Object::Reference(widget_id)])),
+        ("Fields", Object::Array(fields)),
         ("SigFlags", Object::Integer(3)),
     ]);
     let catalog = inc
@@ -577,15 +668,17 @@ fn append_signature_field(
         .get_dictionary_mut(catalog_id)
         .map_err(pdf_err)?;
     catalog.set("AcroForm", Object::Dictionary(acroform));
-    catalog.set(
-        "Perms",
-        Object::Dictionary(Dictionary::from_iter([(
-            "DocMDP",
-            Object::Reference(sig_id),
-        )])),
-    );
+    if certify {
+        catalog.set(
+            "Perms",
+            Object::Dictionary(Dictionary::from_iter([(
+                "DocMDP",
+                Object::Reference(sig_id),
+            )])),
+        );
+    }
 
-    let mut out = Vec::with_capacity(pdf.len() + 2 * contents_bytes + 4096);
+    let mut out = Vec::with_capacity(pdf.len() + 64 * 1024);
     inc.save_to(&mut out).map_err(pdf_err)?;
     Ok(out)
 }
@@ -595,7 +688,7 @@ fn append_signature_field(
 fn fill_byte_range(
     out: &mut [u8],
     appended: usize,
-    signer: &PdfSigner<'_>,
+    digest_algorithm: ObjectIdentifier,
 ) -> Result<((usize, usize), Vec<u8>), PadesError> {
     let br = find(out, b"/ByteRange", appended)
         .ok_or_else(|| PadesError::Pdf("ByteRange not written".into()))?;
@@ -617,7 +710,7 @@ fn fill_byte_range(
     }
     out[br_open + 1..br_close].copy_from_slice(format!("{ranges:<width$}").as_bytes());
 
-    let digest = digest_ranges(signer.digest_algorithm(), &out[..start], &out[end..]);
+    let digest = digest_ranges(digest_algorithm, &out[..start], &out[end..]);
     Ok(((start, end), digest))
 }
 
@@ -638,56 +731,120 @@ fn last_signature_contents(pdf: &[u8]) -> Option<Vec<u8>> {
 /// Appends the Document Security Store (PAdES B-LT, ISO 32000-2 12.8.4.3) to a signed `pdf`
 /// as an incremental update: `certs` and `crls` (DER) as streams, listed in `/Certs` and
 /// `/CRLs` and in the VRI entry of the last signature (its key the upper-case hex SHA-1 of the
-/// signature's `/Contents`). The signed revision stays byte for byte as it was; a `DocMDP` P 2
-/// certification allows the addition.
+/// signature's `/Contents`). A DSS already there is kept and added to: its streams stay, what
+/// it already holds is not written twice, its VRI entries stay. The signed revision stays
+/// byte for byte as it was; a `DocMDP` P 2 certification allows the addition.
 pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8>, PadesError> {
     use sha1::Sha1;
     let contents = last_signature_contents(pdf)
         .ok_or_else(|| PadesError::Pdf("no signature to add validation data for".into()))?;
     let (prev, catalog_id) = load_with_catalog(pdf)?;
+    let existing = Existing::read(&prev, catalog_id);
     let mut inc = IncrementalDocument::create_from(pdf.to_vec(), prev);
-    let mut streams = |items: &[Vec<u8>]| -> Vec<Object> {
+    let mut streams = |items: &[Vec<u8>], held: &[(lopdf::ObjectId, Vec<u8>)]| -> Vec<Object> {
         items
             .iter()
-            .map(|bytes| {
-                Object::Reference(
+            .map(|bytes| match held.iter().find(|(_, b)| b == bytes) {
+                Some((id, _)) => Object::Reference(*id),
+                None => Object::Reference(
                     inc.new_document
                         .add_object(lopdf::Stream::new(Dictionary::new(), bytes.clone())),
-                )
+                ),
             })
             .collect()
     };
-    let cert_refs = streams(certs);
-    let crl_refs = streams(crls);
+    let cert_refs = streams(certs, &existing.certs);
+    let crl_refs = streams(crls, &existing.crls);
+    let listed = |held: &[(lopdf::ObjectId, Vec<u8>)], new: &[Object]| -> Vec<Object> {
+        let mut all: Vec<Object> = held.iter().map(|(id, _)| Object::Reference(*id)).collect();
+        all.extend(
+            new.iter()
+                .filter(|o| !all.contains(o))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        all
+    };
     let vri_key = super::hex(&Sha1::digest(&contents)).to_uppercase();
-    let vri = Dictionary::from_iter([
-        ("Cert", Object::Array(cert_refs.clone())),
-        ("CRL", Object::Array(crl_refs.clone())),
-    ]);
+    let mut vri = existing.vri;
+    vri.set(
+        vri_key.as_str(),
+        Object::Dictionary(Dictionary::from_iter([
+            ("Cert", Object::Array(cert_refs.clone())),
+            ("CRL", Object::Array(crl_refs.clone())),
+        ])),
+    );
     let dss = Dictionary::from_iter([
         ("Type", Object::Name(b"DSS".to_vec())),
-        ("Certs", Object::Array(cert_refs)),
-        ("CRLs", Object::Array(crl_refs)),
-        (
-            "VRI",
-            Object::Dictionary(Dictionary::from_iter([(
-                vri_key.as_str(),
-                Object::Dictionary(vri),
-            )])),
-        ),
+        ("Certs", Object::Array(listed(&existing.certs, &cert_refs))),
+        ("CRLs", Object::Array(listed(&existing.crls, &crl_refs))),
+        ("VRI", Object::Dictionary(vri)),
     ]);
-    let dss_id = inc.new_document.add_object(dss);
-    inc.opt_clone_object_to_new_document(catalog_id)
-        .map_err(pdf_err)?;
-    inc.new_document
-        .get_dictionary_mut(catalog_id)
-        .map_err(pdf_err)?
-        .set("DSS", Object::Reference(dss_id));
+    // An existing DSS object is rewritten in place: nothing it held is orphaned.
+    if let Some(id) = existing.id {
+        inc.new_document.objects.insert(id, Object::Dictionary(dss));
+    } else {
+        let dss_id = inc.new_document.add_object(dss);
+        inc.opt_clone_object_to_new_document(catalog_id)
+            .map_err(pdf_err)?;
+        inc.new_document
+            .get_dictionary_mut(catalog_id)
+            .map_err(pdf_err)?
+            .set("DSS", Object::Reference(dss_id));
+    }
     let mut out = Vec::with_capacity(
         pdf.len() + certs.iter().chain(crls).map(Vec::len).sum::<usize>() + 4096,
     );
     inc.save_to(&mut out).map_err(pdf_err)?;
     Ok(out)
+}
+
+/// What a file's Document Security Store already holds: its object (when indirect, as selo
+/// writes it), its certificate and CRL streams (id and bytes) and its VRI entries.
+struct Existing {
+    id: Option<lopdf::ObjectId>,
+    certs: Vec<(lopdf::ObjectId, Vec<u8>)>,
+    crls: Vec<(lopdf::ObjectId, Vec<u8>)>,
+    vri: Dictionary,
+}
+
+impl Existing {
+    fn read(doc: &lopdf::Document, catalog_id: lopdf::ObjectId) -> Self {
+        let dss_ref = doc
+            .get_dictionary(catalog_id)
+            .ok()
+            .and_then(|c| c.get(b"DSS").ok())
+            .and_then(|o| o.as_reference().ok());
+        let dss = dss_ref.and_then(|id| doc.get_dictionary(id).ok());
+        let streams = |key: &[u8]| -> Vec<(lopdf::ObjectId, Vec<u8>)> {
+            dss.and_then(|d| d.get(key).ok())
+                .and_then(|o| o.as_array().ok())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|o| {
+                            let id = o.as_reference().ok()?;
+                            let s = doc.get_object(id).ok()?.as_stream().ok()?;
+                            Some((id, s.get_plain_content().ok()?))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let vri = dss
+            .and_then(|d| d.get(b"VRI").ok())
+            .and_then(|o| match o {
+                Object::Dictionary(v) => Some(v.clone()),
+                Object::Reference(id) => doc.get_dictionary(*id).ok().cloned(),
+                _ => None,
+            })
+            .unwrap_or_default();
+        Self {
+            id: dss.and(dss_ref),
+            certs: streams(b"Certs"),
+            crls: streams(b"CRLs"),
+            vri,
+        }
+    }
 }
 
 /// The objects reachable from `root` in `doc` (through references, arrays, dictionaries and
@@ -713,9 +870,55 @@ fn reachable(doc: &lopdf::Document, root: &Object) -> std::collections::HashSet<
     seen
 }
 
-/// Whether what follows the signed revision (`pdf[..signed_end]`) only adds validation data:
-/// every object changed or added is the catalog, changed in its `/DSS` alone, or reachable
-/// from that `/DSS`; nothing of the signed revision is removed.
+/// The objects a document timestamp's field brings when `field` (an entry of `/Fields`) is
+/// one: the field (merged with its widget), its signature dictionary (`/SubFilter
+/// /ETSI.RFC3161`) and its appearance streams. The page it names in `/P` is not among them.
+fn document_timestamp_field(doc: &lopdf::Document, field: &Object) -> Option<Vec<lopdf::ObjectId>> {
+    let field_id = field.as_reference().ok()?;
+    let dict = doc.get_dictionary(field_id).ok()?;
+    if dict.get(b"FT").and_then(Object::as_name).ok()? != b"Sig" {
+        return None;
+    }
+    let value_id = dict.get(b"V").and_then(Object::as_reference).ok()?;
+    let value = doc.get_dictionary(value_id).ok()?;
+    if value.get(b"SubFilter").and_then(Object::as_name).ok()? != b"ETSI.RFC3161" {
+        return None;
+    }
+    let mut ids = vec![field_id, value_id];
+    if let Ok(ap) = dict.get(b"AP").and_then(Object::as_dict) {
+        ids.extend(ap.iter().filter_map(|(_, v)| v.as_reference().ok()));
+    }
+    Some(ids)
+}
+
+/// `d` without the entries `keys`.
+fn without(d: &Dictionary, keys: &[&[u8]]) -> Dictionary {
+    let mut d = d.clone();
+    for k in keys {
+        d.remove(k);
+    }
+    d
+}
+
+/// The annotations of a page, its `/Annots` inline or referenced.
+fn annotations(doc: &lopdf::Document, page: &Dictionary) -> Vec<Object> {
+    match page.get(b"Annots") {
+        Ok(Object::Array(a)) => a.clone(),
+        Ok(Object::Reference(id)) => doc
+            .get_object(*id)
+            .and_then(Object::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether what follows the signed revision (`pdf[..signed_end]`) only adds validation data
+/// (PAdES B-LT and B-LTA): a Document Security Store and document timestamps. Every object of
+/// the signed revision stays as it was, but the catalog (changed in `/DSS` and in its
+/// `/AcroForm`'s fields, which may only gain document timestamps) and a page whose
+/// annotations gain those timestamps' widgets; every object added is reachable from the DSS
+/// or is part of a document timestamp's field.
 fn only_validation_data_after(pdf: &[u8], signed_end: usize) -> bool {
     let (Ok(signed), Ok(full)) = (
         lopdf::Document::load_mem(&pdf[..signed_end]),
@@ -723,38 +926,74 @@ fn only_validation_data_after(pdf: &[u8], signed_end: usize) -> bool {
     ) else {
         return false;
     };
+    if !pdf[signed_end..].trim_ascii_end().ends_with(b"%%EOF") {
+        return false;
+    }
     let root = |d: &lopdf::Document| d.trailer.get(b"Root").and_then(Object::as_reference).ok();
     let (Some(catalog_id), true) = (root(&full), root(&full) == root(&signed)) else {
         return false;
     };
-    let Ok(catalog) = full.get_dictionary(catalog_id) else {
+    let (Ok(catalog), Ok(before)) = (
+        full.get_dictionary(catalog_id),
+        signed.get_dictionary(catalog_id),
+    ) else {
         return false;
     };
-    // An update that adds a DSS, complete to its end of file.
-    let Ok(dss) = catalog.get(b"DSS") else {
-        return false;
-    };
-    if !pdf[signed_end..].trim_ascii_end().ends_with(b"%%EOF") {
+    // The catalog: nothing changed but its DSS and its form's fields.
+    if without(catalog, &[b"DSS", b"AcroForm"]) != without(before, &[b"DSS", b"AcroForm"]) {
         return false;
     }
-    let dss = reachable(&full, dss);
-    let without_dss = |d: &Dictionary| {
-        let mut d = d.clone();
-        d.remove(b"DSS");
-        d
+    let form = |doc: &lopdf::Document, c: &Dictionary| match c.get(b"AcroForm") {
+        Ok(Object::Reference(id)) => doc
+            .get_dictionary(*id)
+            .ok()
+            .map(|d| without(d, &[b"Fields"])),
+        Ok(Object::Dictionary(d)) => Some(without(d, &[b"Fields"])),
+        _ => None,
     };
-    signed
+    if form(&full, catalog) != form(&signed, before) {
+        return false;
+    }
+    let fields_before = acroform_fields(&signed, before).unwrap_or_default();
+    let fields_now = acroform_fields(&full, catalog).unwrap_or_default();
+    if !fields_now.starts_with(&fields_before) {
+        return false;
+    }
+    let new_fields = &fields_now[fields_before.len()..];
+    // An update that adds validation data: a DSS or a document timestamp.
+    if catalog.get(b"DSS").is_err() && new_fields.is_empty() {
+        return false;
+    }
+    // What may be new: the DSS and what it reaches, the document timestamps' fields.
+    let mut added = catalog
+        .get(b"DSS")
+        .map(|dss| reachable(&full, dss))
+        .unwrap_or_default();
+    for field in new_fields {
+        match document_timestamp_field(&full, field) {
+            Some(ids) => added.extend(ids),
+            None => return false,
+        }
+    }
+    full.objects.iter().all(|(id, obj)| {
+        let Some(was) = signed.objects.get(id) else {
+            return added.contains(id);
+        };
+        if was == obj || *id == catalog_id {
+            return true;
+        }
+        // A page that gained the widgets of the new document timestamps, and nothing else.
+        let (Ok(page), Ok(page_before)) = (obj.as_dict(), was.as_dict()) else {
+            return false;
+        };
+        let (now, then) = (annotations(&full, page), annotations(&signed, page_before));
+        without(page, &[b"Annots"]) == without(page_before, &[b"Annots"])
+            && now.starts_with(&then)
+            && now[then.len()..].iter().all(|a| new_fields.contains(a))
+    }) && signed
         .objects
         .keys()
         .all(|id| full.objects.contains_key(id))
-        && full.objects.iter().all(|(id, obj)| {
-            if *id == catalog_id {
-                return signed
-                    .get_dictionary(catalog_id)
-                    .is_ok_and(|before| without_dss(before) == without_dss(catalog));
-            }
-            signed.objects.get(id) == Some(obj) || dss.contains(id)
-        })
 }
 
 /// Why a PDF signature was not accepted.
@@ -784,10 +1023,28 @@ pub struct VerifiedPdf {
     pub signed_at: Option<String>,
     /// SHA-256 of the whole file, which is what the register stores.
     pub sha256: String,
+    /// When the signer's certificate expires.
+    pub signer_valid_until: DateTime<Utc>,
+    /// The file's last archive timestamp (PAdES B-LTA), when it has one.
+    pub archive: Option<ArchiveTimestamp>,
+}
+
+/// A document timestamp checked: the time it states and when its authority's certificate
+/// expires (until when it proves, by itself, what it covers).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveTimestamp {
+    pub time: DateTime<Utc>,
+    pub valid_until: DateTime<Utc>,
 }
 
 fn parse_byte_range(pdf: &[u8]) -> Result<[usize; 4], PdfVerifyError> {
-    let br = rfind(pdf, b"/ByteRange").ok_or(PdfVerifyError::NoSignature)?;
+    byte_range_before(pdf, pdf.len()).map(|(_, r)| r)
+}
+
+/// The last `/ByteRange` that starts before byte `end` of `pdf`: where it starts and its four
+/// numbers, checked against the whole file.
+fn byte_range_before(pdf: &[u8], end: usize) -> Result<(usize, [usize; 4]), PdfVerifyError> {
+    let br = rfind(&pdf[..end], b"/ByteRange").ok_or(PdfVerifyError::NoSignature)?;
     let open = find(pdf, b"[", br).ok_or(PdfVerifyError::Malformed("ByteRange"))?;
     let close = find(pdf, b"]", open).ok_or(PdfVerifyError::Malformed("ByteRange"))?;
     let inner = std::str::from_utf8(&pdf[open + 1..close])
@@ -808,7 +1065,7 @@ fn parse_byte_range(pdf: &[u8]) -> Result<[usize; 4], PdfVerifyError> {
     {
         return Err(PdfVerifyError::Malformed("ByteRange"));
     }
-    Ok([a, b, c, d])
+    Ok((br, [a, b, c, d]))
 }
 
 fn ed25519_key_of(cert: &Certificate) -> Result<VerifyingKey, PdfVerifyError> {
@@ -896,8 +1153,25 @@ pub fn verify_pdf_with(
     imported: &[Certificate],
 ) -> Result<VerifiedPdf, PdfVerifyError> {
     use super::imported::{ECDSA_WITH_SHA256, RSA_ENCRYPTION, SHA256_WITH_RSA};
-    let [_, b, c, d] = parse_byte_range(pdf)?;
-    let sd = signed_data_of(&pdf[b + 1..c - 1])?;
+    // From the end: document timestamps (PAdES B-LTA) are checked and passed over; the first
+    // signature before them is the document's.
+    let mut end = pdf.len();
+    let mut archive = None;
+    let ([b, c, d], sd) = loop {
+        let (at, [_, b, c, d]) = byte_range_before(pdf, end)?;
+        let sd = signed_data_of(&pdf[b + 1..c - 1])?;
+        if !super::timestamp::is_token(&sd) {
+            break ([b, c, d], sd);
+        }
+        let (time, cert) =
+            super::timestamp::check_document_timestamp(&sd, &pdf[..b], &pdf[c..c + d])
+                .map_err(|_| PdfVerifyError::Altered)?;
+        archive = archive.or(Some(ArchiveTimestamp {
+            time,
+            valid_until: super::revocation::not_after(&cert),
+        }));
+        end = at;
+    };
     let si = sd
         .signer_infos
         .0
@@ -928,23 +1202,7 @@ pub fn verify_pdf_with(
     if digest_ranges(si.digest_alg.oid, &pdf[..b], &pdf[c..c + d]) != claimed.as_bytes() {
         return Err(PdfVerifyError::Altered);
     }
-    let SignerIdentifier::IssuerAndSerialNumber(sid) = &si.sid else {
-        return Err(PdfVerifyError::Malformed("signer identifier"));
-    };
-    let cert = sd
-        .certificates
-        .as_ref()
-        .and_then(|set| {
-            set.0.iter().find_map(|c| match c {
-                CertificateChoices::Certificate(cert)
-                    if cert.tbs_certificate().issuer() == &sid.issuer
-                        && cert.tbs_certificate().serial_number() == &sid.serial_number =>
-                {
-                    Some(cert)
-                }
-                _ => None,
-            })
-        })
+    let cert = super::timestamp::signer_certificate(&sd, &si.sid)
         .ok_or(PdfVerifyError::Malformed("signer certificate"))?;
     let signed = attrs
         .to_der()
@@ -981,7 +1239,47 @@ pub fn verify_pdf_with(
         kid,
         signed_at,
         sha256,
+        signer_valid_until: super::revocation::not_after(cert),
+        archive,
     })
+}
+
+/// Every certificate the signatures of `pdf` carry: the signers' chains, the chains in their
+/// signature timestamps and in the document timestamps, each once. What a DSS made later must
+/// hold revocation data for.
+pub fn embedded_certificates(pdf: &[u8]) -> Vec<Certificate> {
+    let mut certs: Vec<Certificate> = Vec::new();
+    let mut add = |found: Vec<Certificate>| {
+        for c in found {
+            if !certs.contains(&c) {
+                certs.push(c);
+            }
+        }
+    };
+    let mut end = pdf.len();
+    while let Ok((at, [_, b, c, _])) = byte_range_before(pdf, end) {
+        end = at;
+        let Ok(sd) = signed_data_of(&pdf[b + 1..c - 1]) else {
+            continue;
+        };
+        add(super::timestamp::certificates_in(&sd));
+        let tokens = sd
+            .signer_infos
+            .0
+            .iter()
+            .filter_map(|si| si.unsigned_attrs.as_ref());
+        for attr in tokens.flat_map(|a| a.iter()) {
+            if attr.oid == super::timestamp::ID_AA_TIME_STAMP_TOKEN {
+                for v in attr.values.iter() {
+                    add(v
+                        .to_der()
+                        .map(|der| super::timestamp::certificates_of(&der))
+                        .unwrap_or_default());
+                }
+            }
+        }
+    }
+    certs
 }
 
 #[cfg(test)]
@@ -1057,6 +1355,49 @@ mod tests {
         appended.extend_from_slice(b"\n% appended\n%%EOF\n");
         assert_eq!(
             verify_pdf(&appended, &chain.root, &public),
+            Err(PdfVerifyError::ModifiedAfterSigning)
+        );
+    }
+
+    /// A DSS that lists an object of the signed revision (the page's content) does not make
+    /// a change of that object validation data.
+    #[test]
+    fn a_dss_cannot_launder_a_change_of_the_signed_revision() {
+        let (pdf, chain, public) = signed();
+        let with_dss = add_dss(&pdf, &[], &[b"lista".to_vec()]).unwrap();
+        let doc = lopdf::Document::load_mem(&with_dss).unwrap();
+        let page_id = *doc.get_pages().get(&1).unwrap();
+        let content = match doc
+            .get_dictionary(page_id)
+            .unwrap()
+            .get(b"Contents")
+            .unwrap()
+        {
+            Object::Reference(id) => *id,
+            Object::Array(a) => a[0].as_reference().unwrap(),
+            other => panic!("page contents {other:?}"),
+        };
+        let dss_id = doc
+            .catalog()
+            .unwrap()
+            .get(b"DSS")
+            .unwrap()
+            .as_reference()
+            .unwrap();
+        let mut inc = IncrementalDocument::create_from(with_dss.clone(), doc);
+        inc.opt_clone_object_to_new_document(dss_id).unwrap();
+        inc.new_document
+            .get_dictionary_mut(dss_id)
+            .unwrap()
+            .set("Certs", Object::Array(vec![Object::Reference(content)]));
+        inc.new_document.objects.insert(
+            content,
+            Object::Stream(lopdf::Stream::new(Dictionary::new(), b"BT ET".to_vec())),
+        );
+        let mut forged = Vec::new();
+        inc.save_to(&mut forged).unwrap();
+        assert_eq!(
+            verify_pdf(&forged, &chain.root, &public),
             Err(PdfVerifyError::ModifiedAfterSigning)
         );
     }

@@ -77,6 +77,11 @@ fn time_of(t: &x509_cert::time::Time) -> DateTime<Utc> {
     DateTime::<Utc>::from(t.to_system_time())
 }
 
+/// When `cert` expires.
+pub fn not_after(cert: &Certificate) -> DateTime<Utc> {
+    time_of(&cert.tbs_certificate().validity().not_after)
+}
+
 /// The list `der` from `url` as a CRL of `issuer`'s, signed by it, current at `now`.
 fn checked(
     url: &str,

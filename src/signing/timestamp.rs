@@ -39,12 +39,17 @@ pub struct MessageImprint {
 impl MessageImprint {
     /// The SHA-256 imprint of `data`.
     pub fn sha256(data: &[u8]) -> Result<Self, der::Error> {
+        Self::of_sha256(&Sha256::digest(data))
+    }
+
+    /// The imprint of data whose SHA-256 is `digest`.
+    pub fn of_sha256(digest: &[u8]) -> Result<Self, der::Error> {
         Ok(Self {
             hash_algorithm: AlgorithmIdentifierOwned {
                 oid: ID_SHA_256,
                 parameters: None,
             },
-            hashed_message: OctetString::new(Sha256::digest(data).to_vec())?,
+            hashed_message: OctetString::new(digest.to_vec())?,
         })
     }
 }
@@ -136,15 +141,15 @@ pub fn new_nonce() -> Result<Int, TimestampError> {
     Int::new(&bytes).map_err(|_| TimestampError::Invalid("nonce"))
 }
 
-/// The DER of a request for the SHA-256 imprint of `data`, asking for the TSA's certificate.
+/// The DER of a request for `imprint`, asking for the TSA's certificate.
 pub fn request(
-    data: &[u8],
+    imprint: &MessageImprint,
     nonce: &Int,
     policy: Option<ObjectIdentifier>,
 ) -> Result<Vec<u8>, der::Error> {
     TimeStampReq {
         version: 1,
-        message_imprint: MessageImprint::sha256(data)?,
+        message_imprint: imprint.clone(),
         req_policy: policy,
         nonce: Some(nonce.clone()),
         cert_req: true,
@@ -175,7 +180,20 @@ pub fn read_token(token: &ContentInfo) -> Result<(SignedData, Vec<u8>, TstInfo),
         .content
         .decode_as()
         .map_err(|_| invalid("signed data"))?;
-    if sd.encap_content_info.econtent_type != ID_CT_TST_INFO {
+    let (bytes, info) = tst_info_of(&sd)?;
+    Ok((sd, bytes, info))
+}
+
+/// Whether a CMS signed data is a timestamp token (its content a `TSTInfo`), as a document
+/// timestamp's `/Contents` is.
+pub fn is_token(sd: &SignedData) -> bool {
+    sd.encap_content_info.econtent_type == ID_CT_TST_INFO
+}
+
+/// The `TSTInfo` of a token's signed data, DER and read.
+fn tst_info_of(sd: &SignedData) -> Result<(Vec<u8>, TstInfo), TimestampError> {
+    let invalid = TimestampError::Invalid;
+    if !is_token(sd) {
         return Err(invalid("content is not a TSTInfo"));
     }
     let econtent: OctetString = sd
@@ -187,7 +205,67 @@ pub fn read_token(token: &ContentInfo) -> Result<(SignedData, Vec<u8>, TstInfo),
         .map_err(|_| invalid("TSTInfo"))?;
     let bytes = econtent.as_bytes().to_vec();
     let info = TstInfo::from_der(&bytes).map_err(|_| invalid("TSTInfo"))?;
-    Ok((sd, bytes, info))
+    Ok((bytes, info))
+}
+
+/// A document timestamp checked (PAdES B-LTA, `/SubFilter /ETSI.RFC3161`): the token `sd`
+/// stamps the SHA-256 of the bytes it covers (`head` then `tail`) and is signed by the
+/// time-stamping certificate it carries. Returns the time it states and that certificate.
+pub fn check_document_timestamp(
+    sd: &SignedData,
+    head: &[u8],
+    tail: &[u8],
+) -> Result<(DateTime<Utc>, Certificate), TimestampError> {
+    let invalid = TimestampError::Invalid;
+    let (tst_bytes, info) = tst_info_of(sd)?;
+    if info.message_imprint.hash_algorithm.oid != ID_SHA_256 {
+        return Err(invalid("the document timestamp's imprint is not SHA-256"));
+    }
+    let digest = Sha256::new()
+        .chain_update(head)
+        .chain_update(tail)
+        .finalize();
+    if info.message_imprint.hashed_message.as_bytes() != digest.as_slice() {
+        return Err(invalid("the document timestamp stamps other bytes"));
+    }
+    let cert = check_signer(sd, &tst_bytes)?;
+    let time = gen_time(&info.gen_time).ok_or(invalid("genTime"))?;
+    Ok((time, cert))
+}
+
+/// The certificate a CMS signer identifier names among the certificates `sd` carries: by
+/// issuer and serial number, or by subject key identifier.
+pub fn signer_certificate<'a>(
+    sd: &'a SignedData,
+    sid: &SignerIdentifier,
+) -> Option<&'a Certificate> {
+    sd.certificates
+        .as_ref()?
+        .0
+        .iter()
+        .find_map(|c| match (c, sid) {
+            (
+                CertificateChoices::Certificate(cert),
+                SignerIdentifier::IssuerAndSerialNumber(id),
+            ) if cert.tbs_certificate().issuer() == &id.issuer
+                && cert.tbs_certificate().serial_number() == &id.serial_number =>
+            {
+                Some(cert)
+            }
+            (
+                CertificateChoices::Certificate(cert),
+                SignerIdentifier::SubjectKeyIdentifier(ski),
+            ) if cert
+                .tbs_certificate()
+                .get_extension::<x509_cert::ext::pkix::SubjectKeyIdentifier>()
+                .ok()
+                .flatten()
+                .is_some_and(|(_, k)| &k == ski) =>
+            {
+                Some(cert)
+            }
+            _ => None,
+        })
 }
 
 /// The certificate of the token's signer, checked: it signed the token's attributes, the
@@ -216,34 +294,8 @@ fn check_signer(sd: &SignedData, tst_info: &[u8]) -> Result<Certificate, Timesta
     if digest.as_bytes() != Sha256::digest(tst_info).as_slice() {
         return Err(invalid("the token's digest does not match its TSTInfo"));
     }
-    let cert = sd
-        .certificates
-        .as_ref()
-        .and_then(|set| {
-            set.0.iter().find_map(|c| match (c, &si.sid) {
-                (
-                    CertificateChoices::Certificate(cert),
-                    SignerIdentifier::IssuerAndSerialNumber(id),
-                ) if cert.tbs_certificate().issuer() == &id.issuer
-                    && cert.tbs_certificate().serial_number() == &id.serial_number =>
-                {
-                    Some(cert.clone())
-                }
-                (
-                    CertificateChoices::Certificate(cert),
-                    SignerIdentifier::SubjectKeyIdentifier(ski),
-                ) if cert
-                    .tbs_certificate()
-                    .get_extension::<x509_cert::ext::pkix::SubjectKeyIdentifier>()
-                    .ok()
-                    .flatten()
-                    .is_some_and(|(_, k)| &k == ski) =>
-                {
-                    Some(cert.clone())
-                }
-                _ => None,
-            })
-        })
+    let cert = signer_certificate(sd, &si.sid)
+        .cloned()
         .ok_or(invalid("the token does not carry its signer's certificate"))?;
     let signed = attrs.to_der().map_err(|_| invalid("signed attributes"))?;
     if !super::imported::verify_sha256(&cert, &signed, si.signature.as_bytes()) {
@@ -268,7 +320,14 @@ pub fn certificates_of(token: &[u8]) -> Vec<Certificate> {
     ContentInfo::from_der(token)
         .ok()
         .and_then(|t| t.content.decode_as::<SignedData>().ok())
-        .and_then(|sd| sd.certificates)
+        .map(|sd| certificates_in(&sd))
+        .unwrap_or_default()
+}
+
+/// The certificates a CMS signed data carries.
+pub fn certificates_in(sd: &SignedData) -> Vec<Certificate> {
+    sd.certificates
+        .as_ref()
         .map(|set| {
             set.0
                 .iter()
@@ -281,8 +340,12 @@ pub fn certificates_of(token: &[u8]) -> Vec<Certificate> {
         .unwrap_or_default()
 }
 
-/// Checks a TSA's answer to a request for `data` with `nonce`; returns the token.
-pub fn check_response(body: &[u8], data: &[u8], nonce: &Int) -> Result<Stamp, TimestampError> {
+/// Checks a TSA's answer to a request for `imprint` with `nonce`; returns the token.
+pub fn check_response(
+    body: &[u8],
+    imprint: &MessageImprint,
+    nonce: &Int,
+) -> Result<Stamp, TimestampError> {
     let invalid = TimestampError::Invalid;
     let resp = TimeStampResp::from_der(body).map_err(|_| invalid("not a TimeStampResp"))?;
     // 0 granted, 1 granted with modifications.
@@ -301,7 +364,7 @@ pub fn check_response(body: &[u8], data: &[u8], nonce: &Int) -> Result<Stamp, Ti
         .time_stamp_token
         .ok_or(invalid("granted without a token"))?;
     let (sd, tst_bytes, info) = read_token(&token)?;
-    if info.message_imprint != MessageImprint::sha256(data).map_err(|_| invalid("imprint"))? {
+    if &info.message_imprint != imprint {
         return Err(invalid("the token stamps another imprint"));
     }
     if info.nonce.as_ref() != Some(nonce) {
@@ -337,8 +400,16 @@ impl Timestamper {
 
     /// A timestamp over `data` (a signature's value), checked.
     pub async fn stamp(&self, data: &[u8]) -> Result<Stamp, TimestampError> {
+        self.stamp_sha256(&Sha256::digest(data)).await
+    }
+
+    /// A timestamp over the data whose SHA-256 is `digest` (the bytes a document timestamp
+    /// covers), checked.
+    pub async fn stamp_sha256(&self, digest: &[u8]) -> Result<Stamp, TimestampError> {
+        let imprint =
+            MessageImprint::of_sha256(digest).map_err(|_| TimestampError::Invalid("imprint"))?;
         let nonce = new_nonce()?;
-        let body = request(data, &nonce, self.settings.policy)
+        let body = request(&imprint, &nonce, self.settings.policy)
             .map_err(|_| TimestampError::Invalid("request"))?;
         let mut req = self
             .client
@@ -355,7 +426,7 @@ impl Timestamper {
             return Err(TimestampError::Refused(format!("HTTP {}", resp.status())));
         }
         let bytes = resp.bytes().await.map_err(unreachable)?;
-        check_response(&bytes, data, &nonce)
+        check_response(&bytes, &imprint, &nonce)
     }
 }
 
@@ -366,7 +437,12 @@ mod tests {
     #[test]
     fn a_request_is_der_with_the_imprint_the_nonce_and_the_certificate_asked_for() {
         let nonce = new_nonce().unwrap();
-        let der = request(b"assinatura", &nonce, None).unwrap();
+        let der = request(
+            &MessageImprint::sha256(b"assinatura").unwrap(),
+            &nonce,
+            None,
+        )
+        .unwrap();
         let back = TimeStampReq::from_der(&der).unwrap();
         assert_eq!(back.version, 1);
         assert!(back.cert_req);
@@ -407,11 +483,11 @@ mod tests {
         .to_der()
         .unwrap();
         assert!(matches!(
-            check_response(&refused, b"x", &nonce),
+            check_response(&refused, &MessageImprint::sha256(b"x").unwrap(), &nonce),
             Err(TimestampError::Refused(s)) if s.contains("badAlg")
         ));
         assert!(matches!(
-            check_response(b"<html>", b"x", &nonce),
+            check_response(b"<html>", &MessageImprint::sha256(b"x").unwrap(), &nonce),
             Err(TimestampError::Invalid(_))
         ));
     }

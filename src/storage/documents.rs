@@ -210,8 +210,15 @@ impl Store {
     }
 
     /// The document whose signed PDF has this SHA-256.
+    /// The document whose PDF, as issued or after one of its updates, hashes to `sha256`.
     pub async fn document_by_sha256(&self, sha256: &str) -> Result<Option<Document>, StorageError> {
-        Ok(self.documents_where("sha256 = $1", sha256).await?.pop())
+        Ok(self
+            .documents_where(
+                "sha256 = $1 OR id IN (SELECT document_id FROM document_pdf_updates WHERE sha256 = $1)",
+                sha256,
+            )
+            .await?
+            .pop())
     }
 
     /// Documents issued for a subject (a Termo, a vehicle, an auto, …), oldest first.
@@ -299,7 +306,8 @@ impl Store {
         })
     }
 
-    /// The signed PDF of a document.
+    /// The signed PDF of a document as it stands: the file issued followed by the updates
+    /// added since (validation data, archive timestamps), in order.
     pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let pdf: Option<Vec<u8>> =
@@ -307,7 +315,143 @@ impl Store {
                     .bind(id.to_string())
                     .fetch_optional(pool)
                     .await?;
-            Ok(pdf)
+            let Some(mut pdf) = pdf else {
+                return Ok(None);
+            };
+            let updates: Vec<Vec<u8>> = sqlx::query_scalar(
+                "SELECT bytes FROM document_pdf_updates WHERE document_id = $1 ORDER BY seq",
+            )
+            .bind(id.to_string())
+            .fetch_all(pool)
+            .await?;
+            for u in updates {
+                pdf.extend_from_slice(&u);
+            }
+            Ok(Some(pdf))
         })
     }
+
+    /// Appends `update` to the PDF of `document`, whose file as it stands must still hash to
+    /// `from_sha256` (another update in between is a conflict), and records it in the history
+    /// of the document's subject, by `actor`, in one transaction.
+    pub async fn append_pdf_update(
+        &self,
+        document: &Document,
+        from_sha256: &str,
+        update: &PdfUpdate,
+        actor: &str,
+    ) -> Result<(), StorageError> {
+        on_backend!(self, |pool, begin| {
+            let mut tx = begin().await?;
+            let id = document.id.to_string();
+            let last: Option<(i64, String)> = sqlx::query_as(
+                "SELECT seq, sha256 FROM document_pdf_updates WHERE document_id = $1 \
+                 ORDER BY seq DESC LIMIT 1",
+            )
+            .bind(&id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let (seq, current) = last.unwrap_or((0, document.sha256.clone()));
+            if current != from_sha256 {
+                return Err(StorageError::Conflict("document_pdf_updates"));
+            }
+            sqlx::query(
+                "INSERT INTO document_pdf_updates (document_id, seq, added_at, sha256, \
+                 protected_until, bytes) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&id)
+            .bind(seq + 1)
+            .bind(update.added_at)
+            .bind(&update.sha256)
+            .bind(update.protected_until)
+            .bind(&update.bytes)
+            .execute(&mut *tx)
+            .await?;
+            append_event!(
+                tx,
+                &document.subject_type,
+                document.subject_id.to_string(),
+                "archive_timestamp_added",
+                actor,
+                None::<&str>,
+                Some(&document.legal_basis_version),
+                update.added_at,
+                serde_json::json!({
+                    "document_id": document.id,
+                    "kind": document.kind.as_str(),
+                    "number": document.number,
+                    "protected_until": update.protected_until,
+                    "sha256": update.sha256,
+                    "detail": "dados de validação e carimbo do tempo de arquivo acrescentados ao PDF assinado",
+                })
+                .to_string(),
+            );
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// At most `limit` documents, after the id `after`, whose archive may be due before
+    /// `horizon`: never updated and issued within one of `windows` (the validity of a signer's
+    /// certificate that expires by then), or protected by their last archive timestamp only
+    /// until before `horizon`. The caller confirms each against its file.
+    pub async fn documents_to_archive(
+        &self,
+        windows: &[(DateTime<Utc>, DateTime<Utc>)],
+        horizon: DateTime<Utc>,
+        after: Option<Uuid>,
+        limit: i64,
+    ) -> Result<Vec<Uuid>, StorageError> {
+        let after = after.map_or_else(String::new, |a| a.to_string());
+        let mut ids: Vec<String> = Vec::new();
+        on_backend!(self, |pool, _begin| {
+            for (from, to) in windows {
+                let found: Vec<String> = sqlx::query_scalar(
+                    "SELECT id FROM documents d WHERE issued_at >= $1 AND issued_at <= $2 \
+                     AND id > $3 AND NOT EXISTS \
+                     (SELECT 1 FROM document_pdf_updates u WHERE u.document_id = d.id) \
+                     ORDER BY id LIMIT $4",
+                )
+                .bind(from)
+                .bind(to)
+                .bind(&after)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+                ids.extend(found);
+            }
+            let found: Vec<String> = sqlx::query_scalar(
+                "SELECT document_id FROM document_pdf_updates WHERE document_id > $1 \
+                 GROUP BY document_id HAVING MAX(protected_until) < $2 \
+                 ORDER BY document_id LIMIT $3",
+            )
+            .bind(&after)
+            .bind(horizon)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?;
+            ids.extend(found);
+            Ok::<_, StorageError>(())
+        })?;
+        let mut ids: Vec<Uuid> = ids
+            .iter()
+            .map(|s| parse_uuid(s))
+            .collect::<Result<_, _>>()?;
+        ids.sort_unstable();
+        ids.dedup();
+        ids.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        Ok(ids)
+    }
+}
+
+/// An update appended to a document's signed PDF.
+#[derive(Debug, Clone)]
+pub struct PdfUpdate {
+    /// The bytes appended (an incremental update, complete to its `%%EOF`).
+    pub bytes: Vec<u8>,
+    /// SHA-256 of the whole file after it.
+    pub sha256: String,
+    pub added_at: DateTime<Utc>,
+    /// When the certificate of its archive timestamp expires.
+    pub protected_until: DateTime<Utc>,
 }

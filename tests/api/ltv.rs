@@ -175,6 +175,21 @@ fn dss_of(pdf: &[u8]) -> Option<(usize, usize, usize)> {
     Some((len(b"Certs"), len(b"CRLs"), vri))
 }
 
+/// `pdf` with an update that rotates its first page: a change that is not validation data.
+fn page_rotated(pdf: &[u8]) -> Vec<u8> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let page = *doc.get_pages().get(&1).unwrap();
+    let mut inc = lopdf::IncrementalDocument::create_from(pdf.to_vec(), doc);
+    inc.opt_clone_object_to_new_document(page).unwrap();
+    inc.new_document
+        .get_dictionary_mut(page)
+        .unwrap()
+        .set("Rotate", lopdf::Object::Integer(90));
+    let mut changed = Vec::new();
+    inc.save_to(&mut changed).unwrap();
+    changed
+}
+
 /// The signer's lists are fetched, checked and kept in the DSS with its chain; selo verifies
 /// the document, and refuses one changed after the DSS in anything but validation data.
 #[tokio::test]
@@ -202,16 +217,7 @@ async fn a_signer_naming_revocation_lists_gets_them_in_the_documents_dss() {
     .unwrap();
 
     // An update after the DSS that changes a page is not validation data.
-    let doc = lopdf::Document::load_mem(&pdf).unwrap();
-    let page = *doc.get_pages().get(&1).unwrap();
-    let mut inc = lopdf::IncrementalDocument::create_from(pdf.clone(), doc);
-    inc.opt_clone_object_to_new_document(page).unwrap();
-    inc.new_document
-        .get_dictionary_mut(page)
-        .unwrap()
-        .set("Rotate", lopdf::Object::Integer(90));
-    let mut changed = Vec::new();
-    inc.save_to(&mut changed).unwrap();
+    let changed = page_rotated(&pdf);
     assert_eq!(
         verify_pdf_with(
             &changed,
@@ -256,4 +262,122 @@ async fn a_revoked_signer_issues_nothing_and_an_unreachable_list_leaves_no_dss()
     let grant = app.granted().await;
     let pdf = app.document_bytes(&grant, "app_authorization").await;
     assert_eq!(dss_of(&pdf), None);
+}
+
+/// Archiving (PAdES B-LTA): documents whose signer's certificate expires within the horizon
+/// gain fresh validation data and a document timestamp, stored as an update after the file
+/// issued; selo still verifies them (the upload found by the new file's hash), the history
+/// says so, a second round adds a second timestamp, and a change inside what a timestamp
+/// covers, or after it, is refused.
+#[tokio::test]
+async fn archiving_adds_a_document_timestamp_that_keeps_the_file_verifiable() {
+    use selo::issuance::archive::Archiver;
+    let (base, served) = serve_crls().await;
+    let keys_dir = signer_naming_crls(&base, &served, false);
+    let keys = selo::signing::keys::load(keys_dir.path(), true).unwrap();
+    let app = app_signing_with(keys_dir).await;
+    // Signed while the certificates (made now) are valid.
+    app.clock.set(chrono::Utc::now());
+    let grant = app.granted().await;
+    let issued = app.document_bytes(&grant, "app_sticker").await;
+    let tsa = crate::tsa::TestTsa::start().await;
+    let stamper = selo::signing::timestamp::Timestamper::new(
+        tsa.settings(5_000, selo::signing::timestamp::Fallback::Refuse),
+    )
+    .unwrap();
+    let revocation =
+        selo::signing::revocation::RevocationFetcher::new(Duration::from_secs(5)).unwrap();
+    let archiver = Archiver {
+        keys: &keys,
+        tsa: &stamper,
+        revocation: &revocation,
+    };
+    let store = app.store().await;
+    let now = chrono::Utc::now();
+    let verify = |pdf: &[u8]| {
+        verify_pdf_with(
+            pdf,
+            &keys.chain.root,
+            &keys.public,
+            &keys.imported_certificates,
+        )
+    };
+
+    // The leaf lasts a year: nothing is due within 30 days.
+    let run = archiver
+        .archive_due(&store, chrono::Duration::days(30), now, "teste")
+        .await
+        .unwrap();
+    assert!(run.archived.is_empty() && run.failed.is_empty(), "{run:?}");
+    assert_eq!(tsa.requests(), 0);
+
+    // Within 400 days: the authorization and the sticker.
+    let run = archiver
+        .archive_due(&store, chrono::Duration::days(400), now, "teste")
+        .await
+        .unwrap();
+    assert_eq!(run.archived.len(), 2, "{run:?}");
+    assert!(run.failed.is_empty(), "{run:?}");
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+    assert!(pdf.starts_with(&issued) && pdf.len() > issued.len());
+    let stamps = |pdf: &[u8]| pdf.windows(13).filter(|w| w == b"/ETSI.RFC3161").count();
+    assert_eq!(stamps(&pdf), 1);
+    assert_eq!(dss_of(&pdf), Some((3, 2, 1)), "the DSS kept, nothing twice");
+    let verified = verify(&pdf).unwrap();
+    let archive = verified.archive.expect("an archive timestamp");
+    assert!((archive.time - now).num_seconds().abs() < 60);
+    assert!(archive.valid_until > now + chrono::Duration::days(3000));
+    let (status, body) = crate::pdf_signatures::upload_raw(&app, pdf.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["verdict"], "valid", "{body}");
+    let id = grant["id"].as_str().unwrap();
+    let history: serde_json::Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let added = history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "archive_timestamp_added")
+        .count();
+    assert_eq!(added, 2, "{history}");
+
+    // Protected for ten years now: not due within 400 days; due within 3,700, and a second
+    // timestamp follows the first, with the first authority's certificate in the DSS.
+    let run = archiver
+        .archive_due(&store, chrono::Duration::days(400), now, "teste")
+        .await
+        .unwrap();
+    assert!(run.archived.is_empty() && run.failed.is_empty(), "{run:?}");
+    let run = archiver
+        .archive_due(&store, chrono::Duration::days(3700), now, "teste")
+        .await
+        .unwrap();
+    assert_eq!(run.archived.len(), 2, "{run:?}");
+    let twice = app.document_bytes(&grant, "app_sticker").await;
+    assert!(twice.starts_with(&pdf));
+    assert_eq!(stamps(&twice), 2);
+    assert_eq!(dss_of(&twice), Some((4, 2, 2)));
+    verify(&twice).unwrap();
+    let (_, body) = crate::pdf_signatures::upload_raw(&app, twice.clone()).await;
+    assert_eq!(body["verdict"], "valid", "{body}");
+
+    // A byte of the validation data the timestamps cover (the DSS the first round wrote),
+    // changed.
+    let dss_at = issued.len()
+        + pdf[issued.len()..]
+            .windows(9)
+            .position(|w| w == b"/Type/DSS" || w == b"Type /DSS")
+            .expect("the DSS rewritten by the first round");
+    let mut altered = twice.clone();
+    altered[dss_at + 6] = b'X';
+    assert_eq!(verify(&altered), Err(PdfVerifyError::Altered));
+    // A page rotated after the last timestamp.
+    assert_eq!(
+        verify(&page_rotated(&twice)),
+        Err(PdfVerifyError::ModifiedAfterSigning)
+    );
 }

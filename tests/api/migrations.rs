@@ -500,6 +500,7 @@ async fn every_table_a_verdict_reads_logs_its_changes() {
         "document_numbers",
         "verification_codes",
         "document_pdfs",
+        "document_pdf_updates",
         "audit_checkpoints",
         "officials",
         "official_tokens",

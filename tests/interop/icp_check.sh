@@ -34,12 +34,12 @@ CNF
 # A root and an intermediate in the current folder (root.key/.pem, int.key/.pem, and cas.pem
 # with both), named ROOT_CN and INT_CN, the intermediate with ext.cnf's [ca] extensions.
 make_cas() { # ROOT_CN INT_CN
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout root.key -out root.pem -days 30 \
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout root.key -out root.pem -days 3650 \
     -subj "/C=BR/O=ICP-Brasil TESTE/CN=$1" \
     -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
   openssl req -newkey rsa:2048 -nodes -keyout int.key -out int.csr \
     -subj "/C=BR/O=ICP-Brasil TESTE/CN=$2" 2>/dev/null
-  openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -out int.pem -days 30 -extfile ext.cnf -extensions ca 2>/dev/null
+  openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -out int.pem -days 3650 -extfile ext.cnf -extensions ca 2>/dev/null
   cat int.pem root.pem > cas.pem
 }
 make_cas "Raiz de TESTE" "AC Intermediaria de TESTE"
@@ -122,6 +122,12 @@ echo "every document kind, timestamped by OpenSSL's TSA, validates in pyHanko (A
 # signature (EXTENDED_WITH_LTA_UPDATES, acceptable to DocMDP P 2) and still validates the
 # signature, AD-RT and its timestamp; pdfsig still reports the signature valid.
 mkdir ltv
+make_crls() { # in ltv/: each CA's current list, PEM and DER
+  for ca in root int; do
+    openssl ca -gencrl -config "crl-$ca.cnf" -keyfile "$ca.key" -cert "$ca.pem" -out "$ca.crl.pem" 2>/dev/null
+    openssl crl -in "$ca.crl.pem" -outform DER -out "$ca.crl"
+  done
+}
 crl_port=$((20000 + RANDOM % 20000))
 crl_url="http://127.0.0.1:$crl_port"
 (
@@ -133,10 +139,9 @@ crl_url="http://127.0.0.1:$crl_port"
   openssl x509 -req -in leaf.csr -CA int.pem -CAkey int.key -out leaf.pem -days 30 -extfile ext.cnf -extensions leaf 2>/dev/null
   for ca in root int; do
     mkdir "db-$ca" && touch "db-$ca/index.txt" && echo 01 > "db-$ca/crlnumber"
-    printf '[ca]\ndefault_ca = this\n[this]\ndatabase = db-%s/index.txt\ncrlnumber = db-%s/crlnumber\ndefault_md = sha256\ndefault_crl_days = 7\n' "$ca" "$ca" > "crl-$ca.cnf"
-    openssl ca -gencrl -config "crl-$ca.cnf" -keyfile "$ca.key" -cert "$ca.pem" -out "$ca.crl.pem" 2>/dev/null
-    openssl crl -in "$ca.crl.pem" -outform DER -out "$ca.crl"
+    printf '[ca]\ndefault_ca = this\n[this]\ndatabase = db-%s/index.txt\ncrlnumber = db-%s/crlnumber\ndefault_md = sha256\ndefault_crl_days = 7\ncrl_extensions = crl_ext\n[crl_ext]\nauthorityKeyIdentifier = keyid:always\n' "$ca" "$ca" > "crl-$ca.cnf"
   done
+  make_crls
   openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile cas.pem -passout pass:segredo -out leaf.p12
 )
 python3 -m http.server "$crl_port" --bind 127.0.0.1 --directory ltv >/dev/null 2>&1 &
@@ -155,3 +160,42 @@ for f in "${ltv[@]}"; do
   grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
 done
 echo "every document kind, with its chain's CRLs in the DSS, validates in pyHanko and pdfsig"
+
+# Archiving (PAdES B-LTA): `selo documents ltv --file` adds to signed files fresh validation
+# data and a document timestamp from OpenSSL's TSA over the whole file. pyHanko's long-term
+# validation, its clock a year past the signer's certificate's expiry and only the files' own
+# data to go on, finds the archived signatures PASSED as of their archive timestamp — and the
+# same files before archiving not (the control that the check can fail). The signer here is
+# issued by the root itself: pyHanko 0.38's past validation looks for the signer's revocation
+# list only along a path whose anchor is the signer's issuer, which it cannot build for an
+# intermediate (`ValidationPath.truncate_to_issuer_and_append`); selo's side does not differ.
+(
+  cd ltv
+  printf '[direct]\nbasicConstraints = critical, CA:false\nkeyUsage = critical, digitalSignature, nonRepudiation\ncertificatePolicies = 2.16.76.1.2.1.99\ncrlDistributionPoints = URI:%s/root.crl\n' "$crl_url" >> ext.cnf
+  openssl req -newkey rsa:2048 -nodes -keyout direct.key -out direct.csr \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=PREFEITURA MUNICIPAL DE TESTE ARQUIVO:11222333000181" 2>/dev/null
+  openssl x509 -req -in direct.csr -CA root.pem -CAkey root.key -out direct.pem -days 30 -extfile ext.cnf -extensions direct 2>/dev/null
+  openssl pkcs12 -export -inkey direct.key -in direct.pem -certfile root.pem -passout pass:segredo -out direct.p12
+)
+"$selo" keys generate keys-lta >/dev/null
+echo segredo | "$selo" keys import-pkcs12 ltv/direct.p12 keys-lta >/dev/null
+SELO_KEYS_DIR=keys-lta SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" samples out-signed >/dev/null
+signed=(out-signed/*.pdf)
+test "${#signed[@]}" -eq 8
+# The CAs issue their next lists after the signatures, as real ones do every few hours: the
+# archive holds lists issued after signing, which is what proves the certificates unrevoked.
+sleep 2
+(cd ltv && make_crls)
+mkdir out-lta
+for f in "${signed[@]}"; do
+  SELO_KEYS_DIR=keys-lta SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" documents ltv --file "$f" "out-lta/${f##*/}" >/dev/null
+done
+lta=(out-lta/*.pdf)
+test "${#lta[@]}" -eq 8
+"$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_lta.py" --tsa-root tsa/tsaroot.pem ltv/root.pem ltv/direct.pem "${lta[@]}"
+"$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_lta.py" --expect-failure --tsa-root tsa/tsaroot.pem ltv/root.pem ltv/direct.pem "${signed[@]}"
+for f in "${lta[@]}"; do
+  report=$(pdfsig -nssdir sql:nss "$f")
+  grep -q "Signature Validation: Signature is Valid." <<<"$report" || { echo "$report"; exit 1; }
+done
+echo "every document kind, archived with a document timestamp, passes pyHanko's long-term validation a year after its certificate expired"

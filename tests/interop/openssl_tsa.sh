@@ -7,13 +7,13 @@
 tsa_dir=$1
 (
   cd "$tsa_dir"
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout tsaroot.key -out tsaroot.pem -days 30 \
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout tsaroot.key -out tsaroot.pem -days 3650 \
     -subj "/C=BR/O=ACT TESTE/CN=Raiz de carimbo de TESTE" \
     -addext "basicConstraints=critical,CA:true" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
   openssl req -newkey rsa:2048 -nodes -keyout tsa.key -out tsa.csr \
     -subj "/C=BR/O=ACT TESTE/CN=Carimbo do tempo de TESTE" 2>/dev/null
   printf 'extendedKeyUsage = critical, timeStamping\nkeyUsage = critical, digitalSignature\n' > tsa.ext
-  openssl x509 -req -in tsa.csr -CA tsaroot.pem -CAkey tsaroot.key -out tsa.pem -days 30 -extfile tsa.ext 2>/dev/null
+  openssl x509 -req -in tsa.csr -CA tsaroot.pem -CAkey tsaroot.key -out tsa.pem -days 3650 -extfile tsa.ext 2>/dev/null
   echo 01 > tsaserial
   cat > ts.cnf <<CNF
 [ tsa ]
