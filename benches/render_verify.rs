@@ -165,6 +165,25 @@ fn timestamped(
     bench("  of which the authority's round trip", 100, || {
         std::hint::black_box(runtime.block_on(tsa.stamp(b"assinatura")).unwrap());
     });
+    // `selo documents ltv`'s work on one file: verify, document timestamp, verify again (the
+    // municipal chain names no revocation data, so no DSS is fetched).
+    let revocation =
+        selo::signing::revocation::RevocationFetcher::new(std::time::Duration::from_secs(10))
+            .unwrap();
+    let archiver = selo::issuance::archive::Archiver {
+        keys,
+        tsa: &tsa,
+        revocation: &revocation,
+    };
+    let mut archived_pdf = Vec::new();
+    bench("archive it: + document timestamp (TSA)", 100, || {
+        archived_pdf = runtime.block_on(archiver.archive(&bytes)).unwrap().pdf;
+    });
+    println!(
+        "{:<40} {} bytes",
+        "  sticker PDF size, archived",
+        archived_pdf.len()
+    );
 }
 
 /// The memory target: the process RSS after 10,000 sticker renders.

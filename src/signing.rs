@@ -6,6 +6,7 @@ pub mod imported;
 pub mod jws;
 mod keyfile;
 pub mod keys;
+pub mod ocsp;
 pub mod pades;
 pub mod pkcs12;
 pub mod pki;

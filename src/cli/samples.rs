@@ -255,7 +255,7 @@ impl SampleWriter<'_> {
             .runtime
             .block_on(self.revocation.dss_contents(by.certificates(), tsa_certs))?;
         let file = match dss {
-            Some((certs, crls)) => pades::add_dss(&file, &certs, &crls)?,
+            Some(data) => pades::add_dss(&file, &data)?,
             None => file,
         };
         let path = self.dir.join(format!("{}.pdf", kind.as_str()));

@@ -89,7 +89,7 @@ impl Archiver<'_> {
         let certs = pades::embedded_certificates(pdf);
         let with_dss = match self.revocation.dss_contents(certs, Vec::new()).await? {
             None => pdf.to_vec(),
-            Some((ders, crls)) => pades::add_dss(pdf, &ders, &crls)?,
+            Some(data) => pades::add_dss(pdf, &data)?,
         };
         let prepared = pades::prepare_document_timestamp(&with_dss)?;
         let stamp = self.tsa.stamp_sha256(prepared.digest()).await?;

@@ -420,11 +420,11 @@ pub(crate) async fn sign_rendered(
     Ok(signed_pdf(pdf, untimestamped))
 }
 
-/// PAdES B-LT: when the signer's certificates name revocation lists, the lists and the
-/// certificates (the signer's chain, and the time-stamping authority's) go into the PDF's
-/// Document Security Store. A list that cannot be had in time leaves the document without
-/// it (said in the log and the metrics); a list that names the signer as revoked stops
-/// the issuance.
+/// PAdES B-LT: when the signer's certificates name revocation lists (or OCSP responders),
+/// the lists (or answers) and the certificates (the signer's chain, and the time-stamping
+/// authority's) go into the PDF's Document Security Store. Data that cannot be had in time
+/// leaves the document without it (said in the log and the metrics); data that names the
+/// signer as revoked stops the issuance.
 async fn with_validation_data(
     state: &AppState,
     pdf: Vec<u8>,
@@ -434,8 +434,8 @@ async fn with_validation_data(
     let signer = state.keys.pdf_signer().certificates();
     match state.revocation.dss_contents(signer, tsa_certs).await {
         Ok(None) => Ok(pdf),
-        Ok(Some((ders, crls))) => {
-            let pdf = tokio::task::spawn_blocking(move || pades::add_dss(&pdf, &ders, &crls))
+        Ok(Some(data)) => {
+            let pdf = tokio::task::spawn_blocking(move || pades::add_dss(&pdf, &data))
                 .await
                 .map_err(|_| UseCaseError::Encoding)??;
             state.metrics.validation_data("embedded");

@@ -729,12 +729,16 @@ fn last_signature_contents(pdf: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Appends the Document Security Store (PAdES B-LT, ISO 32000-2 12.8.4.3) to a signed `pdf`
-/// as an incremental update: `certs` and `crls` (DER) as streams, listed in `/Certs` and
-/// `/CRLs` and in the VRI entry of the last signature (its key the upper-case hex SHA-1 of the
-/// signature's `/Contents`). A DSS already there is kept and added to: its streams stay, what
-/// it already holds is not written twice, its VRI entries stay. The signed revision stays
-/// byte for byte as it was; a `DocMDP` P 2 certification allows the addition.
-pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8>, PadesError> {
+/// as an incremental update: the certificates, CRLs and OCSP responses of `data` as streams,
+/// listed in `/Certs`, `/CRLs` and `/OCSPs` and in the VRI entry of the last signature (its key
+/// the upper-case hex SHA-1 of the signature's `/Contents`). A DSS already there is kept and
+/// added to: its streams stay, what it already holds is not written twice, its VRI entries
+/// stay. The signed revision stays byte for byte as it was; a `DocMDP` P 2 certification allows
+/// the addition.
+pub fn add_dss(
+    pdf: &[u8],
+    data: &super::revocation::ValidationData,
+) -> Result<Vec<u8>, PadesError> {
     use sha1::Sha1;
     let contents = last_signature_contents(pdf)
         .ok_or_else(|| PadesError::Pdf("no signature to add validation data for".into()))?;
@@ -753,9 +757,10 @@ pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8
             })
             .collect()
     };
-    let cert_refs = streams(certs, &existing.certs);
-    let crl_refs = streams(crls, &existing.crls);
-    let listed = |held: &[(lopdf::ObjectId, Vec<u8>)], new: &[Object]| -> Vec<Object> {
+    let cert_refs = streams(&data.certs, &existing.certs);
+    let crl_refs = streams(&data.crls, &existing.crls);
+    let ocsp_refs = streams(&data.ocsps, &existing.ocsps);
+    let listed = |held: &[(lopdf::ObjectId, Vec<u8>)], new: &[Object]| -> Object {
         let mut all: Vec<Object> = held.iter().map(|(id, _)| Object::Reference(*id)).collect();
         all.extend(
             new.iter()
@@ -763,23 +768,25 @@ pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8
                 .cloned()
                 .collect::<Vec<_>>(),
         );
-        all
+        Object::Array(all)
     };
     let vri_key = super::hex(&Sha1::digest(&contents)).to_uppercase();
     let mut vri = existing.vri;
-    vri.set(
-        vri_key.as_str(),
-        Object::Dictionary(Dictionary::from_iter([
-            ("Cert", Object::Array(cert_refs.clone())),
-            ("CRL", Object::Array(crl_refs.clone())),
-        ])),
-    );
-    let dss = Dictionary::from_iter([
-        ("Type", Object::Name(b"DSS".to_vec())),
-        ("Certs", Object::Array(listed(&existing.certs, &cert_refs))),
-        ("CRLs", Object::Array(listed(&existing.crls, &crl_refs))),
-        ("VRI", Object::Dictionary(vri)),
+    let mut entry = Dictionary::from_iter([
+        ("Cert", Object::Array(cert_refs.clone())),
+        ("CRL", Object::Array(crl_refs.clone())),
     ]);
+    let mut dss = Dictionary::from_iter([
+        ("Type", Object::Name(b"DSS".to_vec())),
+        ("Certs", listed(&existing.certs, &cert_refs)),
+        ("CRLs", listed(&existing.crls, &crl_refs)),
+    ]);
+    if !ocsp_refs.is_empty() || !existing.ocsps.is_empty() {
+        entry.set("OCSP", Object::Array(ocsp_refs.clone()));
+        dss.set("OCSPs", listed(&existing.ocsps, &ocsp_refs));
+    }
+    vri.set(vri_key.as_str(), Object::Dictionary(entry));
+    dss.set("VRI", Object::Dictionary(vri));
     // An existing DSS object is rewritten in place: nothing it held is orphaned.
     if let Some(id) = existing.id {
         inc.new_document.objects.insert(id, Object::Dictionary(dss));
@@ -792,19 +799,23 @@ pub fn add_dss(pdf: &[u8], certs: &[Vec<u8>], crls: &[Vec<u8>]) -> Result<Vec<u8
             .map_err(pdf_err)?
             .set("DSS", Object::Reference(dss_id));
     }
-    let mut out = Vec::with_capacity(
-        pdf.len() + certs.iter().chain(crls).map(Vec::len).sum::<usize>() + 4096,
-    );
+    let size: usize = [&data.certs, &data.crls, &data.ocsps]
+        .iter()
+        .flat_map(|v| v.iter())
+        .map(Vec::len)
+        .sum();
+    let mut out = Vec::with_capacity(pdf.len() + size + 4096);
     inc.save_to(&mut out).map_err(pdf_err)?;
     Ok(out)
 }
 
 /// What a file's Document Security Store already holds: its object (when indirect, as selo
-/// writes it), its certificate and CRL streams (id and bytes) and its VRI entries.
+/// writes it), its certificate, CRL and OCSP streams (id and bytes) and its VRI entries.
 struct Existing {
     id: Option<lopdf::ObjectId>,
     certs: Vec<(lopdf::ObjectId, Vec<u8>)>,
     crls: Vec<(lopdf::ObjectId, Vec<u8>)>,
+    ocsps: Vec<(lopdf::ObjectId, Vec<u8>)>,
     vri: Dictionary,
 }
 
@@ -842,6 +853,7 @@ impl Existing {
             id: dss.and(dss_ref),
             certs: streams(b"Certs"),
             crls: streams(b"CRLs"),
+            ocsps: streams(b"OCSPs"),
             vri,
         }
     }
@@ -1330,7 +1342,12 @@ mod tests {
     fn a_dss_added_after_the_signature_keeps_it_valid_and_names_it_in_its_vri() {
         let (pdf, chain, public) = signed();
         let cert = chain.signing.to_der().unwrap();
-        let with_dss = add_dss(&pdf, std::slice::from_ref(&cert), &[b"lista".to_vec()]).unwrap();
+        let data = super::super::revocation::ValidationData {
+            certs: vec![cert],
+            crls: vec![b"lista".to_vec()],
+            ocsps: Vec::new(),
+        };
+        let with_dss = add_dss(&pdf, &data).unwrap();
         assert_eq!(
             &with_dss[..pdf.len()],
             &pdf[..],
@@ -1364,7 +1381,11 @@ mod tests {
     #[test]
     fn a_dss_cannot_launder_a_change_of_the_signed_revision() {
         let (pdf, chain, public) = signed();
-        let with_dss = add_dss(&pdf, &[], &[b"lista".to_vec()]).unwrap();
+        let data = super::super::revocation::ValidationData {
+            crls: vec![b"lista".to_vec()],
+            ..Default::default()
+        };
+        let with_dss = add_dss(&pdf, &data).unwrap();
         let doc = lopdf::Document::load_mem(&with_dss).unwrap();
         let page_id = *doc.get_pages().get(&1).unwrap();
         let content = match doc

@@ -1,7 +1,9 @@
 //! Revocation data for long-term validation (PAdES B-LT): the certificate revocation lists
-//! (CRLs) the signer's certificates name in their CRL distribution points, fetched when a
-//! document is signed and kept in the PDF's Document Security Store, so that the signature can
-//! still be validated once the certificate has expired and the lists are no longer published.
+//! (CRLs) the signer's certificates name in their CRL distribution points — or, for a
+//! certificate that names none, the answer of the OCSP responder it names (`ocsp`) — fetched
+//! when a document is signed and kept in the PDF's Document Security Store, so that the
+//! signature can still be validated once the certificate has expired and the lists are no
+//! longer published.
 //!
 //! Each list is checked before it is kept: a CRL, issued by the certificate's issuer, signed by
 //! it (RSA or ECDSA P-256 with SHA-256), and current. A list that names the signer's own
@@ -37,10 +39,15 @@ struct Cached {
     next_update: Option<DateTime<Utc>>,
 }
 
-/// Fetches and keeps the CRLs a chain names.
+/// An OCSP answer kept (DER) until its `nextUpdate`.
+type Answer = (Vec<u8>, Option<DateTime<Utc>>);
+
+/// Fetches and keeps the CRLs and OCSP answers a chain names.
 pub struct RevocationFetcher {
     client: reqwest::Client,
     cache: Mutex<HashMap<String, std::sync::Arc<Cached>>>,
+    /// By responder and serial number.
+    answers: Mutex<HashMap<String, Answer>>,
 }
 
 impl std::fmt::Debug for RevocationFetcher {
@@ -134,6 +141,7 @@ impl RevocationFetcher {
         Ok(Self {
             client,
             cache: Mutex::default(),
+            answers: Mutex::default(),
         })
     }
 
@@ -154,24 +162,8 @@ impl RevocationFetcher {
         {
             return Ok(c);
         }
-        let unreachable = |reason: String| RevocationError::Unreachable {
-            url: url.to_owned(),
-            reason,
-        };
-        let resp = self
-            .client
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| unreachable(e.without_url().to_string()))?;
-        if !resp.status().is_success() {
-            return Err(unreachable(format!("HTTP {}", resp.status())));
-        }
-        let der = resp
-            .bytes()
-            .await
-            .map_err(|e| unreachable(e.without_url().to_string()))?;
-        let fresh = std::sync::Arc::new(checked(url, der.to_vec(), issuer, now)?);
+        let der = download(self.client.get(url), url).await?;
+        let fresh = std::sync::Arc::new(checked(url, der, issuer, now)?);
         self.cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -179,15 +171,15 @@ impl RevocationFetcher {
         Ok(fresh)
     }
 
-    /// The CRLs (DER) of every certificate of `certs` that names one and whose issuer is among
-    /// `certs`; an error when one cannot be fetched or checked, or names its certificate as
-    /// revoked.
-    pub async fn crls_for(
+    /// The revocation data of every certificate of `certs` whose issuer is among `certs`: the
+    /// CRL it names or, when it names none, the answer of the OCSP responder it names (DER);
+    /// an error when one cannot be fetched or checked, or says its certificate is revoked.
+    pub async fn revocation_for(
         &self,
         certs: &[Certificate],
         now: DateTime<Utc>,
-    ) -> Result<Vec<Vec<u8>>, RevocationError> {
-        let mut crls: Vec<Vec<u8>> = Vec::new();
+    ) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>), RevocationError> {
+        let (mut crls, mut ocsps): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
         for cert in certs {
             let tbs = cert.tbs_certificate();
             if tbs.issuer() == tbs.subject() {
@@ -199,31 +191,27 @@ impl RevocationFetcher {
             else {
                 continue;
             };
-            let urls = crl_urls(cert);
+            let (urls, by_ocsp) = match crl_urls(cert) {
+                urls if urls.is_empty() => (super::ocsp::ocsp_urls(cert), true),
+                urls => (urls, false),
+            };
             let mut last_error = None;
             for url in &urls {
-                match self.fetch(url, issuer, now).await {
-                    Ok(list) => {
-                        let revoked = list
-                            .list
-                            .tbs_cert_list
-                            .revoked_certificates
-                            .as_ref()
-                            .is_some_and(|r| {
-                                r.iter().any(|e| &e.serial_number == tbs.serial_number())
-                            });
-                        if revoked {
-                            return Err(RevocationError::Revoked {
-                                subject: tbs.subject().to_string(),
-                                url: url.clone(),
-                            });
-                        }
-                        if !crls.contains(&list.der) {
-                            crls.push(list.der.clone());
+                let found = if by_ocsp {
+                    self.ocsp(url, cert, issuer, now).await
+                } else {
+                    self.crl_of(url, cert, issuer, now).await
+                };
+                match found {
+                    Ok(der) => {
+                        let kept = if by_ocsp { &mut ocsps } else { &mut crls };
+                        if !kept.contains(&der) {
+                            kept.push(der);
                         }
                         last_error = None;
                         break;
                     }
+                    Err(e @ RevocationError::Revoked { .. }) => return Err(e),
                     Err(e) => last_error = Some(e),
                 }
             }
@@ -231,29 +219,144 @@ impl RevocationFetcher {
                 return Err(e);
             }
         }
-        Ok(crls)
+        Ok((crls, ocsps))
+    }
+
+    /// The list at `url`, checked, when it does not name `cert` as revoked.
+    async fn crl_of(
+        &self,
+        url: &str,
+        cert: &Certificate,
+        issuer: &Certificate,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<u8>, RevocationError> {
+        let list = self.fetch(url, issuer, now).await?;
+        let tbs = cert.tbs_certificate();
+        let revoked = list
+            .list
+            .tbs_cert_list
+            .revoked_certificates
+            .as_ref()
+            .is_some_and(|r| r.iter().any(|e| &e.serial_number == tbs.serial_number()));
+        if revoked {
+            return Err(RevocationError::Revoked {
+                subject: tbs.subject().to_string(),
+                url: url.to_owned(),
+            });
+        }
+        Ok(list.der.clone())
+    }
+
+    /// The answer of the OCSP responder at `url` about `cert`, checked and good; kept until
+    /// its `nextUpdate` (not kept when it gives none).
+    async fn ocsp(
+        &self,
+        url: &str,
+        cert: &Certificate,
+        issuer: &Certificate,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<u8>, RevocationError> {
+        use super::ocsp::NotGood;
+        let key = format!(
+            "{url} {}",
+            super::hex(cert.tbs_certificate().serial_number().as_bytes())
+        );
+        let kept = self
+            .answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some((der, Some(next))) = kept
+            && next > now
+        {
+            return Ok(der);
+        }
+        let request =
+            super::ocsp::request(cert, issuer).map_err(|e| RevocationError::Unreachable {
+                url: url.to_owned(),
+                reason: e.to_string(),
+            })?;
+        let post = self
+            .client
+            .post(url)
+            .header("Content-Type", "application/ocsp-request")
+            .body(request);
+        let body = download(post, url).await?;
+        match super::ocsp::check_response(&body, cert, issuer, now) {
+            Ok(good) => {
+                self.answers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key, (body.clone(), good.next_update));
+                Ok(body)
+            }
+            Err(NotGood::Revoked) => Err(RevocationError::Revoked {
+                subject: cert.tbs_certificate().subject().to_string(),
+                url: url.to_owned(),
+            }),
+            Err(NotGood::Invalid(reason)) => Err(RevocationError::Invalid {
+                url: url.to_owned(),
+                reason,
+            }),
+        }
     }
 }
 
-/// What the Document Security Store of a document signed by `signer` (its chain, signer
-/// first) and timestamped by `tsa` (the token's certificates) holds: the certificates and the
-/// CRLs, DER; `Ok(None)` when the signer's certificates name no list, so there is nothing a
-/// later validator could not fetch as well.
-pub type DssContents = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+/// The body of a successful answer to `request` (to `url`, named in the errors).
+async fn download(request: reqwest::RequestBuilder, url: &str) -> Result<Vec<u8>, RevocationError> {
+    let unreachable = |reason: String| RevocationError::Unreachable {
+        url: url.to_owned(),
+        reason,
+    };
+    let resp = request
+        .send()
+        .await
+        .map_err(|e| unreachable(e.without_url().to_string()))?;
+    if !resp.status().is_success() {
+        return Err(unreachable(format!("HTTP {}", resp.status())));
+    }
+    Ok(resp
+        .bytes()
+        .await
+        .map_err(|e| unreachable(e.without_url().to_string()))?
+        .to_vec())
+}
+
+/// What a Document Security Store holds: certificates, CRLs and OCSP responses, DER.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValidationData {
+    pub certs: Vec<Vec<u8>>,
+    pub crls: Vec<Vec<u8>>,
+    pub ocsps: Vec<Vec<u8>>,
+}
+
+/// Whether `cert` names where its revocation status is published (a CRL or an OCSP
+/// responder).
+pub fn names_revocation_data(cert: &Certificate) -> bool {
+    !crl_urls(cert).is_empty() || !super::ocsp::ocsp_urls(cert).is_empty()
+}
 
 impl RevocationFetcher {
+    /// What the Document Security Store of a document signed by `signer` (its chain, signer
+    /// first) and timestamped by `tsa` (the token's certificates) holds: the certificates and
+    /// their revocation data; `Ok(None)` when the signer's certificates name none, so there is
+    /// nothing a later validator could not fetch as well.
     pub async fn dss_contents(
         &self,
         signer: Vec<Certificate>,
         tsa: Vec<Certificate>,
-    ) -> Result<Option<DssContents>, RevocationError> {
-        if signer.iter().all(|c| crl_urls(c).is_empty()) {
+    ) -> Result<Option<ValidationData>, RevocationError> {
+        if !signer.iter().any(names_revocation_data) {
             return Ok(None);
         }
         let certs: Vec<Certificate> = signer.into_iter().chain(tsa).collect();
-        // The lists are judged by the time of the world, not the register's clock.
-        let crls = self.crls_for(&certs, Utc::now()).await?;
-        let ders = certs.iter().filter_map(|c| c.to_der().ok()).collect();
-        Ok(Some((ders, crls)))
+        // The data is judged by the time of the world, not the register's clock.
+        let (crls, ocsps) = self.revocation_for(&certs, Utc::now()).await?;
+        Ok(Some(ValidationData {
+            certs: certs.iter().filter_map(|c| c.to_der().ok()).collect(),
+            crls,
+            ocsps,
+        }))
     }
 }

@@ -74,6 +74,8 @@ pub(crate) struct Profile {
     pub time_stamping: bool,
     /// Where the issuer publishes its revocation list (the CRL distribution point).
     pub crl_url: Option<String>,
+    /// Where the issuer's OCSP responder answers (Authority Information Access).
+    pub ocsp_url: Option<String>,
 }
 
 impl BuilderProfile for Profile {
@@ -126,6 +128,19 @@ impl BuilderProfile for Profile {
                     ])),
                     reasons: None,
                     crl_issuer: None,
+                }])
+                .to_extension(tbs.subject(), &ext)?,
+            );
+        }
+        if let Some(url) = &self.ocsp_url {
+            use x509_cert::ext::pkix::name::GeneralName;
+            use x509_cert::ext::pkix::{AccessDescription, AuthorityInfoAccessSyntax};
+            ext.push(
+                AuthorityInfoAccessSyntax(vec![AccessDescription {
+                    access_method: selo::signing::ocsp::ID_AD_OCSP,
+                    access_location: GeneralName::UniformResourceIdentifier(
+                        der::asn1::Ia5String::new(url).unwrap(),
+                    ),
                 }])
                 .to_extension(tbs.subject(), &ext)?,
             );
@@ -229,6 +244,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             ca: true,
             time_stamping: false,
             crl_url: None,
+            ocsp_url: None,
         },
         &root_key,
         1,
@@ -241,6 +257,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             ca: true,
             time_stamping: false,
             crl_url: None,
+            ocsp_url: None,
         },
         &int_key,
         2,
@@ -255,6 +272,7 @@ pub(crate) fn chain(rsa: bool, leaf_days: u64, password: &str) -> (Vec<u8>, Cert
             ca: false,
             time_stamping: false,
             crl_url: None,
+            ocsp_url: None,
         },
         &leaf_key,
         3,
@@ -379,6 +397,7 @@ fn a_wrong_password_a_short_key_or_an_expired_certificate_is_refused() {
             ca: false,
             time_stamping: false,
             crl_url: None,
+            ocsp_url: None,
         },
         &short,
         9,

@@ -98,18 +98,34 @@ fn crl(
     .unwrap()
 }
 
-/// A keys folder whose imported signer's chain names the CRLs at `base`; the served lists
-/// are set, the leaf listed as revoked when `revoked`.
-fn signer_naming_crls(base: &str, served: &Served, revoked: bool) -> tempfile::TempDir {
+/// Where a test chain's certificates say their status is published.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Published {
+    /// Each names its issuer's CRL (`/root.crl`, `/int.crl`).
+    Crls,
+    /// Only the leaf names a responder (`/ocsp`), no CRL.
+    Ocsp,
+}
+
+/// A keys folder whose imported signer's chain names its revocation data at `base`, which
+/// the test serves: the leaf revoked when `revoked`.
+fn signer_naming(
+    base: &str,
+    served: &Served,
+    revoked: bool,
+    published: Published,
+) -> tempfile::TempDir {
     let (root_key, int_key, leaf_key) = (Key::new(false), Key::new(false), Key::new(false));
     let root_name = name("CN=Raiz LCR de TESTE,O=ICP-Brasil TESTE,C=BR");
     let int_name = name("CN=AC LCR de TESTE,O=ICP-Brasil TESTE,C=BR");
-    let profile = |issuer: &x509_cert::name::Name, subject, ca, crl: Option<&str>| Profile {
+    let crls = published == Published::Crls;
+    let profile = |issuer: &x509_cert::name::Name, subject, ca, url: Option<&str>| Profile {
         issuer: issuer.clone(),
         subject,
         ca,
         time_stamping: false,
-        crl_url: crl.map(|c| format!("{base}{c}")),
+        crl_url: url.filter(|_| crls).map(|c| format!("{base}{c}")),
+        ocsp_url: url.filter(|_| !crls && !ca).map(|_| format!("{base}/ocsp")),
     };
     let root = root_key.issue(
         profile(&root_name, root_name.clone(), true, None),
@@ -144,6 +160,7 @@ fn signer_naming_crls(base: &str, served: &Served, revoked: bool) -> tempfile::T
             Vec::new()
         };
         lists.insert("/int.crl".into(), crl(&int_key, &int, &listed));
+        lists.insert("/ocsp".into(), ocsp_answer(&int_key, &int, &leaf, revoked));
     }
     let pfx =
         selo::signing::pkcs12::build(&leaf_key.pkcs8(), &[leaf, int, root], "segredo").unwrap();
@@ -151,6 +168,89 @@ fn signer_naming_crls(base: &str, served: &Served, revoked: bool) -> tempfile::T
     selo::signing::keys::generate(dir.path()).unwrap();
     selo::signing::imported::import(dir.path(), &pfx, "segredo").unwrap();
     dir
+}
+
+/// The OCSP answer of `issuer` (its `key` signs it) about `cert`: good, or revoked half an
+/// hour ago; current for a week.
+fn ocsp_answer(key: &Key, issuer: &Certificate, cert: &Certificate, revoked: bool) -> Vec<u8> {
+    use der::asn1::{BitString, GeneralizedTime, OctetString};
+    use der::{Any, Decode, Tag, TagNumber};
+    use selo::signing::ocsp::{
+        BasicOcspResponse, ID_PKIX_OCSP_BASIC, OcspResponse, OcspResponseStatus, ResponseBytes,
+        ResponseData, SingleResponse, cert_id,
+    };
+    let Key::Ec(k) = key else {
+        unreachable!("P-256 keys")
+    };
+    let now = std::time::SystemTime::now();
+    let at = |t| GeneralizedTime::from_system_time(t).unwrap();
+    let tagged = |number, constructed, content: Vec<u8>| {
+        Any::new(
+            Tag::ContextSpecific {
+                constructed,
+                number: TagNumber(number),
+            },
+            content,
+        )
+        .unwrap()
+    };
+    let status = if revoked {
+        tagged(1, true, at(now - Duration::from_mins(30)).to_der().unwrap())
+    } else {
+        tagged(0, false, Vec::new())
+    };
+    let key_hash = OctetString::new(vec![7u8; 20]).unwrap().to_der().unwrap();
+    let data = ResponseData {
+        version: 0,
+        responder_id: tagged(2, true, key_hash),
+        produced_at: at(now),
+        responses: vec![SingleResponse {
+            cert_id: cert_id(cert, issuer).unwrap(),
+            cert_status: status,
+            this_update: at(now - Duration::from_hours(1)),
+            next_update: Some(at(now + Duration::from_hours(24 * 7))),
+            single_extensions: None,
+        }],
+        response_extensions: None,
+    }
+    .to_der()
+    .unwrap();
+    let signature: p256::ecdsa::DerSignature = k.sign(&data);
+    let basic = BasicOcspResponse {
+        tbs_response_data: Any::from_der(&data).unwrap(),
+        signature_algorithm: spki::AlgorithmIdentifierOwned {
+            oid: const_oid::db::rfc5912::ECDSA_WITH_SHA_256,
+            parameters: None,
+        },
+        signature: BitString::from_bytes(&signature.to_bytes()).unwrap(),
+        certs: None,
+    };
+    OcspResponse {
+        response_status: OcspResponseStatus::Successful,
+        response_bytes: Some(ResponseBytes {
+            response_type: ID_PKIX_OCSP_BASIC,
+            response: OctetString::new(basic.to_der().unwrap()).unwrap(),
+        }),
+    }
+    .to_der()
+    .unwrap()
+}
+
+/// A grant to the first test driver and car, as answered.
+async fn grant_first(app: &TestApp) -> reqwest::Response {
+    let d = app
+        .create_driver(&crate::helpers::driver_body(
+            crate::helpers::CPFS[0],
+            crate::helpers::CNHS[0],
+        ))
+        .await;
+    let v = app
+        .create_vehicle(&crate::helpers::vehicle_body(
+            crate::helpers::PLATES[0],
+            crate::helpers::RENAVAMS[0],
+        ))
+        .await;
+    app.grant(&d, &v, "2026-11-20").await
 }
 
 async fn app_signing_with(keys_dir: tempfile::TempDir) -> TestApp {
@@ -175,6 +275,49 @@ fn dss_of(pdf: &[u8]) -> Option<(usize, usize, usize)> {
     Some((len(b"Certs"), len(b"CRLs"), vri))
 }
 
+/// How many OCSP answers the DSS of `pdf` holds, and how many its signature's VRI entry names.
+fn ocsps_of(pdf: &[u8]) -> (usize, usize) {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let dss_ref = doc
+        .catalog()
+        .unwrap()
+        .get(b"DSS")
+        .unwrap()
+        .as_reference()
+        .unwrap();
+    let dss = doc.get_dictionary(dss_ref).unwrap();
+    let listed = dss.get(b"OCSPs").map_or(0, |o| o.as_array().unwrap().len());
+    let vri = dss.get(b"VRI").unwrap().as_dict().unwrap();
+    let in_vri = vri.iter().next().map_or(0, |(_, e)| {
+        e.as_dict()
+            .unwrap()
+            .get(b"OCSP")
+            .map_or(0, |o| o.as_array().unwrap().len())
+    });
+    (listed, in_vri)
+}
+
+/// A signer whose certificate names only an OCSP responder: its answer, checked, goes into
+/// the DSS (and the signature's VRI) and selo verifies the document; an answer that says
+/// revoked issues nothing.
+#[tokio::test]
+async fn a_signer_naming_an_ocsp_responder_gets_its_answer_in_the_dss() {
+    let (base, served) = serve_crls().await;
+    let app = app_signing_with(signer_naming(&base, &served, false, Published::Ocsp)).await;
+    let grant = app.granted().await;
+    let pdf = app.document_bytes(&grant, "app_sticker").await;
+    assert_eq!(dss_of(&pdf), Some((3, 0, 1)), "chain of 3, no list");
+    assert_eq!(ocsps_of(&pdf), (1, 1));
+    let (status, body) = crate::pdf_signatures::upload_raw(&app, pdf).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["verdict"], "valid", "{body}");
+
+    let (base, served) = serve_crls().await;
+    let app = app_signing_with(signer_naming(&base, &served, true, Published::Ocsp)).await;
+    let res = grant_first(&app).await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+}
+
 /// `pdf` with an update that rotates its first page: a change that is not validation data.
 fn page_rotated(pdf: &[u8]) -> Vec<u8> {
     let doc = lopdf::Document::load_mem(pdf).unwrap();
@@ -195,7 +338,7 @@ fn page_rotated(pdf: &[u8]) -> Vec<u8> {
 #[tokio::test]
 async fn a_signer_naming_revocation_lists_gets_them_in_the_documents_dss() {
     let (base, served) = serve_crls().await;
-    let keys_dir = signer_naming_crls(&base, &served, false);
+    let keys_dir = signer_naming(&base, &served, false, Published::Crls);
     let keys = selo::signing::keys::load(keys_dir.path(), true).unwrap();
     let app = app_signing_with(keys_dir).await;
     let grant = app.granted().await;
@@ -234,20 +377,8 @@ async fn a_signer_naming_revocation_lists_gets_them_in_the_documents_dss() {
 #[tokio::test]
 async fn a_revoked_signer_issues_nothing_and_an_unreachable_list_leaves_no_dss() {
     let (base, served) = serve_crls().await;
-    let app = app_signing_with(signer_naming_crls(&base, &served, true)).await;
-    let d = app
-        .create_driver(&crate::helpers::driver_body(
-            crate::helpers::CPFS[0],
-            crate::helpers::CNHS[0],
-        ))
-        .await;
-    let v = app
-        .create_vehicle(&crate::helpers::vehicle_body(
-            crate::helpers::PLATES[0],
-            crate::helpers::RENAVAMS[0],
-        ))
-        .await;
-    let res = app.grant(&d, &v, "2026-11-20").await;
+    let app = app_signing_with(signer_naming(&base, &served, true, Published::Crls)).await;
+    let res = grant_first(&app).await;
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body: serde_json::Value = res.json().await.unwrap();
     assert!(
@@ -256,7 +387,7 @@ async fn a_revoked_signer_issues_nothing_and_an_unreachable_list_leaves_no_dss()
     );
 
     let (base, served) = serve_crls().await;
-    let keys_dir = signer_naming_crls(&base, &served, false);
+    let keys_dir = signer_naming(&base, &served, false, Published::Crls);
     served.lock().unwrap().clear();
     let app = app_signing_with(keys_dir).await;
     let grant = app.granted().await;
@@ -273,7 +404,7 @@ async fn a_revoked_signer_issues_nothing_and_an_unreachable_list_leaves_no_dss()
 async fn archiving_adds_a_document_timestamp_that_keeps_the_file_verifiable() {
     use selo::issuance::archive::Archiver;
     let (base, served) = serve_crls().await;
-    let keys_dir = signer_naming_crls(&base, &served, false);
+    let keys_dir = signer_naming(&base, &served, false, Published::Crls);
     let keys = selo::signing::keys::load(keys_dir.path(), true).unwrap();
     let app = app_signing_with(keys_dir).await;
     // Signed while the certificates (made now) are valid.

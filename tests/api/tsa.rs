@@ -52,6 +52,7 @@ impl TestTsa {
                 ca: false,
                 time_stamping: true,
                 crl_url: None,
+                ocsp_url: None,
             },
             &tsa_key,
             2,

@@ -161,6 +161,37 @@ for f in "${ltv[@]}"; do
 done
 echo "every document kind, with its chain's CRLs in the DSS, validates in pyHanko and pdfsig"
 
+# A certificate that names only an OCSP responder (Authority Information Access, no CRL):
+# OpenSSL's responder (`openssl ocsp -index`) answers for the intermediate's certificates,
+# selo checks the answer (signed by the issuer, about this certificate, current, good) and
+# keeps it in the DSS and the signature's VRI; pyHanko validates with it.
+ocsp_port=$((20000 + RANDOM % 20000))
+(
+  cd ltv
+  printf '[ocsp]\nbasicConstraints = critical, CA:false\nkeyUsage = critical, digitalSignature, nonRepudiation\ncertificatePolicies = 2.16.76.1.2.1.99\nauthorityInfoAccess = OCSP;URI:http://127.0.0.1:%s\n' "$ocsp_port" >> ext.cnf
+  openssl req -newkey rsa:2048 -nodes -keyout ocsp-leaf.key -out ocsp-leaf.csr \
+    -subj "/C=BR/O=ICP-Brasil TESTE/CN=PREFEITURA MUNICIPAL DE TESTE OCSP:11222333000181" 2>/dev/null
+  openssl x509 -req -in ocsp-leaf.csr -CA int.pem -CAkey int.key -out ocsp-leaf.pem -days 30 -extfile ext.cnf -extensions ocsp 2>/dev/null
+  serial=$(openssl x509 -in ocsp-leaf.pem -noout -serial | cut -d= -f2)
+  until=$(date -u -d "$(openssl x509 -in ocsp-leaf.pem -noout -enddate | cut -d= -f2)" +%y%m%d%H%M%SZ)
+  printf 'V\t%s\t\t%s\tunknown\t%s\n' "$until" "$serial" "$(openssl x509 -in ocsp-leaf.pem -noout -subject -nameopt compat | cut -d= -f2-)" >> db-int/index.txt
+  openssl pkcs12 -export -inkey ocsp-leaf.key -in ocsp-leaf.pem -certfile cas.pem -passout pass:segredo -out ocsp-leaf.p12
+)
+openssl ocsp -index ltv/db-int/index.txt -port "$ocsp_port" -rsigner ltv/int.pem -rkey ltv/int.key \
+  -CA ltv/int.pem -rmd sha256 -nmin 60 >ocsp.log 2>&1 &
+ocsp_pid=$!
+trap 'kill $TSA_PID $crl_pid $ocsp_pid 2>/dev/null; rm -rf "$work"' EXIT
+# Ready when it says so (a bare connection to probe the port would hold it: it answers one
+# connection at a time and waits for that one's request).
+for _ in $(seq 50); do grep -q "waiting for OCSP client" ocsp.log && break; sleep 0.1; done
+"$selo" keys generate keys-ocsp >/dev/null
+echo segredo | "$selo" keys import-pkcs12 ltv/ocsp-leaf.p12 keys-ocsp >/dev/null
+SELO_KEYS_DIR=keys-ocsp SELO_TSA_URL="$TSA_URL" RUST_LOG=warn "$selo" samples out-ocsp >/dev/null
+by_ocsp=(out-ocsp/*.pdf)
+test "${#by_ocsp[@]}" -eq 8
+"$work/venv/bin/python" "$OLDPWD/tests/interop/pyhanko_validate.py" --policy 2.16.76.1.7.1.12.1.1 --tsa-root tsa/tsaroot.pem --dss ltv/root.pem "${by_ocsp[@]}"
+echo "every document kind, with its signer's OCSP answer (OpenSSL's responder) in the DSS, validates in pyHanko"
+
 # Archiving (PAdES B-LTA): `selo documents ltv --file` adds to signed files fresh validation
 # data and a document timestamp from OpenSSL's TSA over the whole file. pyHanko's long-term
 # validation, its clock a year past the signer's certificate's expiry and only the files' own

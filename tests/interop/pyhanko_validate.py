@@ -7,8 +7,8 @@ Prints pyHanko's summary for each file. Exits 0 when every file is INTACT:TRUSTE
 must also name that signature policy (ICP-Brasil AD-RB: 2.16.76.1.7.1.11.1.1, AD-RT:
 2.16.76.1.7.1.12.1.1) with the policy's own signPolicyHash. With --tsa-root, each signature
 must carry a signature timestamp, intact and trusted under that root. With --dss, each file
-must carry a Document Security Store with certificates and revocation lists, added after the
-signature as its only change (pyHanko: EXTENDED_WITH_LTA_UPDATES, acceptable to DocMDP).
+must carry a Document Security Store with certificates and revocation data (CRLs or OCSP
+answers), added after the signature as its only change (pyHanko: EXTENDED_WITH_LTA_UPDATES, acceptable to DocMDP).
 """
 
 import sys
@@ -55,8 +55,9 @@ def summary(path, vc, policy=None, timestamped=False, dss=False):
             ok = status.intact and status.valid and status.trusted
             if dss:
                 store = DocumentSecurityStore.read_dss(reader)
-                s += f" dss=certs:{len(store.certs)},crls:{len(store.crls)}"
-                ok = ok and "EXTENDED_WITH_LTA_UPDATES" in s and len(store.crls) > 0
+                s += f" dss=certs:{len(store.certs)},crls:{len(store.crls)},ocsps:{len(store.ocsps)}"
+                revinfo = len(store.crls) + len(store.ocsps)
+                ok = ok and "EXTENDED_WITH_LTA_UPDATES" in s and revinfo > 0
                 ok = ok and len(store.certs) > 0 and status.docmdp_ok is True
             else:
                 ok = ok and s.endswith("UNTOUCHED")
