@@ -442,13 +442,17 @@ impl PreparedDocumentTimestamp {
 /// signature and the validation data before it provable once their certificates expire.
 pub fn prepare_document_timestamp(pdf: &[u8]) -> Result<PreparedDocumentTimestamp, PadesError> {
     let (prev, catalog_id) = load_with_catalog(pdf)?;
-    let fields = prev
+    // Named after the document timestamps already there: "Carimbo do tempo 1", 2, …
+    let earlier = prev
         .get_dictionary(catalog_id)
         .ok()
         .and_then(|c| acroform_fields(&prev, c))
-        .map_or(0, |f| f.len());
+        .unwrap_or_default()
+        .iter()
+        .filter(|f| document_timestamp_field(&prev, f).is_some())
+        .count();
     let sig_dict = placeholders(b"DocTimeStamp", b"ETSI.RFC3161", TIMESTAMP_BYTES);
-    let name = format!("Carimbo do tempo {}", fields + 1);
+    let name = format!("Carimbo do tempo {}", earlier + 1);
     let mut out = append_signature_field(pdf, sig_dict, &name, false)?;
     let (contents, digest) = fill_byte_range(&mut out, pdf.len(), ID_SHA256)?;
     Ok(PreparedDocumentTimestamp {

@@ -318,6 +318,49 @@ async fn a_signer_naming_an_ocsp_responder_gets_its_answer_in_the_dss() {
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
 }
 
+/// How many `archive_timestamp_added` events the history of `grant` holds.
+async fn archive_events(app: &TestApp, grant: &serde_json::Value) -> usize {
+    let id = grant["id"].as_str().unwrap();
+    let history: serde_json::Value = app
+        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "archive_timestamp_added")
+        .count()
+}
+
+/// The names of the fields of `pdf`'s form, in order (UTF-16BE text strings).
+fn field_names(pdf: &[u8]) -> Vec<String> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let form = doc
+        .catalog()
+        .unwrap()
+        .get(b"AcroForm")
+        .unwrap()
+        .as_dict()
+        .unwrap();
+    form.get(b"Fields")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let field = doc.get_dictionary(f.as_reference().unwrap()).unwrap();
+            let units: Vec<u16> = field.get(b"T").unwrap().as_str().unwrap()[2..]
+                .chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], c[1]]))
+                .collect();
+            String::from_utf16(&units).unwrap()
+        })
+        .collect()
+}
+
 /// `pdf` with an update that rotates its first page: a change that is not validation data.
 fn page_rotated(pdf: &[u8]) -> Vec<u8> {
     let doc = lopdf::Document::load_mem(pdf).unwrap();
@@ -461,20 +504,7 @@ async fn archiving_adds_a_document_timestamp_that_keeps_the_file_verifiable() {
     let (status, body) = crate::pdf_signatures::upload_raw(&app, pdf.clone()).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["verdict"], "valid", "{body}");
-    let id = grant["id"].as_str().unwrap();
-    let history: serde_json::Value = app
-        .get_authed(&format!("/api/v1/app-authorizations/{id}/history"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let added = history["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == "archive_timestamp_added")
-        .count();
-    assert_eq!(added, 2, "{history}");
+    assert_eq!(archive_events(&app, &grant).await, 2);
 
     // Protected for ten years now: not due within 400 days; due within 3,700, and a second
     // timestamp follows the first, with the first authority's certificate in the DSS.
@@ -491,6 +521,14 @@ async fn archiving_adds_a_document_timestamp_that_keeps_the_file_verifiable() {
     let twice = app.document_bytes(&grant, "app_sticker").await;
     assert!(twice.starts_with(&pdf));
     assert_eq!(stamps(&twice), 2);
+    assert_eq!(
+        field_names(&twice),
+        [
+            "Assinatura da Prefeitura",
+            "Carimbo do tempo 1",
+            "Carimbo do tempo 2"
+        ]
+    );
     assert_eq!(dss_of(&twice), Some((4, 2, 2)));
     verify(&twice).unwrap();
     let (_, body) = crate::pdf_signatures::upload_raw(&app, twice.clone()).await;
