@@ -21,3 +21,4 @@ pub mod rule;
 pub mod trust;
 pub mod urls;
 pub mod verification_code;
+pub mod work;

@@ -192,6 +192,7 @@ impl Application {
                 crate::signing::revocation::RevocationFetcher::new(settings.crl_timeout)
                     .context("the revocation lists' client")?,
             ),
+            worklist_cache: Arc::default(),
         };
         start_mail(&state)?;
         let limits = state.rate_limits.clone();

@@ -2,6 +2,7 @@
 
 pub mod limits;
 pub mod throttle;
+pub mod worklist;
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -41,6 +42,8 @@ pub struct AppState {
     pub tsa: Option<Arc<crate::signing::timestamp::Timestamper>>,
     /// The revocation lists a signer's certificates name, fetched and kept for the DSS.
     pub revocation: Arc<crate::signing::revocation::RevocationFetcher>,
+    /// What each authorization in force has due, kept between worklists.
+    pub worklist_cache: Arc<worklist::WorklistCache>,
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after

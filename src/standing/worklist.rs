@@ -6,6 +6,8 @@
 
 mod charter;
 
+use std::time::Instant;
+
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use uuid::Uuid;
 
@@ -14,69 +16,10 @@ use crate::domain::fines::FineStatus;
 use crate::domain::ride_hailing::sanctions::auto_deadlines;
 use crate::standing::ride_hailing::{fine_standing_of, ride_hailing_standing};
 use crate::state::AppState;
+use crate::state::worklist::{Due, Kept};
 use crate::storage::StorageError;
 
-/// What kind of pendency an item is, for filtering.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkKind {
-    /// An authorization whose year ends (APP-ART3-PU): renew it.
-    Renewal,
-    /// A vistoria to present, redo or fix (APP-ART9, APP-ART16).
-    Vistoria,
-    /// An auto's procedure: the notice to send, a defence window running (APP-ART22).
-    Auto,
-    /// A fine due or overdue (AMB-34, AMB-61).
-    Fine,
-    /// A document of a vehicle that lapses: a charter bus's ITV report or insurance.
-    Document,
-    /// A platform's data to deliver within 24 hours (APP-ART4-P2).
-    DataRequest,
-    /// A grant or renewal filed for an official's review (AMB-25): decide it.
-    Review,
-    /// A filing sent online (a renewal): examine its files and decide, or wait for the
-    /// applicant's answer to an exigência.
-    Filing,
-}
-
-impl WorkKind {
-    pub const ALL: [Self; 8] = [
-        Self::Filing,
-        Self::Review,
-        Self::Renewal,
-        Self::Vistoria,
-        Self::Document,
-        Self::Auto,
-        Self::Fine,
-        Self::DataRequest,
-    ];
-
-    /// The key of the kind in a filter.
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Renewal => "renovacao",
-            Self::Vistoria => "vistoria",
-            Self::Auto => "auto",
-            Self::Fine => "multa",
-            Self::Review => "analise",
-            Self::Document => "documento",
-            Self::DataRequest => "dados",
-            Self::Filing => "requerimento",
-        }
-    }
-
-    pub fn label_pt(self) -> &'static str {
-        match self {
-            Self::Renewal => "Renovações",
-            Self::Vistoria => "Vistorias",
-            Self::Auto => "Autos de infração",
-            Self::Fine => "Multas",
-            Self::Review => "Pedidos em análise",
-            Self::Document => "Laudos e seguros",
-            Self::DataRequest => "Dados pedidos às plataformas",
-            Self::Filing => "Requerimentos pela internet",
-        }
-    }
-}
+pub use crate::domain::work::WorkKind;
 
 /// The record an item concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,18 +109,39 @@ pub async fn worklist(
     Ok(items)
 }
 
-/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due.
+/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due, judged again
+/// only when an act touched its driver since it was last judged today.
 async fn authorization_items(
     state: &AppState,
     now: DateTime<Utc>,
     items: &mut Vec<WorkItem>,
 ) -> Result<(), StorageError> {
     let today = local_date(now);
-    let mut push = |item: WorkItem| items.push(item);
-    for a in state.store.authorizations_in_force(today).await? {
-        let item = |kind, what: String, due: NaiveDate, task| WorkItem {
+    // Read before the register: an act committed after it is seen as touching its driver.
+    let read_seq = state.store.changes_caught_up().await?;
+    let changes = state.store.changes();
+    let in_force = state.store.authorizations_in_force(today).await?;
+    let cache = &state.worklist_cache;
+    cache.retain(&in_force.iter().map(|a| a.id).collect());
+    for a in in_force {
+        let scope = format!("d:{}", a.driver_id);
+        let kept = cache.get(a.id, today, |seq| !changes.stale(Some(&scope), seq));
+        let due = if let Some(due) = kept {
+            due
+        } else {
+            let due = judge(state, &a, now).await?;
+            let kept = Kept {
+                day: today,
+                read_seq,
+                at: Instant::now(),
+                due: due.clone(),
+            };
+            cache.put(a.id, kept);
+            due
+        };
+        items.extend(due.into_iter().map(|(kind, what, due, task)| WorkItem {
             kind,
-            what,
+            what: what.to_owned(),
             number: a.number.clone(),
             person: a.driver_name.clone(),
             plate: a.plate.clone(),
@@ -186,63 +150,68 @@ async fn authorization_items(
             waiting: false,
             record: WorkRecord::Authorization(a.id),
             task,
-        };
-        // APP-ART3-PU (AMB-66): the year ends; renew it unless it already was.
-        if !a.renewed {
-            push(item(
-                WorkKind::Renewal,
-                "Autorização chega ao fim da validade: renovar (art. 3º, parágrafo único)".into(),
-                a.valid_until,
-                "renewal.renew",
-            ));
-        }
-        let (_, report) =
-            ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now)
-                .await?;
-        if report.last_vistoria.is_none() {
-            // APP-ART9: the car is presented within days of the approval.
-            let due = report.presentation_due.due;
-            let what = if due < today {
-                "Veículo não apresentado à vistoria no prazo (art. 9º)"
-            } else {
-                "Apresentar o veículo à vistoria (art. 9º)"
-            };
-            push(item(
-                WorkKind::Vistoria,
-                what.into(),
-                due,
-                "authorizations.vistoria",
-            ));
-        } else if let Some(until) = report.vistoria_valid_until {
-            // APP-ART16: the annual vistoria.
-            push(item(
-                WorkKind::Vistoria,
-                "Vistoria anual (art. 16)".into(),
-                until,
-                "authorizations.vistoria",
-            ));
-        }
-        // APP-ART16-P1: a summons to an extra vistoria not yet attended.
-        if let Some(summons) = &report.summons
-            && summons.attended_on.is_none()
-        {
-            push(item(
-                WorkKind::Vistoria,
-                "Convocação para vistoria extraordinária ainda não atendida (art. 16, §1º)".into(),
-                summons.summons.attend_by,
-                "authorizations.vistoria",
-            ));
-        }
-        if let Some(fix) = &report.fix_due {
-            push(item(
-                WorkKind::Vistoria,
-                "Corrigir o que a vistoria apontou e vistoriar de novo (art. 16, §2º)".into(),
-                fix.due,
-                "authorizations.vistoria",
-            ));
-        }
+        }));
     }
     Ok(())
+}
+
+/// What authorization `a` has due at `now`, by the domain's rules.
+async fn judge(
+    state: &AppState,
+    a: &crate::storage::worklist::AuthorizationInForce,
+    now: DateTime<Utc>,
+) -> Result<Vec<Due>, StorageError> {
+    let today = local_date(now);
+    let mut due: Vec<Due> = Vec::new();
+    // APP-ART3-PU (AMB-66): the year ends; renew it unless it already was.
+    if !a.renewed {
+        due.push((
+            WorkKind::Renewal,
+            "Autorização chega ao fim da validade: renovar (art. 3º, parágrafo único)",
+            a.valid_until,
+            "renewal.renew",
+        ));
+    }
+    let (_, report) =
+        ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
+    if report.last_vistoria.is_none() {
+        // APP-ART9: the car is presented within days of the approval.
+        let on = report.presentation_due.due;
+        let what = if on < today {
+            "Veículo não apresentado à vistoria no prazo (art. 9º)"
+        } else {
+            "Apresentar o veículo à vistoria (art. 9º)"
+        };
+        due.push((WorkKind::Vistoria, what, on, "authorizations.vistoria"));
+    } else if let Some(until) = report.vistoria_valid_until {
+        // APP-ART16: the annual vistoria.
+        due.push((
+            WorkKind::Vistoria,
+            "Vistoria anual (art. 16)",
+            until,
+            "authorizations.vistoria",
+        ));
+    }
+    // APP-ART16-P1: a summons to an extra vistoria not yet attended.
+    if let Some(summons) = &report.summons
+        && summons.attended_on.is_none()
+    {
+        due.push((
+            WorkKind::Vistoria,
+            "Convocação para vistoria extraordinária ainda não atendida (art. 16, §1º)",
+            summons.summons.attend_by,
+            "authorizations.vistoria",
+        ));
+    }
+    if let Some(fix) = &report.fix_due {
+        due.push((
+            WorkKind::Vistoria,
+            "Corrigir o que a vistoria apontou e vistoriar de novo (art. 16, §2º)",
+            fix.due,
+            "authorizations.vistoria",
+        ));
+    }
+    Ok(due)
 }
 
 /// APP-ART4-P2: each platform's data request not yet delivered, due 24 hours from its notice

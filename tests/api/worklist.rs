@@ -366,3 +366,35 @@ async fn the_worklist_lists_a_summons_not_attended_and_a_platforms_data_still_du
     let (_, page, _) = ana.get("/painel/pendencias").await;
     assert!(!page.contains("vistoria extraordinária"), "{page}");
 }
+
+/// The worklist keeps what each authorization has due between requests: an act on the
+/// authorization's driver the same day is seen by the next request (the vistoria recorded, the
+/// presentation leaves the list), and another driver's row is still there.
+#[tokio::test]
+async fn the_worklist_follows_an_act_made_the_same_day() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let b = app.granted_to(1).await;
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let presentations = |page: &str, number: &str| {
+        page.split("<tr>")
+            .filter(|r| r.contains(number) && r.contains("Apresentar o veículo à vistoria"))
+            .count()
+    };
+    let (status, page, _) = ana.get("/painel/pendencias?prazo=30").await;
+    assert_eq!(status, StatusCode::OK);
+    let (a_number, b_number) = (a["number"].as_str().unwrap(), b["number"].as_str().unwrap());
+    assert_eq!(presentations(&page, a_number), 1, "{page}");
+    assert_eq!(presentations(&page, b_number), 1, "{page}");
+
+    assert_eq!(
+        app.vistoria(&a, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    let (_, page, _) = ana.get("/painel/pendencias?prazo=30").await;
+    assert_eq!(presentations(&page, a_number), 0, "{page}");
+    assert_eq!(presentations(&page, b_number), 1, "{page}");
+}
