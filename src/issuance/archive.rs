@@ -86,6 +86,11 @@ impl Archiver<'_> {
     /// again before it is returned.
     pub async fn archive(&self, pdf: &[u8]) -> Result<Archived, ArchiveError> {
         self.verify(pdf)?;
+        self.archive_verified(pdf).await
+    }
+
+    /// The same, for a file the caller has just verified.
+    async fn archive_verified(&self, pdf: &[u8]) -> Result<Archived, ArchiveError> {
         let certs = pades::embedded_certificates(pdf);
         let with_dss = match self.revocation.dss_contents(certs, Vec::new()).await? {
             None => pdf.to_vec(),
@@ -182,7 +187,7 @@ impl Archiver<'_> {
         if protected_until(&verified) >= horizon {
             return Ok(None);
         }
-        let archived = self.archive(&pdf).await.map_err(named)?;
+        let archived = self.archive_verified(&pdf).await.map_err(named)?;
         let update = PdfUpdate {
             bytes: archived.pdf[pdf.len()..].to_vec(),
             sha256: crate::signing::hex(&Sha256::digest(&archived.pdf)),

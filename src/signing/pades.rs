@@ -813,6 +813,16 @@ pub fn add_dss(
     Ok(out)
 }
 
+/// The object of the catalog's `/DSS`, when it is an indirect one (as selo writes it).
+fn dss_id(doc: &lopdf::Document, catalog_id: lopdf::ObjectId) -> Option<lopdf::ObjectId> {
+    doc.get_dictionary(catalog_id)
+        .ok()?
+        .get(b"DSS")
+        .ok()?
+        .as_reference()
+        .ok()
+}
+
 /// What a file's Document Security Store already holds: its object (when indirect, as selo
 /// writes it), its certificate, CRL and OCSP streams (id and bytes) and its VRI entries.
 struct Existing {
@@ -825,11 +835,7 @@ struct Existing {
 
 impl Existing {
     fn read(doc: &lopdf::Document, catalog_id: lopdf::ObjectId) -> Self {
-        let dss_ref = doc
-            .get_dictionary(catalog_id)
-            .ok()
-            .and_then(|c| c.get(b"DSS").ok())
-            .and_then(|o| o.as_reference().ok());
+        let dss_ref = dss_id(doc, catalog_id);
         let dss = dss_ref.and_then(|id| doc.get_dictionary(id).ok());
         let streams = |key: &[u8]| -> Vec<(lopdf::ObjectId, Vec<u8>)> {
             dss.and_then(|d| d.get(key).ok())
@@ -1359,13 +1365,11 @@ mod tests {
         );
         verify_pdf(&with_dss, &chain.root, &public).unwrap();
         let doc = lopdf::Document::load_mem(&with_dss).unwrap();
-        let dss_id = doc
-            .catalog()
-            .unwrap()
-            .get(b"DSS")
-            .unwrap()
-            .as_reference()
-            .unwrap();
+        let dss_id = dss_id(
+            &doc,
+            doc.trailer.get(b"Root").unwrap().as_reference().unwrap(),
+        )
+        .expect("a DSS");
         let dss = doc.get_dictionary(dss_id).unwrap();
         let vri = dss.get(b"VRI").unwrap().as_dict().unwrap();
         let key = super::super::hex(&sha1::Sha1::digest(last_signature_contents(&pdf).unwrap()))
@@ -1402,13 +1406,11 @@ mod tests {
             Object::Array(a) => a[0].as_reference().unwrap(),
             other => panic!("page contents {other:?}"),
         };
-        let dss_id = doc
-            .catalog()
-            .unwrap()
-            .get(b"DSS")
-            .unwrap()
-            .as_reference()
-            .unwrap();
+        let dss_id = dss_id(
+            &doc,
+            doc.trailer.get(b"Root").unwrap().as_reference().unwrap(),
+        )
+        .expect("a DSS");
         let mut inc = IncrementalDocument::create_from(with_dss.clone(), doc);
         inc.opt_clone_object_to_new_document(dss_id).unwrap();
         inc.new_document

@@ -239,10 +239,7 @@ impl RevocationFetcher {
             .as_ref()
             .is_some_and(|r| r.iter().any(|e| &e.serial_number == tbs.serial_number()));
         if revoked {
-            return Err(RevocationError::Revoked {
-                subject: tbs.subject().to_string(),
-                url: url.to_owned(),
-            });
+            return Err(revoked_by(cert, url));
         }
         Ok(list.der.clone())
     }
@@ -291,15 +288,20 @@ impl RevocationFetcher {
                     .insert(key, (body.clone(), good.next_update));
                 Ok(body)
             }
-            Err(NotGood::Revoked) => Err(RevocationError::Revoked {
-                subject: cert.tbs_certificate().subject().to_string(),
-                url: url.to_owned(),
-            }),
+            Err(NotGood::Revoked) => Err(revoked_by(cert, url)),
             Err(NotGood::Invalid(reason)) => Err(RevocationError::Invalid {
                 url: url.to_owned(),
                 reason,
             }),
         }
+    }
+}
+
+/// `cert` named as revoked by the list or responder at `url`.
+fn revoked_by(cert: &Certificate, url: &str) -> RevocationError {
+    RevocationError::Revoked {
+        subject: cert.tbs_certificate().subject().to_string(),
+        url: url.to_owned(),
     }
 }
 
