@@ -6,7 +6,7 @@
 
 mod charter;
 
-use std::time::Instant;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use uuid::Uuid;
@@ -16,7 +16,7 @@ use crate::domain::fines::FineStatus;
 use crate::domain::ride_hailing::sanctions::auto_deadlines;
 use crate::standing::ride_hailing::{fine_standing_of, ride_hailing_standing};
 use crate::state::AppState;
-use crate::state::worklist::{Due, Kept};
+use crate::state::worklist::{Due, Entry, Snapshot};
 use crate::storage::StorageError;
 
 pub use crate::domain::work::WorkKind;
@@ -93,7 +93,7 @@ pub async fn worklist(
     let horizon = today + Duration::days(horizon_days);
     let mut items = Vec::new();
     if registers.ride_hailing {
-        authorization_items(state, now, &mut items).await?;
+        authorization_items(state, now, horizon, &mut items).await?;
         auto_items(state, now, &mut items).await?;
         review_items(state, now, &mut items).await?;
         data_request_items(state, now, &mut items).await?;
@@ -109,50 +109,95 @@ pub async fn worklist(
     Ok(items)
 }
 
-/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due, judged again
-/// only when an act touched its driver since it was last judged today.
+/// Past this many drivers touched since the kept list, it is judged again whole.
+const RE_JUDGE_AT_MOST: usize = 2_000;
+
+/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due by `horizon`,
+/// judged again only when an act touched its driver since it was last judged today.
 async fn authorization_items(
     state: &AppState,
     now: DateTime<Utc>,
+    horizon: NaiveDate,
     items: &mut Vec<WorkItem>,
 ) -> Result<(), StorageError> {
     let today = local_date(now);
+    let mut kept = state.worklist_cache.0.lock().await;
     // Read before the register: an act committed after it is seen as touching its driver.
     let read_seq = state.store.changes_caught_up().await?;
-    let changes = state.store.changes();
-    let in_force = state.store.authorizations_in_force(today).await?;
-    let cache = &state.worklist_cache;
-    cache.retain(&in_force.iter().map(|a| a.id).collect());
-    for a in in_force {
-        let scope = format!("d:{}", a.driver_id);
-        let kept = cache.get(a.id, today, |seq| !changes.stale(Some(&scope), seq));
-        let due = if let Some(due) = kept {
-            due
-        } else {
-            let due = judge(state, &a, now).await?;
-            let kept = Kept {
+    let touched = match kept.as_ref() {
+        Some(s) if s.day == today => state.store.changes().touched_since(s.read_seq),
+        _ => None,
+    };
+    match (kept.as_mut(), touched) {
+        (Some(snapshot), Some(scopes)) if scopes.len() <= RE_JUDGE_AT_MOST => {
+            let drivers: HashSet<Uuid> = scopes
+                .iter()
+                .filter_map(|s| s.strip_prefix("d:"))
+                .filter_map(|d| Uuid::parse_str(d).ok())
+                .collect();
+            let mut judged = Vec::new();
+            for d in &drivers {
+                for a in state.store.authorizations_in_force_of(*d, today).await? {
+                    judged.push((a.id, entry(state, &a, now).await?));
+                }
+            }
+            snapshot
+                .entries
+                .retain(|_, e| !drivers.contains(&e.driver_id));
+            snapshot.entries.extend(judged);
+            snapshot.read_seq = read_seq;
+        }
+        _ => {
+            *kept = None;
+            let mut entries = HashMap::new();
+            for a in state.store.authorizations_in_force(today).await? {
+                entries.insert(a.id, entry(state, &a, now).await?);
+            }
+            *kept = Some(Snapshot {
                 day: today,
                 read_seq,
-                at: Instant::now(),
-                due: due.clone(),
-            };
-            cache.put(a.id, kept);
-            due
-        };
-        items.extend(due.into_iter().map(|(kind, what, due, task)| WorkItem {
-            kind,
-            what: what.to_owned(),
-            number: a.number.clone(),
-            person: a.driver_name.clone(),
-            plate: a.plate.clone(),
-            due,
-            days_left: (due - today).num_days(),
-            waiting: false,
-            record: WorkRecord::Authorization(a.id),
-            task,
-        }));
+                entries,
+            });
+        }
+    }
+    let Some(snapshot) = kept.as_ref() else {
+        return Ok(());
+    };
+    for (id, e) in &snapshot.entries {
+        for (kind, what, due, task) in &e.due {
+            if *due > horizon {
+                continue;
+            }
+            items.push(WorkItem {
+                kind: *kind,
+                what: (*what).to_owned(),
+                number: e.number.clone(),
+                person: e.person.clone(),
+                plate: e.plate.clone(),
+                due: *due,
+                days_left: (*due - today).num_days(),
+                waiting: false,
+                record: WorkRecord::Authorization(*id),
+                task,
+            });
+        }
     }
     Ok(())
+}
+
+/// Authorization `a` as the worklist keeps it, judged at `now`.
+async fn entry(
+    state: &AppState,
+    a: &crate::storage::worklist::AuthorizationInForce,
+    now: DateTime<Utc>,
+) -> Result<Entry, StorageError> {
+    Ok(Entry {
+        driver_id: a.driver_id,
+        number: a.number.clone(),
+        person: a.driver_name.clone(),
+        plate: a.plate.clone(),
+        due: judge(state, a, now).await?,
+    })
 }
 
 /// What authorization `a` has due at `now`, by the domain's rules.

@@ -43,9 +43,13 @@ struct Applied {
     everything: i64,
     /// Per scope, the last sequence number that touched it and when this node read it.
     scopes: HashMap<Box<str>, (i64, Instant)>,
+    /// The last sequence number of a scope no longer remembered: what was read before it
+    /// cannot be told fresh by scope.
+    forgotten: i64,
 }
 
-/// How long a scope's last change is remembered: longer than any cached answer is used.
+/// How long a scope's last change is surely remembered; past [`REMEMBER_AT_MOST`] scopes,
+/// older ones are forgotten, and an answer read before the last of them counts as stale.
 const REMEMBER: Duration = Duration::from_mins(20);
 /// Past this many scopes remembered, those older than [`REMEMBER`] are forgotten.
 const REMEMBER_AT_MOST: usize = 20_000;
@@ -81,13 +85,29 @@ impl Changes {
     /// Whether a change logged after `read_seq` touched `scope` (`None`: any change).
     pub fn stale(&self, scope: Option<&str>, read_seq: i64) -> bool {
         let a = self.lock();
-        if a.everything > read_seq {
+        if a.everything > read_seq || a.forgotten > read_seq {
             return true;
         }
         match scope {
             None => a.seq.is_some_and(|s| s > read_seq),
             Some(s) => a.scopes.get(s).is_some_and(|(q, _)| *q > read_seq),
         }
+    }
+
+    /// The scopes changes logged after `read_seq` touched; `None` when that cannot be told by
+    /// scope (an act on everything, a log read past its end, or a scope forgotten since).
+    pub fn touched_since(&self, read_seq: i64) -> Option<Vec<Box<str>>> {
+        let a = self.lock();
+        if a.everything > read_seq || a.forgotten > read_seq {
+            return None;
+        }
+        Some(
+            a.scopes
+                .iter()
+                .filter(|(_, (seq, _))| *seq > read_seq)
+                .map(|(scope, _)| scope.clone())
+                .collect(),
+        )
     }
 
     /// Records the rows read (`rows`, oldest first) up to `last`, for the commits counted
@@ -106,8 +126,15 @@ impl Changes {
             }
         }
         if a.scopes.len() > REMEMBER_AT_MOST {
-            a.scopes
-                .retain(|_, (_, at)| now.duration_since(*at) < REMEMBER);
+            let mut forgotten = a.forgotten;
+            a.scopes.retain(|_, (seq, at)| {
+                let keep = now.duration_since(*at) < REMEMBER;
+                if !keep {
+                    forgotten = forgotten.max(*seq);
+                }
+                keep
+            });
+            a.forgotten = forgotten;
         }
         a.seq = Some(a.seq.unwrap_or(0).max(last));
         a.seen = seen;
@@ -116,6 +143,15 @@ impl Changes {
 
 #[cfg(test)]
 impl Changes {
+    /// As if every scope remembered had been read `by` earlier (tests of forgetting).
+    pub(crate) fn age(&self, by: Duration) {
+        for (_, at) in self.lock().scopes.values_mut() {
+            *at = at
+                .checked_sub(by)
+                .expect("a monotonic clock older than the shift");
+        }
+    }
+
     /// As if the log had been read up to `last`, its new rows `rows` (tests of the caches).
     pub(crate) fn read_as(&self, rows: &[(i64, &str)], last: i64) {
         let rows: Vec<(i64, String)> = rows.iter().map(|(q, s)| (*q, (*s).to_owned())).collect();
@@ -307,4 +343,40 @@ async fn subscribe(pool: &sqlx::PgPool) -> Result<sqlx::postgres::PgListener, sq
     let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
     listener.listen(CHANNEL).await?;
     Ok(listener)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_changed_since_a_read_is_told_by_scope_until_a_scope_is_forgotten() {
+        let c = Changes::default();
+        c.read_as(&[], 10);
+        c.read_as(&[(11, "d:a"), (12, "d:b"), (13, "d:a")], 13);
+        let mut touched = c.touched_since(11).unwrap();
+        touched.sort();
+        assert_eq!(touched, vec!["d:a".into(), "d:b".into()]);
+        assert_eq!(c.touched_since(13).unwrap(), Vec::<Box<str>>::new());
+        assert!(c.stale(Some("d:a"), 12) && !c.stale(Some("d:b"), 12));
+        // Past the scopes it remembers, the old ones are forgotten: a read before the last of
+        // them can no longer be told fresh by scope.
+        c.age(REMEMBER + Duration::from_secs(1));
+        let many: Vec<(i64, String)> = (0..=REMEMBER_AT_MOST)
+            .map(|i| (14 + i64::try_from(i).unwrap(), format!("d:n{i}")))
+            .collect();
+        let last = many.last().unwrap().0;
+        let rows: Vec<(i64, &str)> = many.iter().map(|(q, s)| (*q, s.as_str())).collect();
+        c.read_as(&rows, last);
+        assert!(c.touched_since(12).is_none(), "d:a and d:b were forgotten");
+        assert!(c.stale(Some("d:b"), 12), "a forgotten scope is stale");
+        assert!(
+            c.touched_since(13).is_some(),
+            "nothing forgotten came after 13"
+        );
+        assert!(!c.stale(Some("d:b"), 13));
+        // An act on everything: nothing can be told by scope before it.
+        c.read_as(&[(last + 1, "*")], last + 1);
+        assert!(c.touched_since(last).is_none());
+    }
 }

@@ -148,8 +148,18 @@ pub(crate) const INSERT: &str = "INSERT INTO documents (id, kind, subject_type, 
     profile_version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
     $17, $18, $19)";
 
-/// A document's signed PDF, in its own table: read only when the PDF itself is asked for.
-pub(crate) const INSERT_PDF: &str = "INSERT INTO document_pdfs (document_id, pdf) VALUES ($1, $2)";
+/// A document's signed PDF, kept apart from its row by its SHA-256 (the same file is kept
+/// once): read only when the PDF itself is asked for.
+pub(crate) const INSERT_PDF: &str =
+    "INSERT INTO pdf_contents (sha256, pdf) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING";
+
+/// The key a PDF is kept under: its SHA-256, in the hex a document's row carries. Computed
+/// from the bytes as they are stored, so a row whose hash is not its file's finds no file
+/// rather than another's.
+pub(crate) fn content_key(pdf: &[u8]) -> String {
+    use sha2::Digest;
+    crate::signing::hex(&sha2::Sha256::digest(pdf))
+}
 
 impl Store {
     async fn documents_where(
@@ -310,11 +320,13 @@ impl Store {
     /// added since (validation data, archive timestamps), in order.
     pub async fn document_pdf(&self, id: Uuid) -> Result<Option<Vec<u8>>, StorageError> {
         on_backend!(self, |pool, _begin| {
-            let pdf: Option<Vec<u8>> =
-                sqlx::query_scalar("SELECT pdf FROM document_pdfs WHERE document_id = $1")
-                    .bind(id.to_string())
-                    .fetch_optional(pool)
-                    .await?;
+            let pdf: Option<Vec<u8>> = sqlx::query_scalar(
+                "SELECT c.pdf FROM documents d JOIN pdf_contents c ON c.sha256 = d.sha256 \
+                     WHERE d.id = $1",
+            )
+            .bind(id.to_string())
+            .fetch_optional(pool)
+            .await?;
             let Some(mut pdf) = pdf else {
                 return Ok(None);
             };

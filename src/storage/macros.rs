@@ -149,7 +149,7 @@ macro_rules! insert_document {
             .execute(&mut *$tx)
             .await?;
         sqlx::query($crate::storage::documents::INSERT_PDF)
-            .bind($d.id.to_string())
+            .bind($crate::storage::documents::content_key($pdf))
             .bind($pdf)
             .execute(&mut *$tx)
             .await?;

@@ -155,18 +155,26 @@ fn folded_sql(column: &str) -> String {
 /// The least a name search takes: fewer letters would match half the register.
 pub const NAME_SEARCH_MIN_CHARS: usize = 3;
 
+/// A driver by part of the name: through the names' trigram index (migration 0045, whose
+/// expression is [`folded_sql`]'s), not by reading every driver.
+const NAME_OF_DRIVER: &str =
+    "($2 <> '' AND id IN (SELECT id FROM driver_names WHERE folded LIKE $2))";
+
+/// An authorization by its number, its driver's CPF or its car's plate: each an index, joined
+/// after (an `OR` across the joined tables would read the whole register).
+const AUTHORIZATION_BY_IDENTIFIER: &str = "a.id IN (\
+    SELECT id FROM app_authorizations WHERE number = $4 \
+    UNION SELECT x.id FROM app_authorizations x JOIN drivers y ON y.id = x.driver_id WHERE y.cpf = $1 \
+    UNION SELECT x.id FROM app_authorizations x JOIN vehicles y ON y.id = x.vehicle_id \
+    WHERE y.plate = $1 OR y.plate_mercosul = $3)";
+
 /// The columns each register is searched on, by what the query looks like; `fold(…)` marks a
 /// column compared without case or diacritics.
 fn filters(kind: &str) -> &'static [&'static str] {
     match kind {
-        "driver" => &["cpf = $1", "fold(name) LIKE $2"],
+        "driver" => &["cpf = $1", NAME_OF_DRIVER],
         "vehicle" => &["plate = $1", "plate_mercosul = $3"],
-        "authorization" => &[
-            "a.number = $4",
-            "d.cpf = $1",
-            "v.plate = $1",
-            "v.plate_mercosul = $3",
-        ],
+        "authorization" => &[AUTHORIZATION_BY_IDENTIFIER],
         "platform" => &["cnpj = $1", "fold(name) LIKE $2"],
         "app_auto" => &["x.number = $4"],
         "company" => &["cnpj = $1", "fold(data) LIKE $2"],
@@ -176,6 +184,34 @@ fn filters(kind: &str) -> &'static [&'static str] {
         "document" => &["number = $4", "verification_code = $5"],
         _ => &[],
     }
+}
+
+/// The search of every register at once: `$1` the identifier as stored, `$2` the folded
+/// name pattern (empty: no name search), `$3` the plate's Mercosul form, `$4` the number, `$5`
+/// the printed code; newest first, at most 50.
+fn search_sql() -> String {
+    let mut union = Vec::new();
+    for (kind, select) in SOURCES {
+        let clause = filters(kind)
+            .iter()
+            .map(
+                |f| match f.strip_prefix("fold(").and_then(|r| r.split_once(')')) {
+                    Some((column, rest)) => {
+                        format!("($2 <> '' AND {}{rest})", folded_sql(column))
+                    }
+                    None => (*f).to_owned(),
+                },
+            )
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        union.push(format!(
+            "SELECT kind, id, title, detail, sub, created_at FROM ({select} WHERE {clause}) s_{kind}"
+        ));
+    }
+    format!(
+        "SELECT kind, id, title, detail, sub FROM ({}) hits ORDER BY created_at DESC LIMIT 50",
+        union.join(" UNION ALL ")
+    )
 }
 
 impl Store {
@@ -206,26 +242,7 @@ impl Store {
         let number = q.to_uppercase();
         let code = crate::domain::verification_code::normalise_verification_code(q)
             .unwrap_or_else(|_| ident.clone());
-        let mut union = Vec::new();
-        for (kind, select) in SOURCES {
-            let clause = filters(kind)
-                .iter()
-                .map(
-                    |f| match f.strip_prefix("fold(").and_then(|r| r.split_once(')')) {
-                        Some((column, rest)) => {
-                            format!("($2 <> '' AND {}{rest})", folded_sql(column))
-                        }
-                        None => (*f).to_owned(),
-                    },
-                )
-                .collect::<Vec<_>>()
-                .join(" OR ");
-            union.push(format!("SELECT kind, id, title, detail, sub, created_at FROM ({select} WHERE {clause}) s_{kind}"));
-        }
-        let sql = format!(
-            "SELECT kind, id, title, detail, sub FROM ({}) hits ORDER BY created_at DESC LIMIT 50",
-            union.join(" UNION ALL ")
-        );
+        let sql = search_sql();
         on_backend!(self, |pool, _begin| {
             let hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(&ident)
@@ -311,6 +328,36 @@ mod tests {
         ] {
             let plan = plan(&store, sql).await;
             assert!(!plan.contains("SCAN"), "{sql}: {plan}");
+        }
+        // The search itself: the drivers and the authorizations, the registers that grow, are
+        // read by index (a name through its trigrams); the small ones may be read whole.
+        let plan = plan(&store, &search_sql()).await;
+        for step in plan.split("; ").filter(|s| s.contains("SCAN")) {
+            let table = step.split_whitespace().nth(1).unwrap_or_default();
+            assert!(
+                // `hits`: the rows found, sorted.
+                matches!(
+                    table,
+                    "hits" | "platforms" | "charter_companies" | "charter_drivers"
+                ) || step.contains("VIRTUAL TABLE INDEX 0:L"),
+                "the search reads {table} whole: {step}\n{plan}"
+            );
+        }
+        assert!(plan.contains("driver_names VIRTUAL TABLE"), "{plan}");
+    }
+
+    /// The names' index is kept with the same folding the search applies to the query.
+    #[test]
+    fn the_names_index_folds_as_the_search_does() {
+        for migration in [
+            include_str!("../../migrations/sqlite/0045_driver_names.sql"),
+            include_str!("../../migrations/postgres/0045_driver_names.sql"),
+        ] {
+            assert!(migration.contains(&folded_sql("NEW.name")));
+            assert!(
+                migration.contains(&format!("{}, id FROM drivers", folded_sql("name")))
+                    || migration.contains(&format!("id, {} FROM drivers", folded_sql("name")))
+            );
         }
     }
 }

@@ -45,17 +45,27 @@ pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
 );
 /// The ride-hailing authorizations not revoked whose last day is `$1` or later, with the
 /// driver's name, the car it binds now and whether it was renewed (the worklist).
-pub const AUTHORIZATIONS_IN_FORCE: &str = concat!(
-    "SELECT a.id, a.number, a.valid_until, a.granted_at, a.driver_id, ",
-    current_vehicle!(),
-    " AS vehicle_id, d.name AS driver_name, v.plate, \
-    (SELECT COUNT(*) FROM app_authorizations x WHERE x.renewal_of = a.id) AS renewals \
-    FROM app_authorizations a JOIN drivers d ON d.id = a.driver_id \
-    JOIN vehicles v ON v.id = ",
-    current_vehicle!(),
-    " LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
-    WHERE r.authorization_id IS NULL AND a.valid_until >= $1 ORDER BY a.valid_until, a.number"
-);
+/// The ride-hailing authorizations not revoked whose last day is `$1` or later, with what the
+/// worklist prints of them; `AUTHORIZATIONS_IN_FORCE_OF` adds `AND a.driver_id = $2`.
+macro_rules! authorizations_in_force {
+    ($($and:literal)?) => {
+        concat!(
+            "SELECT a.id, a.number, a.valid_until, a.granted_at, a.driver_id, ",
+            current_vehicle!(),
+            " AS vehicle_id, d.name AS driver_name, v.plate, \
+            (SELECT COUNT(*) FROM app_authorizations x WHERE x.renewal_of = a.id) AS renewals \
+            FROM app_authorizations a JOIN drivers d ON d.id = a.driver_id \
+            JOIN vehicles v ON v.id = ",
+            current_vehicle!(),
+            " LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+            WHERE r.authorization_id IS NULL AND a.valid_until >= $1 ",
+            $($and,)?
+            " ORDER BY a.valid_until, a.number"
+        )
+    };
+}
+pub const AUTHORIZATIONS_IN_FORCE: &str = authorizations_in_force!();
+pub const AUTHORIZATIONS_IN_FORCE_OF: &str = authorizations_in_force!("AND a.driver_id = $2");
 pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
     ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
 pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at, reserved_by) \

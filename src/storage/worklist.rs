@@ -52,21 +52,24 @@ impl Store {
                     .bind(from)
                     .fetch_all(pool)
                     .await?;
-            rows.into_iter()
-                .map(|r| {
-                    Ok(AuthorizationInForce {
-                        id: parse_uuid(&r.id)?,
-                        driver_id: parse_uuid(&r.driver_id)?,
-                        vehicle_id: parse_uuid(&r.vehicle_id)?,
-                        number: r.number,
-                        valid_until: r.valid_until,
-                        granted_at: r.granted_at,
-                        driver_name: r.driver_name,
-                        plate: r.plate,
-                        renewed: r.renewals > 0,
-                    })
-                })
-                .collect()
+            in_force(rows)
+        })
+    }
+
+    /// The same, of one driver.
+    pub async fn authorizations_in_force_of(
+        &self,
+        driver: Uuid,
+        from: NaiveDate,
+    ) -> Result<Vec<AuthorizationInForce>, StorageError> {
+        on_backend!(self, |pool, _begin| {
+            let rows: Vec<AuthorizationInForceRow> =
+                sqlx::query_as(super::sql::AUTHORIZATIONS_IN_FORCE_OF)
+                    .bind(from)
+                    .bind(driver.to_string())
+                    .fetch_all(pool)
+                    .await?;
+            in_force(rows)
         })
     }
 
@@ -80,4 +83,22 @@ impl Store {
             ids.iter().map(|id| parse_uuid(id)).collect()
         })
     }
+}
+
+fn in_force(rows: Vec<AuthorizationInForceRow>) -> Result<Vec<AuthorizationInForce>, StorageError> {
+    rows.into_iter()
+        .map(|r| {
+            Ok(AuthorizationInForce {
+                id: parse_uuid(&r.id)?,
+                driver_id: parse_uuid(&r.driver_id)?,
+                vehicle_id: parse_uuid(&r.vehicle_id)?,
+                number: r.number,
+                valid_until: r.valid_until,
+                granted_at: r.granted_at,
+                driver_name: r.driver_name,
+                plate: r.plate,
+                renewed: r.renewals > 0,
+            })
+        })
+        .collect()
 }

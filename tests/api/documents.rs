@@ -89,10 +89,11 @@ async fn a_documents_pdf_is_kept_apart_from_the_row_verification_reads() {
     let id = grant["documents"][1]["id"].as_str().unwrap().to_owned();
     let served = app.document_bytes(&grant, "app_sticker").await;
     assert!(served.starts_with(b"%PDF-"));
-    assert_eq!(app.count("SELECT COUNT(*) FROM document_pdfs").await, 2);
+    assert_eq!(app.count("SELECT COUNT(*) FROM pdf_contents").await, 2);
     let stored = app
         .count(&format!(
-            "SELECT COUNT(*) FROM document_pdfs WHERE document_id = '{id}' AND {} = {}",
+            "SELECT COUNT(*) FROM pdf_contents WHERE sha256 = \
+             (SELECT sha256 FROM documents WHERE id = '{id}') AND {} = {}",
             if app.backend == "postgres" {
                 "length(pdf)"
             } else {
