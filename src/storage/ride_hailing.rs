@@ -112,6 +112,12 @@ impl Store {
                 .bind(driver.created_at)
                 .execute(&mut *tx)
                 .await?;
+            // The name as a search for part of it reads it.
+            sqlx::query(super::search::INSERT_NAME)
+                .bind(super::search::folded(&driver.name))
+                .bind(driver.id.to_string())
+                .execute(&mut *tx)
+                .await?;
             sqlx::query(sql::INSERT_DRIVER_RECORD)
                 .bind(driver.id.to_string())
                 .bind(serde_json::to_string(&driver.record).unwrap_or_else(|_| "{}".into()))

@@ -152,11 +152,15 @@ fn folded_sql(column: &str) -> String {
         })
 }
 
+/// A driver's name as the search reads it (`$1` [`folded`], `$2` the driver's id), written
+/// with the driver.
+pub(crate) const INSERT_NAME: &str = "INSERT INTO driver_names (folded, id) VALUES ($1, $2)";
+
 /// The least a name search takes: fewer letters would match half the register.
 pub const NAME_SEARCH_MIN_CHARS: usize = 3;
 
-/// A driver by part of the name: through the names' trigram index (migration 0045, whose
-/// expression is [`folded_sql`]'s), not by reading every driver.
+/// A driver by part of the name: through the names' trigram index (migration 0045, written
+/// with each driver by [`INSERT_NAME`]), not by reading every driver.
 const NAME_OF_DRIVER: &str =
     "($2 <> '' AND id IN (SELECT id FROM driver_names WHERE folded LIKE $2))";
 
@@ -292,6 +296,7 @@ fn list_sql(select: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::ids::{CnhCategory, CnhNumber, Cpf};
 
     /// SQLite's plan of `sql`, one line per step.
     async fn plan(store: &Store, sql: &str) -> String {
@@ -346,18 +351,61 @@ mod tests {
         assert!(plan.contains("driver_names VIRTUAL TABLE"), "{plan}");
     }
 
-    /// The names' index is kept with the same folding the search applies to the query.
+    /// The names registered before the index are folded as the search folds the query, and
+    /// the names of the drivers registered after are written with them, folded.
     #[test]
     fn the_names_index_folds_as_the_search_does() {
         for migration in [
             include_str!("../../migrations/sqlite/0045_driver_names.sql"),
             include_str!("../../migrations/postgres/0045_driver_names.sql"),
         ] {
-            assert!(migration.contains(&folded_sql("NEW.name")));
             assert!(
                 migration.contains(&format!("{}, id FROM drivers", folded_sql("name")))
                     || migration.contains(&format!("id, {} FROM drivers", folded_sql("name")))
             );
         }
+    }
+
+    /// A driver registered now is found by part of the name, without accents or case, through
+    /// the names' index the store writes with the driver.
+    #[tokio::test]
+    async fn a_driver_is_found_by_part_of_the_name_through_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::connect(&format!("sqlite://{}/names.db", dir.path().display()))
+            .await
+            .unwrap();
+        let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        let driver = crate::domain::ride_hailing::registry::Driver {
+            id: uuid::Uuid::new_v4(),
+            name: "Antônia da Conceição Ávila".into(),
+            cpf: Cpf::parse("529.982.247-25").unwrap(),
+            cnh: crate::domain::ride_hailing::registry::Cnh {
+                number: CnhNumber::parse("58316794534").unwrap(),
+                category: CnhCategory::B,
+                first_license_date: day(2015, 3, 10),
+                ear: true,
+                expires_on: day(2030, 1, 1),
+            },
+            record: crate::domain::ride_hailing::driver_record::DriverRecord::default(),
+            created_at: chrono::Utc::now(),
+        };
+        store.insert_driver(&driver, "test").await.unwrap();
+        let Store::Sqlite(r) = &store else {
+            unreachable!("a SQLite store")
+        };
+        let indexed: Vec<String> = sqlx::query_scalar("SELECT folded FROM driver_names")
+            .fetch_all(r.pool())
+            .await
+            .unwrap();
+        assert_eq!(indexed, vec!["antonia da conceicao avila".to_owned()]);
+        for q in ["CONCEIÇÃO", "conceicao av", "antônia"] {
+            let hits = store.search(q).await.unwrap();
+            assert!(
+                hits.iter()
+                    .any(|h| h.kind == "driver" && h.id == driver.id.to_string()),
+                "{q}: {hits:?}"
+            );
+        }
+        assert!(store.search("conceicao x").await.unwrap().is_empty());
     }
 }
