@@ -146,7 +146,10 @@ measure() { # documents wanted
   t0=$(date +%s.%N)
   if [ "$more" -gt 0 ]; then
     stop
+    # On PostgreSQL the bulk commits do not wait for the disk (the measurements after do).
+    [ "$backend" = postgres ] && psql "$db" -qc "ALTER DATABASE $(psql "$db" -tAc 'SELECT current_database()') SET synchronous_commit = off"
     TOKENS_OUT=$work/tokens IDS_OUT=$work/ids "$seeder" "$db" "$work/keys" "$template" "$grants" "$more" "$clients" >"$work/bulk"
+    [ "$backend" = postgres ] && psql "$db" -qc "ALTER DATABASE $(psql "$db" -tAc 'SELECT current_database()') RESET synchronous_commit"
     grants=$((grants + more))
     start
   fi

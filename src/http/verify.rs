@@ -154,9 +154,10 @@ pub async fn status_list(
     cache: web::Data<VerdictCache>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let list = crate::verification::status_list::current(&state, &cache, state.clock.now())
-        .await
-        .ok_or_else(no_list)?;
+    let list =
+        crate::verification::status_list::current(&state, &cache.into_inner(), state.clock.now())
+            .await
+            .ok_or_else(no_list)?;
     Ok(signed_answer(&req, &list.etag, Some(&list.bytes)))
 }
 
@@ -223,7 +224,7 @@ pub async fn status_list_v2(
         .map(|t| format!("\"{}\"", t.trim().trim_matches('"')));
     let answer = crate::verification::status_list::current_v2(
         &state,
-        &cache,
+        &cache.into_inner(),
         state.clock.now(),
         since.as_deref(),
     )

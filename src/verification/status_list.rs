@@ -70,17 +70,33 @@ pub fn age_seconds(cache: &VerdictCache, now: DateTime<Utc>) -> Option<i64> {
 /// when the register does not answer and no unexpired list was built before.
 pub async fn current(
     state: &AppState,
-    cache: &VerdictCache,
+    cache: &Arc<VerdictCache>,
     now: DateTime<Utc>,
 ) -> Option<SignedList> {
     with_current(state, cache, now, |b| b.list.clone()).await
+}
+
+/// Brings the list up to date every few minutes in the background (the first time a few
+/// minutes after the start), so that the first request of a legal day, when every document is
+/// judged again, finds it built rather than waiting for it.
+pub fn spawn_upkeep(state: AppState, cache: Arc<VerdictCache>) {
+    tokio::spawn(async move {
+        let every = std::time::Duration::from_mins(5);
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        loop {
+            tick.tick().await;
+            if current(&state, &cache, state.clock.now()).await.is_none() {
+                tracing::warn!("status list: no list could be built in the background");
+            }
+        }
+    });
 }
 
 /// The version-2 list now for a verifier holding the list of `ETag` `since` (if any): the
 /// whole list, or a signed delta from the one it holds, or that it is current.
 pub async fn current_v2(
     state: &AppState,
-    cache: &VerdictCache,
+    cache: &Arc<VerdictCache>,
     now: DateTime<Utc>,
     since: Option<&str>,
 ) -> Option<V2> {
@@ -128,35 +144,70 @@ fn delta_since(state: &AppState, b: &Built, tag: &str) -> Option<V2> {
 /// `f` of the list kept, brought up to date first when it no longer holds.
 async fn with_current<T>(
     state: &AppState,
-    cache: &VerdictCache,
+    cache: &Arc<VerdictCache>,
     now: DateTime<Utc>,
     f: impl FnOnce(&Built) -> T,
 ) -> Option<T> {
     let generation = state.store.changes().generation();
-    // One build at a time: the others wait for it and take it.
-    let mut kept = cache.status_list.lock().await;
-    if let Some(b) = kept.as_ref()
-        && b.generation == generation
-        && b.at <= now
-        && now - b.at < RESIGN_AFTER
-        && local_date(b.at) == local_date(now)
+    if let Some(b) = cache.status_list.lock().await.as_ref()
+        && current_at(b, generation, now)
     {
         return Some(f(b));
     }
+    // Brought up to date in a task of its own: a request that stops waiting (its deadline,
+    // while a large register is judged whole) does not stop the build, which the requests
+    // after it then find.
+    let (task_state, task_cache) = (state.clone(), Arc::clone(cache));
+    let built =
+        tokio::spawn(
+            async move { bring_up_to_date(&task_state, &task_cache, generation, now).await },
+        )
+        .await
+        .unwrap_or(false);
+    let kept = cache.status_list.lock().await;
+    kept.as_ref()
+        .filter(|b| built || b.list.expires_at > now)
+        .map(f)
+}
+
+/// Whether list `b` is the one to serve at `now` for register `generation`.
+fn current_at(b: &Built, generation: u64, now: DateTime<Utc>) -> bool {
+    b.generation == generation
+        && b.at <= now
+        && now - b.at < RESIGN_AFTER
+        && local_date(b.at) == local_date(now)
+}
+
+/// Brings the list kept up to `now` (one build at a time: the others wait for it and take
+/// it); `false` when the register did not answer, and the last list built is all there is.
+async fn bring_up_to_date(
+    state: &AppState,
+    cache: &VerdictCache,
+    generation: u64,
+    now: DateTime<Utc>,
+) -> bool {
+    let mut kept = cache.status_list.lock().await;
+    if kept
+        .as_ref()
+        .is_some_and(|b| current_at(b, generation, now))
+    {
+        return true;
+    }
     match refresh(state, kept.as_ref(), generation, now).await {
         Ok(Some(built)) => {
-            let out = f(&built);
             *kept = Some(built);
-            Some(out)
+            true
         }
         // No act logged since: the list kept stands for this generation too.
-        Ok(None) => kept.as_mut().map(|b| {
-            b.generation = generation;
-            f(b)
-        }),
+        Ok(None) => {
+            if let Some(b) = kept.as_mut() {
+                b.generation = generation;
+            }
+            true
+        }
         Err(e) => {
             tracing::warn!(error = %e, "status list: the register did not answer; serving the last one built");
-            kept.as_ref().filter(|b| b.list.expires_at > now).map(f)
+            false
         }
     }
 }
