@@ -215,8 +215,7 @@ impl Application {
         // and then every minute.
         crate::issuance::numbering::start_sweeper(state.clone()).await;
         let assembly = http::Assembly::new(state);
-        // The status list kept up to date in the background, so that no verifier waits while
-        // a new legal day judges the whole register again.
+        // The status list kept up to date in the background (a new day judges all again).
         crate::verification::status_list::spawn_upkeep(
             assembly.state.as_ref().clone(),
             assembly.verdicts.clone().into_inner(),
