@@ -195,14 +195,7 @@ impl Application {
             worklist_cache: Arc::default(),
         };
         start_mail(&state)?;
-        let limits = state.rate_limits.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_mins(1));
-            loop {
-                tick.tick().await;
-                limits.forget_idle();
-            }
-        });
+        spawn_forget_idle(state.rate_limits.clone());
         // A signed checkpoint of the audit chain's head every legal day.
         crate::issuance::audit::spawn_daily_checkpoints(state.clone());
         // Closed passengers' reports past their retention are deleted now and every hour.
@@ -343,4 +336,15 @@ async fn load_legal_bases(
         }
         Err(e) => return Err(e).context("reading the legal bases' activations"),
     })
+}
+
+/// The rate limits forget the clients idle for a while, every minute.
+fn spawn_forget_idle(limits: Arc<crate::state::limits::RateLimits>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_mins(1));
+        loop {
+            tick.tick().await;
+            limits.forget_idle();
+        }
+    });
 }
