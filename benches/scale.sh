@@ -128,8 +128,12 @@ office() { # path [form] → "p50 p99 first" in ms over 50 requests (GET, or POS
 }
 enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1"; }
 metric() { curl -fs -H "Authorization: Bearer scale-metrics" "$base/metrics" | awk -v m="$1" 'index($0, m " ") == 1 {print $2}'; }
-timed_list() { # → seconds bytes
-  curl -fs -o "$work/list" -w '%{time_total} %{size_download}\n' "$base/api/v1/status-list"
+timed_list() { # → seconds bytes, asking again while the list is still being built (a request
+  # that reaches its deadline leaves the build running)
+  local t0 bytes
+  t0=$(date +%s.%N)
+  until bytes=$(curl -fs -o "$work/list" -w '%{size_download}' "$base/api/v1/status-list"); do sleep 1; done
+  echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}') $bytes"
 }
 db_bytes() { # → the database's bytes, and those of the PDFs' bytes in it
   if [ "$backend" = sqlite ]; then

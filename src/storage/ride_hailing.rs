@@ -268,8 +268,9 @@ impl Store {
     ) -> Result<Option<(Uuid, bool)>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<(String, String)> = sqlx::query_as(
-                "SELECT id, cpf FROM drivers WHERE cpf = $1 OR cnh_number = $2 \
-                 ORDER BY CASE WHEN cpf = $1 THEN 0 ELSE 1 END LIMIT 1",
+                "SELECT id, cpf FROM drivers \
+                 WHERE cpf = CAST($1 AS CHAR(11)) OR cnh_number = CAST($2 AS CHAR(11)) \
+                 ORDER BY CASE WHEN cpf = CAST($1 AS CHAR(11)) THEN 0 ELSE 1 END LIMIT 1",
             )
             .bind(cpf)
             .bind(cnh_number)
@@ -289,7 +290,8 @@ impl Store {
     ) -> Result<Option<(Uuid, bool)>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let row: Option<(String, String)> = sqlx::query_as(
-                "SELECT id, plate_mercosul FROM vehicles WHERE plate_mercosul = $1 OR renavam = $2 \
+                "SELECT id, plate_mercosul FROM vehicles \
+                 WHERE plate_mercosul = CAST($1 AS CHAR(7)) OR renavam = CAST($2 AS CHAR(11)) \
                  ORDER BY CASE WHEN plate_mercosul = $1 THEN 0 ELSE 1 END LIMIT 1",
             )
             .bind(plate_mercosul)

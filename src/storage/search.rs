@@ -159,27 +159,38 @@ pub(crate) const INSERT_NAME: &str = "INSERT INTO driver_names (folded, id) VALU
 /// The least a name search takes: fewer letters would match half the register.
 pub const NAME_SEARCH_MIN_CHARS: usize = 3;
 
-/// A driver by part of the name: through the names' trigram index (migration 0045, written
-/// with each driver by [`INSERT_NAME`]), not by reading every driver.
-const NAME_OF_DRIVER: &str =
-    "($2 <> '' AND id IN (SELECT id FROM driver_names WHERE folded LIKE $2))";
+/// A driver by CPF, or by part of the name through the names' trigram index (migration 0045,
+/// written with each driver by [`INSERT_NAME`]): each an index, not a read of every driver.
+const DRIVER_BY_CPF_OR_NAME: &str = "id IN (\
+    SELECT id FROM drivers WHERE LENGTH($1) = 11 AND cpf = CAST($1 AS CHAR(11)) \
+    UNION SELECT id FROM driver_names WHERE $2 <> '' AND folded LIKE $2)";
 
 /// An authorization by its number, its driver's CPF or its car's plate: each an index, joined
 /// after (an `OR` across the joined tables would read the whole register).
 const AUTHORIZATION_BY_IDENTIFIER: &str = "a.id IN (\
     SELECT id FROM app_authorizations WHERE number = $4 \
-    UNION SELECT x.id FROM app_authorizations x JOIN drivers y ON y.id = x.driver_id WHERE y.cpf = $1 \
+    UNION SELECT x.id FROM app_authorizations x JOIN drivers y ON y.id = x.driver_id \
+    WHERE LENGTH($1) = 11 AND y.cpf = CAST($1 AS CHAR(11)) \
     UNION SELECT x.id FROM app_authorizations x JOIN vehicles y ON y.id = x.vehicle_id \
-    WHERE y.plate = $1 OR y.plate_mercosul = $3)";
+    WHERE LENGTH($1) = 7 AND (y.plate = CAST($1 AS CHAR(7)) OR y.plate_mercosul = CAST($3 AS CHAR(7))))";
+
+/// The identifiers PostgreSQL keeps as `CHAR(n)` (a CPF, a plate) are compared with a
+/// parameter of that type, so that its index is read (compared with text, every row is cast),
+/// and only when the query has that length (a cast to `CHAR(n)` would cut a longer one).
+const PLATE: &str = "(LENGTH($1) = 7 AND plate = CAST($1 AS CHAR(7)))";
+const PLATE_MERCOSUL: &str = "(LENGTH($3) = 7 AND plate_mercosul = CAST($3 AS CHAR(7)))";
 
 /// The columns each register is searched on, by what the query looks like; `fold(…)` marks a
 /// column compared without case or diacritics.
 fn filters(kind: &str) -> &'static [&'static str] {
     match kind {
-        "driver" => &["cpf = $1", NAME_OF_DRIVER],
-        "vehicle" => &["plate = $1", "plate_mercosul = $3"],
+        "driver" => &[DRIVER_BY_CPF_OR_NAME],
+        "vehicle" => &[PLATE, PLATE_MERCOSUL],
         "authorization" => &[AUTHORIZATION_BY_IDENTIFIER],
-        "platform" => &["cnpj = $1", "fold(name) LIKE $2"],
+        "platform" => &[
+            "(LENGTH($1) = 14 AND cnpj = CAST($1 AS CHAR(14)))",
+            "fold(name) LIKE $2",
+        ],
         "app_auto" => &["x.number = $4"],
         "company" => &["cnpj = $1", "fold(data) LIKE $2"],
         "charter_vehicle" => &["plate = $1"],
@@ -248,7 +259,10 @@ impl Store {
             .unwrap_or_else(|_| ident.clone());
         let sql = search_sql();
         on_backend!(self, |pool, _begin| {
+            // Planned for the values of each search (not once for any): PostgreSQL then reads
+            // the trigram index for the name's pattern.
             let hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .persistent(false)
                 .bind(&ident)
                 .bind(&like)
                 .bind(&mercosul)

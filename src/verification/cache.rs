@@ -117,6 +117,8 @@ pub struct VerdictCache {
     computing: [tokio::sync::Mutex<()>; STRIPES],
     /// The signed status list last built (`status_list`), and the lock of its building.
     pub(super) status_list: tokio::sync::Mutex<Option<Built>>,
+    /// The last lists built (versions 1 and 2), served while a long build holds the lock.
+    pub(super) last_built: std::sync::Mutex<Option<(SignedList, SignedList)>>,
 }
 
 impl Default for VerdictCache {
@@ -125,6 +127,7 @@ impl Default for VerdictCache {
             entries: RwLock::default(),
             computing: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
             status_list: tokio::sync::Mutex::new(None),
+            last_built: std::sync::Mutex::new(None),
         }
     }
 }

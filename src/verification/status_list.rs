@@ -9,7 +9,10 @@
 //! does not grow with the register. An act on everything (the calendar, the UPF, a legal
 //! basis), a log pruned past the list, or a new legal day judges everything again. The list
 //! is signed again at least hourly; while the register does not answer, the last list built
-//! is served until it expires.
+//! is served until it expires. The list is built in a task of its own, kept up to date in the
+//! background every few minutes, and a request that waits for a build longer than
+//! [`WAIT_FOR_BUILD`] (a new legal day on a large register) is served the last list built
+//! while it has not expired.
 //!
 //! Version 2 of the list leaves out the documents expired by their own last day (the token
 //! says it), and a verifier that holds an earlier version-2 list asks for what changed since
@@ -34,6 +37,8 @@ use crate::storage::documents::Document;
 
 /// How long a list is good for: verifiers warn past its expiry.
 pub const VALID_FOR: Duration = Duration::hours(24);
+/// How long a request waits for a list being built before it is served the last one built.
+const WAIT_FOR_BUILD: std::time::Duration = std::time::Duration::from_secs(2);
 /// How long a list is served before it is signed again, even with no act in between.
 const RESIGN_AFTER: Duration = Duration::hours(1);
 /// Documents read at once when the whole register is judged.
@@ -73,7 +78,7 @@ pub async fn current(
     cache: &Arc<VerdictCache>,
     now: DateTime<Utc>,
 ) -> Option<SignedList> {
-    with_current(state, cache, now, |b| b.list.clone()).await
+    with_current(state, cache, now, |b| b.list.clone(), |v1, _| v1.clone()).await
 }
 
 /// Brings the list up to date every few minutes in the background (the first time a few
@@ -100,11 +105,20 @@ pub async fn current_v2(
     now: DateTime<Utc>,
     since: Option<&str>,
 ) -> Option<V2> {
-    with_current(state, cache, now, |b| match since {
-        Some(tag) if tag == b.list_v2.etag => V2::Unchanged(b.list_v2.etag.clone()),
-        Some(tag) => delta_since(state, b, tag).unwrap_or_else(|| V2::Full(b.list_v2.clone())),
-        None => V2::Full(b.list_v2.clone()),
-    })
+    with_current(
+        state,
+        cache,
+        now,
+        |b| match since {
+            Some(tag) if tag == b.list_v2.etag => V2::Unchanged(b.list_v2.etag.clone()),
+            Some(tag) => delta_since(state, b, tag).unwrap_or_else(|| V2::Full(b.list_v2.clone())),
+            None => V2::Full(b.list_v2.clone()),
+        },
+        |_, v2| match since {
+            Some(tag) if tag == v2.etag => V2::Unchanged(v2.etag.clone()),
+            _ => V2::Full(v2.clone()),
+        },
+    )
     .await
 }
 
@@ -147,23 +161,37 @@ async fn with_current<T>(
     cache: &Arc<VerdictCache>,
     now: DateTime<Utc>,
     f: impl FnOnce(&Built) -> T,
+    while_building: impl FnOnce(&SignedList, &SignedList) -> T,
 ) -> Option<T> {
     let generation = state.store.changes().generation();
-    if let Some(b) = cache.status_list.lock().await.as_ref()
+    if let Ok(kept) = cache.status_list.try_lock()
+        && let Some(b) = kept.as_ref()
         && current_at(b, generation, now)
     {
         return Some(f(b));
     }
-    // Brought up to date in a task of its own: a request that stops waiting (its deadline,
-    // while a large register is judged whole) does not stop the build, which the requests
-    // after it then find.
+    // Brought up to date in a task of its own: a request that stops waiting (its deadline)
+    // does not stop the build, which the requests after it then find.
     let (task_state, task_cache) = (state.clone(), Arc::clone(cache));
-    let built =
+    let mut task =
         tokio::spawn(
             async move { bring_up_to_date(&task_state, &task_cache, generation, now).await },
-        )
-        .await
-        .unwrap_or(false);
+        );
+    let built = if let Ok(done) = tokio::time::timeout(WAIT_FOR_BUILD, &mut task).await {
+        done.unwrap_or(false)
+    } else {
+        // A long build (a new legal day judging a large register again): the last lists
+        // built are served while they hold.
+        let last = cache
+            .last_built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some((v1, v2)) = last.filter(|(v1, _)| v1.expires_at > now) {
+            return Some(while_building(&v1, &v2));
+        }
+        task.await.unwrap_or(false)
+    };
     let kept = cache.status_list.lock().await;
     kept.as_ref()
         .filter(|b| built || b.list.expires_at > now)
@@ -195,6 +223,11 @@ async fn bring_up_to_date(
     }
     match refresh(state, kept.as_ref(), generation, now).await {
         Ok(Some(built)) => {
+            *cache
+                .last_built
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some((built.list.clone(), built.list_v2.clone()));
             *kept = Some(built);
             true
         }
