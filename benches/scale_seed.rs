@@ -26,7 +26,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{DateTime, Datelike as _, Duration, Months, NaiveDate, Utc};
-use selo::domain::ids::{CnhCategory, CnhNumber, Cpf, IbgeCode, Plate, Renavam};
+use selo::cli::samples::SampleRecords;
+use selo::domain::ids::{CnhNumber, Cpf, Plate, Renavam};
 use selo::domain::ride_hailing::RideHailingAct;
 use selo::domain::ride_hailing::registry::{Cnh, Driver, RideHailingAuthorization, Vehicle};
 use selo::domain::ride_hailing::sanctions::{Sanction, SanctionKind};
@@ -119,6 +120,8 @@ struct Seed {
     profile_version: Option<String>,
     now: DateTime<Utc>,
     today: NaiveDate,
+    /// The project's sample driver and car, whose data every grant's take.
+    sample: SampleRecords,
 }
 
 /// How grant `i` ends up.
@@ -142,23 +145,15 @@ fn fate(i: u64) -> Fate {
 }
 
 impl Seed {
+    /// The sample car of the project's samples, with grant `i`'s identifiers.
     fn vehicle(&self, i: u64) -> Vehicle {
         Vehicle {
             id: Uuid::new_v4(),
             plate: Plate::parse(&plate(i)).unwrap(),
             renavam: Renavam::parse(&renavam(i)).unwrap(),
-            make: "Chevrolet".into(),
-            model: "Onix".into(),
-            color: "Prata".into(),
-            model_year: 2022,
-            manufacture_year: Some(2021),
-            doors: 4,
-            air_conditioning: true,
-            capacity_including_driver: 5,
-            registration_municipality: IbgeCode::from_const(5_101_803),
-            in_service_since: None,
             owner: None,
             created_at: self.now,
+            ..self.sample.vehicle.clone()
         }
     }
 
@@ -223,13 +218,10 @@ impl Seed {
             cpf: Cpf::parse(&cpf(i)).unwrap(),
             cnh: Cnh {
                 number: CnhNumber::parse(&cnh(i)).unwrap(),
-                category: CnhCategory::B,
-                first_license_date: NaiveDate::from_ymd_opt(2015, 1, 1).unwrap(),
-                ear: true,
-                expires_on: NaiveDate::from_ymd_opt(2030, 1, 1).unwrap(),
+                ..self.sample.driver.cnh.clone()
             },
-            record: selo::domain::ride_hailing::driver_record::DriverRecord::default(),
             created_at: self.now,
+            ..self.sample.driver.clone()
         };
         let vehicle = self.vehicle(i);
         self.store.insert_driver(&driver, ACTOR).await.unwrap();
@@ -410,6 +402,7 @@ async fn main() {
         profile_version,
         now,
         today: selo::domain::dates::local_date(now),
+        sample: SampleRecords::new(now).expect("the sample records"),
     });
     let started = Instant::now();
     let mut tasks = Vec::new();

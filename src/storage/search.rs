@@ -312,6 +312,15 @@ mod tests {
     use super::*;
     use crate::domain::ids::{CnhCategory, CnhNumber, Cpf};
 
+    /// A new SQLite register in a folder removed with it.
+    async fn temporary_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::connect(&format!("sqlite://{}/search.db", dir.path().display()))
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
     /// SQLite's plan of `sql`, one line per step.
     async fn plan(store: &Store, sql: &str) -> String {
         let Store::Sqlite(r) = store else {
@@ -329,10 +338,7 @@ mod tests {
 
     #[tokio::test]
     async fn every_register_list_and_the_identifier_lookups_read_an_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::connect(&format!("sqlite://{}/plan.db", dir.path().display()))
-            .await
-            .unwrap();
+        let (_dir, store) = temporary_store().await;
         for (kind, select) in SOURCES {
             let plan = plan(&store, &list_sql(select)).await;
             assert!(
@@ -384,10 +390,7 @@ mod tests {
     /// the names' index the store writes with the driver.
     #[tokio::test]
     async fn a_driver_is_found_by_part_of_the_name_through_the_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::connect(&format!("sqlite://{}/names.db", dir.path().display()))
-            .await
-            .unwrap();
+        let (_dir, store) = temporary_store().await;
         let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
         let driver = crate::domain::ride_hailing::registry::Driver {
             id: uuid::Uuid::new_v4(),
