@@ -15,6 +15,9 @@
 #   CLIENTS=4 SECS=10 API_GRANTS=200 benches/scale.sh …
 #   SELO_BIN=path/to/selo SELO_SEEDER=path/to/scale_seed benches/scale.sh …   another build
 #   DATABASE_URL=postgres://…/fresh_db benches/scale.sh …   runs it on PostgreSQL (needs psql)
+#   SCALE_KEEP=1 benches/scale.sh …   keeps the register, keys and tokens (the folder is printed)
+# With eatmydata installed, the bulk seeder's commits on SQLite do not wait for the disk (what
+# is measured after does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || set -- 10000
@@ -46,7 +49,11 @@ start() {
   echo "the service did not start" >&2; tail "$work/log" >&2; exit 1
 }
 stop() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
-trap 'stop; rm -rf "$work"' EXIT
+if [ -n "${SCALE_KEEP:-}" ]; then
+  trap 'stop; echo "register kept in $work" >&2' EXIT
+else
+  trap 'stop; rm -rf "$work"' EXIT
+fi
 start
 today=$(TZ=America/Cuiaba date +%F)
 backend=sqlite
@@ -152,7 +159,9 @@ measure() { # documents wanted
     stop
     # On PostgreSQL the bulk commits do not wait for the disk (the measurements after do).
     [ "$backend" = postgres ] && psql "$db" -qc "ALTER DATABASE $(psql "$db" -tAc 'SELECT current_database()') SET synchronous_commit = off"
-    TOKENS_OUT=$work/tokens IDS_OUT=$work/ids "$seeder" "$db" "$work/keys" "$template" "$grants" "$more" "$clients" >"$work/bulk"
+    local nosync=
+    [ "$backend" = sqlite ] && command -v eatmydata >/dev/null && nosync=eatmydata
+    TOKENS_OUT=$work/tokens IDS_OUT=$work/ids $nosync "$seeder" "$db" "$work/keys" "$template" "$grants" "$more" "$clients" >"$work/bulk"
     [ "$backend" = postgres ] && psql "$db" -qc "ALTER DATABASE $(psql "$db" -tAc 'SELECT current_database()') RESET synchronous_commit"
     grants=$((grants + more))
     start

@@ -177,6 +177,16 @@ macro_rules! route_table {
 route_table! {
     "/health" => [get meta::health: Public],
     "/.well-known/selo-keys.json" => [get meta::jwks: Public],
+    // The scans come first: a request is matched against the routes in this order, and a
+    // pattern with a parameter is tried by a regular expression.
+    "/api/v1/verify/pdf" => [post verify::api_pdf: Public],
+    "/api/v1/verify/code/{code}" => [get verify::api_code: Public],
+    "/api/v1/verify/{token}" => [get verify::api_token: Public],
+    "/api/v1/verify/{token}/photo" => [get verify::api_photo: Public],
+    "/v" => [get verify::page_code: Public],
+    "/v/pdf" => [post verify::page_pdf: Public],
+    "/v/{token}" => [get verify::page_token: Public],
+    "/v/{token}/documento.pdf" => [get verify::validator_pdf: Public],
     "/api/v1/audit/checkpoints" => [get meta::audit_checkpoints: Public],
     "/api/v1/status-list" => [get verify::status_list: Public],
     "/api/v2/status-list" => [get verify::status_list_v2: Public],
@@ -291,14 +301,6 @@ route_table! {
     "/api/v1/charter/{entity}/{id}/history" => [get charter::history: ReadCharter],
     "/api/v1/charter/{entity}/{id}/data-changes" => [post charter::data_change: IssueCharter],
     // Literal routes before `/api/v1/verify/{token}`, which would otherwise take them.
-    "/api/v1/verify/pdf" => [post verify::api_pdf: Public],
-    "/api/v1/verify/code/{code}" => [get verify::api_code: Public],
-    "/api/v1/verify/{token}" => [get verify::api_token: Public],
-    "/api/v1/verify/{token}/photo" => [get verify::api_photo: Public],
-    "/v" => [get verify::page_code: Public],
-    "/v/pdf" => [post verify::page_pdf: Public],
-    "/v/{token}" => [get verify::page_token: Public],
-    "/v/{token}/documento.pdf" => [get verify::validator_pdf: Public],
 }
 
 /// Reads the legal bases again, beside the request, once the register changed since they were

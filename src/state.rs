@@ -47,22 +47,40 @@ pub struct AppState {
 }
 
 /// The decreed days (pontos facultativos, recesses), read from the register again only after
-/// it changed (`storage::changes`: a commit of this node, or a notification from another):
-/// every deadline and vistoria status needs them, and they change by decree a few times a year.
+/// an act on them: every deadline and vistoria status needs them, and they change by decree a
+/// few times a year. A reading is kept while the change log (`storage::changes`), read up to
+/// every commit known, names no act on everything after it (the calendar's acts are); when the
+/// log is behind, while the register's generation is the one it was read at.
 #[derive(Debug, Default)]
-pub struct DecreedDaysCache(Mutex<Option<(u64, Arc<Vec<ClosedDay>>)>>);
+pub struct DecreedDaysCache(Mutex<Option<DecreedDays>>);
+
+#[derive(Debug)]
+struct DecreedDays {
+    /// The change log's point and the generation when they were read.
+    read_seq: Option<i64>,
+    generation: u64,
+    days: Arc<Vec<ClosedDay>>,
+}
 
 impl DecreedDaysCache {
-    fn fresh(&self, generation: u64) -> Option<Arc<Vec<ClosedDay>>> {
+    fn fresh(&self, changes: &crate::storage::changes::Changes) -> Option<Arc<Vec<ClosedDay>>> {
         let guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         guard
             .as_ref()
-            .filter(|(read_at, _)| *read_at == generation)
-            .map(|(_, days)| days.clone())
+            .filter(|read| {
+                read.read_seq
+                    .is_some_and(|seq| !changes.everything_touched_since(seq))
+                    || read.generation == changes.generation()
+            })
+            .map(|read| read.days.clone())
     }
 
-    fn put(&self, generation: u64, days: Arc<Vec<ClosedDay>>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((generation, days));
+    fn put(&self, read_seq: Option<i64>, generation: u64, days: Arc<Vec<ClosedDay>>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(DecreedDays {
+            read_seq,
+            generation,
+            days,
+        });
     }
 }
 
@@ -246,12 +264,14 @@ impl AppState {
     pub async fn calendar(
         &self,
     ) -> Result<crate::domain::calendar::Calendar, crate::storage::StorageError> {
-        let generation = self.store.changes().generation();
-        let days = if let Some(days) = self.decreed_days.fresh(generation) {
+        let changes = self.store.changes();
+        let days = if let Some(days) = self.decreed_days.fresh(changes) {
             days
         } else {
+            // Read before the register: what an act commits meanwhile makes this reading stale.
+            let (read_seq, generation) = (changes.read_point(), changes.generation());
             let days = Arc::new(self.store.decreed_days().await?);
-            self.decreed_days.put(generation, days.clone());
+            self.decreed_days.put(read_seq, generation, days.clone());
             days
         };
         Ok(crate::domain::calendar::Calendar::new(

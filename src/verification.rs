@@ -18,7 +18,9 @@ use crate::domain::ride_hailing::substitution::superseded;
 use crate::signing::keys::KeySet;
 use crate::signing::token;
 use crate::signing::token::{TokenError, TokenPayload};
-use crate::standing::ride_hailing::ride_hailing_standing;
+use crate::standing::ride_hailing::{
+    STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND, standing_of,
+};
 use crate::state::AppState;
 use crate::storage::documents::Document;
 use crate::storage::{DocumentKind, DocumentStatus, StorageError};
@@ -440,8 +442,8 @@ fn outcome_of(live: Result<Option<(Verdict, PublicDocument, String)>, StorageErr
 
 /// The ride-hailing authorization or sticker `id` now, if `matches` accepts the register's
 /// view of it: its authorization's sanctions, register acts and vistorias, and whether a car
-/// replacement superseded it. One query reads the document with its authorization, car and
-/// sanctions, a second the acts: the verification hot path.
+/// replacement superseded it. One query reads the document with its authorization, car,
+/// sanctions and acts: the verification hot path.
 async fn ride_hailing_verdict(
     state: &AppState,
     id: uuid::Uuid,
@@ -460,7 +462,11 @@ async fn ride_hailing_verdict_until(
     replaced_until: Option<DateTime<Utc>>,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
-    let Some(mut status) = state.store.document_status(id).await? else {
+    let Some((mut status, events)) = state
+        .store
+        .document_status_standing(id, STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND)
+        .await?
+    else {
         return Ok(None);
     };
     if !matches(&status) {
@@ -472,15 +478,7 @@ async fn ride_hailing_verdict_until(
             .latest_substitution_until(status.authorization_id, until)
             .await?;
     }
-    let (inspection, _) = ride_hailing_standing(
-        state,
-        status.authorization_id,
-        status.driver_id,
-        status.vehicle_id,
-        status.granted_at,
-        now,
-    )
-    .await?;
+    let (inspection, _) = standing_of(state, &events, status.granted_at, now, None).await?;
     let (verdict, document) = live_verdict(&status, inspection, now);
     Ok(Some((verdict, document, format!("d:{}", status.driver_id))))
 }

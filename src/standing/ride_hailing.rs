@@ -429,13 +429,7 @@ pub async fn ride_hailing_standing(
     vehicle_id: uuid::Uuid,
     approved_at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<
-    (
-        Option<AuthorizationStatus>,
-        crate::domain::ride_hailing::vistoria::InspectionReport,
-    ),
-    StorageError,
-> {
+) -> Result<Standing, StorageError> {
     standing_with(
         state,
         (authorization_id, driver_id, vehicle_id),
@@ -454,40 +448,57 @@ pub async fn standing_with(
     approved_at: DateTime<Utc>,
     now: DateTime<Utc>,
     extra: Option<&RideHailingVistoria>,
-) -> Result<
-    (
-        Option<AuthorizationStatus>,
-        crate::domain::ride_hailing::vistoria::InspectionReport,
-    ),
-    StorageError,
-> {
+) -> Result<Standing, StorageError> {
     let events = state
         .store
         .standing_events(
             authorization_id,
             driver_id,
             vehicle_id,
-            [
-                RideHailingAct::VistoriaRecorded.as_str(),
-                RideHailingAct::VistoriaSummons.as_str(),
-            ],
-            RideHailingAct::RegisterAct.as_str(),
+            STANDING_AUTHORIZATION_KINDS,
+            STANDING_REGISTER_KIND,
         )
         .await?;
+    standing_of(state, &events, approved_at, now, extra).await
+}
+
+/// What bars an authorization now (`None`: nothing), with its vistoria report.
+pub type Standing = (
+    Option<AuthorizationStatus>,
+    crate::domain::ride_hailing::vistoria::InspectionReport,
+);
+
+/// The kinds of an authorization's own events its standing reads.
+pub const STANDING_AUTHORIZATION_KINDS: [&str; 2] = [
+    RideHailingAct::VistoriaRecorded.as_str(),
+    RideHailingAct::VistoriaSummons.as_str(),
+];
+/// The kind of its driver's and its car's events its standing reads.
+pub const STANDING_REGISTER_KIND: &str = RideHailingAct::RegisterAct.as_str();
+
+/// The standing from the events read for it (`Store::standing_events`, or with the
+/// document's status by `Store::document_status_standing`).
+pub async fn standing_of(
+    state: &AppState,
+    events: &[crate::storage::ride_hailing::events::StandingEvent],
+    approved_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+    extra: Option<&RideHailingVistoria>,
+) -> Result<Standing, StorageError> {
     let mut vistorias: Vec<RideHailingVistoria> = of(
-        &events,
+        events,
         "app_authorization",
         RideHailingAct::VistoriaRecorded.as_str(),
     );
     vistorias.extend(extra.cloned());
     let summons: Vec<VistoriaSummons> = of(
-        &events,
+        events,
         "app_authorization",
         RideHailingAct::VistoriaSummons.as_str(),
     );
-    let driver_acts: Vec<RegisterAct> = of(&events, "driver", RideHailingAct::RegisterAct.as_str());
+    let driver_acts: Vec<RegisterAct> = of(events, "driver", RideHailingAct::RegisterAct.as_str());
     let vehicle_acts: Vec<RegisterAct> =
-        of(&events, "vehicle", RideHailingAct::RegisterAct.as_str());
+        of(events, "vehicle", RideHailingAct::RegisterAct.as_str());
     let cal = state.calendar().await?;
     let today = crate::domain::dates::local_date(now);
     let mut report = inspection_report(

@@ -94,6 +94,14 @@ impl Changes {
         }
     }
 
+    /// Whether an act on everything (the calendar, the UPF, the legal bases) may have been
+    /// committed after `read_seq`: one is in the log read, or the log is not read up to every
+    /// commit known.
+    pub fn everything_touched_since(&self, read_seq: i64) -> bool {
+        let a = self.lock();
+        a.seen != self.seen.load(Ordering::Acquire) || a.seq.is_none() || a.everything > read_seq
+    }
+
     /// The scopes changes logged after `read_seq` touched; `None` when that cannot be told by
     /// scope (an act on everything, a log read past its end, or a scope forgotten since).
     pub fn touched_since(&self, read_seq: i64) -> Option<Vec<Box<str>>> {
@@ -378,5 +386,22 @@ mod tests {
         // An act on everything: nothing can be told by scope before it.
         c.read_as(&[(last + 1, "*")], last + 1);
         assert!(c.touched_since(last).is_none());
+    }
+
+    #[test]
+    fn an_act_on_everything_is_told_apart_from_acts_on_scopes() {
+        let c = Changes::default();
+        assert!(
+            c.everything_touched_since(0),
+            "a log never read tells nothing"
+        );
+        c.read_as(&[], 10);
+        c.read_as(&[(11, "d:a"), (12, "c:b")], 12);
+        assert!(!c.everything_touched_since(10), "only scopes were touched");
+        // A commit not read yet may have been an act on everything.
+        c.committed();
+        assert!(c.everything_touched_since(12));
+        c.read_as(&[(13, "*")], 13);
+        assert!(c.everything_touched_since(12) && !c.everything_touched_since(13));
     }
 }

@@ -166,26 +166,75 @@ pub const SELECT_PENDING_DATA_REQUESTS: &str = "SELECT r.id, r.platform_id, r.ju
     WHERE d.delivered_at IS NULL ORDER BY r.due_at, r.id";
 pub const INSERT_DELIVERY: &str = "INSERT INTO data_request_deliveries (request_id, delivered_at, sha256, signer, \
     recorded_at, recorded_by) VALUES ($1, $2, $3, $4, $5, $6)";
-/// A document with the plate of the car it was issued for, whether a replacement of the
-/// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
-/// per sanction (one row when none), so verification reads it all in one round trip.
-pub const SELECT_DOCUMENT_STATUS: &str = concat!(
-    "SELECT ",
-    document_columns!(),
-    ", v.plate, a.valid_until AS authorization_valid_until, \
+/// The columns of [`SELECT_DOCUMENT_STATUS`].
+macro_rules! document_status_columns {
+    () => {
+        concat!(
+            "SELECT ",
+            document_columns!(),
+            ", v.plate, a.valid_until AS authorization_valid_until, \
     r.revoked_at, a.granted_at, (SELECT MAX(s.seq) \
     FROM app_vehicle_substitutions s WHERE s.authorization_id = a.id) AS latest_substitution, a.driver_id, ",
-    current_vehicle!(),
-    " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
+            current_vehicle!(),
+            " AS vehicle_id, sa.kind AS sanction_kind, sa.effective_from AS sanction_from, \
     sa.until AS sanction_until, sa.reason AS sanction_reason, sa.legal_basis AS sanction_basis, \
     v.make AS vehicle_make, v.model AS vehicle_model, v.color AS vehicle_color, dr.name AS driver_name, \
-    (SELECT COUNT(*) FROM driver_photos ph WHERE ph.driver_id = a.driver_id) AS driver_photos \
-    FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
+    (SELECT COUNT(*) FROM driver_photos ph WHERE ph.driver_id = a.driver_id) AS driver_photos"
+        )
+    };
+}
+
+/// The tables of [`SELECT_DOCUMENT_STATUS`], the document `$1`.
+macro_rules! document_status_from {
+    () => {
+        " FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
     JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
     WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
     JOIN drivers dr ON dr.id = a.driver_id \
     LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
     LEFT JOIN app_authorization_sanctions_in_force sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
+    };
+}
+
+/// A document with the plate of the car it was issued for, whether a replacement of the
+/// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
+/// per sanction (one row when none), so verification reads it all in one round trip.
+pub const SELECT_DOCUMENT_STATUS: &str =
+    concat!(document_status_columns!(), document_status_from!());
+
+/// The events in force an authorization's standing reads (`events::STANDING`), as a
+/// correlated condition on the status query's authorization `a`: its events of kinds `$2` and
+/// `$3`, and those of kind `$4` of its driver and of the car it names now.
+macro_rules! standing_events_of_a {
+    () => {
+        concat!(
+            "FROM events_in_force e WHERE (e.entity_type = 'app_authorization' AND e.entity_id = a.id \
+    AND e.kind IN ($2, $3)) OR (e.kind = $4 AND ((e.entity_type = 'driver' AND e.entity_id = a.driver_id) \
+    OR (e.entity_type = 'vehicle' AND e.entity_id = ",
+            current_vehicle!(),
+            ")))"
+        )
+    };
+}
+
+/// [`SELECT_DOCUMENT_STATUS`] with the events of the authorization's standing in one more
+/// column, `standing`: a JSON array of `[entity_type, kind, data]` in the order recorded. The
+/// verification of a ride-hailing document reads it all in one round trip. SQLite.
+pub const SELECT_DOCUMENT_STATUS_STANDING_SQLITE: &str = concat!(
+    document_status_columns!(),
+    ", (SELECT json_group_array(json_array(e.entity_type, e.kind, e.data) ORDER BY e.id) ",
+    standing_events_of_a!(),
+    ") AS standing",
+    document_status_from!()
+);
+/// The same, PostgreSQL.
+pub const SELECT_DOCUMENT_STATUS_STANDING_PG: &str = concat!(
+    document_status_columns!(),
+    ", (SELECT COALESCE(json_agg(json_build_array(e.entity_type, e.kind, e.data) ORDER BY e.id), \
+    '[]'::json)::text ",
+    standing_events_of_a!(),
+    ") AS standing",
+    document_status_from!()
 );
 pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
     WHERE authorization_id = $1";

@@ -40,6 +40,9 @@ impl SqliteRepository {
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
+            // A connection is a file handle in this process: the ping before each use would be
+            // a round trip to its thread for nothing (a broken file fails the query itself).
+            .test_before_acquire(false)
             .acquire_timeout(Duration::from_secs(2))
             .connect_with(options)
             .await?;
