@@ -16,6 +16,7 @@
 #   SELO_BIN=path/to/selo SELO_SEEDER=path/to/scale_seed benches/scale.sh …   another build
 #   DATABASE_URL=postgres://…/fresh_db benches/scale.sh …   runs it on PostgreSQL (needs psql)
 #   SCALE_KEEP=1 benches/scale.sh …   keeps the register, keys and tokens (the folder is printed)
+#   SCALE_REUSE=folder benches/scale.sh …   measures (and grows) a register kept before
 # With eatmydata installed, the bulk seeder's commits on SQLite do not wait for the disk (what
 # is measured after does).
 set -euo pipefail
@@ -34,7 +35,8 @@ for l in sys.stdin:
     m = json.loads(l)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "scale_seed":
         print(m["executable"])')
-work=$(mktemp -d)
+work=${SCALE_REUSE:-$(mktemp -d)}
+[ -z "${SCALE_REUSE:-}" ] || SCALE_KEEP=1
 port=$((20000 + RANDOM % 20000))
 base="http://127.0.0.1:$port"
 db=${DATABASE_URL:-sqlite://$work/selo.db}
@@ -59,12 +61,19 @@ today=$(TZ=America/Cuiaba date +%F)
 backend=sqlite
 case "$db" in postgres*) backend=postgres ;; esac
 
-t0=$(date +%s.%N)
-TOKENS_OUT=$work/tokens IDS_OUT=$work/ids python3 benches/scale_seed.py "$base" scale-token "$api_grants" "$clients" "$today"
-t1=$(date +%s.%N)
-api_rate=$(awk -v a="$t0" -v b="$t1" -v n="$api_grants" 'BEGIN {printf "%.1f", n / (b - a)}')
+if [ -s "$work/tokens" ]; then
+  # A register kept before: its grants (42 documents for 20 grants when not recorded).
+  api_rate=
+  grants=$(cat "$work/grants" 2>/dev/null || echo $(($(wc -l <"$work/tokens") * 20 / 42)))
+else
+  t0=$(date +%s.%N)
+  TOKENS_OUT=$work/tokens IDS_OUT=$work/ids python3 benches/scale_seed.py "$base" scale-token "$api_grants" "$clients" "$today"
+  t1=$(date +%s.%N)
+  api_rate=$(awk -v a="$t0" -v b="$t1" -v n="$api_grants" 'BEGIN {printf "%.1f", n / (b - a)}')
+  grants=$api_grants
+  echo "$grants" >"$work/grants"
+fi
 template=$(head -1 "$work/ids")
-grants=$api_grants
 cat >"$work/rotate.lua" <<LUA
 local tokens = {}
 for line in io.lines("$work/tokens") do tokens[#tokens + 1] = line end
@@ -110,7 +119,8 @@ busy() { # name path [script]: wrk while the writer commits
 # authorization's number, the first and the tenth page of the authorizations' list, and the
 # worklist. The identifiers are those the API gave its seventh grant.
 password="senha do ensaio de escala"
-"$bin" officials add ensaio --name "Servidora de ensaio" --role admin <<<"$password" >/dev/null 2>&1
+"$bin" officials add ensaio --name "Servidora de ensaio" --role admin <<<"$password" >/dev/null 2>&1 ||
+  [ -n "${SCALE_REUSE:-}" ]
 jar=$work/jar
 sign_in() {
   curl -fs -c "$jar" -o "$work/login.html" "$base/painel/entrar"
@@ -164,6 +174,7 @@ measure() { # documents wanted
     TOKENS_OUT=$work/tokens IDS_OUT=$work/ids $nosync "$seeder" "$db" "$work/keys" "$template" "$grants" "$more" "$clients" >"$work/bulk"
     [ "$backend" = postgres ] && psql "$db" -qc "ALTER DATABASE $(psql "$db" -tAc 'SELECT current_database()') RESET synchronous_commit"
     grants=$((grants + more))
+    echo "$grants" >"$work/grants"
     start
   fi
   t1=$(date +%s.%N)
@@ -205,7 +216,7 @@ measure() { # documents wanted
   rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
 
   awk -v b="$backend" -v n="$grants" -v docs="$docs" -v api="$api_grants" -v api_rate="$api_rate" \
-    -v bulk="$(cat "$work/bulk" 2>/dev/null)" -v grow="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
+    -v bulk="$([ "$more" -gt 0 ] && cat "$work/bulk")" -v grow="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
     -v size="$size" -v pdf="$pdf_bytes" -v rss="$rss_kb" \
     -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
     -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
@@ -213,7 +224,8 @@ measure() { # documents wanted
     -v ob="$(rps one_busy)" -v ob50="$(pct_ms one_busy 50%)" -v ob99="$(pct_ms one_busy 99%)" -v oa="$(cat "$work/one_busy.acts")" \
     -v rb="$(rps rotation_busy)" -v rb50="$(pct_ms rotation_busy 50%)" -v rb99="$(pct_ms rotation_busy 99%)" -v ra="$(cat "$work/rotation_busy.acts")" -v secs="$secs" 'BEGIN {
     printf "%s, %d grants, %d documents\n", b, n, docs
-    printf "  issuance through the API: %d grants, %s grants/s (two signed PDFs each)\n", api, api_rate
+    if (api_rate == "") print "  issuance through the API: not measured (a register kept before)"
+    else printf "  issuance through the API: %d grants, %s grants/s (two signed PDFs each)\n", api, api_rate
     if (bulk != "") printf "  grown in %.0f s (%s)\n", grow, bulk
     printf "  database %.1f MB; without the PDF bytes %.1f MB (%.0f bytes a document); RSS %.0f MB\n", size / 1e6, (size - pdf) / 1e6, (size - pdf) / docs, rss / 1024
     printf "  status list, judged in full: %.3f s, %d bytes, %d documents judged\n", fs, fb, fj

@@ -37,7 +37,7 @@ use selo::signing::token::{self, TokenPayload};
 use selo::storage::charter::{CharterCommit, NewEvent};
 use selo::storage::documents::{Document, SignedDocument};
 use selo::storage::ride_hailing::substitution::NewSubstitution;
-use selo::storage::{DocumentKind, NewGrant, Store};
+use selo::storage::{DocumentKind, NewGrant, StorageError, Store};
 use uuid::Uuid;
 
 const ACTOR: &str = "ensaio-de-escala";
@@ -255,17 +255,22 @@ impl Seed {
             substitutions: 0,
             renewal_of: None,
         };
-        let documents = self.documents(&a, vehicle.plate.as_str(), None, at);
-        let mut tokens: Vec<String> = documents.iter().map(|d| d.document.token.clone()).collect();
-        self.store
-            .commit_grant(&NewGrant {
-                authorization: a.clone(),
-                documents,
-                review: None,
-                suspended: Vec::new(),
-            })
-            .await
-            .unwrap();
+        let mut tokens = loop {
+            let documents = self.documents(&a, vehicle.plate.as_str(), None, at);
+            let tokens: Vec<String> = documents.iter().map(|d| d.document.token.clone()).collect();
+            let committed = self
+                .store
+                .commit_grant(&NewGrant {
+                    authorization: a.clone(),
+                    documents,
+                    review: None,
+                    suspended: Vec::new(),
+                })
+                .await;
+            if !code_taken(committed) {
+                break tokens;
+            }
+        };
         if i % 10 != 8 {
             self.vistoria(&a, at).await;
         }
@@ -328,27 +333,43 @@ impl Seed {
                 // A car plate no grant uses: past every index the script seeds.
                 let car = self.vehicle(i + 50_000_000);
                 self.store.insert_vehicle(&car, ACTOR).await.unwrap();
-                let documents = self.documents(a, car.plate.as_str(), Some(1), self.now);
-                tokens.extend(documents.iter().map(|d| d.document.token.clone()));
-                self.store
-                    .commit_substitution(&NewSubstitution {
-                        authorization_id: a.id,
-                        seq: 1,
-                        old_vehicle_id: vehicle.id,
-                        new_vehicle_id: car.id,
-                        cause: SubstitutionCause::Venda,
-                        vistoria_on: self.today,
-                        protocolled_on: self.today,
-                        at: self.now,
-                        actor: ACTOR,
-                        documents: &documents,
-                        events: Vec::new(),
-                    })
-                    .await
-                    .unwrap();
+                loop {
+                    let documents = self.documents(a, car.plate.as_str(), Some(1), self.now);
+                    let committed = self
+                        .store
+                        .commit_substitution(&NewSubstitution {
+                            authorization_id: a.id,
+                            seq: 1,
+                            old_vehicle_id: vehicle.id,
+                            new_vehicle_id: car.id,
+                            cause: SubstitutionCause::Venda,
+                            vistoria_on: self.today,
+                            protocolled_on: self.today,
+                            at: self.now,
+                            actor: ACTOR,
+                            documents: &documents,
+                            events: Vec::new(),
+                        })
+                        .await;
+                    if !code_taken(committed) {
+                        tokens.extend(documents.iter().map(|d| d.document.token.clone()));
+                        break;
+                    }
+                }
             }
             Fate::InForce | Fate::Expired => {}
         }
+    }
+}
+
+/// Whether a commit was refused only because a printed code drawn for its documents is
+/// taken (40 random bits: among a million documents, a draw collides about once); any other
+/// failure stops the seeding.
+fn code_taken<T: std::fmt::Debug>(committed: Result<T, StorageError>) -> bool {
+    match committed {
+        Ok(_) => false,
+        Err(StorageError::Conflict("verification_code")) => true,
+        Err(e) => panic!("a commit failed: {e}"),
     }
 }
 

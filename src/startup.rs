@@ -213,6 +213,8 @@ impl Application {
             assembly.state.as_ref().clone(),
             assembly.verdicts.clone().into_inner(),
         );
+        // And what each authorization in force has due (the worklist, the start page).
+        crate::standing::worklist::spawn_upkeep(assembly.state.as_ref().clone());
         let https = settings.public_url.starts_with("https://");
         let server = HttpServer::new(move || {
             App::new()

@@ -120,6 +120,62 @@ async fn authorization_items(
     horizon: NaiveDate,
     items: &mut Vec<WorkItem>,
 ) -> Result<(), StorageError> {
+    // Brought up to date in a task of its own: a request that stops waiting (its deadline,
+    // while a new legal day judges a large register again) leaves it running, and the
+    // requests after it find it done.
+    let task_state = state.clone();
+    match tokio::spawn(async move { bring_up_to_date(&task_state, now).await }).await {
+        Ok(done) => done?,
+        Err(e) => {
+            tracing::error!(error = %e, "worklist: the update of the authorizations in force stopped");
+            return Err(StorageError::Unavailable(sqlx::Error::WorkerCrashed));
+        }
+    }
+    let today = local_date(now);
+    let kept = state.worklist_cache.0.lock().await;
+    let Some(snapshot) = kept.as_ref().filter(|s| s.day == today) else {
+        return Ok(());
+    };
+    for (id, e) in &snapshot.entries {
+        for (kind, what, due, task) in &e.due {
+            if *due > horizon {
+                continue;
+            }
+            items.push(WorkItem {
+                kind: *kind,
+                what: (*what).to_owned(),
+                number: e.number.clone(),
+                person: e.person.clone(),
+                plate: e.plate.clone(),
+                due: *due,
+                days_left: (*due - today).num_days(),
+                waiting: false,
+                record: WorkRecord::Authorization(*id),
+                task,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Keeps what each authorization in force has due up to date in the background: at the start
+/// and every few minutes, so the first official of a legal day (when everything is judged
+/// again) does not wait for it on a large register.
+pub fn spawn_upkeep(state: AppState) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_mins(5));
+        loop {
+            tick.tick().await;
+            if let Err(e) = bring_up_to_date(&state, state.clock.now()).await {
+                tracing::warn!(error = %e, "worklist: not brought up to date in the background");
+            }
+        }
+    });
+}
+
+/// Judges again what each authorization in force has due, for the legal day of `now`: only
+/// those of the drivers an act touched since, when the snapshot kept is of that day.
+async fn bring_up_to_date(state: &AppState, now: DateTime<Utc>) -> Result<(), StorageError> {
     let today = local_date(now);
     let mut kept = state.worklist_cache.0.lock().await;
     // Read before the register: an act committed after it is seen as touching its driver.
@@ -157,28 +213,6 @@ async fn authorization_items(
                 day: today,
                 read_seq,
                 entries,
-            });
-        }
-    }
-    let Some(snapshot) = kept.as_ref() else {
-        return Ok(());
-    };
-    for (id, e) in &snapshot.entries {
-        for (kind, what, due, task) in &e.due {
-            if *due > horizon {
-                continue;
-            }
-            items.push(WorkItem {
-                kind: *kind,
-                what: (*what).to_owned(),
-                number: e.number.clone(),
-                person: e.person.clone(),
-                plate: e.plate.clone(),
-                due: *due,
-                days_left: (*due - today).num_days(),
-                waiting: false,
-                record: WorkRecord::Authorization(*id),
-                task,
             });
         }
     }
