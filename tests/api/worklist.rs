@@ -398,3 +398,64 @@ async fn the_worklist_follows_an_act_made_the_same_day() {
     assert_eq!(presentations(&page, a_number), 0, "{page}");
     assert_eq!(presentations(&page, b_number), 1, "{page}");
 }
+
+/// A long list is shown a page at a time, each page's links keeping the filter; the
+/// spreadsheet still holds every row.
+#[tokio::test]
+async fn a_long_worklist_is_paged_and_the_spreadsheet_holds_every_row() {
+    let app = spawn_app().await;
+    app.official("ana.smf", "Ana Finanças", "ride_hailing_issuer")
+        .await;
+    let a = app.granted().await;
+    let driver = a["driver_id"].as_str().unwrap();
+    // 51 autos never notified: 51 pendencies, one more than a page holds.
+    let mut autos = Vec::new();
+    for i in 0..51 {
+        let at_time = format!("2026-11-{:02}T{:02}:{:02}", 21 + i / 20, 8 + i % 10, i);
+        let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", &at_time);
+        body["drawn_up_at"] = json!(at_time);
+        let res = app.post("/api/v1/app-infraction-autos", &body).await;
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+        let auto: Value = res.json().await.unwrap();
+        autos.push(auto["number"].as_str().unwrap().to_owned());
+    }
+    let mut ana = Browser::new(&app);
+    ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
+    let shown = |page: &str| autos.iter().filter(|n| page.contains(n.as_str())).count();
+
+    let (status, first, _) = ana.get("/painel/pendencias?prazo=90&tipo=auto").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(first.contains("51 pendências · página 1 de 2"), "{first}");
+    assert_eq!(shown(&first), 50, "{first}");
+    let next = "/painel/pendencias?prazo=90&#38;tipo=auto&#38;pagina=2";
+    assert!(
+        first.contains(&format!("href=\"{next}\" rel=\"next\"")),
+        "{first}"
+    );
+    assert!(!first.contains("rel=\"prev\""), "{first}");
+
+    let (status, second, _) = ana.get(&next.replace("&#38;", "&")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(shown(&second), 1, "{second}");
+    assert!(second.contains("página 2 de 2"), "{second}");
+    assert!(second.contains("rel=\"prev\"") && !second.contains("rel=\"next\""));
+    // Every auto is on one page or the other.
+    assert!(
+        autos
+            .iter()
+            .all(|n| first.contains(n.as_str()) || second.contains(n.as_str()))
+    );
+    // A page past the last shows the last.
+    let (_, past, _) = ana
+        .get("/painel/pendencias?prazo=90&tipo=auto&pagina=7")
+        .await;
+    assert_eq!(shown(&past), 1, "{past}");
+
+    let csv = ana.get("/painel/pendencias.csv?prazo=90&tipo=auto").await.1;
+    assert_eq!(shown(&csv), 51);
+}

@@ -8,6 +8,9 @@ use crate::standing::worklist::{Registers, WorkItem, WorkKind, WorkRecord, workl
 /// The horizons a clerk chooses from, in days.
 const HORIZONS: [i64; 3] = [30, 60, 90];
 
+/// Rows per page of the list (the spreadsheet and the printed list hold every row).
+pub(super) const WORKLIST_PAGE_SIZE: usize = 50;
+
 /// One row as the page shows it.
 pub struct WorkRow {
     pub due: String,
@@ -169,8 +172,30 @@ struct WorklistPage {
     kind: String,
     kinds: Vec<(&'static str, &'static str)>,
     rows: Vec<WorkRow>,
+    /// How many pendencies the filter finds, the page shown and how many pages there are.
+    total: usize,
+    page: usize,
+    pages: usize,
+    /// The page's address without its number (`…&pagina=` follows).
+    page_href: String,
     csv_href: String,
     pdf_href: String,
+}
+
+/// The page a query asks for, from 1; past the last, the last.
+fn page_of(query: &HashMap<String, String>, pages: usize) -> usize {
+    query
+        .get("pagina")
+        .and_then(|p| p.parse::<usize>().ok())
+        .filter(|p| *p >= 1)
+        .unwrap_or(1)
+        .min(pages)
+}
+
+/// The rows of page `page` (from 1) of `items`.
+fn page_rows(items: &[WorkItem], page: usize) -> Vec<WorkRow> {
+    let start = (page - 1) * WORKLIST_PAGE_SIZE;
+    rows(&items[start.min(items.len())..(start + WORKLIST_PAGE_SIZE).min(items.len())])
 }
 
 pub(super) async fn worklist(
@@ -180,6 +205,9 @@ pub(super) async fn worklist(
 ) -> Page {
     let (s, horizon, kind, items) = filtered(&state, &req, &query).await?;
     let kind_key = kind.map_or("", WorkKind::key);
+    // Only the page's rows are rendered: a large register has tens of thousands due.
+    let pages = items.len().div_ceil(WORKLIST_PAGE_SIZE).max(1);
+    let page = page_of(&query, pages);
     let body = render(&WorklistPage {
         chrome: Some(chrome_of(&s)),
         horizon,
@@ -189,7 +217,11 @@ pub(super) async fn worklist(
             .iter()
             .map(|k| (k.key(), k.label_pt()))
             .collect(),
-        rows: rows(&items),
+        rows: page_rows(&items, page),
+        total: items.len(),
+        page,
+        pages,
+        page_href: format!("/painel/pendencias?prazo={horizon}&tipo={kind_key}&pagina="),
         csv_href: format!("/painel/pendencias.csv?prazo={horizon}&tipo={kind_key}"),
         pdf_href: format!("/painel/pendencias.pdf?prazo={horizon}&tipo={kind_key}"),
     })?;
@@ -321,5 +353,15 @@ mod tests {
         assert_eq!(days_text(0), "vence hoje");
         assert_eq!(waiting_text(WorkKind::Auto, 3), "aguardando há 3 dias");
         assert_eq!(waiting_text(WorkKind::Review, 0), "em análise desde hoje");
+    }
+
+    #[test]
+    fn a_page_is_within_the_pages_there_are() {
+        let query = |p: &str| HashMap::from([("pagina".to_owned(), p.to_owned())]);
+        assert_eq!(page_of(&HashMap::new(), 3), 1);
+        assert_eq!(page_of(&query("2"), 3), 2);
+        assert_eq!(page_of(&query("9"), 3), 3);
+        assert_eq!(page_of(&query("0"), 3), 1);
+        assert_eq!(page_of(&query("x"), 3), 1);
     }
 }
