@@ -6,7 +6,7 @@
 
 mod charter;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use uuid::Uuid;
@@ -16,7 +16,7 @@ use crate::domain::fines::FineStatus;
 use crate::domain::ride_hailing::sanctions::auto_deadlines;
 use crate::standing::ride_hailing::{fine_standing_of, ride_hailing_standing};
 use crate::state::AppState;
-use crate::state::worklist::{Due, Entry, Snapshot};
+use crate::state::worklist::{Due, Entry, Pending, Snapshot};
 use crate::storage::StorageError;
 
 pub use crate::domain::work::WorkKind;
@@ -89,73 +89,137 @@ pub async fn worklist(
     horizon_days: i64,
     registers: Registers,
 ) -> Result<Vec<WorkItem>, StorageError> {
+    let all = Window {
+        kind: None,
+        skip: 0,
+        take: usize::MAX,
+    };
+    Ok(worklist_page(state, now, horizon_days, registers, all)
+        .await?
+        .items)
+}
+
+/// Which part of the worklist is asked: one kind (all when `None`), and the rows from `skip`,
+/// `take` of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub kind: Option<WorkKind>,
+    pub skip: usize,
+    pub take: usize,
+}
+
+/// A part of the worklist, and how many pendencies the whole holds.
+#[derive(Debug)]
+pub struct WorkPage {
+    pub total: usize,
+    pub items: Vec<WorkItem>,
+}
+
+/// The rows of `window` of what is due in `registers` by `today + horizon_days` (overdue
+/// included), soonest first, and how many there are. The authorizations in force, by far the
+/// most, are read from the snapshot in the list's order: only the window's are made rows.
+pub async fn worklist_page(
+    state: &AppState,
+    now: DateTime<Utc>,
+    horizon_days: i64,
+    registers: Registers,
+    window: Window,
+) -> Result<WorkPage, StorageError> {
     let today = local_date(now);
     let horizon = today + Duration::days(horizon_days);
-    let mut items = Vec::new();
+    let mut others = Vec::new();
     if registers.ride_hailing {
-        authorization_items(state, now, horizon, &mut items).await?;
-        auto_items(state, now, &mut items).await?;
-        review_items(state, now, &mut items).await?;
-        data_request_items(state, now, &mut items).await?;
+        auto_items(state, now, &mut others).await?;
+        review_items(state, now, &mut others).await?;
+        data_request_items(state, now, &mut others).await?;
     }
     if registers.charter {
-        charter::charter_items(state, now, &mut items).await?;
+        charter::charter_items(state, now, &mut others).await?;
     }
     if registers.ride_hailing || registers.charter {
-        filing_items(state, now, registers, &mut items).await?;
+        filing_items(state, now, registers, &mut others).await?;
     }
-    items.retain(|i| i.due <= horizon);
-    items.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
-    Ok(items)
+    others.retain(|i| i.due <= horizon && window.kind.is_none_or(|k| i.kind == k));
+    others.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.number.cmp(&b.number)));
+    if !registers.ride_hailing {
+        return Ok(WorkPage {
+            total: others.len(),
+            items: others
+                .into_iter()
+                .skip(window.skip)
+                .take(window.take)
+                .collect(),
+        });
+    }
+    bring_up_to_date_in_a_task(state, now).await?;
+    let kept = state.worklist_cache.0.lock().await;
+    let pending = kept
+        .as_ref()
+        .filter(|s| s.day == today)
+        .into_iter()
+        .flat_map(|s| s.due_by(horizon))
+        .filter(|p| window.kind.is_none_or(|k| p.due.0 == k));
+    let total = others.len() + pending.clone().count();
+    // The two orders merged (an authorization first on the same day and number, as before).
+    let mut pending = pending.peekable();
+    let mut others = others.into_iter().peekable();
+    let mut items = Vec::new();
+    let mut at = 0;
+    while items.len() < window.take {
+        let take_pending = match (pending.peek(), others.peek()) {
+            (Some(p), Some(o)) => (p.due.2, p.entry.number.as_str()) <= (o.due, o.number.as_str()),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let item = if take_pending {
+            pending
+                .next()
+                .map(|p| (at >= window.skip).then(|| authorization_item(&p, today)))
+        } else {
+            others.next().map(|o| (at >= window.skip).then_some(o))
+        };
+        items.extend(item.flatten());
+        at += 1;
+    }
+    Ok(WorkPage { total, items })
+}
+
+/// APP-ART3-PU, APP-ART9, APP-ART16: one pendency of an authorization in force, as a row.
+fn authorization_item(p: &Pending<'_>, today: NaiveDate) -> WorkItem {
+    let (kind, what, due, task) = *p.due;
+    WorkItem {
+        kind,
+        what: what.to_owned(),
+        number: p.entry.number.clone(),
+        person: p.entry.person.clone(),
+        plate: p.entry.plate.clone(),
+        due,
+        days_left: (due - today).num_days(),
+        waiting: false,
+        record: WorkRecord::Authorization(p.id),
+        task,
+    }
 }
 
 /// Past this many drivers touched since the kept list, it is judged again whole.
 const RE_JUDGE_AT_MOST: usize = 2_000;
 
-/// APP-ART3-PU, APP-ART9, APP-ART16: what each authorization in force has due by `horizon`,
-/// judged again only when an act touched its driver since it was last judged today.
-async fn authorization_items(
+/// Brings what each authorization in force has due up to date, in a task of its own: a
+/// request that stops waiting (its deadline, while a new legal day judges a large register
+/// again) leaves it running, and the requests after it find it done.
+async fn bring_up_to_date_in_a_task(
     state: &AppState,
     now: DateTime<Utc>,
-    horizon: NaiveDate,
-    items: &mut Vec<WorkItem>,
 ) -> Result<(), StorageError> {
-    // Brought up to date in a task of its own: a request that stops waiting (its deadline,
-    // while a new legal day judges a large register again) leaves it running, and the
-    // requests after it find it done.
     let task_state = state.clone();
     match tokio::spawn(async move { bring_up_to_date(&task_state, now).await }).await {
-        Ok(done) => done?,
+        Ok(done) => done,
         Err(e) => {
             tracing::error!(error = %e, "worklist: the update of the authorizations in force stopped");
-            return Err(StorageError::Unavailable(sqlx::Error::WorkerCrashed));
+            Err(StorageError::Unavailable(sqlx::Error::WorkerCrashed))
         }
     }
-    let today = local_date(now);
-    let kept = state.worklist_cache.0.lock().await;
-    let Some(snapshot) = kept.as_ref().filter(|s| s.day == today) else {
-        return Ok(());
-    };
-    for (id, e) in &snapshot.entries {
-        for (kind, what, due, task) in &e.due {
-            if *due > horizon {
-                continue;
-            }
-            items.push(WorkItem {
-                kind: *kind,
-                what: (*what).to_owned(),
-                number: e.number.clone(),
-                person: e.person.clone(),
-                plate: e.plate.clone(),
-                due: *due,
-                days_left: (*due - today).num_days(),
-                waiting: false,
-                record: WorkRecord::Authorization(*id),
-                task,
-            });
-        }
-    }
-    Ok(())
 }
 
 /// Keeps what each authorization in force has due up to date in the background: at the start
@@ -197,23 +261,19 @@ async fn bring_up_to_date(state: &AppState, now: DateTime<Utc>) -> Result<(), St
                     judged.push((a.id, entry(state, &a, now).await?));
                 }
             }
-            snapshot
-                .entries
-                .retain(|_, e| !drivers.contains(&e.driver_id));
-            snapshot.entries.extend(judged);
+            snapshot.remove_drivers(&drivers);
+            for (id, e) in judged {
+                snapshot.insert(id, e);
+            }
             snapshot.read_seq = read_seq;
         }
         _ => {
             *kept = None;
-            let mut entries = HashMap::new();
+            let mut snapshot = Snapshot::new(today, read_seq);
             for a in state.store.authorizations_in_force(today).await? {
-                entries.insert(a.id, entry(state, &a, now).await?);
+                snapshot.insert(a.id, entry(state, &a, now).await?);
             }
-            *kept = Some(Snapshot {
-                day: today,
-                read_seq,
-                entries,
-            });
+            *kept = Some(snapshot);
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! What the worklist keeps between requests.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::NaiveDate;
 use uuid::Uuid;
@@ -18,12 +18,18 @@ pub type Due = (WorkKind, &'static str, NaiveDate, &'static str);
 #[derive(Debug, Default)]
 pub struct WorklistCache(pub tokio::sync::Mutex<Option<Snapshot>>);
 
-/// The authorizations in force as judged on `day`, up to the change log's `read_seq`.
+/// Where one pendency stands in the list: its day, the authorization's number, its id and
+/// which of its dues it is — the order the list is read in, soonest first.
+type Key = (NaiveDate, String, Uuid, usize);
+
+/// The authorizations in force as judged on `day`, up to the change log's `read_seq`, with
+/// every pendency also kept in the list's order, so a page of the list reads only its rows.
 #[derive(Debug)]
 pub struct Snapshot {
     pub day: NaiveDate,
     pub read_seq: i64,
-    pub entries: HashMap<Uuid, Entry>,
+    entries: HashMap<Uuid, Entry>,
+    order: BTreeSet<Key>,
 }
 
 /// One authorization in force: what a clerk reads of it, and what it has due.
@@ -34,4 +40,120 @@ pub struct Entry {
     pub person: String,
     pub plate: String,
     pub due: Vec<Due>,
+}
+
+/// One pendency of an authorization, as the snapshot holds it.
+pub struct Pending<'a> {
+    pub id: Uuid,
+    pub entry: &'a Entry,
+    pub due: &'a Due,
+}
+
+impl Snapshot {
+    pub fn new(day: NaiveDate, read_seq: i64) -> Self {
+        Self {
+            day,
+            read_seq,
+            entries: HashMap::new(),
+            order: BTreeSet::new(),
+        }
+    }
+
+    /// Keeps authorization `id` as `entry`, in place of what was kept of it.
+    pub fn insert(&mut self, id: Uuid, entry: Entry) {
+        self.remove(id);
+        for (i, due) in entry.due.iter().enumerate() {
+            self.order.insert((due.2, entry.number.clone(), id, i));
+        }
+        self.entries.insert(id, entry);
+    }
+
+    fn remove(&mut self, id: Uuid) {
+        if let Some(old) = self.entries.remove(&id) {
+            for (i, due) in old.due.iter().enumerate() {
+                self.order.remove(&(due.2, old.number.clone(), id, i));
+            }
+        }
+    }
+
+    /// Forgets the authorizations of `drivers` (judged again by the caller).
+    pub fn remove_drivers(&mut self, drivers: &HashSet<Uuid>) {
+        let ids: Vec<Uuid> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| drivers.contains(&e.driver_id))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            self.remove(id);
+        }
+    }
+
+    /// Every pendency due by `horizon`, soonest first (then by number).
+    pub fn due_by(&self, horizon: NaiveDate) -> impl Iterator<Item = Pending<'_>> + Clone {
+        self.order
+            .iter()
+            .take_while(move |(due, ..)| *due <= horizon)
+            .filter_map(|(_, _, id, i)| {
+                let entry = self.entries.get(id)?;
+                Some(Pending {
+                    id: *id,
+                    entry,
+                    due: entry.due.get(*i)?,
+                })
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(driver: Uuid, number: &str, days: &[u32]) -> Entry {
+        Entry {
+            driver_id: driver,
+            number: number.to_owned(),
+            person: String::new(),
+            plate: String::new(),
+            due: days
+                .iter()
+                .map(|d| {
+                    let on = NaiveDate::from_ymd_opt(2027, 1, *d).unwrap();
+                    (WorkKind::Vistoria, "x", on, "t")
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn pendencies_are_read_in_order_and_follow_each_judgement() {
+        let (d1, d2) = (Uuid::new_v4(), Uuid::new_v4());
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let mut s = Snapshot::new(NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(), 0);
+        s.insert(a, entry(d1, "APP-2", &[20, 5]));
+        s.insert(b, entry(d2, "APP-1", &[5, 30]));
+        let read = |s: &Snapshot, by: u32| -> Vec<(u32, String)> {
+            s.due_by(NaiveDate::from_ymd_opt(2027, 1, by).unwrap())
+                .map(|p| {
+                    use chrono::Datelike;
+                    (p.due.2.day(), p.entry.number.clone())
+                })
+                .collect()
+        };
+        assert_eq!(
+            read(&s, 31),
+            [(5, "APP-1"), (5, "APP-2"), (20, "APP-2"), (30, "APP-1")]
+                .map(|(d, n)| (d, n.to_owned()))
+        );
+        assert_eq!(read(&s, 19).len(), 2);
+        // Judged again: its old dues leave the order with it.
+        s.insert(a, entry(d1, "APP-2", &[25]));
+        assert_eq!(
+            read(&s, 31),
+            [(5, "APP-1"), (25, "APP-2"), (30, "APP-1")].map(|(d, n)| (d, n.to_owned()))
+        );
+        s.remove_drivers(&HashSet::from([d2]));
+        assert_eq!(read(&s, 31), [(25, "APP-2".to_owned())]);
+        assert_eq!(s.order.len(), 1);
+    }
 }

@@ -320,13 +320,18 @@ pub(super) async fn start_page(state: &AppState, s: &Signed, q: String) -> Page 
         .collect();
     // The worklist of the next 30 days on the start page; the whole list on its own page.
     let worklist = if q.is_empty() {
-        super::worklist::items_for(state, s, 30, None).await?
+        let first = crate::standing::worklist::Window {
+            kind: None,
+            skip: 0,
+            take: START_PAGE_PENDING,
+        };
+        super::worklist::items_for(state, s, 30, first).await?
     } else {
         None
     };
-    let pending_total = worklist.as_ref().map_or(0, Vec::len);
+    let pending_total = worklist.as_ref().map_or(0, |w| w.total);
     let pending = worklist
-        .map(|items| super::worklist::rows(&items[..items.len().min(START_PAGE_PENDING)]))
+        .map(|w| super::worklist::rows(&w.items))
         .unwrap_or_default();
     let short = !q.is_empty()
         && total == 0

@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::domain::dates::local_date;
-use crate::standing::worklist::{Registers, WorkItem, WorkKind, WorkRecord, worklist as due_items};
+use crate::standing::worklist::{
+    Registers, Window, WorkItem, WorkKind, WorkPage, WorkRecord, worklist_page,
+};
 
 /// The horizons a clerk chooses from, in days.
 const HORIZONS: [i64; 3] = [30, 60, 90];
@@ -116,37 +118,34 @@ fn registers_of(s: &Signed) -> Registers {
     }
 }
 
-/// The worklist of the registers the signed-in official reads, filtered; `None` when their
-/// roles read neither.
+/// The rows of `window` of the worklist of the registers the signed-in official reads, and
+/// how many there are; `None` when their roles read neither.
 pub(super) async fn items_for(
     state: &AppState,
     s: &Signed,
     horizon: i64,
-    kind: Option<WorkKind>,
-) -> Result<Option<Vec<WorkItem>>, PanelError> {
+    window: Window,
+) -> Result<Option<WorkPage>, PanelError> {
     let registers = registers_of(s);
     if !registers.ride_hailing && !registers.charter {
         return Ok(None);
     }
-    let items = due_items(state, state.clock.now(), horizon, registers).await?;
-    Ok(Some(
-        items
-            .into_iter()
-            .filter(|i| kind.is_none_or(|k| i.kind == k))
-            .collect(),
-    ))
+    let page = worklist_page(state, state.clock.now(), horizon, registers, window).await?;
+    Ok(Some(page))
 }
 
 pub(super) fn rows(items: &[WorkItem]) -> Vec<WorkRow> {
     items.iter().map(row).collect()
 }
 
-/// The signed-in official (who must read the register), the filter asked and its items.
+/// The signed-in official (who must read the register), the filter asked, and the rows of
+/// its page `page` (every row when `None`) with how many there are.
 async fn filtered(
     state: &AppState,
     req: &HttpRequest,
     query: &HashMap<String, String>,
-) -> Result<(Signed, i64, Option<WorkKind>, Vec<WorkItem>), PanelError> {
+    page: Option<usize>,
+) -> Result<(Signed, i64, Option<WorkKind>, WorkPage), PanelError> {
     let s = Signed::of(req, state).await?;
     if registers_of(&s)
         == (Registers {
@@ -157,10 +156,34 @@ async fn filtered(
         s.require(Competence::ReadRideHailing)?;
     }
     let (horizon, kind) = filter_of(query);
-    let items = items_for(state, &s, horizon, kind)
+    let window = |page: Option<usize>| Window {
+        kind,
+        skip: page.map_or(0, |p| (p - 1) * WORKLIST_PAGE_SIZE),
+        take: page.map_or(usize::MAX, |_| WORKLIST_PAGE_SIZE),
+    };
+    let none = || WorkPage {
+        total: 0,
+        items: Vec::new(),
+    };
+    let mut found = items_for(state, &s, horizon, window(page))
         .await?
-        .unwrap_or_default();
-    Ok((s, horizon, kind, items))
+        .unwrap_or_else(none);
+    // A page past the last shows the last.
+    if let Some(p) = page
+        && found.items.is_empty()
+        && p > pages_of(found.total)
+        && found.total > 0
+    {
+        found = items_for(state, &s, horizon, window(Some(pages_of(found.total))))
+            .await?
+            .unwrap_or_else(none);
+    }
+    Ok((s, horizon, kind, found))
+}
+
+/// How many pages `total` rows fill (one when there are none).
+fn pages_of(total: usize) -> usize {
+    total.div_ceil(WORKLIST_PAGE_SIZE).max(1)
 }
 
 #[derive(Template)]
@@ -182,20 +205,13 @@ struct WorklistPage {
     pdf_href: String,
 }
 
-/// The page a query asks for, from 1; past the last, the last.
-fn page_of(query: &HashMap<String, String>, pages: usize) -> usize {
+/// The page a query asks for, from 1.
+fn page_of(query: &HashMap<String, String>) -> usize {
     query
         .get("pagina")
         .and_then(|p| p.parse::<usize>().ok())
-        .filter(|p| *p >= 1)
+        .filter(|p| (1..=1_000_000).contains(p))
         .unwrap_or(1)
-        .min(pages)
-}
-
-/// The rows of page `page` (from 1) of `items`.
-fn page_rows(items: &[WorkItem], page: usize) -> Vec<WorkRow> {
-    let start = (page - 1) * WORKLIST_PAGE_SIZE;
-    rows(&items[start.min(items.len())..(start + WORKLIST_PAGE_SIZE).min(items.len())])
 }
 
 pub(super) async fn worklist(
@@ -203,11 +219,11 @@ pub(super) async fn worklist(
     req: HttpRequest,
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
-    let (s, horizon, kind, items) = filtered(&state, &req, &query).await?;
+    // Only the page's rows are made and rendered: a large register has tens of thousands due.
+    let (s, horizon, kind, found) = filtered(&state, &req, &query, Some(page_of(&query))).await?;
     let kind_key = kind.map_or("", WorkKind::key);
-    // Only the page's rows are rendered: a large register has tens of thousands due.
-    let pages = items.len().div_ceil(WORKLIST_PAGE_SIZE).max(1);
-    let page = page_of(&query, pages);
+    let pages = pages_of(found.total);
+    let page = page_of(&query).min(pages);
     let body = render(&WorklistPage {
         chrome: Some(chrome_of(&s)),
         horizon,
@@ -217,8 +233,8 @@ pub(super) async fn worklist(
             .iter()
             .map(|k| (k.key(), k.label_pt()))
             .collect(),
-        rows: page_rows(&items, page),
-        total: items.len(),
+        rows: rows(&found.items),
+        total: found.total,
         page,
         pages,
         page_href: format!("/painel/pendencias?prazo={horizon}&tipo={kind_key}&pagina="),
@@ -250,7 +266,7 @@ pub(super) async fn worklist_csv(
     req: HttpRequest,
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
-    let (_, _, _, items) = filtered(&state, &req, &query).await?;
+    let (_, _, _, WorkPage { items, .. }) = filtered(&state, &req, &query, None).await?;
     let mut out =
         String::from("\u{feff}Prazo;Situação do prazo;Pendência;Registro;Interessado(a);Placa\r\n");
     for r in rows(&items) {
@@ -296,7 +312,7 @@ pub(super) async fn worklist_pdf(
     req: HttpRequest,
     query: web::Query<HashMap<String, String>>,
 ) -> Page {
-    let (s, horizon, kind, items) = filtered(&state, &req, &query).await?;
+    let (s, horizon, kind, WorkPage { items, .. }) = filtered(&state, &req, &query, None).await?;
     let now = state.clock.now();
     let rows: Vec<serde_json::Value> = rows(&items)
         .iter()
@@ -356,12 +372,14 @@ mod tests {
     }
 
     #[test]
-    fn a_page_is_within_the_pages_there_are() {
+    fn a_page_is_a_number_from_one() {
         let query = |p: &str| HashMap::from([("pagina".to_owned(), p.to_owned())]);
-        assert_eq!(page_of(&HashMap::new(), 3), 1);
-        assert_eq!(page_of(&query("2"), 3), 2);
-        assert_eq!(page_of(&query("9"), 3), 3);
-        assert_eq!(page_of(&query("0"), 3), 1);
-        assert_eq!(page_of(&query("x"), 3), 1);
+        assert_eq!(page_of(&HashMap::new()), 1);
+        assert_eq!(page_of(&query("2")), 2);
+        assert_eq!(page_of(&query("0")), 1);
+        assert_eq!(page_of(&query("x")), 1);
+        assert_eq!(pages_of(0), 1);
+        assert_eq!(pages_of(50), 1);
+        assert_eq!(pages_of(51), 2);
     }
 }
