@@ -195,8 +195,10 @@ struct WorklistPage {
     kind: String,
     kinds: Vec<(&'static str, &'static str)>,
     rows: Vec<WorkRow>,
-    /// How many pendencies the filter finds, the page shown and how many pages there are.
+    /// How many pendencies the filter finds ("4.922 pendências"), the page shown and how many
+    /// pages there are.
     total: usize,
+    total_text: String,
     page: usize,
     pages: usize,
     /// The page's address without its number (`…&pagina=` follows).
@@ -235,6 +237,13 @@ pub(super) async fn worklist(
             .collect(),
         rows: rows(&found.items),
         total: found.total,
+        total_text: match found.total {
+            1 => "1 pendência".to_owned(),
+            n => format!(
+                "{} pendências",
+                crate::domain::money::thousands(u64::try_from(n).unwrap_or(u64::MAX))
+            ),
+        },
         page,
         pages,
         page_href: format!("/painel/pendencias?prazo={horizon}&tipo={kind_key}&pagina="),
