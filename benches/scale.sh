@@ -212,12 +212,13 @@ measure() { # documents wanted
   read -r l1_50 l1_99 _ < <(office "/painel/lista/authorization")
   read -r l10_50 l10_99 _ < <(office "/painel/lista/authorization?pagina=10")
   read -r w50 w99 wfirst < <(office "/painel/pendencias")
-  local rss_kb
+  local rss_kb hwm_kb
   rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+  hwm_kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
 
   awk -v b="$backend" -v n="$grants" -v docs="$docs" -v api="$api_grants" -v api_rate="$api_rate" \
     -v bulk="$([ "$more" -gt 0 ] && cat "$work/bulk")" -v grow="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
-    -v size="$size" -v pdf="$pdf_bytes" -v rss="$rss_kb" \
+    -v size="$size" -v pdf="$pdf_bytes" -v rss="$rss_kb" -v hwm="$hwm_kb" \
     -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
     -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
     -v r="$(rps rotation)" -v r50="$(pct_ms rotation 50%)" -v r99="$(pct_ms rotation 99%)" \
@@ -227,7 +228,7 @@ measure() { # documents wanted
     if (api_rate == "") print "  issuance through the API: not measured (a register kept before)"
     else printf "  issuance through the API: %d grants, %s grants/s (two signed PDFs each)\n", api, api_rate
     if (bulk != "") printf "  grown in %.0f s (%s)\n", grow, bulk
-    printf "  database %.1f MB; without the PDF bytes %.1f MB (%.0f bytes a document); RSS %.0f MB\n", size / 1e6, (size - pdf) / 1e6, (size - pdf) / docs, rss / 1024
+    printf "  database %.1f MB; without the PDF bytes %.1f MB (%.0f bytes a document); RSS %.0f MB (peak %.0f MB)\n", size / 1e6, (size - pdf) / 1e6, (size - pdf) / docs, rss / 1024, hwm / 1024
     printf "  status list, judged in full: %.3f s, %d bytes, %d documents judged\n", fs, fb, fj
     printf "  status list after one act:   %.3f s, %d bytes, %d documents judged\n", as, ab, aj
     printf "  JWK Set %.0f req/s\n", j

@@ -20,6 +20,8 @@
 //!  "set": [entries listed anew or changed], "del": [document ids no longer listed (16 bytes)]}
 //! ```
 
+use std::borrow::Cow;
+
 use chrono::NaiveDate;
 use ciborium::Value;
 use uuid::Uuid;
@@ -36,8 +38,9 @@ const VERSION_2: u64 = 2;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusEntry {
     pub document_id: Uuid,
-    /// The verdict's value (`revoked`, `suspended`, …).
-    pub status: String,
+    /// The verdict's value (`revoked`, `suspended`, …): borrowed from the verdict when
+    /// listed, owned when read from a list.
+    pub status: Cow<'static, str>,
     /// The day a suspension ends (the document is reinstated on it).
     pub until: Option<NaiveDate>,
 }
@@ -50,26 +53,88 @@ pub struct StatusList {
     pub entries: Vec<StatusEntry>,
 }
 
-fn key(k: &str) -> Value {
-    Value::Text(k.into())
-}
+/// CBOR written straight into bytes, with the shortest heads (RFC 8949 §4.2.1, what
+/// `ciborium` writes for a `Value`): a list of hundreds of thousands of entries is encoded
+/// without a tree of values beside it.
+#[derive(Default)]
+struct Cbor(Vec<u8>);
 
-fn entry_cbor(e: &StatusEntry) -> Value {
-    let mut m = vec![
-        (key("d"), Value::Bytes(e.document_id.as_bytes().to_vec())),
-        (key("s"), Value::Text(e.status.clone())),
-    ];
-    if let Some(u) = e.until {
-        m.push((key("u"), Value::Text(u.format("%Y-%m-%d").to_string())));
+impl Cbor {
+    /// A map of `len` entries begun with the four every payload has: version, type, issued
+    /// and expiry.
+    fn opened(len: usize, version: u64, t: &str, (iat, exp): (i64, i64)) -> Self {
+        let mut c = Self::default();
+        c.map(len);
+        c.text("v");
+        c.head(0, version);
+        c.text("t");
+        c.text(t);
+        c.text("iat");
+        c.int(iat);
+        c.text("exp");
+        c.int(exp);
+        c
     }
-    Value::Map(m)
-}
 
-fn encoded(map: Vec<(Value, Value)>) -> Vec<u8> {
-    let mut out = Vec::new();
-    // Writing into a Vec cannot fail.
-    let _ = ciborium::into_writer(&Value::Map(map), &mut out);
-    out
+    /// The head of an item of major type `major` with argument `n`.
+    fn head(&mut self, major: u8, n: u64) {
+        let initial = major << 5;
+        let be = n.to_be_bytes();
+        let (info, width) = match n {
+            0..=23 => (be[7], 0),
+            24..=0xff => (24, 1),
+            0x100..=0xffff => (25, 2),
+            0x1_0000..=0xffff_ffff => (26, 4),
+            _ => (27, 8),
+        };
+        self.0.push(initial | info);
+        self.0.extend_from_slice(&be[8 - width..]);
+    }
+
+    fn int(&mut self, i: i64) {
+        match u64::try_from(i) {
+            Ok(n) => self.head(0, n),
+            // -1 - i, for a negative i, is at most i64::MAX.
+            Err(_) => self.head(1, (-1 - i).unsigned_abs()),
+        }
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.head(2, b.len() as u64);
+        self.0.extend_from_slice(b);
+    }
+
+    fn text(&mut self, t: &str) {
+        self.head(3, t.len() as u64);
+        self.0.extend_from_slice(t.as_bytes());
+    }
+
+    fn array(&mut self, len: usize) {
+        self.head(4, len as u64);
+    }
+
+    fn map(&mut self, len: usize) {
+        self.head(5, len as u64);
+    }
+
+    fn entry(&mut self, e: &StatusEntry) {
+        self.map(if e.until.is_some() { 3 } else { 2 });
+        self.text("d");
+        self.bytes(e.document_id.as_bytes());
+        self.text("s");
+        self.text(&e.status);
+        if let Some(u) = e.until {
+            self.text("u");
+            self.text(&u.format("%Y-%m-%d").to_string());
+        }
+    }
+
+    fn entries(&mut self, entries: &[StatusEntry]) {
+        self.array(entries.len());
+        for e in entries {
+            self.entry(e);
+        }
+    }
 }
 
 fn bad() -> TokenError {
@@ -117,6 +182,7 @@ fn entries_of(v: Option<Value>) -> Result<Vec<StatusEntry>, TokenError> {
                 document_id: id_of(field(&m, "d").ok_or_else(bad)?)?,
                 status: field(&m, "s")
                     .and_then(|v| v.into_text().ok())
+                    .map(Cow::Owned)
                     .ok_or_else(bad)?,
                 until: match field(&m, "u").and_then(|v| v.into_text().ok()) {
                     Some(u) => Some(NaiveDate::parse_from_str(&u, "%Y-%m-%d").map_err(|_| bad())?),
@@ -129,16 +195,10 @@ fn entries_of(v: Option<Value>) -> Result<Vec<StatusEntry>, TokenError> {
 
 impl StatusList {
     fn to_cbor(&self, version: u64) -> Vec<u8> {
-        encoded(vec![
-            (key("v"), Value::Integer(version.into())),
-            (key("t"), Value::Text(TYPE.into())),
-            (key("iat"), Value::Integer(self.issued_at.into())),
-            (key("exp"), Value::Integer(self.expires_at.into())),
-            (
-                key("docs"),
-                Value::Array(self.entries.iter().map(entry_cbor).collect()),
-            ),
-        ])
+        let mut c = Cbor::opened(5, version, TYPE, (self.issued_at, self.expires_at));
+        c.text("docs");
+        c.entries(&self.entries);
+        c.0
     }
 
     fn from_cbor(bytes: &[u8], version: u64) -> Result<Self, TokenError> {
@@ -166,26 +226,17 @@ pub struct StatusDelta {
 
 impl StatusDelta {
     fn to_cbor(&self) -> Vec<u8> {
-        encoded(vec![
-            (key("v"), Value::Integer(VERSION_2.into())),
-            (key("t"), Value::Text(DELTA_TYPE.into())),
-            (key("iat"), Value::Integer(self.issued_at.into())),
-            (key("exp"), Value::Integer(self.expires_at.into())),
-            (key("base"), Value::Text(self.base.clone())),
-            (
-                key("set"),
-                Value::Array(self.set.iter().map(entry_cbor).collect()),
-            ),
-            (
-                key("del"),
-                Value::Array(
-                    self.del
-                        .iter()
-                        .map(|d| Value::Bytes(d.as_bytes().to_vec()))
-                        .collect(),
-                ),
-            ),
-        ])
+        let mut c = Cbor::opened(7, VERSION_2, DELTA_TYPE, (self.issued_at, self.expires_at));
+        c.text("base");
+        c.text(&self.base);
+        c.text("set");
+        c.entries(&self.set);
+        c.text("del");
+        c.array(self.del.len());
+        for d in &self.del {
+            c.bytes(d.as_bytes());
+        }
+        c.0
     }
 
     fn from_cbor(bytes: &[u8]) -> Result<Self, TokenError> {
@@ -283,5 +334,99 @@ mod tests {
         let signed = sign_delta(&delta, &key);
         assert_eq!(verify_delta(&signed, &keys).unwrap(), delta);
         assert!(verify_v2(&signed, &keys).is_err());
+    }
+
+    /// What `ciborium` writes for the same structure as a tree of values.
+    fn by_tree(v: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        ciborium::into_writer(v, &mut out).unwrap();
+        out
+    }
+
+    fn entry_tree(e: &StatusEntry) -> Value {
+        let text = |t: &str| Value::Text(t.into());
+        let mut m = vec![
+            (text("d"), Value::Bytes(e.document_id.as_bytes().to_vec())),
+            (text("s"), text(&e.status)),
+        ];
+        if let Some(u) = e.until {
+            m.push((text("u"), text(&u.format("%Y-%m-%d").to_string())));
+        }
+        Value::Map(m)
+    }
+
+    #[test]
+    fn the_list_is_written_as_ciborium_writes_its_tree() {
+        let text = |t: &str| Value::Text(t.into());
+        // Heads of every width: counts and integers across 23/24, 255/256, 65,535/65,536,
+        // 2³² and negatives.
+        for (n, iat) in [
+            (0_u32, 0_i64),
+            (23, 23),
+            (24, -1),
+            (255, -25),
+            (256, 1_796_000_000),
+            (65_536, 1 << 40),
+            (3, i64::MIN),
+        ] {
+            let entries: Vec<StatusEntry> = (0..n)
+                .map(|i| StatusEntry {
+                    document_id: Uuid::from_u128(u128::from(i) * 7_919),
+                    status: ["revoked", "suspended", "expired"][i as usize % 3].into(),
+                    until: (i % 3 == 1).then(|| NaiveDate::from_ymd_opt(2027, 1, 5).unwrap()),
+                })
+                .collect();
+            let list = StatusList {
+                issued_at: iat,
+                expires_at: iat.saturating_add(86_400),
+                entries,
+            };
+            for version in [VERSION, VERSION_2] {
+                let tree = Value::Map(vec![
+                    (text("v"), Value::Integer(version.into())),
+                    (text("t"), text(TYPE)),
+                    (text("iat"), Value::Integer(list.issued_at.into())),
+                    (text("exp"), Value::Integer(list.expires_at.into())),
+                    (
+                        text("docs"),
+                        Value::Array(list.entries.iter().map(entry_tree).collect()),
+                    ),
+                ]);
+                assert_eq!(
+                    list.to_cbor(version),
+                    by_tree(&tree),
+                    "{n} entries, iat {iat}"
+                );
+            }
+            let delta = StatusDelta {
+                issued_at: list.issued_at,
+                expires_at: list.expires_at,
+                base: "\"0a1b\"".repeat(n as usize % 40),
+                set: list.entries.clone(),
+                del: list.entries.iter().map(|e| e.document_id).collect(),
+            };
+            let tree = Value::Map(vec![
+                (text("v"), Value::Integer(VERSION_2.into())),
+                (text("t"), text(DELTA_TYPE)),
+                (text("iat"), Value::Integer(delta.issued_at.into())),
+                (text("exp"), Value::Integer(delta.expires_at.into())),
+                (text("base"), text(&delta.base)),
+                (
+                    text("set"),
+                    Value::Array(delta.set.iter().map(entry_tree).collect()),
+                ),
+                (
+                    text("del"),
+                    Value::Array(
+                        delta
+                            .del
+                            .iter()
+                            .map(|d| Value::Bytes(d.as_bytes().to_vec()))
+                            .collect(),
+                    ),
+                ),
+            ]);
+            assert_eq!(delta.to_cbor(), by_tree(&tree), "delta of {n}");
+        }
     }
 }

@@ -167,7 +167,7 @@ pub async fn worklist_page(
     let mut at = 0;
     while items.len() < window.take {
         let take_pending = match (pending.peek(), others.peek()) {
-            (Some(p), Some(o)) => (p.due.2, p.entry.number.as_str()) <= (o.due, o.number.as_str()),
+            (Some(p), Some(o)) => (p.due.2, &*p.entry.number) <= (o.due, o.number.as_str()),
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (None, None) => break,
@@ -191,9 +191,9 @@ fn authorization_item(p: &Pending<'_>, today: NaiveDate) -> WorkItem {
     WorkItem {
         kind,
         what: what.to_owned(),
-        number: p.entry.number.clone(),
-        person: p.entry.person.clone(),
-        plate: p.entry.plate.clone(),
+        number: p.entry.number.to_string(),
+        person: p.entry.person.to_string(),
+        plate: p.entry.plate.to_string(),
         due,
         days_left: (due - today).num_days(),
         waiting: false,
@@ -201,6 +201,9 @@ fn authorization_item(p: &Pending<'_>, today: NaiveDate) -> WorkItem {
         task,
     }
 }
+
+/// Authorizations in force read at once when all are judged again.
+const IN_FORCE_PAGE: i64 = 2_000;
 
 /// Past this many drivers touched since the kept list, it is judged again whole.
 const RE_JUDGE_AT_MOST: usize = 2_000;
@@ -270,8 +273,18 @@ async fn bring_up_to_date(state: &AppState, now: DateTime<Utc>) -> Result<(), St
         _ => {
             *kept = None;
             let mut snapshot = Snapshot::new(today, read_seq);
-            for a in state.store.authorizations_in_force(today).await? {
-                snapshot.insert(a.id, entry(state, &a, now).await?);
+            // A page at a time: a large register's rows are never all in memory at once.
+            let mut after = None;
+            loop {
+                let page = state
+                    .store
+                    .authorizations_in_force_page(today, after, IN_FORCE_PAGE)
+                    .await?;
+                let Some(last) = page.last() else { break };
+                after = Some(last.id);
+                for a in &page {
+                    snapshot.insert(a.id, entry(state, a, now).await?);
+                }
             }
             *kept = Some(snapshot);
         }
@@ -287,10 +300,10 @@ async fn entry(
 ) -> Result<Entry, StorageError> {
     Ok(Entry {
         driver_id: a.driver_id,
-        number: a.number.clone(),
-        person: a.driver_name.clone(),
-        plate: a.plate.clone(),
-        due: judge(state, a, now).await?,
+        number: a.number.as_str().into(),
+        person: a.driver_name.as_str().into(),
+        plate: a.plate.as_str().into(),
+        due: judge(state, a, now).await?.into_boxed_slice(),
     })
 }
 

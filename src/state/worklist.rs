@@ -1,6 +1,7 @@
 //! What the worklist keeps between requests.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use uuid::Uuid;
@@ -19,8 +20,9 @@ pub type Due = (WorkKind, &'static str, NaiveDate, &'static str);
 pub struct WorklistCache(pub tokio::sync::Mutex<Option<Snapshot>>);
 
 /// Where one pendency stands in the list: its day, the authorization's number, its id and
-/// which of its dues it is — the order the list is read in, soonest first.
-type Key = (NaiveDate, String, Uuid, usize);
+/// which of its dues it is — the order the list is read in, soonest first. The number is the
+/// entry's own, shared.
+type Key = (NaiveDate, Arc<str>, Uuid, u8);
 
 /// The authorizations in force as judged on `day`, up to the change log's `read_seq`, with
 /// every pendency also kept in the list's order, so a page of the list reads only its rows.
@@ -32,14 +34,15 @@ pub struct Snapshot {
     order: BTreeSet<Key>,
 }
 
-/// One authorization in force: what a clerk reads of it, and what it has due.
+/// One authorization in force: what a clerk reads of it, and what it has due (boxed: a
+/// register keeps hundreds of thousands).
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub driver_id: Uuid,
-    pub number: String,
-    pub person: String,
-    pub plate: String,
-    pub due: Vec<Due>,
+    pub number: Arc<str>,
+    pub person: Box<str>,
+    pub plate: Box<str>,
+    pub due: Box<[Due]>,
 }
 
 /// One pendency of an authorization, as the snapshot holds it.
@@ -62,16 +65,17 @@ impl Snapshot {
     /// Keeps authorization `id` as `entry`, in place of what was kept of it.
     pub fn insert(&mut self, id: Uuid, entry: Entry) {
         self.remove(id);
-        for (i, due) in entry.due.iter().enumerate() {
-            self.order.insert((due.2, entry.number.clone(), id, i));
+        // An authorization has a few dues (never near 256, the most a key can tell apart).
+        for (i, due) in (0..=u8::MAX).zip(entry.due.iter()) {
+            self.order.insert((due.2, Arc::clone(&entry.number), id, i));
         }
         self.entries.insert(id, entry);
     }
 
     fn remove(&mut self, id: Uuid) {
         if let Some(old) = self.entries.remove(&id) {
-            for (i, due) in old.due.iter().enumerate() {
-                self.order.remove(&(due.2, old.number.clone(), id, i));
+            for (i, due) in (0..=u8::MAX).zip(old.due.iter()) {
+                self.order.remove(&(due.2, Arc::clone(&old.number), id, i));
             }
         }
     }
@@ -99,7 +103,7 @@ impl Snapshot {
                 Some(Pending {
                     id: *id,
                     entry,
-                    due: entry.due.get(*i)?,
+                    due: entry.due.get(usize::from(*i))?,
                 })
             })
     }
@@ -112,9 +116,9 @@ mod tests {
     fn entry(driver: Uuid, number: &str, days: &[u32]) -> Entry {
         Entry {
             driver_id: driver,
-            number: number.to_owned(),
-            person: String::new(),
-            plate: String::new(),
+            number: number.into(),
+            person: "".into(),
+            plate: "".into(),
             due: days
                 .iter()
                 .map(|d| {
@@ -136,7 +140,7 @@ mod tests {
             s.due_by(NaiveDate::from_ymd_opt(2027, 1, by).unwrap())
                 .map(|p| {
                     use chrono::Datelike;
-                    (p.due.2.day(), p.entry.number.clone())
+                    (p.due.2.day(), p.entry.number.to_string())
                 })
                 .collect()
         };

@@ -44,11 +44,10 @@ pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
     " = $1"
 );
 /// The ride-hailing authorizations not revoked whose last day is `$1` or later, with the
-/// driver's name, the car it binds now and whether it was renewed (the worklist).
-/// The ride-hailing authorizations not revoked whose last day is `$1` or later, with what the
-/// worklist prints of them; `AUTHORIZATIONS_IN_FORCE_OF` adds `AND a.driver_id = $2`.
+/// driver's name, the car it binds now and whether it was renewed (the worklist), and the
+/// query's tail: one driver's (`AND a.driver_id = $2`) or a page by id.
 macro_rules! authorizations_in_force {
-    ($($and:literal)?) => {
+    ($tail:literal) => {
         concat!(
             "SELECT a.id, a.number, a.valid_until, a.granted_at, a.driver_id, ",
             current_vehicle!(),
@@ -59,13 +58,14 @@ macro_rules! authorizations_in_force {
             current_vehicle!(),
             " LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
             WHERE r.authorization_id IS NULL AND a.valid_until >= $1 ",
-            $($and,)?
-            " ORDER BY a.valid_until, a.number"
+            $tail
         )
     };
 }
-pub const AUTHORIZATIONS_IN_FORCE: &str = authorizations_in_force!();
-pub const AUTHORIZATIONS_IN_FORCE_OF: &str = authorizations_in_force!("AND a.driver_id = $2");
+pub const AUTHORIZATIONS_IN_FORCE_PAGE: &str =
+    authorizations_in_force!("AND a.id > $2 ORDER BY a.id LIMIT $3");
+pub const AUTHORIZATIONS_IN_FORCE_OF: &str =
+    authorizations_in_force!("AND a.driver_id = $2 ORDER BY a.valid_until, a.number");
 pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \
     ON CONFLICT (series, year) DO UPDATE SET last_value = number_counters.last_value + 1 RETURNING last_value";
 pub const INSERT_NUMBER: &str = "INSERT INTO document_numbers (number, series, year, seq, state, reserved_at, reserved_by) \

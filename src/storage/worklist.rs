@@ -40,16 +40,20 @@ const AUTOS_SINCE: &str =
     "SELECT id FROM app_infraction_autos WHERE drawn_up_at >= $1 ORDER BY drawn_up_at, number";
 
 impl Store {
-    /// Ride-hailing authorizations not revoked whose last day is `from` or later, soonest
-    /// first.
-    pub async fn authorizations_in_force(
+    /// Up to `limit` ride-hailing authorizations not revoked whose last day is `from` or
+    /// later, by id after `after` (a register is read a page at a time).
+    pub async fn authorizations_in_force_page(
         &self,
         from: NaiveDate,
+        after: Option<Uuid>,
+        limit: i64,
     ) -> Result<Vec<AuthorizationInForce>, StorageError> {
         on_backend!(self, |pool, _begin| {
             let rows: Vec<AuthorizationInForceRow> =
-                sqlx::query_as(super::sql::AUTHORIZATIONS_IN_FORCE)
+                sqlx::query_as(super::sql::AUTHORIZATIONS_IN_FORCE_PAGE)
                     .bind(from)
+                    .bind(after.map_or_else(String::new, |a| a.to_string()))
+                    .bind(limit)
                     .fetch_all(pool)
                     .await?;
             in_force(rows)

@@ -356,7 +356,7 @@ async fn judge(
                 Listed {
                     entry: StatusEntry {
                         document_id: id,
-                        status: other.as_str().to_owned(),
+                        status: other.as_str().into(),
                         until: document
                             .filter(|_| other == Verdict::Suspended)
                             .and_then(|d| d.suspended_until),

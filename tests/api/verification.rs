@@ -491,7 +491,7 @@ async fn status_list_entries(app: &crate::helpers::TestApp) -> Vec<(uuid::Uuid, 
     let mut entries: Vec<_> = list
         .entries
         .into_iter()
-        .map(|e| (e.document_id, e.status))
+        .map(|e| (e.document_id, e.status.into_owned()))
         .collect();
     entries.sort();
     entries
