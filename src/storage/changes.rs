@@ -14,7 +14,7 @@
 //! it, so a cache drops only what an act touched ([`Changes::stale`]). On PostgreSQL every
 //! writer holds the audit chain's lock, so the log's sequence is the commit order.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -43,6 +43,8 @@ struct Applied {
     everything: i64,
     /// Per scope, the last sequence number that touched it and when this node read it.
     scopes: HashMap<Box<str>, (i64, Instant)>,
+    /// The same scopes by that sequence number: what touched them since a read is the tail.
+    by_seq: BTreeSet<(i64, Box<str>)>,
     /// The last sequence number of a scope no longer remembered: what was read before it
     /// cannot be told fresh by scope.
     forgotten: i64,
@@ -110,10 +112,11 @@ impl Changes {
             return None;
         }
         Some(
-            a.scopes
+            a.by_seq
                 .iter()
-                .filter(|(_, (seq, _))| *seq > read_seq)
-                .map(|(scope, _)| scope.clone())
+                .rev()
+                .take_while(|(seq, _)| *seq > read_seq)
+                .map(|(_, scope)| scope.clone())
                 .collect(),
         )
     }
@@ -121,7 +124,8 @@ impl Changes {
     /// Records the rows read (`rows`, oldest first) up to `last`, for the commits counted
     /// up to `seen`; `overflow`: more rows than read, so everything counts as touched.
     fn apply(&self, seen: u64, rows: &[(i64, String)], last: i64, overflow: bool) {
-        let mut a = self.lock();
+        let mut guard = self.lock();
+        let a = &mut *guard;
         let now = Instant::now();
         if a.seq.is_none() || overflow {
             a.everything = last;
@@ -130,15 +134,21 @@ impl Changes {
             if scope == "*" {
                 a.everything = a.everything.max(*seq);
             } else {
-                a.scopes.insert(scope.as_str().into(), (*seq, now));
+                let scope: Box<str> = scope.as_str().into();
+                if let Some((before, _)) = a.scopes.insert(scope.clone(), (*seq, now)) {
+                    a.by_seq.remove(&(before, scope.clone()));
+                }
+                a.by_seq.insert((*seq, scope));
             }
         }
         if a.scopes.len() > REMEMBER_AT_MOST {
             let mut forgotten = a.forgotten;
-            a.scopes.retain(|_, (seq, at)| {
+            let by_seq = &mut a.by_seq;
+            a.scopes.retain(|scope, (seq, at)| {
                 let keep = now.duration_since(*at) < REMEMBER;
                 if !keep {
                     forgotten = forgotten.max(*seq);
+                    by_seq.remove(&(*seq, scope.clone()));
                 }
                 keep
             });
@@ -366,6 +376,11 @@ mod tests {
         touched.sort();
         assert_eq!(touched, vec!["d:a".into(), "d:b".into()]);
         assert_eq!(c.touched_since(13).unwrap(), Vec::<Box<str>>::new());
+        assert_eq!(
+            c.touched_since(10).unwrap().len(),
+            2,
+            "a scope touched twice is named once"
+        );
         assert!(c.stale(Some("d:a"), 12) && !c.stale(Some("d:b"), 12));
         // Past the scopes it remembers, the old ones are forgotten: a read before the last of
         // them can no longer be told fresh by scope.
@@ -383,6 +398,10 @@ mod tests {
             "nothing forgotten came after 13"
         );
         assert!(!c.stale(Some("d:b"), 13));
+        {
+            let a = c.lock();
+            assert_eq!(a.by_seq.len(), a.scopes.len(), "the forgotten leave both");
+        }
         // An act on everything: nothing can be told by scope before it.
         c.read_as(&[(last + 1, "*")], last + 1);
         assert!(c.touched_since(last).is_none());

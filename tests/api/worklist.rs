@@ -38,20 +38,13 @@ async fn the_worklist_lists_what_is_due_with_links_to_its_tasks_and_exports_csv(
     // On 31/10/2027: A ends in 20 days; an auto drawn up on 12/08/2027 and never notified has
     // 10 days left of its 90 (art. 22, §1º).
     app.clock.set(at("2027-10-31T15:00:00Z"));
-    let mut body = crate::autos::auto_body(
+    let auto = auto_drawn_up(
+        &app,
         a["driver_id"].as_str().unwrap(),
-        "APP-ART26-VI",
         "2027-08-12T08:00",
-    );
-    body["drawn_up_at"] = json!("2027-08-12T08:30");
-    let res = app.post("/api/v1/app-infraction-autos", &body).await;
-    assert_eq!(
-        res.status(),
-        StatusCode::CREATED,
-        "{}",
-        res.text().await.unwrap()
-    );
-    let auto: Value = res.json().await.unwrap();
+        "2027-08-12T08:30",
+    )
+    .await;
 
     let mut ana = Browser::new(&app);
     ana.sign_in("ana.smf", OFFICIAL_PASSWORD).await;
@@ -412,16 +405,7 @@ async fn a_long_worklist_is_paged_and_the_spreadsheet_holds_every_row() {
     let mut autos = Vec::new();
     for i in 0..51 {
         let at_time = format!("2026-11-{:02}T{:02}:{:02}", 21 + i / 20, 8 + i % 10, i);
-        let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", &at_time);
-        body["drawn_up_at"] = json!(at_time);
-        let res = app.post("/api/v1/app-infraction-autos", &body).await;
-        assert_eq!(
-            res.status(),
-            StatusCode::CREATED,
-            "{}",
-            res.text().await.unwrap()
-        );
-        let auto: Value = res.json().await.unwrap();
+        let auto = auto_drawn_up(&app, driver, &at_time, &at_time).await;
         autos.push(auto["number"].as_str().unwrap().to_owned());
     }
     let mut ana = Browser::new(&app);
@@ -458,4 +442,17 @@ async fn a_long_worklist_is_paged_and_the_spreadsheet_holds_every_row() {
 
     let csv = ana.get("/painel/pendencias.csv?prazo=90&tipo=auto").await.1;
     assert_eq!(shown(&csv), 51);
+}
+
+/// An auto of art. 26, VI against `driver`, of an infraction at `at`, drawn up at
+/// `drawn_up_at` (and never notified).
+async fn auto_drawn_up(
+    app: &crate::helpers::TestApp,
+    driver: &str,
+    at: &str,
+    drawn_up_at: &str,
+) -> Value {
+    let mut body = crate::autos::auto_body(driver, "APP-ART26-VI", at);
+    body["drawn_up_at"] = json!(drawn_up_at);
+    crate::charter::created(app.post("/api/v1/app-infraction-autos", &body).await).await
 }
