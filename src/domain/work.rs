@@ -62,3 +62,54 @@ impl WorkKind {
         }
     }
 }
+
+/// What a ride-hailing authorization in force may have due, as the worklist keeps it for
+/// each of hundreds of thousands (a byte: the sentence and the task are the variant's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthorizationDue {
+    /// APP-ART3-PU (AMB-66): the year ends; renew it unless it already was.
+    Renewal,
+    /// APP-ART9: the car not presented to the vistoria by its day.
+    NotPresented,
+    /// APP-ART9: the car to present to the vistoria.
+    Present,
+    /// APP-ART16: the annual vistoria.
+    Annual,
+    /// APP-ART16-P1: a summons to an extra vistoria not yet attended.
+    Summons,
+    /// APP-ART16-P2: what the vistoria found to fix, then a vistoria again.
+    Fix,
+}
+
+impl AuthorizationDue {
+    pub fn kind(self) -> WorkKind {
+        match self {
+            Self::Renewal => WorkKind::Renewal,
+            _ => WorkKind::Vistoria,
+        }
+    }
+
+    /// What is due, in Portuguese, with the article.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Self::Renewal => {
+                "Autorização chega ao fim da validade: renovar (art. 3º, parágrafo único)"
+            }
+            Self::NotPresented => "Veículo não apresentado à vistoria no prazo (art. 9º)",
+            Self::Present => "Apresentar o veículo à vistoria (art. 9º)",
+            Self::Annual => "Vistoria anual (art. 16)",
+            Self::Summons => {
+                "Convocação para vistoria extraordinária ainda não atendida (art. 16, §1º)"
+            }
+            Self::Fix => "Corrigir o que a vistoria apontou e vistoriar de novo (art. 16, §2º)",
+        }
+    }
+
+    /// The API operation whose task resolves it.
+    pub fn task(self) -> &'static str {
+        match self {
+            Self::Renewal => "renewal.renew",
+            _ => "authorizations.vistoria",
+        }
+    }
+}

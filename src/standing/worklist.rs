@@ -19,7 +19,7 @@ use crate::state::AppState;
 use crate::state::worklist::{Due, Entry, Pending, Snapshot};
 use crate::storage::StorageError;
 
-pub use crate::domain::work::WorkKind;
+pub use crate::domain::work::{AuthorizationDue, WorkKind};
 
 /// The record an item concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,53 +152,73 @@ pub async fn worklist_page(
         });
     }
     bring_up_to_date_in_a_task(state, now).await?;
-    let kept = state.worklist_cache.0.lock().await;
-    let pending = kept
-        .as_ref()
-        .filter(|s| s.day == today)
-        .into_iter()
-        .flat_map(|s| s.due_by(horizon))
-        .filter(|p| window.kind.is_none_or(|k| p.due.0 == k));
-    let total = others.len() + pending.clone().count();
-    // The two orders merged (an authorization first on the same day and number, as before).
-    let mut pending = pending.peekable();
-    let mut others = others.into_iter().peekable();
-    let mut items = Vec::new();
-    let mut at = 0;
-    while items.len() < window.take {
-        let take_pending = match (pending.peek(), others.peek()) {
-            (Some(p), Some(o)) => (p.due.2, &*p.entry.number) <= (o.due, o.number.as_str()),
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        let item = if take_pending {
-            pending
-                .next()
-                .map(|p| (at >= window.skip).then(|| authorization_item(&p, today)))
-        } else {
-            others.next().map(|o| (at >= window.skip).then_some(o))
-        };
-        items.extend(item.flatten());
-        at += 1;
+    let (total, mut items) = {
+        let kept = state.worklist_cache.0.lock().await;
+        let pending = kept
+            .as_ref()
+            .filter(|s| s.day == today)
+            .into_iter()
+            .flat_map(|s| s.due_by(horizon))
+            .filter(|p| window.kind.is_none_or(|k| p.due.1.kind() == k));
+        let total = others.len() + pending.clone().count();
+        // The two orders merged (an authorization first on the same day and number, as before).
+        let mut pending = pending.peekable();
+        let mut others = others.into_iter().peekable();
+        let mut items = Vec::new();
+        let mut at = 0;
+        while items.len() < window.take {
+            let take_pending = match (pending.peek(), others.peek()) {
+                (Some(p), Some(o)) => (p.due.0, &*p.entry.number) <= (o.due, o.number.as_str()),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let item = if take_pending {
+                pending
+                    .next()
+                    .map(|p| (at >= window.skip).then(|| authorization_item(&p, today)))
+            } else {
+                others.next().map(|o| (at >= window.skip).then_some(o))
+            };
+            items.extend(item.flatten());
+            at += 1;
+        }
+        (total, items)
+    };
+    // The snapshot keeps no names or plates (hundreds of thousands of them): the rows shown
+    // read theirs.
+    let ids: Vec<Uuid> = items
+        .iter()
+        .filter_map(|i| match i.record {
+            WorkRecord::Authorization(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mut labels = state.store.authorization_labels(&ids).await?;
+    for item in &mut items {
+        if let WorkRecord::Authorization(id) = item.record
+            && let Some((person, plate)) = labels.remove(&id)
+        {
+            (item.person, item.plate) = (person, plate);
+        }
     }
     Ok(WorkPage { total, items })
 }
 
 /// APP-ART3-PU, APP-ART9, APP-ART16: one pendency of an authorization in force, as a row.
 fn authorization_item(p: &Pending<'_>, today: NaiveDate) -> WorkItem {
-    let (kind, what, due, task) = *p.due;
+    let (due, what) = *p.due;
     WorkItem {
-        kind,
-        what: what.to_owned(),
+        kind: what.kind(),
+        what: what.sentence().to_owned(),
         number: p.entry.number.to_string(),
-        person: p.entry.person.to_string(),
-        plate: p.entry.plate.to_string(),
+        person: String::new(),
+        plate: String::new(),
         due,
         days_left: (due - today).num_days(),
         waiting: false,
         record: WorkRecord::Authorization(p.id),
-        task,
+        task: what.task(),
     }
 }
 
@@ -301,8 +321,6 @@ async fn entry(
     Ok(Entry {
         driver_id: a.driver_id,
         number: a.number.as_str().into(),
-        person: a.driver_name.as_str().into(),
-        plate: a.plate.as_str().into(),
         due: judge(state, a, now).await?.into_boxed_slice(),
     })
 }
@@ -317,12 +335,7 @@ async fn judge(
     let mut due: Vec<Due> = Vec::new();
     // APP-ART3-PU (AMB-66): the year ends; renew it unless it already was.
     if !a.renewed {
-        due.push((
-            WorkKind::Renewal,
-            "Autorização chega ao fim da validade: renovar (art. 3º, parágrafo único)",
-            a.valid_until,
-            "renewal.renew",
-        ));
+        due.push((a.valid_until, AuthorizationDue::Renewal));
     }
     let (_, report) =
         ride_hailing_standing(state, a.id, a.driver_id, a.vehicle_id, a.granted_at, now).await?;
@@ -330,38 +343,24 @@ async fn judge(
         // APP-ART9: the car is presented within days of the approval.
         let on = report.presentation_due.due;
         let what = if on < today {
-            "Veículo não apresentado à vistoria no prazo (art. 9º)"
+            AuthorizationDue::NotPresented
         } else {
-            "Apresentar o veículo à vistoria (art. 9º)"
+            AuthorizationDue::Present
         };
-        due.push((WorkKind::Vistoria, what, on, "authorizations.vistoria"));
+        due.push((on, what));
     } else if let Some(until) = report.vistoria_valid_until {
         // APP-ART16: the annual vistoria.
-        due.push((
-            WorkKind::Vistoria,
-            "Vistoria anual (art. 16)",
-            until,
-            "authorizations.vistoria",
-        ));
+        due.push((until, AuthorizationDue::Annual));
     }
     // APP-ART16-P1: a summons to an extra vistoria not yet attended.
     if let Some(summons) = &report.summons
         && summons.attended_on.is_none()
     {
-        due.push((
-            WorkKind::Vistoria,
-            "Convocação para vistoria extraordinária ainda não atendida (art. 16, §1º)",
-            summons.summons.attend_by,
-            "authorizations.vistoria",
-        ));
+        due.push((summons.summons.attend_by, AuthorizationDue::Summons));
     }
+    // APP-ART16-P2: what the vistoria found, fixed and inspected again.
     if let Some(fix) = &report.fix_due {
-        due.push((
-            WorkKind::Vistoria,
-            "Corrigir o que a vistoria apontou e vistoriar de novo (art. 16, §2º)",
-            fix.due,
-            "authorizations.vistoria",
-        ));
+        due.push((fix.due, AuthorizationDue::Fix));
     }
     Ok(due)
 }

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use uuid::Uuid;
 
-use crate::domain::work::WorkKind;
+use crate::domain::work::AuthorizationDue;
 
-/// What one authorization has due: the kind, the sentence, the day and the task.
-pub type Due = (WorkKind, &'static str, NaiveDate, &'static str);
+/// What one authorization has due, and by which day.
+pub type Due = (NaiveDate, AuthorizationDue);
 
 /// The ride-hailing authorizations in force on a legal day with what each has due, kept
 /// between requests and brought up to date from the register's change log (scope `d:`, the
@@ -34,14 +34,12 @@ pub struct Snapshot {
     order: BTreeSet<Key>,
 }
 
-/// One authorization in force: what a clerk reads of it, and what it has due (boxed: a
-/// register keeps hundreds of thousands).
+/// One authorization in force: its driver, its number and what it has due — no more, a
+/// register keeps hundreds of thousands (the rows shown read the name and the plate).
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub driver_id: Uuid,
     pub number: Arc<str>,
-    pub person: Box<str>,
-    pub plate: Box<str>,
     pub due: Box<[Due]>,
 }
 
@@ -67,7 +65,7 @@ impl Snapshot {
         self.remove(id);
         // An authorization has a few dues (never near 256, the most a key can tell apart).
         for (i, due) in (0..=u8::MAX).zip(entry.due.iter()) {
-            self.order.insert((due.2, Arc::clone(&entry.number), id, i));
+            self.order.insert((due.0, Arc::clone(&entry.number), id, i));
         }
         self.entries.insert(id, entry);
     }
@@ -75,7 +73,7 @@ impl Snapshot {
     fn remove(&mut self, id: Uuid) {
         if let Some(old) = self.entries.remove(&id) {
             for (i, due) in (0..=u8::MAX).zip(old.due.iter()) {
-                self.order.remove(&(due.2, Arc::clone(&old.number), id, i));
+                self.order.remove(&(due.0, Arc::clone(&old.number), id, i));
             }
         }
     }
@@ -117,13 +115,11 @@ mod tests {
         Entry {
             driver_id: driver,
             number: number.into(),
-            person: "".into(),
-            plate: "".into(),
             due: days
                 .iter()
                 .map(|d| {
                     let on = NaiveDate::from_ymd_opt(2027, 1, *d).unwrap();
-                    (WorkKind::Vistoria, "x", on, "t")
+                    (on, AuthorizationDue::Annual)
                 })
                 .collect(),
         }
@@ -140,7 +136,7 @@ mod tests {
             s.due_by(NaiveDate::from_ymd_opt(2027, 1, by).unwrap())
                 .map(|p| {
                     use chrono::Datelike;
-                    (p.due.2.day(), p.entry.number.to_string())
+                    (p.due.0.day(), p.entry.number.to_string())
                 })
                 .collect()
         };

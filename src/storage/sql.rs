@@ -43,20 +43,18 @@ pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
     current_vehicle!(),
     " = $1"
 );
-/// The ride-hailing authorizations not revoked whose last day is `$1` or later, with the
-/// driver's name, the car it binds now and whether it was renewed (the worklist), and the
-/// query's tail: one driver's (`AND a.driver_id = $2`) or a page by id.
+/// The ride-hailing authorizations not revoked whose last day is `$1` or later, with the car
+/// each binds now and whether it was renewed (the worklist), and the query's tail: one
+/// driver's (`AND a.driver_id = $2`) or a page by id.
 macro_rules! authorizations_in_force {
     ($tail:literal) => {
         concat!(
             "SELECT a.id, a.number, a.valid_until, a.granted_at, a.driver_id, ",
             current_vehicle!(),
-            " AS vehicle_id, d.name AS driver_name, v.plate, \
+            " AS vehicle_id, \
             (SELECT COUNT(*) FROM app_authorizations x WHERE x.renewal_of = a.id) AS renewals \
-            FROM app_authorizations a JOIN drivers d ON d.id = a.driver_id \
-            JOIN vehicles v ON v.id = ",
-            current_vehicle!(),
-            " LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
+            FROM app_authorizations a \
+            LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
             WHERE r.authorization_id IS NULL AND a.valid_until >= $1 ",
             $tail
         )
@@ -64,6 +62,14 @@ macro_rules! authorizations_in_force {
 }
 pub const AUTHORIZATIONS_IN_FORCE_PAGE: &str =
     authorizations_in_force!("AND a.id > $2 ORDER BY a.id LIMIT $3");
+/// The driver's name and the plate of the car it binds now of the authorizations listed
+/// after it (`IN ($1, …)`).
+pub const AUTHORIZATION_LABELS: &str = concat!(
+    "SELECT a.id, d.name, v.plate FROM app_authorizations a \
+    JOIN drivers d ON d.id = a.driver_id JOIN vehicles v ON v.id = ",
+    current_vehicle!(),
+    " WHERE a.id IN"
+);
 pub const AUTHORIZATIONS_IN_FORCE_OF: &str =
     authorizations_in_force!("AND a.driver_id = $2 ORDER BY a.valid_until, a.number");
 pub const BUMP_COUNTER: &str = "INSERT INTO number_counters (series, year, last_value) VALUES ($1, $2, 1) \

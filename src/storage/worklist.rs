@@ -1,12 +1,15 @@
 //! What the back office's worklist reads: the ride-hailing authorizations still in force and
 //! the autos whose procedure is open. The deadlines themselves are computed by the domain.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::{StorageError, Store, parse_uuid};
 
-/// An authorization in force (not revoked, not past its last day), with what a clerk reads.
+/// An authorization in force (not revoked, not past its last day), with what its pendencies
+/// are judged from.
 #[derive(Debug, Clone)]
 pub struct AuthorizationInForce {
     pub id: Uuid,
@@ -15,8 +18,6 @@ pub struct AuthorizationInForce {
     pub granted_at: DateTime<Utc>,
     pub driver_id: Uuid,
     pub vehicle_id: Uuid,
-    pub driver_name: String,
-    pub plate: String,
     /// Already renewed for the next year.
     pub renewed: bool,
 }
@@ -29,10 +30,11 @@ struct AuthorizationInForceRow {
     granted_at: DateTime<Utc>,
     driver_id: String,
     vehicle_id: String,
-    driver_name: String,
-    plate: String,
     renewals: i64,
 }
+
+/// Authorizations whose labels one query reads.
+const LABELS_AT_ONCE: usize = 500;
 
 /// The ids of the ride-hailing autos not yet past their procedure: not in dívida ativa and
 /// not annulled is decided by the domain; this reads every auto of the last `since` days.
@@ -77,6 +79,34 @@ impl Store {
         })
     }
 
+    /// The name of the driver of each of the authorizations `ids` and the plate of the car
+    /// it binds now, by id (the worklist's rows).
+    pub async fn authorization_labels(
+        &self,
+        ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, (String, String)>, StorageError> {
+        let mut labels = HashMap::with_capacity(ids.len());
+        for chunk in ids.chunks(LABELS_AT_ONCE) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let q = format!(
+                "{} ({})",
+                super::sql::AUTHORIZATION_LABELS,
+                marks.join(", ")
+            );
+            let rows: Vec<(String, String, String)> = on_backend!(self, |pool, _begin| {
+                let mut query = sqlx::query_as(sqlx::AssertSqlSafe(q));
+                for id in chunk {
+                    query = query.bind(id.to_string());
+                }
+                query.fetch_all(pool).await?
+            });
+            for (id, name, plate) in rows {
+                labels.insert(parse_uuid(&id)?, (name, plate));
+            }
+        }
+        Ok(labels)
+    }
+
     /// The ids of the ride-hailing autos drawn up since `since`, oldest first.
     pub async fn autos_since(&self, since: DateTime<Utc>) -> Result<Vec<Uuid>, StorageError> {
         on_backend!(self, |pool, _begin| {
@@ -99,8 +129,6 @@ fn in_force(rows: Vec<AuthorizationInForceRow>) -> Result<Vec<AuthorizationInFor
                 number: r.number,
                 valid_until: r.valid_until,
                 granted_at: r.granted_at,
-                driver_name: r.driver_name,
-                plate: r.plate,
                 renewed: r.renewals > 0,
             })
         })
