@@ -72,3 +72,37 @@ async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
     )
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bundled SQLite is built as `.cargo/config.toml` says: each connection its own page
+    /// cache and no global count of allocations, so readers on their own threads do not
+    /// queue on one lock for every page.
+    #[tokio::test]
+    async fn each_connection_keeps_its_own_page_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo =
+            SqliteRepository::connect(&format!("sqlite://{}/build.db", dir.path().display()))
+                .await
+                .unwrap();
+        let options: Vec<(String,)> = sqlx::query_as("PRAGMA compile_options")
+            .fetch_all(repo.pool())
+            .await
+            .unwrap();
+        let options: Vec<String> = options.into_iter().map(|(o,)| o).collect();
+        assert!(
+            options.iter().any(|o| o == "THREADSAFE=1"),
+            "the options are read: {options:?}"
+        );
+        assert!(
+            !options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"),
+            "one page cache shared by every connection: {options:?}"
+        );
+        assert!(
+            options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"),
+            "allocations counted under a global lock: {options:?}"
+        );
+    }
+}
