@@ -404,3 +404,60 @@ async fn app_certidao_records_the_ride_hailing_legal_basis() {
         .unwrap();
     assert_eq!(doc.legal_basis_version, "APP-MINUTA-2023-11-23/v1");
 }
+
+/// A scan's status is read on the request's own thread where the register is SQLite: the
+/// same status, sanctions and standing events as the pool reads, for each document of a grant
+/// with a vistoria and two sanctions; nothing for a document the register does not hold.
+/// PostgreSQL has no such reader (the pool is the only way there).
+#[tokio::test]
+async fn a_scan_reads_on_its_own_thread_what_the_pool_reads() {
+    use selo::standing::ride_hailing::{STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND};
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    assert_eq!(
+        app.vistoria(&grant, "2026-11-30", true).await.status(),
+        StatusCode::CREATED
+    );
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        grant["id"].as_str().unwrap()
+    );
+    for (from, days) in [("2026-12-01", 10), ("2027-01-10", 5)] {
+        let body = json!({"kind": "suspension", "effective_from": from, "days": days,
+                          "reason": "Reincidência no art. 26, IV", "legal_basis": "art. 26, §1º"});
+        assert_eq!(app.post(&path, &body).await.status(), StatusCode::CREATED);
+    }
+    let store = app.store().await;
+    let (kinds, register) = (STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND);
+    let mut ids: Vec<uuid::Uuid> = grant["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{grant}");
+    ids.push(uuid::Uuid::from_u128(7));
+    for id in ids {
+        let pooled = store
+            .document_status_standing(id, kinds, register)
+            .await
+            .unwrap();
+        let inline = store.document_status_standing_inline(id, kinds, register);
+        if app.backend == "postgres" {
+            assert!(inline.is_none());
+            continue;
+        }
+        let inline = inline.expect("read on this thread").unwrap();
+        assert_eq!(format!("{inline:?}"), format!("{pooled:?}"));
+        match inline {
+            Some((status, events)) => {
+                assert_eq!(status.sanctions.len(), 2, "{status:?}");
+                assert!(
+                    events.iter().any(|e| e.kind == "vistoria_recorded"),
+                    "{events:?}"
+                );
+            }
+            None => assert_eq!(id, uuid::Uuid::from_u128(7), "a document of the grant"),
+        }
+    }
+}
