@@ -450,39 +450,23 @@ async fn ride_hailing_verdict(
     now: DateTime<Utc>,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
-    ride_hailing_verdict_until(state, id, now, None, false, matches).await
+    ride_hailing_verdict_until(state, id, now, None, matches).await
 }
 
 /// The same; `replaced_until`: only the replacements of the car in effect by then count
-/// (a reading as of a past instant); `inline`: a scan, whose status is read on this thread
-/// where the backend can (`Store::document_status_standing_inline`). Never for a loop over
-/// many documents: an inline read does not yield to the other requests of its thread.
+/// (a reading as of a past instant).
 async fn ride_hailing_verdict_until(
     state: &AppState,
     id: uuid::Uuid,
     now: DateTime<Utc>,
     replaced_until: Option<DateTime<Utc>>,
-    inline: bool,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
-    let kinds = (STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND);
-    let read = match inline
-        .then(|| {
-            state
-                .store
-                .document_status_standing_inline(id, kinds.0, kinds.1)
-        })
-        .flatten()
-    {
-        Some(read) => read,
-        None => {
-            state
-                .store
-                .document_status_standing(id, kinds.0, kinds.1)
-                .await
-        }
-    };
-    let Some((mut status, events)) = read? else {
+    let Some((mut status, events)) = state
+        .store
+        .document_status_standing(id, STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND)
+        .await?
+    else {
         return Ok(None);
     };
     if !matches(&status) {
@@ -642,15 +626,11 @@ async fn computed(
     let status = async {
         if ride_hailing {
             let replaced_until = as_of.then_some(now);
-            let live = ride_hailing_verdict_until(
-                state,
-                payload.document_id,
-                now,
-                replaced_until,
-                !as_of,
-                |s| token_matches_status(&payload, s),
-            )
-            .await;
+            let live =
+                ride_hailing_verdict_until(state, payload.document_id, now, replaced_until, |s| {
+                    token_matches_status(&payload, s)
+                })
+                .await;
             outcome_of(live)
         } else {
             let doc = store.document(payload.document_id).await;

@@ -104,33 +104,6 @@ pub(crate) struct DocumentRow {
     profile_version: Option<String>,
 }
 
-impl DocumentRow {
-    /// The same row read by an inline reader (`sqlite::InlineReaders`), by its columns' names.
-    pub(crate) fn from_sqlite(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            id: row.get("id")?,
-            kind: row.get("kind")?,
-            subject_type: row.get("subject_type")?,
-            subject_id: row.get("subject_id")?,
-            company_id: row.get("company_id")?,
-            authorization_id: row.get("authorization_id")?,
-            substitution_seq: row.get("substitution_seq")?,
-            number: row.get("number")?,
-            verification_code: row.get("verification_code")?,
-            token: row.get("token")?,
-            key_id: row.get("key_id")?,
-            sha256: row.get("sha256")?,
-            subject_key: row.get("subject_key")?,
-            valid_until: row.get("valid_until")?,
-            legal_basis_version: row.get("legal_basis_version")?,
-            issued_at: row.get("issued_at")?,
-            facts: row.get("facts")?,
-            issued_by: row.get("issued_by")?,
-            profile_version: row.get("profile_version")?,
-        })
-    }
-}
-
 impl TryFrom<DocumentRow> for Document {
     type Error = StorageError;
     fn try_from(r: DocumentRow) -> Result<Self, StorageError> {

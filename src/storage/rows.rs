@@ -196,32 +196,6 @@ pub(crate) struct DocumentStatusRow {
     driver_photos: i64,
 }
 
-impl DocumentStatusRow {
-    /// The same row read by an inline reader (`sqlite::InlineReaders`), by its columns' names.
-    pub(crate) fn from_sqlite(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            meta: documents::DocumentRow::from_sqlite(row)?,
-            plate: row.get("plate")?,
-            authorization_valid_until: row.get("authorization_valid_until")?,
-            revoked_at: row.get("revoked_at")?,
-            granted_at: row.get("granted_at")?,
-            latest_substitution: row.get("latest_substitution")?,
-            driver_id: row.get("driver_id")?,
-            vehicle_id: row.get("vehicle_id")?,
-            sanction_kind: row.get("sanction_kind")?,
-            sanction_from: row.get("sanction_from")?,
-            sanction_until: row.get("sanction_until")?,
-            sanction_reason: row.get("sanction_reason")?,
-            sanction_basis: row.get("sanction_basis")?,
-            vehicle_make: row.get("vehicle_make")?,
-            vehicle_model: row.get("vehicle_model")?,
-            vehicle_color: row.get("vehicle_color")?,
-            driver_name: row.get("driver_name")?,
-            driver_photos: row.get("driver_photos")?,
-        })
-    }
-}
-
 /// The status of a document from its rows (one per sanction of its authorization).
 pub(crate) fn document_status_from_rows(
     rows: Vec<DocumentStatusRow>,

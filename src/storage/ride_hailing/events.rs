@@ -22,9 +22,6 @@ pub struct StandingEvent {
     pub data: String,
 }
 
-/// A document's status with the events of its authorization's standing.
-pub type StatusStanding = (DocumentStatus, Vec<StandingEvent>);
-
 /// A row of the status read with the standing's events (the same on every row).
 #[derive(sqlx::FromRow)]
 struct StatusStandingRow {
@@ -44,7 +41,7 @@ impl Store {
         id: Uuid,
         authorization_kinds: [&str; 2],
         register_kind: &str,
-    ) -> Result<Option<StatusStanding>, StorageError> {
+    ) -> Result<Option<(DocumentStatus, Vec<StandingEvent>)>, StorageError> {
         let rows: Vec<StatusStandingRow> = on_backend!(self, |pool, _begin, pg| {
             sqlx::query_as(if pg {
                 SELECT_DOCUMENT_STATUS_STANDING_PG
@@ -58,40 +55,22 @@ impl Store {
             .fetch_all(pool)
             .await?
         });
-        status_with_standing(id, rows)
-    }
-
-    /// The same, read on this thread (SQLite's inline readers: no hand-off to a connection's
-    /// thread), for the verification of a scan. `None` on PostgreSQL, or when the inline read
-    /// failed: then read through the pool with [`Store::document_status_standing`].
-    pub fn document_status_standing_inline(
-        &self,
-        id: Uuid,
-        authorization_kinds: [&str; 2],
-        register_kind: &str,
-    ) -> Option<Result<Option<StatusStanding>, StorageError>> {
-        let Self::Sqlite(r) = self else {
-            return None;
+        let Some(first) = rows.first() else {
+            return Ok(None);
         };
-        let rows = r.inline().read(|conn| {
-            let mut statement = conn.prepare_cached(SELECT_DOCUMENT_STATUS_STANDING_SQLITE)?;
-            let rows = statement.query_map(
-                rusqlite::named_params! {
-                    "$1": id.to_string(),
-                    "$2": authorization_kinds[0],
-                    "$3": authorization_kinds[1],
-                    "$4": register_kind,
-                },
-                |row| {
-                    Ok(StatusStandingRow {
-                        status: DocumentStatusRow::from_sqlite(row)?,
-                        standing: row.get("standing")?,
-                    })
-                },
-            )?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
-        })?;
-        Some(status_with_standing(id, rows))
+        let events: Vec<(String, String, String)> = serde_json::from_str(&first.standing)
+            .map_err(|_| super::super::corrupt("standing events", &id.to_string()))?;
+        let events = events
+            .into_iter()
+            .map(|(entity_type, kind, data)| StandingEvent {
+                entity_type,
+                kind,
+                data,
+            })
+            .collect();
+        let status =
+            super::super::document_status_from_rows(rows.into_iter().map(|r| r.status).collect())?;
+        Ok(status.map(|s| (s, events)))
     }
 
     /// In the order recorded: the `authorization_kinds` events of an authorization and the
@@ -116,27 +95,4 @@ impl Store {
                 .await?
         }))
     }
-}
-
-/// The status and the standing's events of the rows of a status read with its standing.
-fn status_with_standing(
-    id: Uuid,
-    rows: Vec<StatusStandingRow>,
-) -> Result<Option<StatusStanding>, StorageError> {
-    let Some(first) = rows.first() else {
-        return Ok(None);
-    };
-    let events: Vec<(String, String, String)> = serde_json::from_str(&first.standing)
-        .map_err(|_| super::super::corrupt("standing events", &id.to_string()))?;
-    let events = events
-        .into_iter()
-        .map(|(entity_type, kind, data)| StandingEvent {
-            entity_type,
-            kind,
-            data,
-        })
-        .collect();
-    let status =
-        super::super::document_status_from_rows(rows.into_iter().map(|r| r.status).collect())?;
-    Ok(status.map(|s| (s, events)))
 }
