@@ -17,7 +17,7 @@ use crate::standing::charter::CertifiedItem;
 use crate::state::AppState;
 use crate::storage::charter::{CharterCommit, CharterRow, CharterTable, NewEvent};
 use crate::storage::documents::{Document, SignedDocument};
-use crate::storage::{DocumentKind, StorageError};
+use crate::storage::{DocumentKind, StorageError, Store};
 
 /// Where a charter document's number comes from.
 pub enum Numbering {
@@ -245,7 +245,8 @@ pub(crate) async fn sign_document(
         valid_until: identity.valid_until,
         issuer: identity.issuer.to_owned(),
     };
-    let marks = mark(state, &payload)?;
+    let code = fresh_verification_code(&state.store, documents::new_verification_code).await?;
+    let marks = mark(state, &payload, code)?;
     let inputs = inputs(&marks);
     let started = std::time::Instant::now();
     let SignedPdf {
@@ -342,13 +343,41 @@ pub(crate) struct Marks {
     pub code: String,
 }
 
-/// Signs the token of `payload` and builds its QR code and a fresh verification code.
-pub(crate) fn mark(state: &AppState, payload: &TokenPayload) -> Result<Marks, UseCaseError> {
+/// Signs the token of `payload` and builds its QR code; `code` is the printed code.
+pub(crate) fn mark(
+    state: &AppState,
+    payload: &TokenPayload,
+    code: String,
+) -> Result<Marks, UseCaseError> {
     let token = token::sign(payload, &state.keys.active);
     let url = verification_url(&state.letterhead.public_url, &token);
     let qr = Qr::for_document(&payload.kind, &url).ok_or(UseCaseError::Encoding)?;
-    let code = documents::new_verification_code().ok_or(UseCaseError::Encoding)?;
     Ok(Marks { token, qr, code })
+}
+
+/// How many printed codes are drawn before giving up. A code has 40 random bits, so in a
+/// register of a million documents one draw in a million is already taken; eight taken in a
+/// row would mean a broken random source, not bad luck.
+pub const CODE_DRAWS: usize = 8;
+
+/// A printed verification code no document of the register carries, from `draw` (the random
+/// draw; a test passes its own). Checked before the code is printed on the PDF, so a code
+/// drawn twice costs one more draw rather than a refused issuance; the unique index on the
+/// documents still refuses the two issuances that could draw the same new code at once.
+pub async fn fresh_verification_code(
+    store: &Store,
+    mut draw: impl FnMut() -> Option<String>,
+) -> Result<String, UseCaseError> {
+    for _ in 0..CODE_DRAWS {
+        let code = draw().ok_or(UseCaseError::Encoding)?;
+        if !store.verification_code_taken(&code).await? {
+            return Ok(code);
+        }
+        tracing::warn!("a verification code drawn is already printed on a document: drawing again");
+    }
+    Err(UseCaseError::Internal(
+        "every verification code drawn is already taken",
+    ))
 }
 
 /// A signed PDF.

@@ -193,6 +193,17 @@ impl Store {
             .pop())
     }
 
+    /// Whether a document already carries the printed verification code `code`.
+    pub async fn verification_code_taken(&self, code: &str) -> Result<bool, StorageError> {
+        Ok(on_backend!(self, |pool, _begin| {
+            sqlx::query_scalar::<_, i32>("SELECT 1 FROM documents WHERE verification_code = $1")
+                .bind(code)
+                .fetch_optional(pool)
+                .await?
+                .is_some()
+        }))
+    }
+
     /// The latest ride-hailing sticker issued for a car with this plate, in either of its
     /// forms (`ABC1234` and its Mercosul `ABC1C34`): what a plate look-up on the road checks.
     pub async fn latest_sticker_for_plate(

@@ -32,6 +32,35 @@ async fn sticker_text_has_number_plate_validity_and_ouvidoria() {
 }
 
 #[tokio::test]
+async fn a_printed_code_already_taken_is_drawn_again() {
+    use selo::issuance::pipeline::{CODE_DRAWS, fresh_verification_code};
+    let app = spawn_app().await;
+    let grant = app.granted().await;
+    let taken = grant["documents"][1]["verification_code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let store = app.store().await;
+    assert!(store.verification_code_taken(&taken).await.unwrap());
+    let fresh = selo::documents::new_verification_code().unwrap();
+    assert!(!store.verification_code_taken(&fresh).await.unwrap());
+    let mut draws = vec![taken.clone(), taken.clone(), fresh.clone()].into_iter();
+    let code = fresh_verification_code(&store, || draws.next())
+        .await
+        .unwrap();
+    assert_eq!(code, fresh);
+    // A random source that draws only taken codes is refused after a bounded number of draws.
+    let mut drawn = 0;
+    let refused = fresh_verification_code(&store, || {
+        drawn += 1;
+        Some(taken.clone())
+    })
+    .await;
+    assert!(refused.is_err());
+    assert_eq!(drawn, CODE_DRAWS);
+}
+
+#[tokio::test]
 async fn authorization_is_a4_with_driver_vehicle_validity_and_masked_cpf() {
     let app = spawn_app().await;
     let grant = app.granted().await;
