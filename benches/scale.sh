@@ -152,12 +152,13 @@ timed_list() { # → seconds bytes, asking again while the list is still being b
   until bytes=$(curl -fs -o "$work/list" -w '%{size_download}' "$base/api/v1/status-list"); do sleep 1; done
   echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}') $bytes"
 }
-db_bytes() { # → the database's bytes, and those of the PDFs' bytes in it
+db_bytes() { # → the database's bytes, those of the PDFs' bytes in it, and those of its free
+  # pages (SQLite: pages freed, by the change log's pruning, that the next writes take first)
   if [ "$backend" = sqlite ]; then
     du -cb "$work"/selo.db* | awk 'END {printf "%s ", $1}'
-    python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT SUM(LENGTH(pdf)) FROM pdf_contents").fetchone()[0])' "$work/selo.db"
+    python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute("SELECT SUM(LENGTH(pdf)) FROM pdf_contents").fetchone()[0], c.execute("PRAGMA freelist_count").fetchone()[0] * c.execute("PRAGMA page_size").fetchone()[0])' "$work/selo.db"
   else
-    psql "$db" -tAc "SELECT pg_database_size(current_database()) || ' ' || pg_total_relation_size('pdf_contents')"
+    psql "$db" -tAc "SELECT pg_database_size(current_database()) || ' ' || pg_total_relation_size('pdf_contents') || ' 0'"
   fi
 }
 
@@ -178,7 +179,7 @@ measure() { # documents wanted
     start
   fi
   t1=$(date +%s.%N)
-  local docs size pdf_bytes
+  local docs size pdf_bytes free_bytes
   docs=$(wc -l <"$work/tokens")
   local judged0 judged1 judged2 full_s full_b act_s act_b first
   judged0=$(metric selo_status_list_judged_documents_total); judged0=${judged0:-0}
@@ -191,7 +192,7 @@ measure() { # documents wanted
   read -r act_s act_b < <(timed_list)
   judged2=$(metric selo_status_list_judged_documents_total)
   # The size once the list has pruned the change log it read.
-  read -r size pdf_bytes < <(db_bytes)
+  read -r size pdf_bytes free_bytes < <(db_bytes)
   # The single scan measured below is of a document in force (the fourth grant's).
   first=$(sed -n 7p "$work/tokens")
   run jwks /.well-known/selo-keys.json
@@ -218,7 +219,7 @@ measure() { # documents wanted
 
   awk -v b="$backend" -v n="$grants" -v docs="$docs" -v api="$api_grants" -v api_rate="$api_rate" \
     -v bulk="$([ "$more" -gt 0 ] && cat "$work/bulk")" -v grow="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
-    -v size="$size" -v pdf="$pdf_bytes" -v rss="$rss_kb" -v hwm="$hwm_kb" \
+    -v size="$size" -v pdf="$pdf_bytes" -v free="$free_bytes" -v rss="$rss_kb" -v hwm="$hwm_kb" \
     -v fs="$full_s" -v fb="$full_b" -v fj="$((judged1 - judged0))" -v as="$act_s" -v ab="$act_b" -v aj="$((judged2 - judged1))" \
     -v j="$(rps jwks)" -v o="$(rps one)" -v o50="$(pct_ms one 50%)" -v o99="$(pct_ms one 99%)" \
     -v r="$(rps rotation)" -v r50="$(pct_ms rotation 50%)" -v r99="$(pct_ms rotation 99%)" \
@@ -229,6 +230,7 @@ measure() { # documents wanted
     else printf "  issuance through the API: %d grants, %s grants/s (two signed PDFs each)\n", api, api_rate
     if (bulk != "") printf "  grown in %.0f s (%s)\n", grow, bulk
     printf "  database %.1f MB; without the PDF bytes %.1f MB (%.0f bytes a document); RSS %.0f MB (peak %.0f MB)\n", size / 1e6, (size - pdf) / 1e6, (size - pdf) / docs, rss / 1024, hwm / 1024
+    if (free > 0) printf "    of which free pages %.1f MB: in use %.0f bytes a document\n", free / 1e6, (size - pdf - free) / docs
     printf "  status list, judged in full: %.3f s, %d bytes, %d documents judged\n", fs, fb, fj
     printf "  status list after one act:   %.3f s, %d bytes, %d documents judged\n", as, ab, aj
     printf "  JWK Set %.0f req/s\n", j

@@ -161,6 +161,43 @@ pub(crate) fn content_key(pdf: &[u8]) -> String {
     crate::signing::hex(&sha2::Sha256::digest(pdf))
 }
 
+/// A document by the hash of its PDF as issued or updated. The index holds the hash's first
+/// 16 hex digits (migration 0047).
+const BY_SHA256: &str = "(substr(sha256, 1, 16) = substr($1, 1, 16) AND sha256 = $1) \
+    OR id IN (SELECT document_id FROM document_pdf_updates WHERE sha256 = $1)";
+/// The documents of a subject other than a ride-hailing authorization: the subject index
+/// holds only those (migration 0047).
+const BY_SUBJECT: &str = "subject_id = $1 AND authorization_id IS NULL";
+
+/// The query of the documents of a change log's scope, and the id it binds; `None` for a scope
+/// of another form. A driver's: their authorizations' documents (by `authorization_id`) and
+/// the certidões and autos about them (by the subject index, which holds only documents
+/// without an authorization).
+fn scope_sql(scope: &str) -> Option<(String, &str)> {
+    if let Some(driver) = scope.strip_prefix("d:") {
+        Some((
+            format!(
+                "SELECT {COLUMNS} FROM documents WHERE authorization_id IN \
+                 (SELECT id FROM app_authorizations WHERE driver_id = $1) \
+                 UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type IN ('app_driver', 'app_vehicle') \
+                 AND authorization_id IS NULL \
+                 AND subject_id IN (SELECT id FROM app_authorizations WHERE driver_id = $1) \
+                 UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type = 'app_auto' \
+                 AND authorization_id IS NULL \
+                 AND subject_id IN (SELECT id FROM app_infraction_autos WHERE driver_id = $1)"
+            ),
+            driver,
+        ))
+    } else {
+        scope.strip_prefix("c:").map(|company| {
+            (
+                format!("SELECT {COLUMNS} FROM documents WHERE company_id = $1"),
+                company,
+            )
+        })
+    }
+}
+
 impl Store {
     async fn documents_where(
         &self,
@@ -230,24 +267,18 @@ impl Store {
         })
     }
 
-    /// The document whose signed PDF has this SHA-256.
     /// The document whose PDF, as issued or after one of its updates, hashes to `sha256`.
     pub async fn document_by_sha256(&self, sha256: &str) -> Result<Option<Document>, StorageError> {
-        Ok(self
-            .documents_where(
-                "sha256 = $1 OR id IN (SELECT document_id FROM document_pdf_updates WHERE sha256 = $1)",
-                sha256,
-            )
-            .await?
-            .pop())
+        Ok(self.documents_where(BY_SHA256, sha256).await?.pop())
     }
 
-    /// Documents issued for a subject (a Termo, a vehicle, an auto, …), oldest first.
+    /// Documents issued for a subject other than a ride-hailing authorization (a Termo, a
+    /// vehicle, an auto, …), oldest first; an authorization's are `documents_of_authorization`.
     pub async fn documents_of_subject(
         &self,
         subject_id: Uuid,
     ) -> Result<Vec<Document>, StorageError> {
-        self.documents_where("subject_id = $1", &subject_id.to_string())
+        self.documents_where(BY_SUBJECT, &subject_id.to_string())
             .await
     }
 
@@ -276,24 +307,7 @@ impl Store {
     /// log's scopes: `d:` a ride-hailing driver's authorizations, certidões and autos, `c:` a
     /// charter company's documents); none for a scope of another form.
     pub async fn documents_of_scope(&self, scope: &str) -> Result<Vec<Document>, StorageError> {
-        let (q, id) = if let Some(driver) = scope.strip_prefix("d:") {
-            (
-                format!(
-                    "SELECT {COLUMNS} FROM documents WHERE authorization_id IN \
-                     (SELECT id FROM app_authorizations WHERE driver_id = $1) \
-                     UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type IN ('app_driver', 'app_vehicle') \
-                     AND subject_id IN (SELECT id FROM app_authorizations WHERE driver_id = $1) \
-                     UNION ALL SELECT {COLUMNS} FROM documents WHERE subject_type = 'app_auto' \
-                     AND subject_id IN (SELECT id FROM app_infraction_autos WHERE driver_id = $1)"
-                ),
-                driver,
-            )
-        } else if let Some(company) = scope.strip_prefix("c:") {
-            (
-                format!("SELECT {COLUMNS} FROM documents WHERE company_id = $1"),
-                company,
-            )
-        } else {
+        let Some((q, id)) = scope_sql(scope) else {
             return Ok(Vec::new());
         };
         on_backend!(self, |pool, _begin| {
@@ -477,4 +491,31 @@ pub struct PdfUpdate {
     pub added_at: DateTime<Utc>,
     /// When the certificate of its archive timestamp expires.
     pub protected_until: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::sqlite::query_plan as plan;
+
+    /// A PDF's hash, a subject and a change log's scope find their documents through an
+    /// index, whatever the register's size: the narrower indexes are still the ones read.
+    #[tokio::test]
+    async fn the_documents_lookups_read_an_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::connect(&format!("sqlite://{}/documents.db", dir.path().display()))
+            .await
+            .unwrap();
+        let plan_of = |clause: &str| format!("SELECT {COLUMNS} FROM documents WHERE {clause}");
+        let by_hash = plan(&store, &plan_of(BY_SHA256)).await;
+        assert!(by_hash.contains("documents_sha256"), "{by_hash}");
+        let by_subject = plan(&store, &plan_of(BY_SUBJECT)).await;
+        assert!(by_subject.contains("documents_subject"), "{by_subject}");
+        for scope in ["d:x", "c:x"] {
+            let (sql, _) = scope_sql(scope).unwrap();
+            let p = plan(&store, &sql).await;
+            assert!(!p.contains("SCAN documents"), "{scope}: {p}");
+        }
+        assert!(scope_sql("*").is_none());
+    }
 }

@@ -311,6 +311,7 @@ fn list_sql(select: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::ids::{CnhCategory, CnhNumber, Cpf};
+    use crate::storage::sqlite::query_plan as plan;
 
     /// A new SQLite register in a folder removed with it.
     async fn temporary_store() -> (tempfile::TempDir, Store) {
@@ -319,21 +320,6 @@ mod tests {
             .await
             .unwrap();
         (dir, store)
-    }
-
-    /// SQLite's plan of `sql`, one line per step.
-    async fn plan(store: &Store, sql: &str) -> String {
-        let Store::Sqlite(r) = store else {
-            unreachable!("a SQLite store")
-        };
-        let rows: Vec<(i64, i64, i64, String)> =
-            sqlx::query_as(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
-                .bind(51)
-                .bind(0)
-                .fetch_all(r.pool())
-                .await
-                .unwrap();
-        rows.into_iter().map(|r| r.3).collect::<Vec<_>>().join("; ")
     }
 
     #[tokio::test]

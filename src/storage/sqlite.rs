@@ -73,6 +73,21 @@ async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
     .await
 }
 
+/// SQLite's plan of `sql` on `store` (a SQLite store), one line per step; its parameters
+/// are left unbound (the plan does not depend on their values).
+#[cfg(test)]
+pub(crate) async fn query_plan(store: &super::Store, sql: &str) -> String {
+    let super::Store::Sqlite(r) = store else {
+        unreachable!("a SQLite store")
+    };
+    let rows: Vec<(i64, i64, i64, String)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+            .fetch_all(r.pool())
+            .await
+            .unwrap();
+    rows.into_iter().map(|r| r.3).collect::<Vec<_>>().join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

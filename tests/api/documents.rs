@@ -50,14 +50,14 @@ async fn a_printed_code_already_taken_is_drawn_again() {
         .unwrap();
     assert_eq!(code, fresh);
     // A random source that draws only taken codes is refused after a bounded number of draws.
-    let mut drawn = 0;
+    let mut attempts = 0;
     let refused = fresh_verification_code(&store, || {
-        drawn += 1;
+        attempts += 1;
         Some(taken.clone())
     })
     .await;
     assert!(refused.is_err());
-    assert_eq!(drawn, CODE_DRAWS);
+    assert_eq!(attempts, CODE_DRAWS);
 }
 
 #[tokio::test]

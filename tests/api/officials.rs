@@ -492,7 +492,7 @@ async fn every_act_names_the_official_who_made_it() {
     // The documents and the number record the official too.
     let store = app.store().await;
     let auth_id = uuid::Uuid::parse_str(id).unwrap();
-    let docs = store.documents_of_subject(auth_id).await.unwrap();
+    let docs = store.documents_of_authorization(auth_id).await.unwrap();
     assert_eq!(docs.len(), 2);
     for d in &docs {
         assert_eq!(d.issued_by.as_deref(), me["id"].as_str());
