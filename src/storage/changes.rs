@@ -257,17 +257,31 @@ impl Store {
         })
     }
 
-    /// Forgets the change log's rows up to `through`: a reader behind them starts over.
+    /// Forgets the change log's rows up to `through`: a reader behind them starts over. A
+    /// slice of [`PRUNE_SLICE`] rows a statement, so that a log grown by millions of rows (an
+    /// import) never holds the register's write lock for long: acts commit between slices.
     pub async fn prune_changes(&self, through: i64) -> Result<(), StorageError> {
-        on_backend!(self, |pool, _begin| {
-            sqlx::query("DELETE FROM register_changes WHERE seq <= $1")
+        loop {
+            let deleted = on_backend!(self, |pool, _begin| {
+                sqlx::query(
+                    "DELETE FROM register_changes WHERE seq <= $1 \
+                     AND seq < (SELECT MIN(seq) FROM register_changes) + $2",
+                )
                 .bind(through)
+                .bind(PRUNE_SLICE)
                 .execute(pool)
-                .await?;
-            Ok(())
-        })
+                .await?
+                .rows_affected()
+            });
+            if deleted == 0 {
+                return Ok(());
+            }
+        }
     }
 }
+
+/// How many of the change log's rows one pruning statement deletes at most.
+pub const PRUNE_SLICE: i64 = 10_000;
 
 /// A write transaction that tells [`Changes`] once it commits. It dereferences to the
 /// connection, so `&mut *tx` runs queries inside it as with `sqlx::Transaction`.
@@ -366,6 +380,40 @@ async fn subscribe(pool: &sqlx::PgPool) -> Result<sqlx::postgres::PgListener, sq
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log longer than several slices is pruned exactly up to the row asked, and no further.
+    #[tokio::test]
+    async fn the_log_is_pruned_slice_by_slice_up_to_the_row_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::connect(&format!("sqlite://{}/changes.db", dir.path().display()))
+            .await
+            .unwrap();
+        let Store::Sqlite(r) = &store else {
+            unreachable!("a SQLite store")
+        };
+        sqlx::query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 35000) \
+             INSERT INTO register_changes (scope) SELECT 'd:' || i FROM n",
+        )
+        .execute(r.pool())
+        .await
+        .unwrap();
+        let (first, last) = store.change_bounds().await.unwrap();
+        let (first, last) = (first.unwrap(), last.unwrap());
+        let through = first + 3 * PRUNE_SLICE + 123;
+        assert!(through < last);
+        store.prune_changes(through).await.unwrap();
+        let (min, max) = store.change_bounds().await.unwrap();
+        assert_eq!((min, max), (Some(through + 1), Some(last)));
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM register_changes")
+            .fetch_one(r.pool())
+            .await
+            .unwrap();
+        assert_eq!(left, last - through);
+        // Nothing left to forget: pruning again changes nothing.
+        store.prune_changes(through).await.unwrap();
+        assert_eq!(store.change_bounds().await.unwrap().0, Some(through + 1));
+    }
 
     #[test]
     fn what_changed_since_a_read_is_told_by_scope_until_a_scope_is_forgotten() {
