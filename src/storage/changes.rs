@@ -384,10 +384,7 @@ mod tests {
     /// A log longer than several slices is pruned exactly up to the row asked, and no further.
     #[tokio::test]
     async fn the_log_is_pruned_slice_by_slice_up_to_the_row_asked() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::connect(&format!("sqlite://{}/changes.db", dir.path().display()))
-            .await
-            .unwrap();
+        let (_dir, store) = crate::storage::sqlite::temporary_store().await;
         let Store::Sqlite(r) = &store else {
             unreachable!("a SQLite store")
         };

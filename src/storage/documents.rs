@@ -498,16 +498,13 @@ pub struct PdfUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::sqlite::query_plan as plan;
+    use crate::storage::sqlite::{query_plan as plan, temporary_store};
 
     /// A PDF's hash, a subject and a change log's scope find their documents through an
     /// index, whatever the register's size: the narrower indexes are still the ones read.
     #[tokio::test]
     async fn the_documents_lookups_read_an_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::connect(&format!("sqlite://{}/documents.db", dir.path().display()))
-            .await
-            .unwrap();
+        let (_dir, store) = temporary_store().await;
         let plan_of = |clause: &str| format!("SELECT {COLUMNS} FROM documents WHERE {clause}");
         let by_hash = plan(&store, &plan_of(BY_SHA256)).await;
         assert!(by_hash.contains("documents_sha256"), "{by_hash}");

@@ -311,16 +311,7 @@ fn list_sql(select: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::ids::{CnhCategory, CnhNumber, Cpf};
-    use crate::storage::sqlite::query_plan as plan;
-
-    /// A new SQLite register in a folder removed with it.
-    async fn temporary_store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::connect(&format!("sqlite://{}/search.db", dir.path().display()))
-            .await
-            .unwrap();
-        (dir, store)
-    }
+    use crate::storage::sqlite::{query_plan as plan, temporary_store};
 
     #[tokio::test]
     async fn every_register_list_and_the_identifier_lookups_read_an_index() {
