@@ -195,3 +195,13 @@ impl Store {
 }
 
 // ---------------------------------------------------------------------------------------
+
+/// A new SQLite register in a folder removed with it (tests).
+#[cfg(test)]
+pub(crate) async fn temporary_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::connect(&format!("sqlite://{}/selo.db", dir.path().display()))
+        .await
+        .unwrap();
+    (dir, store)
+}

@@ -384,7 +384,7 @@ mod tests {
     /// A log longer than several slices is pruned exactly up to the row asked, and no further.
     #[tokio::test]
     async fn the_log_is_pruned_slice_by_slice_up_to_the_row_asked() {
-        let (_dir, store) = crate::storage::sqlite::temporary_store().await;
+        let (_dir, store) = crate::storage::temporary_store().await;
         let Store::Sqlite(r) = &store else {
             unreachable!("a SQLite store")
         };

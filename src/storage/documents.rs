@@ -498,7 +498,8 @@ pub struct PdfUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::sqlite::{query_plan as plan, temporary_store};
+    use crate::storage::sqlite::query_plan as plan;
+    use crate::storage::temporary_store;
 
     /// A PDF's hash, a subject and a change log's scope find their documents through an
     /// index, whatever the register's size: the narrower indexes are still the ones read.

@@ -311,7 +311,8 @@ fn list_sql(select: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::ids::{CnhCategory, CnhNumber, Cpf};
-    use crate::storage::sqlite::{query_plan as plan, temporary_store};
+    use crate::storage::sqlite::query_plan as plan;
+    use crate::storage::temporary_store;
 
     #[tokio::test]
     async fn every_register_list_and_the_identifier_lookups_read_an_index() {

@@ -73,16 +73,6 @@ async fn migrate(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
     .await
 }
 
-/// A new SQLite register in a folder removed with it (tests).
-#[cfg(test)]
-pub(crate) async fn temporary_store() -> (tempfile::TempDir, super::Store) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = super::Store::connect(&format!("sqlite://{}/selo.db", dir.path().display()))
-        .await
-        .unwrap();
-    (dir, store)
-}
-
 /// SQLite's plan of `sql` on `store` (a SQLite store), one line per step; its parameters
 /// are left unbound (the plan does not depend on their values).
 #[cfg(test)]
