@@ -156,8 +156,10 @@ async fn set_webhook(app: &TestApp, token: &str, url: Option<&str>) -> (StatusCo
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-/// Waits until the platform's log shows `n` deliveries all `status` (10 s at most).
-async fn log_when(app: &TestApp, token: &str, n: usize, status: &str) -> Value {
+/// Waits until the platform's log shows `n` deliveries all `status` after at least
+/// `attempts` tries each (10 s at most): the receiver may hold a request before the
+/// delivery's try is written down.
+async fn log_when(app: &TestApp, token: &str, n: usize, status: &str, attempts: u64) -> Value {
     let mut last = Value::Null;
     for _ in 0..200 {
         last = app
@@ -167,12 +169,15 @@ async fn log_when(app: &TestApp, token: &str, n: usize, status: &str) -> Value {
             .await
             .unwrap();
         let d = last["deliveries"].as_array().unwrap();
-        if d.len() == n && d.iter().all(|x| x["status"] == status) {
+        if d.len() == n
+            && d.iter()
+                .all(|x| x["status"] == status && x["attempts"].as_u64() >= Some(attempts))
+        {
             return last;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    panic!("expected {n} deliveries {status}: {last}");
+    panic!("expected {n} deliveries {status} after {attempts} tries: {last}");
 }
 
 #[tokio::test]
@@ -218,7 +223,7 @@ async fn a_suspension_reaches_the_platforms_webhook_signed_and_is_retried_until_
     assert_eq!(app.post(&path, &body).await.status(), StatusCode::CREATED);
 
     let first = receiver.wait_for(1).await;
-    let log = log_when(&app, &token, 1, "pending").await;
+    let log = log_when(&app, &token, 1, "pending", 1).await;
     assert_eq!(log["deliveries"][0]["attempts"], 1, "{log}");
     assert!(
         log["deliveries"][0]["last_error"]
@@ -230,7 +235,7 @@ async fn a_suspension_reaches_the_platforms_webhook_signed_and_is_retried_until_
     // The retry is due a minute later.
     app.clock.advance(chrono::Duration::minutes(2));
     let got = receiver.wait_for(2).await;
-    log_when(&app, &token, 1, "delivered").await;
+    log_when(&app, &token, 1, "delivered", 2).await;
 
     let keys = published_keys(&app).await;
     let now = selo::clock::Clock::now(app.clock.as_ref()).timestamp();
