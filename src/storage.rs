@@ -29,7 +29,9 @@ mod reworded;
 pub mod ride_hailing;
 mod rows;
 pub mod search;
-pub(crate) mod sql;
+/// The statements, public for the tests that ask a database's planner about them.
+#[doc(hidden)]
+pub mod sql;
 pub mod sqlite;
 pub mod worklist;
 

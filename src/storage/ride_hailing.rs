@@ -897,3 +897,24 @@ impl Store {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::storage::sql::AUTHORIZATIONS_OF_VEHICLE;
+    use crate::storage::sqlite::query_plan as plan;
+    use crate::storage::temporary_store;
+
+    /// A grant's check that its car has no other authorization finds the candidates through
+    /// the indexes of the car and of the replacements, whatever the register's size.
+    #[tokio::test]
+    async fn the_authorizations_of_a_car_are_read_by_index() {
+        let (_dir, store) = temporary_store().await;
+        let plan = plan(&store, AUTHORIZATIONS_OF_VEHICLE).await;
+        assert!(plan.contains("app_authorizations_vehicle"), "{plan}");
+        assert!(plan.contains("app_vehicle_substitutions_new"), "{plan}");
+        assert!(
+            !plan.split("; ").any(|step| step.starts_with("SCAN")),
+            "{plan}"
+        );
+    }
+}

@@ -34,12 +34,14 @@ pub const AUTHORIZATION_FACTS_OF_DRIVER: &str = "SELECT a.id, a.valid_from, a.va
 pub const AUTHORIZATIONS_OF_DRIVER: &str = "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
     LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id WHERE a.driver_id = $1";
 /// The authorizations whose car is now vehicle `$1`: granted with it and not replaced
-/// since, or given it by the latest replacement (APP-ART8-P2).
+/// since, or given it by the latest replacement (APP-ART8-P2). The candidates are a union of
+/// two index look-ups: as an `OR`, PostgreSQL read every authorization (a grant's check that
+/// the car has no other one, under the commit's lock).
 pub const AUTHORIZATIONS_OF_VEHICLE: &str = concat!(
     "SELECT a.id, a.valid_until, r.revoked_at FROM app_authorizations a \
     LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
-    WHERE (a.vehicle_id = $1 OR a.id IN (SELECT s.authorization_id FROM app_vehicle_substitutions s \
-    WHERE s.new_vehicle_id = $1)) AND ",
+    WHERE a.id IN (SELECT g.id FROM app_authorizations g WHERE g.vehicle_id = $1 \
+    UNION SELECT s.authorization_id FROM app_vehicle_substitutions s WHERE s.new_vehicle_id = $1) AND ",
     current_vehicle!(),
     " = $1"
 );

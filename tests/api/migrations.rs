@@ -52,7 +52,8 @@ async fn sqlite_schema() -> Schema {
     schema
 }
 
-async fn postgres_schema(base_url: &str) -> Schema {
+/// A new PostgreSQL register, migrated, on the server of `base_url`.
+async fn postgres_register(base_url: &str) -> selo::storage::postgres::PgRepository {
     let mut admin = sqlx::PgConnection::connect(base_url).await.unwrap();
     let name = format!("selo_test_{}", uuid::Uuid::new_v4().simple());
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
@@ -60,9 +61,13 @@ async fn postgres_schema(base_url: &str) -> Schema {
         .await
         .unwrap();
     let base = base_url.rsplit_once('/').map_or(base_url, |(b, _)| b);
-    let repo = selo::storage::postgres::PgRepository::connect(&format!("{base}/{name}"))
+    selo::storage::postgres::PgRepository::connect(&format!("{base}/{name}"))
         .await
-        .unwrap();
+        .unwrap()
+}
+
+async fn postgres_schema(base_url: &str) -> Schema {
+    let repo = postgres_register(base_url).await;
     let rows: Vec<(String, String, String, String)> = sqlx::query_as(
         "SELECT c.table_name::text, c.column_name::text, c.data_type::text, c.is_nullable::text \
          FROM information_schema.columns c \
@@ -600,4 +605,34 @@ async fn every_table_a_verdict_reads_logs_its_changes() {
         "tables whose changes no verification would see: {unlogged:?}"
     );
     assert!(logged.iter().any(|t| t == "events"), "{logged:?}");
+}
+
+/// On PostgreSQL, a grant's check that its car has no other authorization reads the
+/// candidates through indexes: with an `OR` of the car and a subquery of the replacements, its
+/// planner read every authorization, under the commit's lock, at every grant. Sequential scans
+/// are priced out (that plan then walks the whole primary key instead): the candidates must
+/// come from the car's index and the replacements' index.
+#[tokio::test]
+#[ignore = "needs TEST_DATABASE_URL (a PostgreSQL server); .ci/run runs it"]
+async fn postgres_reads_the_authorizations_of_a_car_by_index() {
+    let url = std::env::var("TEST_DATABASE_URL")
+        .expect("TEST_DATABASE_URL must name a PostgreSQL server for this test");
+    let repo = postgres_register(&url).await;
+    let mut conn = repo.pool().acquire().await.unwrap();
+    sqlx::query("SET enable_seqscan = off")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let plan: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "EXPLAIN {}",
+        selo::storage::sql::AUTHORIZATIONS_OF_VEHICLE
+    )))
+    .bind("7d1f0c1e-0000-4000-8000-000000000001")
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let plan = plan.join("\n");
+    assert!(!plan.contains("Seq Scan"), "{plan}");
+    assert!(plan.contains("app_authorizations_vehicle"), "{plan}");
+    assert!(plan.contains("app_vehicle_substitutions_new"), "{plan}");
 }
