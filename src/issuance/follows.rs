@@ -8,6 +8,8 @@
 //! (Lei 4.937/2025, art. 8º, §1º), a bus's ITV report (art. 12, IV) and its insurance (art.
 //! 12, III). Each is queued once, whatever the nodes.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDate;
 use uuid::Uuid;
 
@@ -202,27 +204,6 @@ fn reminder_text(
     Some((subject, text))
 }
 
-/// The holder a worklist record belongs to, as applicants follow it.
-async fn holder_of(
-    state: &AppState,
-    record: WorkRecord,
-) -> Result<Option<LinkedEntity>, StorageError> {
-    Ok(match record {
-        WorkRecord::Authorization(id) => state
-            .store
-            .get_authorization(id)
-            .await?
-            .map(|a| LinkedEntity::Driver(a.driver_id)),
-        WorkRecord::Company(id) => Some(LinkedEntity::Company(id)),
-        WorkRecord::CharterVehicle(id) => state
-            .store
-            .company_of_charter_vehicle(id)
-            .await?
-            .map(LinkedEntity::Company),
-        _ => None,
-    })
-}
-
 /// Queues the reminders due today to the applicants who follow each holder; answers how many
 /// were queued now.
 pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError> {
@@ -238,8 +219,29 @@ pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError
     };
     let base = state.letterhead.public_url.trim_end_matches('/');
     let city = &state.letterhead.profile.prefeitura.name;
+    // Who follows what, read first: most records due have no follower, and they cost
+    // nothing more than their place in the worklist.
+    let mut followed: HashMap<WorkRecord, Vec<(Uuid, String)>> = HashMap::new();
+    for f in state.store.followed_records().await? {
+        let record = match f.kind.as_str() {
+            "authorization" => WorkRecord::Authorization(f.record),
+            "company" => WorkRecord::Company(f.record),
+            "charter_vehicle" => WorkRecord::CharterVehicle(f.record),
+            _ => continue,
+        };
+        followed
+            .entry(record)
+            .or_default()
+            .push((f.applicant, f.email));
+    }
+    if followed.is_empty() {
+        return Ok(0);
+    }
     let mut queued = 0;
     for item in worklist(state, now, i64::from(*horizon), registers).await? {
+        let Some(followers) = followed.get(&item.record) else {
+            continue;
+        };
         let Some(days) = reminder_due(days_before, item.due, today) else {
             continue;
         };
@@ -248,13 +250,6 @@ pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError
         else {
             continue;
         };
-        let Some(holder) = holder_of(state, item.record).await? else {
-            continue;
-        };
-        let followers = state.store.followers_of(holder).await?;
-        if followers.is_empty() {
-            continue;
-        }
         let key = format!(
             "{}:{}:{}:{}:{days}",
             item.task,
@@ -264,7 +259,7 @@ pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError
         );
         for (applicant, email) in followers {
             let mail = OutgoingMail {
-                recipient: email,
+                recipient: email.clone(),
                 subject: subject.clone(),
                 body: format!(
                     "Olá,\n\n{text}\n\nServiços pela internet:\n{base}/servicos\n\n\
@@ -276,7 +271,7 @@ pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError
             };
             if state
                 .store
-                .queue_reminder(applicant, &key, &mail, now)
+                .queue_reminder(*applicant, &key, &mail, now)
                 .await?
             {
                 queued += 1;

@@ -22,7 +22,7 @@ use crate::storage::StorageError;
 pub use crate::domain::work::{AuthorizationDue, WorkKind};
 
 /// The record an item concerns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WorkRecord {
     Authorization(Uuid),
     Auto(Uuid),

@@ -34,6 +34,16 @@ impl LinkedEntity {
     }
 }
 
+/// A record some applicant follows, and one of its followers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FollowedRecord {
+    /// `authorization`, `company` or `charter_vehicle`.
+    pub kind: String,
+    pub record: Uuid,
+    pub applicant: Uuid,
+    pub email: String,
+}
+
 impl Store {
     /// Links `applicant` to `entity` (again: nothing changes).
     pub async fn link_applicant(
@@ -102,6 +112,42 @@ impl Store {
             .collect()
     }
 
+    /// Every record some applicant follows, with its followers: each authorization of a
+    /// followed driver, each followed company and each bus enrolled with one. One read of the
+    /// links, however large the register: a pass over what is due asks nothing more of records
+    /// no one follows. Rows of (`authorization` | `company` | `charter_vehicle`, the record,
+    /// the applicant, the e-mail), each record's followers by e-mail.
+    pub async fn followed_records(&self) -> Result<Vec<FollowedRecord>, StorageError> {
+        let rows: Vec<(String, String, String, String)> = on_backend!(self, |pool, _begin| {
+            Ok::<_, StorageError>(
+                sqlx::query_as(
+                    "SELECT 'authorization', a.id, p.id, p.email FROM applicant_links l \
+                     JOIN applicants p ON p.id = l.applicant_id \
+                     JOIN app_authorizations a ON a.driver_id = l.entity_id \
+                     WHERE l.entity_type = 'driver' \
+                     UNION ALL SELECT 'company', l.entity_id, p.id, p.email FROM applicant_links l \
+                     JOIN applicants p ON p.id = l.applicant_id WHERE l.entity_type = 'company' \
+                     UNION ALL SELECT 'charter_vehicle', v.id, p.id, p.email FROM applicant_links l \
+                     JOIN applicants p ON p.id = l.applicant_id \
+                     JOIN charter_vehicles v ON v.company_id = l.entity_id \
+                     WHERE l.entity_type = 'company' ORDER BY 4, 3",
+                )
+                .fetch_all(pool)
+                .await?,
+            )
+        })?;
+        rows.into_iter()
+            .map(|(kind, record, applicant, email)| {
+                Ok(FollowedRecord {
+                    kind,
+                    record: parse_uuid(&record)?,
+                    applicant: parse_uuid(&applicant)?,
+                    email,
+                })
+            })
+            .collect()
+    }
+
     /// Queues `mail` to `applicant` as the reminder `key`, once: false when that reminder was
     /// queued before (by this node or another).
     pub async fn queue_reminder(
@@ -159,22 +205,6 @@ impl Store {
             Ok::<_, StorageError>(
                 sqlx::query_scalar("SELECT id FROM charter_companies WHERE cnpj = $1")
                     .bind(cnpj)
-                    .fetch_optional(pool)
-                    .await?,
-            )
-        })?;
-        id.as_deref().map(parse_uuid).transpose()
-    }
-
-    /// The company a charter bus is enrolled with.
-    pub async fn company_of_charter_vehicle(
-        &self,
-        vehicle: Uuid,
-    ) -> Result<Option<Uuid>, StorageError> {
-        let id: Option<String> = on_backend!(self, |pool, _begin| {
-            Ok::<_, StorageError>(
-                sqlx::query_scalar("SELECT company_id FROM charter_vehicles WHERE id = $1")
-                    .bind(vehicle.to_string())
                     .fetch_optional(pool)
                     .await?,
             )

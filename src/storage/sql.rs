@@ -210,20 +210,43 @@ macro_rules! document_status_from {
 pub const SELECT_DOCUMENT_STATUS: &str =
     concat!(document_status_columns!(), document_status_from!());
 
-/// The events in force an authorization's standing reads (`events::STANDING`), as a
-/// correlated condition on the status query's authorization `a`: its events of kinds `$2` and
-/// `$3`, and those of kind `$4` of its driver and of the car it names now.
-macro_rules! standing_events_of_a {
-    () => {
+/// The events in force an authorization's standing reads, from `events_in_force e`: the
+/// authorization's events of the kinds in `$kinds`, and those of kind `$register_kind` of its
+/// driver and of its car. Each argument is SQL (a column or a placeholder).
+macro_rules! standing_events {
+    ($authorization:expr, $driver:expr, $vehicle:expr, $kinds:expr, $register_kind:expr) => {
         concat!(
-            "FROM events_in_force e WHERE (e.entity_type = 'app_authorization' AND e.entity_id = a.id \
-    AND e.kind IN ($2, $3)) OR (e.kind = $4 AND ((e.entity_type = 'driver' AND e.entity_id = a.driver_id) \
-    OR (e.entity_type = 'vehicle' AND e.entity_id = ",
-            current_vehicle!(),
+            "FROM events_in_force e WHERE (e.entity_type = 'app_authorization' AND e.entity_id = ",
+            $authorization,
+            " AND e.kind IN (",
+            $kinds,
+            ")) OR (e.kind = ",
+            $register_kind,
+            " AND ((e.entity_type = 'driver' AND e.entity_id = ",
+            $driver,
+            ") OR (e.entity_type = 'vehicle' AND e.entity_id = ",
+            $vehicle,
             ")))"
         )
     };
 }
+
+/// The same as a correlated condition on the status query's authorization `a`: kinds `$2`
+/// and `$3` of it, kind `$4` of its driver and of the car it names now.
+macro_rules! standing_events_of_a {
+    () => {
+        standing_events!("a.id", "a.driver_id", current_vehicle!(), "$2, $3", "$4")
+    };
+}
+
+/// An authorization's standing events on their own, in the order recorded: `$1` the
+/// authorization, `$2` its driver, `$3` its car; kinds `$4` and `$5` of the authorization, `$6`
+/// of the driver and the car.
+pub const STANDING_EVENTS: &str = concat!(
+    "SELECT e.entity_type, e.kind, e.data ",
+    standing_events!("$1", "$2", "$3", "$4, $5", "$6"),
+    " ORDER BY e.id"
+);
 
 /// [`SELECT_DOCUMENT_STATUS`] with the events of the authorization's standing in one more
 /// column, `standing`: a JSON array of `[entity_type, kind, data]` in the order recorded. The

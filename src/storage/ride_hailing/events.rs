@@ -4,14 +4,9 @@
 use uuid::Uuid;
 
 use crate::storage::sql::{
-    SELECT_DOCUMENT_STATUS_STANDING_PG, SELECT_DOCUMENT_STATUS_STANDING_SQLITE,
+    SELECT_DOCUMENT_STATUS_STANDING_PG, SELECT_DOCUMENT_STATUS_STANDING_SQLITE, STANDING_EVENTS,
 };
 use crate::storage::{DocumentStatus, DocumentStatusRow, StorageError, Store};
-
-const STANDING: &str = "SELECT entity_type, kind, data FROM events_in_force \
-    WHERE (entity_type = 'app_authorization' AND entity_id = $1 AND kind IN ($4, $5)) \
-    OR (kind = $6 AND ((entity_type = 'driver' AND entity_id = $2) \
-    OR (entity_type = 'vehicle' AND entity_id = $3))) ORDER BY id";
 
 /// One event read for the standing of an authorization.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -84,7 +79,7 @@ impl Store {
         register_kind: &str,
     ) -> Result<Vec<StandingEvent>, StorageError> {
         Ok(on_backend!(self, |pool, _begin| {
-            sqlx::query_as(STANDING)
+            sqlx::query_as(STANDING_EVENTS)
                 .bind(authorization_id.to_string())
                 .bind(driver_id.to_string())
                 .bind(vehicle_id.to_string())
