@@ -67,6 +67,9 @@ impl PgRepository {
             }
             Err(e) => return Err(StorageError::migration(e)),
         }
+        if migrated.load(Ordering::Acquire) {
+            warn_without_autovacuum(&pool).await;
+        }
         Ok(Self {
             pool,
             migrated,
@@ -86,6 +89,28 @@ impl PgRepository {
 
     pub fn changes(&self) -> &Arc<Changes> {
         &self.changes
+    }
+}
+
+/// Whether the server keeps the planner's statistics up to date by itself (`autovacuum`,
+/// on unless the server's configuration turns it off); `None` when it could not be asked.
+pub async fn autovacuum_on(pool: &PgPool) -> Option<bool> {
+    sqlx::query_scalar::<_, String>("SELECT current_setting('autovacuum')")
+        .fetch_one(pool)
+        .await
+        .ok()
+        .map(|v| v == "on")
+}
+
+/// Says at start when the server does not analyse the tables by itself: without statistics
+/// the planner guesses, and a guess can read a whole register where an index would do (the
+/// search by plate read every authorization).
+async fn warn_without_autovacuum(pool: &PgPool) {
+    if autovacuum_on(pool).await == Some(false) {
+        tracing::warn!(
+            "PostgreSQL's autovacuum is off: the planner's statistics are not kept up to date; \
+             run ANALYZE after large changes (docs/operations.md)"
+        );
     }
 }
 

@@ -636,3 +636,75 @@ async fn postgres_reads_the_authorizations_of_a_car_by_index() {
     assert!(plan.contains("app_authorizations_vehicle"), "{plan}");
     assert!(plan.contains("app_vehicle_substitutions_new"), "{plan}");
 }
+
+/// On PostgreSQL a part of a name shared by many drivers is answered from the newest fifty
+/// matches (the names keep their driver's registration, copied by a trigger as each name is
+/// written): the hits are the fifty newest drivers that match, newest first, whatever the
+/// order the names were written in.
+#[tokio::test]
+#[ignore = "needs TEST_DATABASE_URL (a PostgreSQL server); .ci/run runs it"]
+async fn postgres_finds_the_newest_drivers_sharing_part_of_a_name() {
+    let url = std::env::var("TEST_DATABASE_URL")
+        .expect("TEST_DATABASE_URL must name a PostgreSQL server for this test");
+    let repo = postgres_register(&url).await;
+    let first = chrono::DateTime::parse_from_rfc3339("2026-01-05T12:00:00Z")
+        .unwrap()
+        .to_utc();
+    // 60 drivers named "… Silva", written in an order unlike their registration's (the newest
+    // are not the last written), and one other.
+    let mut newest_first = Vec::new();
+    for i in (0..60).map(|i| (i * 37) % 60).chain([60]) {
+        let id = uuid::Uuid::new_v4().to_string();
+        let name = if i == 60 {
+            "Joana Pereira".to_owned()
+        } else {
+            format!("Maria {i} Silva")
+        };
+        let registered = first + chrono::Duration::hours(i);
+        sqlx::query(
+            "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
+             cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) \
+             VALUES ($1, $2, $3, $4, 'B', '2015-01-01', TRUE, '2030-01-01', $5)",
+        )
+        .bind(&id)
+        .bind(&name)
+        .bind(format!("{:011}", 1000 + i))
+        .bind(format!("{:011}", 2000 + i))
+        .bind(registered)
+        .execute(repo.pool())
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO driver_names (folded, id) VALUES ($1, $2)")
+            .bind(selo::storage::search::folded(&name))
+            .bind(&id)
+            .execute(repo.pool())
+            .await
+            .unwrap();
+        if i < 60 {
+            newest_first.push((registered, id));
+        }
+    }
+    let copied: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM driver_names n JOIN drivers d ON d.id = n.id \
+         WHERE n.created_at = d.created_at",
+    )
+    .fetch_one(repo.pool())
+    .await
+    .unwrap();
+    assert_eq!(copied, 61, "each name keeps its driver's registration");
+    newest_first.sort_by(|a, b| b.0.cmp(&a.0));
+    let expected: Vec<String> = newest_first
+        .into_iter()
+        .take(50)
+        .map(|(_, id)| id)
+        .collect();
+    let store = selo::storage::Store::Postgres(repo);
+    let hits = store.search("silva").await.unwrap();
+    let found: Vec<String> = hits
+        .iter()
+        .filter(|h| h.kind == "driver")
+        .map(|h| h.id.clone())
+        .collect();
+    assert_eq!(found, expected, "{hits:?}");
+    assert_eq!(store.search("pereira").await.unwrap().len(), 1);
+}
