@@ -692,7 +692,7 @@ async fn postgres_finds_the_newest_drivers_sharing_part_of_a_name() {
     .await
     .unwrap();
     assert_eq!(copied, 61, "each name keeps its driver's registration");
-    newest_first.sort_by(|a, b| b.0.cmp(&a.0));
+    newest_first.sort_by_key(|e| std::cmp::Reverse(e.0));
     let expected: Vec<String> = newest_first
         .into_iter()
         .take(50)
