@@ -335,6 +335,10 @@ pub async fn restore(
         if !status.success() {
             bail!("pg_restore failed ({status})");
         }
+        // A dump carries no statistics: gathered now, not when autovacuum comes round.
+        let restored = Store::connect(database_url).await?;
+        restored.analyze().await?;
+        restored.close().await;
     } else {
         let path = sqlite_path(database_url);
         if path.exists() && fs::metadata(&path)?.len() > 0 {

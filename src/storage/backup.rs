@@ -142,6 +142,16 @@ impl Store {
         Ok(n > 0)
     }
 
+    /// Gathers the planner's statistics of every table now (PostgreSQL; SQLite plans without
+    /// them). A restored PostgreSQL register has none until autovacuum analyses it, and
+    /// without them the planner guesses (the search by plate read every authorization).
+    pub async fn analyze(&self) -> Result<(), StorageError> {
+        if let Self::Postgres(r) = self {
+            sqlx::query("ANALYZE").execute(r.pool()).await?;
+        }
+        Ok(())
+    }
+
     /// Every series and year, with its counter and what its numbers are.
     pub async fn number_series(&self) -> Result<Vec<Series>, StorageError> {
         let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = on_backend!(
