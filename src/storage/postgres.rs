@@ -94,7 +94,7 @@ impl PgRepository {
 
 /// Whether the server keeps the planner's statistics up to date by itself (`autovacuum`,
 /// on unless the server's configuration turns it off); `None` when it could not be asked.
-pub async fn autovacuum_on(pool: &PgPool) -> Option<bool> {
+async fn autovacuum_on(pool: &PgPool) -> Option<bool> {
     sqlx::query_scalar::<_, String>("SELECT current_setting('autovacuum')")
         .fetch_one(pool)
         .await
