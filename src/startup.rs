@@ -156,6 +156,11 @@ impl Application {
                 )
             })?;
         store.listen_for_other_nodes();
+        if let Store::Postgres(r) = &store
+            && r.migrated()
+        {
+            crate::storage::postgres::warn_without_autovacuum(r.pool()).await;
+        }
         let legal_bases = load_legal_bases(&store, &profile.initial_bases).await?;
         let listener = TcpListener::bind(&settings.listen)
             .with_context(|| format!("binding {}", settings.listen))?;

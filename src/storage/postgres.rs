@@ -67,9 +67,6 @@ impl PgRepository {
             }
             Err(e) => return Err(StorageError::migration(e)),
         }
-        if migrated.load(Ordering::Acquire) {
-            warn_without_autovacuum(&pool).await;
-        }
         Ok(Self {
             pool,
             migrated,
@@ -102,10 +99,11 @@ async fn autovacuum_on(pool: &PgPool) -> Option<bool> {
         .map(|v| v == "on")
 }
 
-/// Says at start when the server does not analyse the tables by itself: without statistics
-/// the planner guesses, and a guess can read a whole register where an index would do (the
-/// search by plate read every authorization).
-async fn warn_without_autovacuum(pool: &PgPool) {
+/// Says when the server does not analyse the tables by itself: without statistics the
+/// planner guesses, and a guess can read a whole register where an index would do (the search
+/// by plate read every authorization). The service calls it at start (not the command line,
+/// whose output a log line would mix with).
+pub(crate) async fn warn_without_autovacuum(pool: &PgPool) {
     if autovacuum_on(pool).await == Some(false) {
         tracing::warn!(
             "PostgreSQL's autovacuum is off: the planner's statistics are not kept up to date; \

@@ -161,14 +161,20 @@ pub const NAME_SEARCH_MIN_CHARS: usize = 3;
 
 /// A driver by CPF, or by part of the name through the names' trigram index (migration 0045,
 /// written with each driver by [`INSERT_NAME`]): each an index, not a read of every driver.
+/// Of the names that match, only the fifty newest can be among the fifty hits shown, so only
+/// they are read: a part shared by tens of thousands of drivers ("silva") read every match
+/// (≈ 50–130 ms at 480,000 drivers, ≈ 2 ms now). SQLite: the full-text table gives its rows
+/// in the order written, which is the order the drivers were registered in (each name is
+/// written with its driver, and migration 0045 wrote those before it in the drivers' order),
+/// newest first without reading the others.
 const DRIVER_BY_CPF_OR_NAME: &str = "id IN (\
     SELECT id FROM drivers WHERE LENGTH($1) = 11 AND cpf = CAST($1 AS CHAR(11)) \
-    UNION SELECT id FROM driver_names WHERE $2 <> '' AND folded LIKE $2)";
+    UNION SELECT id FROM (SELECT id FROM driver_names WHERE $2 <> '' AND folded LIKE $2 \
+    ORDER BY rowid DESC LIMIT 50))";
 
-/// The same on PostgreSQL, where a part of a name shared by tens of thousands of drivers
-/// ("silva") made the planner join every match to a scan of the whole register (≈ 140 ms at
-/// 480,000 drivers): only the newest fifty matches, by the driver's registration the names
-/// keep (migration 0048), can be among the fifty hits shown, so only they are joined.
+/// The same on PostgreSQL, by the driver's registration the names keep (migration 0048):
+/// there the planner joined every match to a read of the whole drivers table (≈ 140 ms at
+/// 480,000 drivers; 21 ms now).
 const DRIVER_BY_CPF_OR_NAME_PG: &str = "id IN (\
     SELECT id FROM drivers WHERE LENGTH($1) = 11 AND cpf = CAST($1 AS CHAR(11)) \
     UNION (SELECT id FROM driver_names WHERE $2 <> '' AND folded LIKE $2 \
@@ -347,15 +353,22 @@ mod tests {
         for step in plan.split("; ").filter(|s| s.contains("SCAN")) {
             let table = step.split_whitespace().nth(1).unwrap_or_default();
             assert!(
-                // `hits`: the rows found, sorted.
+                // `hits`: the rows found, sorted; `(subquery-n)`: the fifty newest names that
+                // match, as read below.
                 matches!(
                     table,
                     "hits" | "platforms" | "charter_companies" | "charter_drivers"
-                ) || step.contains("VIRTUAL TABLE INDEX 0:L"),
+                ) || table.starts_with("(subquery-")
+                    || step.contains("VIRTUAL TABLE INDEX 192:L"),
                 "the search reads {table} whole: {step}\n{plan}"
             );
         }
-        assert!(plan.contains("driver_names VIRTUAL TABLE"), "{plan}");
+        // The names by their trigrams (`L`), newest first (192: by rowid, descending), so
+        // that the limit stops the read.
+        assert!(
+            plan.contains("driver_names VIRTUAL TABLE INDEX 192:L"),
+            "{plan}"
+        );
     }
 
     /// The names registered before the index are folded as the search folds the query, and
@@ -411,5 +424,53 @@ mod tests {
             );
         }
         assert!(store.search("conceicao x").await.unwrap().is_empty());
+    }
+
+    /// A part of a name shared by more drivers than a search shows: the fifty registered
+    /// last, newest first, read from the names' index newest first.
+    #[tokio::test]
+    async fn a_part_of_a_name_shared_by_many_shows_the_fifty_registered_last() {
+        let (_dir, store) = temporary_store().await;
+        let Store::Sqlite(r) = &store else {
+            unreachable!("a SQLite store")
+        };
+        let first = chrono::DateTime::parse_from_rfc3339("2026-01-05T12:00:00Z")
+            .unwrap()
+            .to_utc();
+        let mut registered = Vec::new();
+        for i in 0..60 {
+            let id = uuid::Uuid::new_v4().to_string();
+            let name = format!("Maria {i} Silva");
+            sqlx::query(
+                "INSERT INTO drivers (id, name, cpf, cnh_number, cnh_category, \
+                 cnh_first_license_date, cnh_ear, cnh_expires_on, created_at) \
+                 VALUES ($1, $2, $3, $4, 'B', '2015-01-01', 1, '2030-01-01', $5)",
+            )
+            .bind(&id)
+            .bind(&name)
+            .bind(format!("{:011}", 1000 + i))
+            .bind(format!("{:011}", 2000 + i))
+            .bind(first + chrono::Duration::hours(i))
+            .execute(r.pool())
+            .await
+            .unwrap();
+            sqlx::query(INSERT_NAME)
+                .bind(folded(&name))
+                .bind(&id)
+                .execute(r.pool())
+                .await
+                .unwrap();
+            registered.push(id);
+        }
+        let hits = store.search("silva").await.unwrap();
+        let found: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
+        let newest: Vec<&str> = registered
+            .iter()
+            .rev()
+            .take(50)
+            .map(String::as_str)
+            .collect();
+        assert_eq!(found, newest, "{hits:?}");
+        assert_eq!(store.search("maria 7 silva").await.unwrap().len(), 1);
     }
 }
