@@ -44,8 +44,14 @@ usage:
   selo help                  this text";
 
 fn main() -> anyhow::Result<()> {
-    selo::telemetry::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    selo::telemetry::init(!matches!(
+        args.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        [] | ["serve"]
+    ));
     let settings = Settings::from_env();
     match args
         .iter()

@@ -11,21 +11,26 @@ use serde_json::Value;
 
 use crate::helpers::{TestApp, spawn_app};
 
-/// `selo audit ARGS` on the app's database and keys: (success, stdout).
+/// `selo audit ARGS` on the app's database and keys, logging at `log`: what it wrote.
 /// Runs off the test's runtime thread, so the service's own tasks (which share it) finish
 /// their transactions while the command reads the database.
-async fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
+async fn run_audit(app: &TestApp, args: &[&str], log: &str) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_selo"));
     command
         .arg("audit")
         .args(args)
         .env("DATABASE_URL", &app.database_url)
         .env("SELO_KEYS_DIR", app.keys_dir.path())
-        .env("RUST_LOG", "warn");
-    let out = tokio::task::spawn_blocking(move || command.output())
+        .env("RUST_LOG", log);
+    tokio::task::spawn_blocking(move || command.output())
         .await
         .unwrap()
-        .unwrap();
+        .unwrap()
+}
+
+/// `selo audit ARGS`: (success, stdout).
+async fn audit(app: &TestApp, args: &[&str]) -> (bool, String) {
+    let out = run_audit(app, args, "warn").await;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -268,4 +273,21 @@ async fn a_daily_checkpoint_is_published_without_being_asked() {
         assert!(t.elapsed() < std::time::Duration::from_secs(5), "{v}");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
+}
+
+/// A command's log lines go to standard error: with every statement logged (`RUST_LOG=debug`),
+/// what `selo audit checkpoint` prints is still its JSON alone.
+#[tokio::test]
+async fn a_command_logs_on_standard_error_beside_its_output() {
+    let (app, _) = app_with_history().await;
+    let out = run_audit(&app, &["checkpoint"], "debug").await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let printed: Value = serde_json::from_str(&stdout).expect("standard output is the JSON alone");
+    assert!(printed["head_hash"].is_string(), "{printed}");
+    assert!(
+        stderr.contains("DEBUG"),
+        "the logs are on standard error: {stderr}"
+    );
 }
