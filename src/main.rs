@@ -45,20 +45,10 @@ usage:
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    selo::telemetry::init(!matches!(
-        args.iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
-        [] | ["serve"]
-    ));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    selo::telemetry::init(!matches!(args.as_slice(), [] | ["serve"]));
     let settings = Settings::from_env();
-    match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
+    match args.as_slice() {
         [] | ["serve"] => serve(settings),
         ["keys", "generate" | "rotate"] => selo::cli::keys_generate(&settings.keys_dir),
         ["keys", "generate" | "rotate", dir] if !dir.starts_with('-') => {

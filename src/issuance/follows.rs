@@ -21,7 +21,7 @@ use crate::issuance::UseCaseError;
 use crate::standing::worklist::{Registers, WorkKind, WorkRecord, worklist};
 use crate::state::AppState;
 use crate::storage::StorageError;
-use crate::storage::applicant_links::LinkedEntity;
+use crate::storage::applicant_links::{FollowedKind, LinkedEntity};
 use crate::storage::applicants::Applicant;
 use crate::storage::outbox::OutgoingMail;
 
@@ -223,11 +223,10 @@ pub async fn queue_due_reminders(state: &AppState) -> Result<usize, StorageError
     // nothing more than their place in the worklist.
     let mut followed: HashMap<WorkRecord, Vec<(Uuid, String)>> = HashMap::new();
     for f in state.store.followed_records().await? {
-        let record = match f.kind.as_str() {
-            "authorization" => WorkRecord::Authorization(f.record),
-            "company" => WorkRecord::Company(f.record),
-            "charter_vehicle" => WorkRecord::CharterVehicle(f.record),
-            _ => continue,
+        let record = match f.kind {
+            FollowedKind::Authorization => WorkRecord::Authorization(f.record),
+            FollowedKind::Company => WorkRecord::Company(f.record),
+            FollowedKind::CharterVehicle => WorkRecord::CharterVehicle(f.record),
         };
         followed
             .entry(record)

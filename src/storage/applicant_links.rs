@@ -34,11 +34,21 @@ impl LinkedEntity {
     }
 }
 
+/// What kind of record a followed record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowedKind {
+    /// An authorization of a followed driver.
+    Authorization,
+    /// A followed charter company.
+    Company,
+    /// A bus enrolled with a followed company.
+    CharterVehicle,
+}
+
 /// A record some applicant follows, and one of its followers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowedRecord {
-    /// `authorization`, `company` or `charter_vehicle`.
-    pub kind: String,
+    pub kind: FollowedKind,
     pub record: Uuid,
     pub applicant: Uuid,
     pub email: String,
@@ -115,8 +125,7 @@ impl Store {
     /// Every record some applicant follows, with its followers: each authorization of a
     /// followed driver, each followed company and each bus enrolled with one. One read of the
     /// links, however large the register: a pass over what is due asks nothing more of records
-    /// no one follows. Rows of (`authorization` | `company` | `charter_vehicle`, the record,
-    /// the applicant, the e-mail), each record's followers by e-mail.
+    /// no one follows. Each record's followers by e-mail.
     pub async fn followed_records(&self) -> Result<Vec<FollowedRecord>, StorageError> {
         let rows: Vec<(String, String, String, String)> = on_backend!(self, |pool, _begin| {
             Ok::<_, StorageError>(
@@ -138,6 +147,12 @@ impl Store {
         })?;
         rows.into_iter()
             .map(|(kind, record, applicant, email)| {
+                let kind = match kind.as_str() {
+                    "authorization" => FollowedKind::Authorization,
+                    "company" => FollowedKind::Company,
+                    "charter_vehicle" => FollowedKind::CharterVehicle,
+                    other => return Err(super::corrupt("followed record's kind", other)),
+                };
                 Ok(FollowedRecord {
                     kind,
                     record: parse_uuid(&record)?,

@@ -89,22 +89,16 @@ impl PgRepository {
     }
 }
 
-/// Whether the server keeps the planner's statistics up to date by itself (`autovacuum`,
-/// on unless the server's configuration turns it off); `None` when it could not be asked.
-async fn autovacuum_on(pool: &PgPool) -> Option<bool> {
-    sqlx::query_scalar::<_, String>("SELECT current_setting('autovacuum')")
-        .fetch_one(pool)
-        .await
-        .ok()
-        .map(|v| v == "on")
-}
-
-/// Says when the server does not analyse the tables by itself: without statistics the
-/// planner guesses, and a guess can read a whole register where an index would do (the search
-/// by plate read every authorization). The service calls it at start (not the command line,
-/// whose output a log line would mix with).
+/// Says when the server does not analyse the tables by itself (`autovacuum`, on unless the
+/// server's configuration turns it off): without statistics the planner guesses, and a guess
+/// can read a whole register where an index would do (the search by plate read every
+/// authorization). The service calls it at start (not the command line, whose output a log
+/// line would mix with); a server that cannot be asked is left for the health check to tell.
 pub(crate) async fn warn_without_autovacuum(pool: &PgPool) {
-    if autovacuum_on(pool).await == Some(false) {
+    let setting = sqlx::query_scalar::<_, String>("SELECT current_setting('autovacuum')")
+        .fetch_one(pool)
+        .await;
+    if matches!(setting.as_deref(), Ok("off")) {
         tracing::warn!(
             "PostgreSQL's autovacuum is off: the planner's statistics are not kept up to date; \
              run ANALYZE after large changes (docs/operations.md)"

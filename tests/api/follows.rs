@@ -6,8 +6,8 @@
 use chrono::{Duration, NaiveDate};
 use reqwest::StatusCode;
 
-use crate::charter::{bus_body, company, created, noon, termo};
-use crate::helpers::{CPFS, RENAVAMS, TestApp, spawn_app};
+use crate::charter::{company, created, minibus_company, noon, termo};
+use crate::helpers::{CPFS, TestApp, spawn_app};
 use crate::panel::{Browser, field};
 use crate::services::signed_in;
 
@@ -185,20 +185,16 @@ async fn a_company_follows_its_termo_and_is_reminded_before_it_expires() {
 
 #[tokio::test]
 async fn a_company_is_reminded_of_its_bus_s_itv_and_no_one_else_is() {
-    let app = spawn_app().await;
-    app.clock.set(noon("2025-05-23"));
-    let c = company(&app, "2027-12-31").await;
-    let t = created(termo(&app, &c).await).await;
-    let number = t["number"].as_str().unwrap();
-    // The ITV report of 02/05/2025 holds until 02/11/2025 (FRET-ART12-IV).
-    created(
-        app.post(
-            &format!("/api/v1/charter/companies/{c}/vehicles"),
-            &bus_body("QBA1C23", RENAVAMS[0], "micro_onibus", "2018-01-10"),
-        )
-        .await,
-    )
-    .await;
+    // A company with its Termo and a minibus (QBA1C23) whose ITV report of 02/05/2025 holds
+    // until 02/11/2025 (FRET-ART12-IV).
+    let (app, c, _) = minibus_company().await;
+    let company: serde_json::Value = app
+        .get_authed(&format!("/api/v1/charter/companies/{c}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let number = company["termos"][0]["number"].as_str().unwrap();
     let email = "frota@exemplo.com.br";
     let mut b = signed_in(&app, email).await;
     let (status, _, _) = follow(&mut b, "empresa", number, "11.222.333/0001-81").await;

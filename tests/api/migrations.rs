@@ -66,6 +66,13 @@ async fn postgres_register(base_url: &str) -> selo::storage::postgres::PgReposit
         .unwrap()
 }
 
+/// A new PostgreSQL register on the server of `TEST_DATABASE_URL`.
+async fn test_postgres_register() -> selo::storage::postgres::PgRepository {
+    let url = std::env::var("TEST_DATABASE_URL")
+        .expect("TEST_DATABASE_URL must name a PostgreSQL server for this test");
+    postgres_register(&url).await
+}
+
 async fn postgres_schema(base_url: &str) -> Schema {
     let repo = postgres_register(base_url).await;
     let rows: Vec<(String, String, String, String)> = sqlx::query_as(
@@ -615,9 +622,7 @@ async fn every_table_a_verdict_reads_logs_its_changes() {
 #[tokio::test]
 #[ignore = "needs TEST_DATABASE_URL (a PostgreSQL server); .ci/run runs it"]
 async fn postgres_reads_the_authorizations_of_a_car_by_index() {
-    let url = std::env::var("TEST_DATABASE_URL")
-        .expect("TEST_DATABASE_URL must name a PostgreSQL server for this test");
-    let repo = postgres_register(&url).await;
+    let repo = test_postgres_register().await;
     let mut conn = repo.pool().acquire().await.unwrap();
     sqlx::query("SET enable_seqscan = off")
         .execute(&mut *conn)
@@ -644,9 +649,7 @@ async fn postgres_reads_the_authorizations_of_a_car_by_index() {
 #[tokio::test]
 #[ignore = "needs TEST_DATABASE_URL (a PostgreSQL server); .ci/run runs it"]
 async fn postgres_finds_the_newest_drivers_sharing_part_of_a_name() {
-    let url = std::env::var("TEST_DATABASE_URL")
-        .expect("TEST_DATABASE_URL must name a PostgreSQL server for this test");
-    let repo = postgres_register(&url).await;
+    let repo = test_postgres_register().await;
     let first = chrono::DateTime::parse_from_rfc3339("2026-01-05T12:00:00Z")
         .unwrap()
         .to_utc();
