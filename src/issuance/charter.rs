@@ -204,7 +204,7 @@ pub fn selo_inputs(
             "plate": vehicle.plate.formatted(),
             "company_name": company.data.name,
             "cnpj": company.cnpj.formatted(),
-            "kind": if facts.kind == "onibus" { "Ônibus" } else { "Micro-ônibus" },
+            "kind": facts.kind_label_pt(),
             "seated_capacity": facts.seated_capacity.to_string(),
             "performed_on": format::date(vistoria.performed_on),
             "valid_until": format::date(vistoria_valid_until(vistoria.performed_on, basis)),
@@ -397,17 +397,12 @@ fn subject_fields(
         CertidaoSubject::Vehicle(v) => {
             let f = &v.record.facts;
             let life = crate::domain::charter::service_life_until(f.first_registration_date, basis);
-            let kind = if f.kind == "onibus" {
-                "Ônibus"
-            } else {
-                "Micro-ônibus"
-            };
             (
                 "Veículo",
                 vec![
                     pair("Placa", v.plate.formatted()),
                     pair("RENAVAM", v.renavam.clone()),
-                    pair("Tipo", kind.to_owned()),
+                    pair("Tipo", f.kind_label_pt().to_owned()),
                     pair("Marca/modelo", format!("{} {}", v.make, v.model)),
                     pair("Ano-modelo", f.model_year.to_string()),
                     pair("Lugares sentados", f.seated_capacity.to_string()),

@@ -185,23 +185,38 @@ fn reminder_text(
                  vencimento."
             ),
         ),
-        (WorkKind::Document, "charter.file_itv") => (
-            format!("O laudo de inspeção técnica (ITV) do {number} vence {when}"),
-            format!(
-                "O laudo de inspeção técnica (ITV) do {number} vale até {until}. Faça a nova \
-                 inspeção e apresente o novo laudo à Prefeitura antes do vencimento."
-            ),
-        ),
-        (WorkKind::Document, _) => (
-            format!("O seguro do {number} vence {when}"),
-            format!(
-                "A apólice de seguro de responsabilidade civil do {number} vale até {until}. \
-                 Apresente a nova apólice à Prefeitura antes do vencimento."
-            ),
-        ),
+        (WorkKind::Document, task) => {
+            // The worklist heads a bus's line with its kind (`Micro-ônibus QBA1C23`).
+            let bus = in_sentence(number);
+            if task == "charter.file_itv" {
+                (
+                    format!("O laudo de inspeção técnica (ITV) do {bus} vence {when}"),
+                    format!(
+                        "O laudo de inspeção técnica (ITV) do {bus} vale até {until}. Faça a \
+                         nova inspeção e apresente o novo laudo à Prefeitura antes do vencimento."
+                    ),
+                )
+            } else {
+                (
+                    format!("O seguro do {bus} vence {when}"),
+                    format!(
+                        "A apólice de seguro de responsabilidade civil do {bus} vale até \
+                         {until}. Apresente a nova apólice à Prefeitura antes do vencimento."
+                    ),
+                )
+            }
+        }
         _ => return None,
     };
     Some((subject, text))
+}
+
+/// `label` with its first letter in lower case, to stand within a sentence.
+fn in_sentence(label: &str) -> String {
+    let mut chars = label.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
 }
 
 /// Queues the reminders due today to the applicants who follow each holder; answers how many

@@ -134,13 +134,7 @@ fn bus(v: &crate::standing::charter::CharterVehicle) -> PublicVehicle {
         make: v.make.clone(),
         model: v.model.clone(),
         color: None,
-        body: Some(
-            match v.record.facts.kind.as_str() {
-                "micro_onibus" => "Micro-ônibus",
-                _ => "Ônibus",
-            }
-            .to_owned(),
-        ),
+        body: Some(v.record.facts.kind_label_pt().to_owned()),
     }
 }
 

@@ -207,7 +207,7 @@ async fn a_company_is_reminded_of_its_bus_s_itv_and_no_one_else_is() {
     let sent = reminders_of(&app, email).await;
     assert_eq!(
         sent,
-        ["O laudo de inspeção técnica (ITV) do Ônibus QBA1C23 vence em 30 dias"],
+        ["O laudo de inspeção técnica (ITV) do micro-ônibus QBA1C23 vence em 30 dias"],
         "{sent:?}"
     );
     assert!(reminders_of(&app, other).await.is_empty());

@@ -196,11 +196,13 @@ async fn the_charter_worklist_lists_termos_vistorias_itv_and_autos_and_prints_as
             .unwrap_or_else(|| panic!("no row {needle} / {what}: {page}"))
             .to_owned()
     };
-    let row = row_of(&page, "QBA1C23", "Vistoria anual");
+    let row = row_of(&page, "QBA1C23", "Vistoria anual do micro-ônibus");
     assert!(
         row.contains("02/06/2026") && row.contains("faltam 13 dias"),
         "{row}"
     );
+    // The company's bus is a micro-ônibus (art. 11), and the line says so.
+    assert!(row.contains("Micro-ônibus QBA1C23"), "{row}");
     assert!(
         row.contains(&format!("/painel/tarefa/vistoria?id={vid}")),
         "{row}"
@@ -254,7 +256,7 @@ async fn the_charter_worklist_lists_termos_vistorias_itv_and_autos_and_prints_as
     for needle in [
         "PENDÊNCIAS",
         "Secretaria Municipal de Infraestrutura e Serviços",
-        "Vistoria anual do ônibus",
+        "Vistoria anual do micro-ônibus",
         "QBA1C23",
         number,
         "Carla Infraestrutura",

@@ -325,7 +325,7 @@ async fn a_charter_clerk_renews_the_selo_and_the_termo_from_the_worklist() {
         .await
         .unwrap();
     let list = text(&b).await;
-    assert!(list.contains("Vistoria anual do ônibus"), "{list}");
+    assert!(list.contains("Vistoria anual do micro-ônibus"), "{list}");
     shot(&b, "worklist-charter-1280").await;
     click_and_wait(&b, "a[href*='/painel/tarefa/vistoria']").await;
     let plate = b
@@ -358,7 +358,7 @@ async fn a_charter_clerk_renews_the_selo_and_the_termo_from_the_worklist() {
     b.goto(&format!("{}/painel/pendencias?prazo=90", app.base))
         .await
         .unwrap();
-    assert!(!text(&b).await.contains("Vistoria anual do ônibus"));
+    assert!(!text(&b).await.contains("Vistoria anual do micro-ônibus"));
 
     // 10/05/2027: the Termo's two years end on 02/06; renewed from the list with the five
     // certidões of art. 7º, II brought again.

@@ -859,3 +859,20 @@ fn fret_art26_transitional_deadlines() {
 }
 
 mod per_rule;
+
+#[test]
+fn fret_art11_a_vehicle_is_named_by_its_crlv_kind() {
+    let micro = bus();
+    assert_eq!(
+        (micro.kind_label_pt(), micro.kind_noun_pt()),
+        ("Micro-ônibus", "micro-ônibus")
+    );
+    let full = CharterVehicleFacts {
+        kind: "onibus".into(),
+        ..bus()
+    };
+    assert_eq!(
+        (full.kind_label_pt(), full.kind_noun_pt()),
+        ("Ônibus", "ônibus")
+    );
+}

@@ -42,6 +42,24 @@ pub struct CharterVehicleFacts {
     pub insurance: Option<Insurance>,
 }
 
+impl CharterVehicleFacts {
+    /// Art. 11: the vehicle as its CRLV names it, to head a line (`Ônibus`, `Micro-ônibus`).
+    pub fn kind_label_pt(&self) -> &'static str {
+        match self.kind.as_str() {
+            "micro_onibus" => "Micro-ônibus",
+            _ => "Ônibus",
+        }
+    }
+
+    /// The same within a sentence (`ônibus`, `micro-ônibus`).
+    pub fn kind_noun_pt(&self) -> &'static str {
+        match self.kind.as_str() {
+            "micro_onibus" => "micro-ônibus",
+            _ => "ônibus",
+        }
+    }
+}
+
 /// FRET-ART11: only ônibus and micro-ônibus, with 1 or 2 doors and no turnstile.
 pub fn fret_art11_type(f: &CharterVehicleFacts, out: &mut Failures) {
     if !matches!(f.kind.as_str(), "onibus" | "micro_onibus") {

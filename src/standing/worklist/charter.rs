@@ -56,11 +56,12 @@ pub(super) async fn charter_items(
             ) {
                 continue;
             }
+            let facts = &v.record.facts;
             let mut push = |kind, what: &str, due: NaiveDate, task| {
                 items.push(WorkItem {
                     kind,
                     what: what.to_owned(),
-                    number: format!("Ônibus {}", v.plate.formatted()),
+                    number: format!("{} {}", facts.kind_label_pt(), v.plate.formatted()),
                     person: company.data.name.clone(),
                     plate: v.plate.as_str().to_owned(),
                     due,
@@ -74,7 +75,10 @@ pub(super) async fn charter_items(
                 // Art. 13, §1º: the municipality's annual vistoria, which renews the selo.
                 Some(until) => push(
                     WorkKind::Vistoria,
-                    "Vistoria anual do ônibus: renovar o selo (art. 13, §1º)",
+                    &format!(
+                        "Vistoria anual do {}: renovar o selo (art. 13, §1º)",
+                        facts.kind_noun_pt()
+                    ),
                     until,
                     "charter.record_vistoria",
                 ),
@@ -82,7 +86,10 @@ pub(super) async fn charter_items(
                 // the bus is due from its enrolment.
                 None => push(
                     WorkKind::Vistoria,
-                    "Ônibus cadastrado sem vistoria aprovada (art. 13)",
+                    &format!(
+                        "{} cadastrado sem vistoria aprovada (art. 13)",
+                        facts.kind_label_pt()
+                    ),
                     v.enrolled_on,
                     "charter.record_vistoria",
                 ),
