@@ -95,7 +95,13 @@ fn main() {
         let mut bytes = Vec::new();
         bench(&format!("{name}: token + QR + render + PAdES"), n, || {
             let t = token::sign(&payload, key);
-            let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
+            // The sticker's code at level Q, as issued; the A4's at level M.
+            let kind = if template == "app_sticker.typ" {
+                "app_sticker"
+            } else {
+                "app_authorization"
+            };
+            let qr = Qr::for_document(kind, &format!("https://selo.example.test/v/{t}")).unwrap();
             let inputs = if template == "app_sticker.typ" {
                 ctx.sticker_inputs("K7Q2-9XHM", &qr)
             } else {
@@ -148,7 +154,7 @@ fn timestamped(
     let mut bytes = Vec::new();
     bench("sticker: the same + timestamp (TSA)", 100, || {
         let t = token::sign(payload, &keys.active);
-        let qr = Qr::new(&format!("https://selo.example.test/v/{t}")).unwrap();
+        let qr = Qr::sticker(&format!("https://selo.example.test/v/{t}")).unwrap();
         let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
         let pdf = renderer
             .render_blocking("app_sticker.typ", &inputs, Some(&qr.svg), now)
@@ -192,7 +198,7 @@ fn rss_after_renders(
     ctx: &selo::documents::RideHailingDocumentContext<'_>,
     now: DateTime<Utc>,
 ) {
-    let qr = Qr::new("https://selo.example.test/v/sample").unwrap();
+    let qr = Qr::sticker("https://selo.example.test/v/sample").unwrap();
     let inputs = ctx.sticker_inputs("K7Q2-9XHM", &qr);
     for i in 0..10_000 {
         // Vary the input so the engine cannot serve every render from its cache.

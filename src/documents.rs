@@ -6,11 +6,13 @@ pub mod format;
 pub mod print;
 pub mod printable;
 pub mod profile;
+pub mod qr;
 pub mod render;
+
+pub use qr::Qr;
 
 use crate::domain::verification_code;
 use chrono::{DateTime, Utc};
-use qrcode::{EcLevel, QrCode};
 use serde_json::json;
 
 use crate::domain::legal_basis::{
@@ -29,61 +31,6 @@ pub const A4_QR_MM: f64 = 38.0;
 
 /// Who issues ride-hailing documents (APP-ART3, APP-ART17).
 pub const RIDE_HAILING_ISSUER: &str = "BDG-SMF";
-
-/// A QR code as vector SVG, with its quiet zone.
-#[derive(Debug, Clone)]
-pub struct Qr {
-    pub svg: String,
-    /// Modules per side, without the quiet zone.
-    pub modules: usize,
-}
-
-impl Qr {
-    /// Encodes `text` at error-correction level M (documents read at arm's length).
-    pub fn new(text: &str) -> Option<Self> {
-        Self::with_level(text, EcLevel::M)
-    }
-
-    /// Encodes `text` at error-correction level Q: the windshield sticker, behind glass, in
-    /// the sun, getting dirty, must still read with a quarter of it damaged.
-    pub fn sticker(text: &str) -> Option<Self> {
-        Self::with_level(text, EcLevel::Q)
-    }
-
-    /// The QR code of a document of token kind `kind` (`app_sticker`: level Q; else M).
-    pub fn for_document(kind: &str, text: &str) -> Option<Self> {
-        if kind == "app_sticker" {
-            Self::sticker(text)
-        } else {
-            Self::new(text)
-        }
-    }
-
-    fn with_level(text: &str, level: EcLevel) -> Option<Self> {
-        let code = QrCode::with_error_correction_level(text.as_bytes(), level).ok()?;
-        let svg = code
-            .render::<qrcode::render::svg::Color<'_>>()
-            .quiet_zone(true)
-            .module_dimensions(4, 4)
-            .dark_color(qrcode::render::svg::Color("#000000"))
-            .light_color(qrcode::render::svg::Color("#ffffff"))
-            .build();
-        Some(Self {
-            svg,
-            modules: code.width(),
-        })
-    }
-
-    /// Printed width in mm so that the modules area (without quiet zone) is `modules_mm`.
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "a QR code has at most 177 modules, exact in f64"
-    )]
-    pub fn printed_width_mm(&self, modules_mm: f64) -> f64 {
-        let m = self.modules as f64;
-        (modules_mm * (m + 8.0) / m * 10.0).ceil() / 10.0
-    }
-}
 
 pub use crate::domain::verification_code::{CodeError, normalise_verification_code};
 
