@@ -77,6 +77,16 @@ impl Qr {
 /// penalty (the first of them on a tie): the modules row by row, dark `true`, and the
 /// modules per side.
 fn encode(text: &[u8], level: EcLevel) -> Option<(Vec<bool>, usize)> {
+    let (masked, width) = under_each_mask(text, level)?;
+    masked
+        .into_iter()
+        .min_by_key(|dark| penalty(dark, width))
+        .map(|dark| (dark, width))
+}
+
+/// The symbol of `text` at `level` under each of [`MASKS`], in their order, and its modules
+/// per side.
+fn under_each_mask(text: &[u8], level: EcLevel) -> Option<(Vec<Vec<bool>>, usize)> {
     let bits = qrcode::bits::encode_auto(text, level).ok()?;
     let version = bits.version();
     let (data, ec) = qrcode::ec::construct_codewords(&bits.into_bytes(), version, level).ok()?;
@@ -84,7 +94,7 @@ fn encode(text: &[u8], level: EcLevel) -> Option<(Vec<bool>, usize)> {
     canvas.draw_all_functional_patterns();
     canvas.draw_data(&data, &ec);
     let width = usize::try_from(version.width()).ok()?;
-    MASKS
+    let masked = MASKS
         .iter()
         .map(|&mask| {
             let mut masked = canvas.clone();
@@ -93,10 +103,10 @@ fn encode(text: &[u8], level: EcLevel) -> Option<(Vec<bool>, usize)> {
                 .into_colors()
                 .into_iter()
                 .map(|c| c == Color::Dark)
-                .collect::<Vec<bool>>()
+                .collect()
         })
-        .min_by_key(|dark| penalty(dark, width))
-        .map(|dark| (dark, width))
+        .collect();
+    Some((masked, width))
 }
 
 /// ISO/IEC 18004:2015, 7.8.3.1: the penalty of a masked symbol of `width` × `width` modules
@@ -306,25 +316,11 @@ mod tests {
                 assert_eq!(grids.len(), 1, "{level:?} {text}");
                 let (meta, read) = grids[0].decode().unwrap();
                 assert_eq!(read, text);
-                let least = MASKS
+                let (masked, _) = under_each_mask(text.as_bytes(), level).unwrap();
+                let least = masked
                     .iter()
-                    .map(|&mask| {
-                        let bits = qrcode::bits::encode_auto(text.as_bytes(), level).unwrap();
-                        let version = bits.version();
-                        let (data, ec) =
-                            qrcode::ec::construct_codewords(&bits.into_bytes(), version, level)
-                                .unwrap();
-                        let mut canvas = Canvas::new(version, level);
-                        canvas.draw_all_functional_patterns();
-                        canvas.draw_data(&data, &ec);
-                        canvas.apply_mask(mask);
-                        let d: Vec<bool> = canvas
-                            .into_colors()
-                            .into_iter()
-                            .map(|c| c == Color::Dark)
-                            .collect();
-                        (penalty(&d, width), mask as u16)
-                    })
+                    .zip(MASKS)
+                    .map(|(d, mask)| (penalty(d, width), mask as u16))
                     .min_by_key(|(score, _)| *score)
                     .unwrap();
                 assert_eq!(meta.mask, least.1, "{level:?} {text}");
