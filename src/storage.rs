@@ -33,6 +33,7 @@ pub mod search;
 #[doc(hidden)]
 pub mod sql;
 pub mod sqlite;
+pub mod status_reads;
 pub mod worklist;
 
 pub use document_kind::*;
@@ -176,6 +177,14 @@ impl Store {
         match self {
             Self::Sqlite(r) => r.changes(),
             Self::Postgres(r) => r.changes(),
+        }
+    }
+
+    /// The gathering of this store's status reads.
+    pub fn status_reads(&self) -> &std::sync::Arc<status_reads::StatusReads> {
+        match self {
+            Self::Sqlite(r) => r.status_reads(),
+            Self::Postgres(r) => r.status_reads(),
         }
     }
 

@@ -104,6 +104,13 @@ pub(crate) struct DocumentRow {
     profile_version: Option<String>,
 }
 
+impl DocumentRow {
+    /// The document's id as the row holds it.
+    pub(crate) fn id(&self) -> &str {
+        &self.id
+    }
+}
+
 impl TryFrom<DocumentRow> for Document {
     type Error = StorageError;
     fn try_from(r: DocumentRow) -> Result<Self, StorageError> {

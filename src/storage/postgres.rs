@@ -12,6 +12,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::StorageError;
 use super::changes::Changes;
+use super::status_reads::StatusReads;
 
 pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -19,6 +20,7 @@ pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 pub struct PgRepository {
     pool: PgPool,
     changes: Arc<Changes>,
+    status_reads: Arc<StatusReads>,
     /// False while the migrations wait for a database that did not answer at start.
     migrated: Arc<AtomicBool>,
 }
@@ -71,6 +73,7 @@ impl PgRepository {
             pool,
             migrated,
             changes: Arc::default(),
+            status_reads: Arc::default(),
         })
     }
 
@@ -86,6 +89,10 @@ impl PgRepository {
 
     pub fn changes(&self) -> &Arc<Changes> {
         &self.changes
+    }
+
+    pub fn status_reads(&self) -> &Arc<StatusReads> {
+        &self.status_reads
     }
 }
 

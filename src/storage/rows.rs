@@ -196,6 +196,13 @@ pub(crate) struct DocumentStatusRow {
     driver_photos: i64,
 }
 
+impl DocumentStatusRow {
+    /// The document's id as the row holds it.
+    pub(crate) fn document_id(&self) -> &str {
+        self.meta.id()
+    }
+}
+
 /// The status of a document from its rows (one per sanction of its authorization).
 pub(crate) fn document_status_from_rows(
     rows: Vec<DocumentStatusRow>,

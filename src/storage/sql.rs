@@ -192,23 +192,26 @@ macro_rules! document_status_columns {
     };
 }
 
-/// The tables of [`SELECT_DOCUMENT_STATUS`], the document `$1`.
-macro_rules! document_status_from {
+/// The tables of [`SELECT_DOCUMENT_STATUS`].
+macro_rules! document_status_tables {
     () => {
         " FROM documents d JOIN app_authorizations a ON a.id = d.authorization_id \
     JOIN vehicles v ON v.id = COALESCE((SELECT s.new_vehicle_id FROM app_vehicle_substitutions s \
     WHERE s.authorization_id = a.id AND s.seq = d.substitution_seq), a.vehicle_id) \
     JOIN drivers dr ON dr.id = a.driver_id \
     LEFT JOIN app_authorization_revocations r ON r.authorization_id = a.id \
-    LEFT JOIN app_authorization_sanctions_in_force sa ON sa.authorization_id = a.id WHERE d.id = $1 ORDER BY sa.id"
+    LEFT JOIN app_authorization_sanctions_in_force sa ON sa.authorization_id = a.id"
     };
 }
 
 /// A document with the plate of the car it was issued for, whether a replacement of the
 /// car has superseded it since (APP-ART8-P2), and its authorization's sanctions: one row
 /// per sanction (one row when none), so verification reads it all in one round trip.
-pub const SELECT_DOCUMENT_STATUS: &str =
-    concat!(document_status_columns!(), document_status_from!());
+pub const SELECT_DOCUMENT_STATUS: &str = concat!(
+    document_status_columns!(),
+    document_status_tables!(),
+    " WHERE d.id = $1 ORDER BY sa.id"
+);
 
 /// The events in force an authorization's standing reads, from `events_in_force e`: the
 /// authorization's events of the kinds in `$kinds`, and those of kind `$register_kind` of its
@@ -248,25 +251,51 @@ pub const STANDING_EVENTS: &str = concat!(
     " ORDER BY e.id"
 );
 
-/// [`SELECT_DOCUMENT_STATUS`] with the events of the authorization's standing in one more
-/// column, `standing`: a JSON array of `[entity_type, kind, data]` in the order recorded. The
-/// verification of a ride-hailing document reads it all in one round trip. SQLite.
-pub const SELECT_DOCUMENT_STATUS_STANDING_SQLITE: &str = concat!(
-    document_status_columns!(),
-    ", (SELECT json_group_array(json_array(e.entity_type, e.kind, e.data) ORDER BY e.id) ",
-    standing_events_of_a!(),
-    ") AS standing",
-    document_status_from!()
-);
+/// [`SELECT_DOCUMENT_STATUS`]'s columns and tables with the events of the authorization's
+/// standing in one more column, `standing`: a JSON array of `[entity_type, kind, data]` in the
+/// order recorded; then `$which`, the documents read and their rows' order. SQLite.
+macro_rules! status_standing_sqlite {
+    ($which:expr) => {
+        concat!(
+            document_status_columns!(),
+            ", (SELECT json_group_array(json_array(e.entity_type, e.kind, e.data) ORDER BY e.id) ",
+            standing_events_of_a!(),
+            ") AS standing",
+            document_status_tables!(),
+            $which
+        )
+    };
+}
 /// The same, PostgreSQL.
-pub const SELECT_DOCUMENT_STATUS_STANDING_PG: &str = concat!(
-    document_status_columns!(),
-    ", (SELECT COALESCE(json_agg(json_build_array(e.entity_type, e.kind, e.data) ORDER BY e.id), \
+macro_rules! status_standing_pg {
+    ($which:expr) => {
+        concat!(
+            document_status_columns!(),
+            ", (SELECT COALESCE(json_agg(json_build_array(e.entity_type, e.kind, e.data) ORDER BY e.id), \
     '[]'::json)::text ",
-    standing_events_of_a!(),
-    ") AS standing",
-    document_status_from!()
+            standing_events_of_a!(),
+            ") AS standing",
+            document_status_tables!(),
+            $which
+        )
+    };
+}
+
+/// [`SELECT_DOCUMENT_STATUS`] with the events of the authorization's standing. The
+/// verification of a ride-hailing document reads it all in one round trip. SQLite.
+pub const SELECT_DOCUMENT_STATUS_STANDING_SQLITE: &str =
+    status_standing_sqlite!(" WHERE d.id = $1 ORDER BY sa.id");
+/// The same, PostgreSQL.
+pub const SELECT_DOCUMENT_STATUS_STANDING_PG: &str =
+    status_standing_pg!(" WHERE d.id = $1 ORDER BY sa.id");
+/// [`SELECT_DOCUMENT_STATUS_STANDING_SQLITE`] of the documents listed in `$1` (a JSON array of
+/// ids), each one's rows together: the scans' reads gathered in one statement.
+pub const SELECT_DOCUMENT_STATUSES_STANDING_SQLITE: &str = status_standing_sqlite!(
+    " WHERE d.id IN (SELECT value FROM json_each($1)) ORDER BY d.id, sa.id"
 );
+/// The same, PostgreSQL: `$1` an array of ids.
+pub const SELECT_DOCUMENT_STATUSES_STANDING_PG: &str =
+    status_standing_pg!(" WHERE d.id = ANY($1) ORDER BY d.id, sa.id");
 pub const SELECT_REVOCATION: &str = "SELECT revoked_at, revoked_by, reason FROM app_authorization_revocations \
     WHERE authorization_id = $1";
 pub const AUTHORIZATION_EXISTS: &str = "SELECT COUNT(*) FROM app_authorizations WHERE id = $1";

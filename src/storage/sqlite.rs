@@ -13,6 +13,7 @@ use sqlx::sqlite::{
 
 use super::StorageError;
 use super::changes::Changes;
+use super::status_reads::StatusReads;
 
 pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -20,6 +21,7 @@ pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 pub struct SqliteRepository {
     pool: SqlitePool,
     changes: Arc<Changes>,
+    status_reads: Arc<StatusReads>,
 }
 
 impl SqliteRepository {
@@ -50,6 +52,7 @@ impl SqliteRepository {
         Ok(Self {
             pool,
             changes: Arc::default(),
+            status_reads: Arc::default(),
         })
     }
 
@@ -59,6 +62,10 @@ impl SqliteRepository {
 
     pub fn changes(&self) -> &Arc<Changes> {
         &self.changes
+    }
+
+    pub fn status_reads(&self) -> &Arc<StatusReads> {
+        &self.status_reads
     }
 }
 

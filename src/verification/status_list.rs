@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
+use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -43,6 +44,8 @@ const WAIT_FOR_BUILD: std::time::Duration = std::time::Duration::from_secs(2);
 const RESIGN_AFTER: Duration = Duration::hours(1);
 /// Documents read at once when the whole register is judged.
 const PAGE: i64 = 2_000;
+/// Documents of a page judged at once when the whole register is judged.
+const JUDGED_AT_ONCE: usize = 16;
 /// The change log's rows kept behind the newest: a reader further behind starts over.
 const LOG_KEPT: i64 = 100_000;
 /// Steps between version-2 lists kept for deltas, and the entries they may hold in all.
@@ -308,9 +311,14 @@ async fn refresh(
         let page = store.documents_after(after, PAGE).await?;
         let Some(last) = page.last() else { break };
         after = Some(last.id);
-        for doc in page {
+        // A page's documents judged [`JUDGED_AT_ONCE`] at a time: their status reads are
+        // made together (`storage::status_reads`), and kept in the page's order.
+        let mut verdicts = futures_util::stream::iter(page)
+            .map(|doc| verdict_of(state, doc, now))
+            .buffered(JUDGED_AT_ONCE);
+        while let Some(verdict) = verdicts.next().await {
             judged += 1;
-            judge(state, doc, now, &mut entries).await?;
+            keep(&mut entries, verdict)?;
         }
     }
     state.metrics.status_list_built("full", judged);
@@ -340,11 +348,28 @@ async fn judge(
     now: DateTime<Utc>,
     entries: &mut BTreeMap<Uuid, Listed>,
 ) -> Result<(), Unavailable> {
+    keep(entries, verdict_of(state, doc, now).await)
+}
+
+/// `doc`'s verdict now: its id, whether its validity has lapsed, and the verdict.
+async fn verdict_of(state: &AppState, doc: Document, now: DateTime<Utc>) -> (Uuid, bool, Judged) {
     let id = doc.id;
     let lapsed = doc.valid_until.is_some_and(|u| u < local_date(now));
+    (
+        id,
+        lapsed,
+        lookup(state, Ok(Some(doc)), now, |_| true).await,
+    )
+}
+
+/// A verdict kept in `entries` when it is not `valid`.
+fn keep(
+    entries: &mut BTreeMap<Uuid, Listed>,
+    (id, lapsed, judged): (Uuid, bool, Judged),
+) -> Result<(), Unavailable> {
     let Judged {
         verdict, document, ..
-    } = lookup(state, Ok(Some(doc)), now, |_| true).await;
+    } = judged;
     match verdict {
         Verdict::Valid => {
             entries.remove(&id);

@@ -651,3 +651,99 @@ async fn the_version_2_list_sends_a_delta_since_the_list_held_and_leaves_out_the
     whole.sort_by_key(|e| e.document_id);
     assert_eq!(held.into_values().collect::<Vec<_>>(), whole);
 }
+
+/// Status reads made together (the scans' gathering) answer each document with its own rows:
+/// the same status and standing as each read alone, for the documents of an authorization with
+/// two sanctions, of a revoked one and of a plain one, in any order, repeated, and with one the
+/// register does not hold; and reads started at once through the gathering agree too.
+#[tokio::test]
+async fn gathered_status_reads_answer_each_document_with_its_own_rows() {
+    use selo::standing::ride_hailing::{
+        STANDING_AUTHORIZATION_KINDS as KINDS, STANDING_REGISTER_KIND as REGISTER,
+    };
+    let app = spawn_app().await;
+    let sanctioned = app.granted_to(0).await;
+    let revoked = app.granted_to(1).await;
+    let plain = app.granted_to(2).await;
+    let path = format!(
+        "/api/v1/app-authorizations/{}/sanctions",
+        sanctioned["id"].as_str().unwrap()
+    );
+    for (from, reason) in [("2026-12-01", "Primeira"), ("2027-02-01", "Segunda")] {
+        let body = json!({"kind": "suspension", "effective_from": from, "days": 10,
+                          "reason": reason, "legal_basis": "art. 26, §1º"});
+        let res = app.post(&path, &body).await;
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+    }
+    revoke(&app, &revoked).await;
+    let mut ids: Vec<uuid::Uuid> = [&plain, &revoked, &sanctioned]
+        .iter()
+        .flat_map(|g| g["documents"].as_array().unwrap().clone())
+        .map(|d| d["id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 6);
+    let unknown = uuid::Uuid::new_v4();
+    ids.push(unknown);
+    ids.push(ids[0]);
+    let store = app.store().await;
+    let alone = |id| {
+        let store = store.clone();
+        async move {
+            store
+                .document_status_standing_alone(id, KINDS, REGISTER)
+                .await
+                .unwrap()
+                .map(|(status, events)| format!("{status:?} {events:?}"))
+        }
+    };
+    let together = store
+        .document_statuses_standing(&ids, KINDS, REGISTER)
+        .await
+        .unwrap();
+    assert_eq!(
+        together.len(),
+        6,
+        "one entry a document held, none for {unknown}"
+    );
+    let mut sanctions = 0;
+    for id in &ids {
+        let read = together
+            .get(id)
+            .map(|(status, events)| format!("{status:?} {events:?}"));
+        assert_eq!(read, alone(*id).await, "document {id}");
+        sanctions += together.get(id).map_or(0, |(s, _)| s.sanctions.len());
+    }
+    // The sanctioned authorization's two documents (one of them asked twice: ids[0] is plain).
+    assert_eq!(
+        sanctions, 4,
+        "each of its two documents with both sanctions"
+    );
+
+    let gathered = futures_util::future::join_all(ids.iter().rev().chain(ids.iter()).map(|id| {
+        let store = store.clone();
+        let id = *id;
+        async move {
+            let read = store
+                .document_status_standing(id, KINDS, REGISTER)
+                .await
+                .unwrap();
+            (
+                id,
+                read.map(|(status, events)| format!("{status:?} {events:?}")),
+            )
+        }
+    }))
+    .await;
+    for (id, read) in gathered {
+        assert_eq!(
+            read,
+            alone(id).await,
+            "document {id}, read at once with the others"
+        );
+    }
+}
