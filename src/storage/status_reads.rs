@@ -99,7 +99,9 @@ async fn gather(mut inbox: mpsc::UnboundedReceiver<Request>) {
 /// own document's rows.
 async fn read_batch(batch: Vec<Request>) {
     let mut by_kinds: HashMap<StandingKinds, Vec<Request>> = HashMap::new();
-    for r in batch {
+    // A read whose caller stopped waiting (its deadline passed while the register was busy)
+    // is not made: under overload the queue sheds what no one will read.
+    for r in batch.into_iter().filter(|r| !r.reply.is_closed()) {
         by_kinds.entry(r.kinds).or_default().push(r);
     }
     for ((authorization_kinds, register_kind), requests) in by_kinds {
