@@ -109,8 +109,10 @@ pub struct Assembly {
 impl Assembly {
     pub fn new(state: AppState) -> Self {
         Self {
+            verdicts: web::Data::new(crate::verification::cache::VerdictCache::new(
+                state.settings.limits.resident_verdicts,
+            )),
             state: web::Data::new(state),
-            verdicts: web::Data::new(crate::verification::cache::VerdictCache::default()),
         }
     }
 

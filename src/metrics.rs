@@ -84,6 +84,20 @@ fn status_list_counters(
     (status_list_builds, status_list_judged)
 }
 
+/// A gauge, registered.
+fn gauge(registry: &mut Registry, name: &str, help: &str) -> Gauge {
+    let g = Gauge::default();
+    registry.register(name, help, g.clone());
+    g
+}
+
+/// A plain counter, registered.
+fn counter(registry: &mut Registry, name: &str, help: &str) -> Counter<u64, AtomicU64> {
+    let c = Counter::default();
+    registry.register(name, help, c.clone());
+    c
+}
+
 /// Signature timestamps asked of the time-stamping authority, and revocation data sought for
 /// the DSS, by outcome.
 struct SigningCounters {
@@ -129,6 +143,7 @@ pub struct Metrics {
     status_list_judged: Counter<u64, AtomicU64>,
     signing: SigningCounters,
     database_errors: Counter<u64, AtomicU64>,
+    status_from_memory: Counter<u64, AtomicU64>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -183,11 +198,6 @@ impl Metrics {
             "Requests refused with 429, by class of limit",
             rate_limited.clone(),
         );
-        let gauge = |registry: &mut Registry, name: &str, help: &str| {
-            let g = Gauge::default();
-            registry.register(name, help, g.clone());
-            g
-        };
         let pool_size = gauge(
             &mut registry,
             "db_pool_connections",
@@ -220,11 +230,15 @@ impl Metrics {
         );
         let (status_list_builds, status_list_judged) = status_list_counters(&mut registry);
         let signing = signing_counters(&mut registry);
-        let database_errors = Counter::default();
-        registry.register(
+        let database_errors = counter(
+            &mut registry,
             "metrics_database_errors",
             "Scrapes whose database readings failed",
-            database_errors.clone(),
+        );
+        let status_from_memory = counter(
+            &mut registry,
+            "verify_status_from_memory",
+            "Scans whose document's status was the verdict kept in memory for the day",
         );
         Self {
             registry,
@@ -244,7 +258,13 @@ impl Metrics {
             status_list_judged,
             signing,
             database_errors,
+            status_from_memory,
         }
+    }
+
+    /// A scan answered with the verdict kept in memory for its document.
+    pub fn status_from_memory(&self) {
+        self.status_from_memory.inc();
     }
 
     /// A status list brought up to date (`full` or `incremental`), judging `judged` documents.

@@ -263,6 +263,10 @@ pub struct Limits {
     /// `SELO_REPORT_RETENTION_DAYS`, default 730: a passenger's report is deleted this many
     /// days after the Ouvidoria closed it (its contact e-mail, when it is closed).
     pub report_retention_days: i64,
+    /// `SELO_RESIDENT_VERDICTS`, default 1,000,000: ride-hailing documents whose verdict a
+    /// node keeps in memory for the day (≈ 65 bytes each, up to twice that with the table's
+    /// slack); 0 keeps none.
+    pub resident_verdicts: usize,
 }
 
 /// Requests per minute and client address; 0 turns a limit off.
@@ -304,6 +308,74 @@ impl Default for Rates {
     }
 }
 
+impl Limits {
+    fn from_env(var: &impl Fn(&str) -> Option<String>) -> Self {
+        Self {
+            pdf_verify_slots: var("SELO_PDF_VERIFY_SLOTS")
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(Limits::default().pdf_verify_slots),
+            upload_deadline: var("SELO_UPLOAD_DEADLINE_SECS")
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .map_or(
+                    Limits::default().upload_deadline,
+                    std::time::Duration::from_secs,
+                ),
+            reservation_timeout: var("SELO_RESERVATION_TIMEOUT_SECS")
+                .and_then(|v| v.parse().ok())
+                .map_or(
+                    Limits::default().reservation_timeout,
+                    std::time::Duration::from_secs,
+                ),
+            request_deadline: var("SELO_REQUEST_DEADLINE_SECS")
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .map_or(
+                    Limits::default().request_deadline,
+                    std::time::Duration::from_secs,
+                ),
+            filing_file_bytes: var("SELO_FILING_FILE_MAX_MB")
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|n| *n > 0)
+                .map_or(Limits::default().filing_file_bytes, |mb| mb * 1024 * 1024),
+            filing_files: var("SELO_FILING_MAX_FILES")
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(Limits::default().filing_files),
+            platform_file_bytes: var("SELO_PLATFORM_FILE_MAX_MB")
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|n| *n > 0)
+                .map_or(Limits::default().platform_file_bytes, |mb| mb * 1024 * 1024),
+            report_retention_days: var("SELO_REPORT_RETENTION_DAYS")
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(Limits::default().report_retention_days),
+            resident_verdicts: var("SELO_RESIDENT_VERDICTS")
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(Limits::default().resident_verdicts),
+            rates: {
+                let d = Rates::default();
+                let rate = |k: &str, default: u32| {
+                    var(k)
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(default)
+                };
+                Rates {
+                    verify: rate("SELO_RATE_VERIFY_PER_MINUTE", d.verify),
+                    code: rate("SELO_RATE_CODE_PER_MINUTE", d.code),
+                    upload: rate("SELO_RATE_UPLOAD_PER_MINUTE", d.upload),
+                    report: rate("SELO_RATE_REPORT_PER_MINUTE", d.report),
+                    auth_failures: rate("SELO_RATE_AUTH_FAILURES_PER_MINUTE", d.auth_failures),
+                }
+            },
+            trusted_proxies: var("SELO_TRUSTED_PROXIES")
+                .map(|v| v.split(',').filter_map(|a| a.trim().parse().ok()).collect())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Self {
@@ -317,6 +389,7 @@ impl Default for Limits {
             filing_files: 12,
             platform_file_bytes: 20 * 1024 * 1024,
             report_retention_days: 730,
+            resident_verdicts: 1_000_000,
         }
     }
 }
@@ -466,66 +539,7 @@ impl Settings {
             workers: var("SELO_WORKERS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(cpus),
-            limits: Limits {
-                pdf_verify_slots: var("SELO_PDF_VERIFY_SLOTS")
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .unwrap_or(Limits::default().pdf_verify_slots),
-                upload_deadline: var("SELO_UPLOAD_DEADLINE_SECS")
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .map_or(
-                        Limits::default().upload_deadline,
-                        std::time::Duration::from_secs,
-                    ),
-                reservation_timeout: var("SELO_RESERVATION_TIMEOUT_SECS")
-                    .and_then(|v| v.parse().ok())
-                    .map_or(
-                        Limits::default().reservation_timeout,
-                        std::time::Duration::from_secs,
-                    ),
-                request_deadline: var("SELO_REQUEST_DEADLINE_SECS")
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .map_or(
-                        Limits::default().request_deadline,
-                        std::time::Duration::from_secs,
-                    ),
-                filing_file_bytes: var("SELO_FILING_FILE_MAX_MB")
-                    .and_then(|v| v.parse::<usize>().ok())
-                    .filter(|n| *n > 0)
-                    .map_or(Limits::default().filing_file_bytes, |mb| mb * 1024 * 1024),
-                filing_files: var("SELO_FILING_MAX_FILES")
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .unwrap_or(Limits::default().filing_files),
-                platform_file_bytes: var("SELO_PLATFORM_FILE_MAX_MB")
-                    .and_then(|v| v.parse::<usize>().ok())
-                    .filter(|n| *n > 0)
-                    .map_or(Limits::default().platform_file_bytes, |mb| mb * 1024 * 1024),
-                report_retention_days: var("SELO_REPORT_RETENTION_DAYS")
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .unwrap_or(Limits::default().report_retention_days),
-                rates: {
-                    let d = Rates::default();
-                    let rate = |k: &str, default: u32| {
-                        var(k)
-                            .and_then(|v| v.trim().parse().ok())
-                            .unwrap_or(default)
-                    };
-                    Rates {
-                        verify: rate("SELO_RATE_VERIFY_PER_MINUTE", d.verify),
-                        code: rate("SELO_RATE_CODE_PER_MINUTE", d.code),
-                        upload: rate("SELO_RATE_UPLOAD_PER_MINUTE", d.upload),
-                        report: rate("SELO_RATE_REPORT_PER_MINUTE", d.report),
-                        auth_failures: rate("SELO_RATE_AUTH_FAILURES_PER_MINUTE", d.auth_failures),
-                    }
-                },
-                trusted_proxies: var("SELO_TRUSTED_PROXIES")
-                    .map(|v| v.split(',').filter_map(|a| a.trim().parse().ok()).collect())
-                    .unwrap_or_default(),
-            },
+            limits: Limits::from_env(&var),
             mail: Mail::from_env(&var),
             webhooks: Webhooks::from_env(&var),
             oidc: Oidc::from_env(&var),

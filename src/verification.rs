@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod documents;
 pub mod inspector;
+pub mod resident;
 pub mod status_list;
 pub mod validator;
 
@@ -295,32 +296,77 @@ pub fn live_verdict(
     } else {
         verdict
     };
-    let doc = PublicDocument {
+    let first_name = first_name(&status.driver_name);
+    let doc = RideHailingShown {
         kind: status.meta.kind,
-        number: status.meta.number.clone(),
-        plate: status.plate.formatted(),
+        number: &status.meta.number,
+        plate: &status.plate,
         valid_until: status.valid_until,
-        status: LiveStatus::RideHailing(s),
-        company: None,
-        facts_hold: None,
+        token: &status.meta.token,
+        status: s,
         suspended_until,
-        vehicle: Some(PublicVehicle {
-            make: status.car.make.clone(),
-            model: status.car.model.clone(),
-            color: Some(status.car.color.clone()),
-            body: None,
-        }),
-        // The driver only while the authorization is in force (a passenger told
-        // not to board needs no name); the photo's URL carries the document's own signed
-        // token, so no one reaches a photo without the sticker.
-        driver: (verdict == Verdict::Valid).then(|| PublicDriver {
-            first_name: first_name(&status.driver_name),
-            photo_url: status
-                .driver_photo
-                .then(|| format!("/api/v1/verify/{}/photo", status.meta.token)),
-        }),
-    };
+        make: &status.car.make,
+        model: &status.car.model,
+        color: Some(&status.car.color),
+        first_name: Some(&first_name),
+        photo: status.driver_photo,
+    }
+    .document(verdict);
     (verdict, doc)
+}
+
+/// What the public tier shows of a ride-hailing authorization or sticker: the token's own
+/// fields, the authorization's status and what a passenger compares with the car and the
+/// driver in front of them. One shape whether read from the register or kept in memory.
+pub(crate) struct RideHailingShown<'a> {
+    pub kind: DocumentKind,
+    pub number: &'a str,
+    pub plate: &'a crate::domain::ids::Plate,
+    pub valid_until: NaiveDate,
+    /// The document's own signed token (the photo's URL carries it).
+    pub token: &'a str,
+    pub status: AuthorizationStatus,
+    pub suspended_until: Option<NaiveDate>,
+    pub make: &'a str,
+    pub model: &'a str,
+    pub color: Option<&'a str>,
+    /// The driver's first name (shown only while the verdict is `valid`).
+    pub first_name: Option<&'a str>,
+    /// Whether a photo of the driver is on file.
+    pub photo: bool,
+}
+
+impl RideHailingShown<'_> {
+    pub(crate) fn document(&self, verdict: Verdict) -> PublicDocument {
+        PublicDocument {
+            kind: self.kind,
+            number: self.number.to_owned(),
+            plate: self.plate.formatted(),
+            valid_until: self.valid_until,
+            status: LiveStatus::RideHailing(self.status),
+            company: None,
+            facts_hold: None,
+            suspended_until: self.suspended_until,
+            vehicle: Some(PublicVehicle {
+                make: self.make.to_owned(),
+                model: self.model.to_owned(),
+                color: self.color.map(str::to_owned),
+                body: None,
+            }),
+            // The driver only while the authorization is in force (a passenger told
+            // not to board needs no name); the photo's URL carries the document's own signed
+            // token, so no one reaches a photo without the sticker.
+            driver: (verdict == Verdict::Valid)
+                .then_some(self.first_name)
+                .flatten()
+                .map(|first_name| PublicDriver {
+                    first_name: first_name.to_owned(),
+                    photo_url: self
+                        .photo
+                        .then(|| format!("/api/v1/verify/{}/photo", self.token)),
+                }),
+        }
+    }
 }
 
 /// Verdict of the live status of a charter document (Lei 4.937/2025), with the change
@@ -394,6 +440,7 @@ async fn lookup(
     state: &AppState,
     doc: Result<Option<Document>, StorageError>,
     now: DateTime<Utc>,
+    resident: Option<&resident::ResidentVerdicts>,
     matches: impl Fn(&Document) -> bool,
 ) -> Judged {
     let doc = match doc {
@@ -406,7 +453,10 @@ async fn lookup(
     };
     let live = match doc.kind {
         DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker => {
-            ride_hailing_verdict(state, doc.id, now, |s| same_car_and_validity(&doc, s)).await
+            ride_hailing_verdict_until(state, doc.id, now, None, resident, |s| {
+                same_car_and_validity(&doc, s)
+            })
+            .await
         }
         DocumentKind::RideHailingCertidao => {
             documents::ride_hailing_certidao_verdict(state, &doc, now).await
@@ -443,25 +493,19 @@ fn outcome_of(live: Result<Option<(Verdict, PublicDocument, String)>, StorageErr
 /// The ride-hailing authorization or sticker `id` now, if `matches` accepts the register's
 /// view of it: its authorization's sanctions, register acts and vistorias, and whether a car
 /// replacement superseded it. One query reads the document with its authorization, car,
-/// sanctions and acts: the verification hot path.
-async fn ride_hailing_verdict(
-    state: &AppState,
-    id: uuid::Uuid,
-    now: DateTime<Utc>,
-    matches: impl Fn(&DocumentStatus) -> bool,
-) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
-    ride_hailing_verdict_until(state, id, now, None, matches).await
-}
-
-/// The same; `replaced_until`: only the replacements of the car in effect by then count
-/// (a reading as of a past instant).
+/// sanctions and acts: the verification hot path. `replaced_until`: only the replacements of
+/// the car in effect by then count (a reading as of a past instant); otherwise the verdict is
+/// kept in `resident`, when given, for the day.
 async fn ride_hailing_verdict_until(
     state: &AppState,
     id: uuid::Uuid,
     now: DateTime<Utc>,
     replaced_until: Option<DateTime<Utc>>,
+    resident: Option<&resident::ResidentVerdicts>,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
+    // Read before the register: a verdict kept in memory is stale after any act logged later.
+    let read_seq = state.store.changes().read_point();
     let Some((mut status, events)) = state
         .store
         .document_status_standing(id, STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND)
@@ -480,6 +524,9 @@ async fn ride_hailing_verdict_until(
     }
     let (inspection, _) = standing_of(state, &events, status.granted_at, now, None).await?;
     let (verdict, document) = live_verdict(&status, inspection, now);
+    if let (None, Some(resident), Some(read_seq)) = (replaced_until, resident, read_seq) {
+        resident.record(&status, read_seq, now, verdict, &document);
+    }
     Ok(Some((verdict, document, format!("d:{}", status.driver_id))))
 }
 
@@ -525,7 +572,7 @@ async fn token_verdict(
     if let Some(hit) = cache.fresh(raw, changes, now) {
         return hit;
     }
-    let (v, scope) = match computed(raw, keys, state, now, false).await {
+    let (v, scope) = match computed(raw, keys, state, now, false, Some(&cache.resident)).await {
         Ok(v) => v,
         // Never with `as_of` false; a document unknown to the register if it were.
         Err(NotYetIssued) => (
@@ -575,7 +622,9 @@ pub async fn verify_token_as_of(
     state: &AppState,
     at: DateTime<Utc>,
 ) -> Result<Verification, NotYetIssued> {
-    computed(raw, keys, state, at, true).await.map(|(v, _)| v)
+    computed(raw, keys, state, at, true, None)
+        .await
+        .map(|(v, _)| v)
 }
 
 /// The signature, then the status at `now`, with the change log's scope of that status;
@@ -587,6 +636,7 @@ async fn computed(
     state: &AppState,
     now: DateTime<Utc>,
     as_of: bool,
+    resident: Option<&resident::ResidentVerdicts>,
 ) -> Result<(Verification, Option<String>), NotYetIssued> {
     let store = &state.store;
     let outcome = |verdict, document| Verification {
@@ -623,18 +673,30 @@ async fn computed(
         DocumentKind::parse(&payload.kind),
         Some(DocumentKind::RideHailingAuthorization | DocumentKind::RideHailingSticker)
     );
+    // The day's verdict kept in memory, never for a past instant.
+    let resident = resident.filter(|_| !as_of);
+    if ride_hailing
+        && let Some(judged) = resident.and_then(|r| r.judged(raw, &payload, store.changes(), now))
+    {
+        state.metrics.status_from_memory();
+        return Ok(answered(now, judged));
+    }
     let status = async {
         if ride_hailing {
             let replaced_until = as_of.then_some(now);
-            let live =
-                ride_hailing_verdict_until(state, payload.document_id, now, replaced_until, |s| {
-                    token_matches_status(&payload, s)
-                })
-                .await;
+            let live = ride_hailing_verdict_until(
+                state,
+                payload.document_id,
+                now,
+                replaced_until,
+                resident,
+                |s| token_matches_status(&payload, s),
+            )
+            .await;
             outcome_of(live)
         } else {
             let doc = store.document(payload.document_id).await;
-            lookup(state, doc, now, |d| token_matches(&payload, d)).await
+            lookup(state, doc, now, None, |d| token_matches(&payload, d)).await
         }
     };
     Ok(within_status_deadline(now, status).await)
@@ -654,22 +716,27 @@ async fn within_status_deadline(
             verdict: Verdict::StatusUnavailable,
             ..
         }) => (Verification::unavailable(now), None),
-        Ok(j) => (
-            Verification {
-                verdict: j.verdict,
-                checked_at: now,
-                document: j.document,
-                reason: None,
-                last_known: None,
-                record: None,
-            },
-            j.scope,
-        ),
+        Ok(j) => answered(now, j),
         Err(_) => {
             tracing::error!("verification: the register did not answer in time");
             (Verification::unavailable(now), None)
         }
     }
+}
+
+/// The answer of a verdict judged, with the change log's scope of its status.
+fn answered(now: DateTime<Utc>, j: Judged) -> (Verification, Option<String>) {
+    (
+        Verification {
+            verdict: j.verdict,
+            checked_at: now,
+            document: j.document,
+            reason: None,
+            last_known: None,
+            record: None,
+        },
+        j.scope,
+    )
 }
 
 /// Looks up the short code printed under the QR (`K7Q-29X-HM6`, typed in any case).
@@ -701,7 +768,14 @@ async fn code_verdict(raw: &str, state: &AppState, now: DateTime<Utc>) -> Verifi
         }
     };
     within_status_deadline(now, async {
-        lookup(state, store.document_by_code(&code).await, now, |_| true).await
+        lookup(
+            state,
+            store.document_by_code(&code).await,
+            now,
+            None,
+            |_| true,
+        )
+        .await
     })
     .await
     .0
@@ -883,7 +957,7 @@ pub async fn verify_pdf_upload(
     let doc = store.document_by_sha256(&verified.sha256).await;
     let Judged {
         verdict, document, ..
-    } = lookup(state, doc, now, |_| true).await;
+    } = lookup(state, doc, now, None, |_| true).await;
     // Say what was checked. A genuine signature over bytes selo never issued (a bit
     // flipped in the unsigned padding, say) must not read as if the document were fine.
     let detail = match verdict {

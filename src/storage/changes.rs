@@ -48,6 +48,8 @@ struct Applied {
     /// The last sequence number of a scope no longer remembered: what was read before it
     /// cannot be told fresh by scope.
     forgotten: i64,
+    /// When the log was last read from the database.
+    read_at: Option<Instant>,
 }
 
 /// How long a scope's last change is surely remembered; past [`REMEMBER_AT_MOST`] scopes,
@@ -55,6 +57,10 @@ struct Applied {
 const REMEMBER: Duration = Duration::from_mins(20);
 /// Past this many scopes remembered, those older than [`REMEMBER`] are forgotten.
 const REMEMBER_AT_MOST: usize = 20_000;
+/// How often a reader catching up reads the log even when no commit is known: a commit this
+/// node was not told of (a notification lost between nodes, another process's write) is
+/// known within this much.
+pub const READ_AGAIN_AFTER: Duration = Duration::from_secs(1);
 /// Rows read from the log at once; more than this behind, everything is taken as touched.
 pub const READ_AT_MOST: i64 = 10_000;
 
@@ -82,6 +88,21 @@ impl Changes {
         (a.seen == self.seen.load(Ordering::Acquire))
             .then_some(a.seq)
             .flatten()
+    }
+
+    /// The read point, if the log was also read from the database under `within` ago.
+    fn read_point_within(&self, within: Duration) -> Option<i64> {
+        let a = self.lock();
+        (a.seen == self.seen.load(Ordering::Acquire)
+            && a.read_at.is_some_and(|at| at.elapsed() < within))
+        .then_some(a.seq)
+        .flatten()
+    }
+
+    /// Whether the log is read up to every commit known, from the database under `within`
+    /// ago: what an answer kept without an age limit needs.
+    pub fn read_from_database_within(&self, within: Duration) -> bool {
+        self.read_point_within(within).is_some()
     }
 
     /// Whether a change logged after `read_seq` touched `scope` (`None`: any change).
@@ -156,6 +177,7 @@ impl Changes {
         }
         a.seq = Some(a.seq.unwrap_or(0).max(last));
         a.seen = seen;
+        a.read_at = Some(now);
     }
 }
 
@@ -179,14 +201,15 @@ impl Changes {
 
 impl Store {
     /// The change log read up to every commit this node knows of: its last sequence number.
-    /// Cheap when nothing was committed since the last read (no query).
+    /// Cheap when nothing was committed since the last read (no query), but read again
+    /// [`READ_AGAIN_AFTER`] after the last read, for commits this node was not told of.
     pub async fn changes_caught_up(&self) -> Result<i64, StorageError> {
         let changes = self.changes();
-        if let Some(seq) = changes.read_point() {
+        if let Some(seq) = changes.read_point_within(READ_AGAIN_AFTER) {
             return Ok(seq);
         }
         let _reading = changes.reading.lock().await;
-        if let Some(seq) = changes.read_point() {
+        if let Some(seq) = changes.read_point_within(READ_AGAIN_AFTER) {
             return Ok(seq);
         }
         let seen = changes.seen.load(Ordering::Acquire);

@@ -119,20 +119,28 @@ pub struct VerdictCache {
     pub(super) status_list: tokio::sync::Mutex<Option<Built>>,
     /// The last lists built (versions 1 and 2), served while a long build holds the lock.
     pub(super) last_built: std::sync::Mutex<Option<(SignedList, SignedList)>>,
+    /// The day's verdicts of ride-hailing documents, by document.
+    pub(super) resident: super::resident::ResidentVerdicts,
 }
 
 impl Default for VerdictCache {
     fn default() -> Self {
+        Self::new(crate::settings::Limits::default().resident_verdicts)
+    }
+}
+
+impl VerdictCache {
+    /// A cache keeping the day's verdicts of at most `resident` ride-hailing documents.
+    pub fn new(resident: usize) -> Self {
         Self {
             entries: RwLock::default(),
             computing: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
             status_list: tokio::sync::Mutex::new(None),
             last_built: std::sync::Mutex::new(None),
+            resident: super::resident::ResidentVerdicts::new(resident),
         }
     }
-}
 
-impl VerdictCache {
     /// Waits (briefly) for the right to compute `token`'s answer; then check [`Self::fresh`]
     /// again, another scan may have filled it. `None` when the wait ran out: compute anyway.
     pub async fn compute_turn(&self, token: &str) -> Option<tokio::sync::MutexGuard<'_, ()>> {

@@ -29,6 +29,7 @@ use uuid::Uuid;
 
 pub use super::cache::SignedList;
 use super::cache::{Built, Listed, Step, VerdictCache};
+use super::resident::ResidentVerdicts;
 use super::{Judged, Verdict, lookup};
 use crate::domain::dates::local_date;
 use crate::signing::status_list::{self, StatusDelta, StatusEntry, StatusList};
@@ -224,7 +225,7 @@ async fn bring_up_to_date(
     {
         return true;
     }
-    match refresh(state, kept.as_ref(), generation, now).await {
+    match refresh(state, &cache.resident, kept.as_ref(), generation, now).await {
         Ok(Some(built)) => {
             *cache
                 .last_built
@@ -270,6 +271,7 @@ impl From<StorageError> for Unavailable {
 /// under [`RESIGN_AFTER`] ago, was built.
 async fn refresh(
     state: &AppState,
+    resident: &ResidentVerdicts,
     old: Option<&Built>,
     generation: u64,
     now: DateTime<Utc>,
@@ -289,7 +291,7 @@ async fn refresh(
             for scope in scopes {
                 for doc in store.documents_of_scope(scope).await? {
                     judged.insert(doc.id);
-                    judge(state, doc, now, &mut entries).await?;
+                    judge(state, resident, doc, now, &mut entries).await?;
                 }
             }
             let seq = rows.last().map_or(old.seq, |(s, _)| *s);
@@ -314,7 +316,7 @@ async fn refresh(
         // A page's documents judged [`JUDGED_AT_ONCE`] at a time: their status reads are
         // made together (`storage::status_reads`), and kept in the page's order.
         let mut verdicts = futures_util::stream::iter(page)
-            .map(|doc| verdict_of(state, doc, now))
+            .map(|doc| verdict_of(state, resident, doc, now))
             .buffered(JUDGED_AT_ONCE);
         while let Some(verdict) = verdicts.next().await {
             judged += 1;
@@ -344,21 +346,27 @@ async fn refresh(
 /// `doc`'s verdict now, kept in `entries` when it is not `valid`.
 async fn judge(
     state: &AppState,
+    resident: &ResidentVerdicts,
     doc: Document,
     now: DateTime<Utc>,
     entries: &mut BTreeMap<Uuid, Listed>,
 ) -> Result<(), Unavailable> {
-    keep(entries, verdict_of(state, doc, now).await)
+    keep(entries, verdict_of(state, resident, doc, now).await)
 }
 
 /// `doc`'s verdict now: its id, whether its validity has lapsed, and the verdict.
-async fn verdict_of(state: &AppState, doc: Document, now: DateTime<Utc>) -> (Uuid, bool, Judged) {
+async fn verdict_of(
+    state: &AppState,
+    resident: &ResidentVerdicts,
+    doc: Document,
+    now: DateTime<Utc>,
+) -> (Uuid, bool, Judged) {
     let id = doc.id;
     let lapsed = doc.valid_until.is_some_and(|u| u < local_date(now));
     (
         id,
         lapsed,
-        lookup(state, Ok(Some(doc)), now, |_| true).await,
+        lookup(state, Ok(Some(doc)), now, Some(resident), |_| true).await,
     )
 }
 

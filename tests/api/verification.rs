@@ -6,7 +6,7 @@ use selo::signing::keys::ActiveKey;
 use selo::signing::token::{self, TokenPayload};
 use serde_json::{Value, json};
 
-use crate::helpers::{PUBLIC_URL, qr_codes, spawn_app, token_of};
+use crate::helpers::{PUBLIC_URL, qr_codes, spawn_app, sticker_url, token_of};
 
 #[tokio::test]
 async fn sticker_qr_scanned_from_the_rendered_page_verifies_valid() {
@@ -447,8 +447,20 @@ async fn the_signed_status_list_lists_what_is_not_in_force() {
 /// The status list's counters in a scrape: lists built in full, incrementally, and the
 /// documents judged in all.
 async fn status_list_counters(app: &crate::helpers::TestApp, operator: &str) -> (u64, u64, u64) {
-    let text = app
-        .client
+    let text = scrape(app, operator).await;
+    (
+        counter(&text, r#"selo_status_list_builds_total{kind="full"}"#),
+        counter(
+            &text,
+            r#"selo_status_list_builds_total{kind="incremental"}"#,
+        ),
+        counter(&text, "selo_status_list_judged_documents_total"),
+    )
+}
+
+/// The metrics' page, as the operator reads it.
+async fn scrape(app: &crate::helpers::TestApp, operator: &str) -> String {
+    app.client
         .get(app.url("/metrics"))
         .bearer_auth(operator)
         .send()
@@ -456,17 +468,14 @@ async fn status_list_counters(app: &crate::helpers::TestApp, operator: &str) -> 
         .unwrap()
         .text()
         .await
-        .unwrap();
-    let value = |prefix: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(prefix))
-            .map_or(0, |v| v.trim().parse::<u64>().unwrap())
-    };
-    (
-        value(r#"selo_status_list_builds_total{kind="full"} "#),
-        value(r#"selo_status_list_builds_total{kind="incremental"} "#),
-        value("selo_status_list_judged_documents_total "),
-    )
+        .unwrap()
+}
+
+/// A counter's value in a scrape (0 before it first counts).
+fn counter(text: &str, name: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0, |v| v.trim().parse::<u64>().unwrap())
 }
 
 /// Three drivers granted, and the keys that verify what the service signs.
@@ -540,7 +549,7 @@ async fn after_an_act_the_status_list_judges_only_the_documents_it_touched() {
 }
 
 /// The list kept up to date act by act says of every document what a scan of it says
-/// (read from the register, not from memory): a revocation, a suspension and a vistoria later,
+/// (read from the register): a revocation, a suspension and a vistoria later,
 /// the revoked and suspended documents, and none of those still valid.
 #[tokio::test]
 async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
@@ -558,8 +567,8 @@ async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
     assert!(res.status().is_success(), "{}", res.text().await.unwrap());
     let entries = status_list_entries(&app).await;
 
-    // Past the verification cache's freshness: each scan reads the register.
-    app.clock.advance(chrono::Duration::seconds(6));
+    // By the printed code, which reads the register every time (a token's scan may answer
+    // with what the list's own reading kept in memory).
     let mut scanned = Vec::new();
     for grant in &grants {
         for doc in grant["documents"].as_array().unwrap() {
@@ -567,7 +576,8 @@ async fn the_status_list_kept_by_acts_agrees_with_a_scan_of_every_document() {
             let id = selo::signing::token::verify(&token, &keys)
                 .unwrap()
                 .document_id;
-            let verdict = app.verify(&token).await.1["verdict"]
+            let code = doc["verification_code"].as_str().unwrap();
+            let verdict = app.get_json(&format!("/api/v1/verify/code/{code}")).await["verdict"]
                 .as_str()
                 .unwrap()
                 .to_owned();
@@ -746,4 +756,68 @@ async fn gathered_status_reads_answer_each_document_with_its_own_rows() {
             "document {id}, read at once with the others"
         );
     }
+}
+
+/// A sticker read from the register once today answers later scans from memory (the counter
+/// says so) exactly as the register did; an act on its driver makes the next scan read the
+/// register again and say so at once, and the next legal day reads it again too.
+#[tokio::test]
+async fn a_verdict_kept_in_memory_answers_as_the_register_until_an_act_or_the_day_changes_it() {
+    const OPERATOR: &str = "operador-da-memoria-0123456789";
+    let app = crate::helpers::spawn_app_tuned(|s| s.metrics_token = Some(OPERATOR.into())).await;
+    let grant = app.granted().await;
+    let token = token_of(&sticker_url(&grant));
+    let from_memory = || async {
+        counter(
+            &scrape(&app, OPERATOR).await,
+            "selo_verify_status_from_memory_total",
+        )
+    };
+    let scanned = |v: Value| {
+        let mut v = v;
+        v.as_object_mut().unwrap().remove("checked_at");
+        v
+    };
+    // Past the verification cache's freshness, which answers a token scanned again by itself.
+    let past_cache = || app.clock.advance(chrono::Duration::seconds(6));
+
+    let (status, read) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(read["verdict"], "valid", "{read}");
+    assert!(
+        read["document"]["driver"]["first_name"].is_string(),
+        "{read}"
+    );
+    assert_eq!(from_memory().await, 0, "the first scan reads the register");
+    past_cache();
+    let (_, kept) = app.verify(&token).await;
+    assert_eq!(from_memory().await, 1);
+    assert_eq!(scanned(kept), scanned(read));
+
+    // An act on the driver: the very next scan reads the register.
+    let res = suspend_for_five_days(&app, &grant).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "{}",
+        res.text().await.unwrap()
+    );
+    let (_, suspended) = app.verify(&token).await;
+    assert_eq!(suspended["verdict"], "suspended", "{suspended}");
+    assert!(
+        suspended["document"]["suspended_until"].is_string(),
+        "{suspended}"
+    );
+    assert!(suspended["document"].get("driver").is_none(), "{suspended}");
+    assert_eq!(from_memory().await, 1);
+    past_cache();
+    let (_, kept) = app.verify(&token).await;
+    assert_eq!(from_memory().await, 2);
+    assert_eq!(scanned(kept), scanned(suspended.clone()));
+
+    // The next legal day: the register again (a suspension may have ended).
+    app.clock.advance(chrono::Duration::days(1));
+    let (_, next_day) = app.verify(&token).await;
+    assert_eq!(next_day["verdict"], "suspended", "{next_day}");
+    assert_eq!(from_memory().await, 2);
 }
