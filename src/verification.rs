@@ -504,8 +504,9 @@ async fn ride_hailing_verdict_until(
     resident: Option<&resident::ResidentVerdicts>,
     matches: impl Fn(&DocumentStatus) -> bool,
 ) -> Result<Option<(Verdict, PublicDocument, String)>, StorageError> {
-    // Read before the register: a verdict kept in memory is stale after any act logged later.
-    let read_seq = state.store.changes().read_point();
+    // Read before the register: a verdict kept in memory is stale after any act logged later
+    // (acts committed but not read yet included: they come after this point).
+    let read_seq = state.store.changes().last_read();
     let Some((mut status, events)) = state
         .store
         .document_status_standing(id, STANDING_AUTHORIZATION_KINDS, STANDING_REGISTER_KIND)

@@ -90,6 +90,13 @@ impl Changes {
             .flatten()
     }
 
+    /// The log's last sequence number read, whether or not commits were made since (`None`
+    /// before the first read): a reading of the register that begins now reflects every act
+    /// up to it, and maybe some after it, which an answer kept is then taken as stale by.
+    pub fn last_read(&self) -> Option<i64> {
+        self.lock().seq
+    }
+
     /// The read point, if the log was also read from the database under `within` ago.
     fn read_point_within(&self, within: Duration) -> Option<i64> {
         let a = self.lock();

@@ -304,6 +304,9 @@ async fn refresh(
             )));
         }
     }
+    // This node's reading of the log brought up to date, so that the verdicts judged here
+    // are kept for the day's scans (`resident`: only those read after a known point).
+    store.changes_caught_up().await?;
     // Where the log ends before the register is read: acts after it are judged next time.
     let seq = store.change_bounds().await?.1.unwrap_or(0);
     let mut entries = BTreeMap::new();

@@ -821,3 +821,31 @@ async fn a_verdict_kept_in_memory_answers_as_the_register_until_an_act_or_the_da
     assert_eq!(next_day["verdict"], "suspended", "{next_day}");
     assert_eq!(from_memory().await, 2);
 }
+
+/// The status list's judgment of the register (the first list of a day) keeps each verdict
+/// it read for the scans: the first scan of a sticker after it is answered from memory, as
+/// the register would answer it.
+#[tokio::test]
+async fn the_status_lists_judgment_keeps_the_days_verdicts_for_the_scans() {
+    const OPERATOR: &str = "operador-da-lista-e-da-memoria-0123";
+    let app = crate::helpers::spawn_app_tuned(|s| s.metrics_token = Some(OPERATOR.into())).await;
+    let grant = app.granted().await;
+    let token = token_of(&sticker_url(&grant));
+    assert_eq!(
+        app.get("/api/v1/status-list").await.status(),
+        StatusCode::OK
+    );
+    let (status, body) = app.verify(&token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["verdict"], "valid", "{body}");
+    assert_eq!(
+        counter(
+            &scrape(&app, OPERATOR).await,
+            "selo_verify_status_from_memory_total"
+        ),
+        1,
+        "the sticker's first scan answered with what the list read"
+    );
+    assert_eq!(body["document"]["driver"]["first_name"], "Maria", "{body}");
+    assert_eq!(body["document"]["vehicle"]["model"], "Onix Plus", "{body}");
+}
