@@ -1,6 +1,6 @@
 //! The verdicts of ride-hailing authorizations and stickers kept in memory for the legal
-//! day, a few dozen bytes each, so that a scan of a document read once today answers
-//! without reading the register again.
+//! day, about 60 bytes each (an entry of 48 and its place in a table), so that a scan of a
+//! document read once today answers without reading the register again.
 //!
 //! An entry is what the register gave for one document (its status, the car and the
 //! driver's first name as a passenger sees them), read after the change log's point
@@ -24,11 +24,11 @@
 //! from the register as before).
 
 use std::borrow::Borrow;
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, RandomState};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use chrono::{DateTime, NaiveDate, Utc};
+use hashbrown::HashTable;
 use uuid::Uuid;
 
 use super::{Judged, LiveStatus, PublicDocument, RideHailingShown, Verdict};
@@ -43,21 +43,24 @@ use crate::storage::{DocumentKind, DocumentStatus};
 /// answer: `Store::changes_caught_up` reads it at least once a second while scans come.
 pub const CONFIRMED_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// A word of what a verdict shows (a make, a model, a colour, a first name) by its number.
+/// A word of what a verdict shows (a first name) or a car's words, by its number; `NONE`:
+/// nothing shown.
 const NONE: u32 = u32::MAX;
 
+/// What the register gave for one document, 48 bytes (a unit test holds it to that).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
+    document: Uuid,
     /// The stored token and the register's kind, number, plate and validity, hashed with
     /// this process's key.
     fingerprint: u64,
-    read_seq: i64,
+    /// The change log's point it was read after, counted from the day's `first_seq`.
+    read_after: u32,
     /// The driver, by number in `drivers`: the change log's scope `d:<id>`.
     driver: u32,
     suspended_until: Option<NaiveDate>,
-    make: u32,
-    model: u32,
-    color: u32,
+    /// Make, model and colour, by number in `cars`.
+    car: u32,
     /// `NONE` unless the verdict shows the driver (`valid`).
     first_name: u32,
     verdict: Verdict,
@@ -65,36 +68,45 @@ struct Entry {
     photo: bool,
 }
 
-/// Values kept once, each by a number.
+/// Values kept once, each by a number: a list of them and a table of their places in it
+/// (4 bytes a slot, where a map from value to number would hold the value twice).
 #[derive(Debug)]
 struct Interned<T> {
-    numbers: HashMap<T, u32>,
     values: Vec<T>,
+    places: HashTable<u32>,
 }
 
 impl<T> Default for Interned<T> {
     fn default() -> Self {
         Self {
-            numbers: HashMap::new(),
             values: Vec::new(),
+            places: HashTable::new(),
         }
     }
 }
 
-impl<T: Hash + Eq + Clone> Interned<T> {
-    /// The number of `value` (`owned` makes it a value kept the first time).
-    fn number<Q>(&mut self, value: &Q, owned: impl FnOnce() -> T) -> u32
+impl<T: Hash + Eq> Interned<T> {
+    /// The number of `value` (`owned` makes it a value kept the first time); `NONE` past
+    /// `u32` numbers.
+    fn number<Q>(&mut self, key: &RandomState, value: &Q, owned: impl FnOnce() -> T) -> u32
     where
         T: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        if let Some(n) = self.numbers.get(value) {
+        let Self { values, places } = self;
+        let hash = key.hash_one(value);
+        let at = |n: u32| &values[n as usize];
+        if let Some(n) = places.find(hash, |&n| at(n).borrow() == value) {
             return *n;
         }
-        let n = u32::try_from(self.values.len()).unwrap_or(NONE);
-        let value = owned();
-        self.values.push(value.clone());
-        self.numbers.insert(value, n);
+        let Ok(n) = u32::try_from(values.len()) else {
+            return NONE;
+        };
+        if n == NONE {
+            return NONE;
+        }
+        values.push(owned());
+        places.insert_unique(hash, n, |&n| key.hash_one(values[n as usize].borrow()));
         n
     }
 
@@ -107,9 +119,45 @@ impl<T: Hash + Eq + Clone> Interned<T> {
 #[derive(Debug, Default)]
 struct Kept {
     day: Option<NaiveDate>,
-    entries: HashMap<Uuid, Entry>,
+    /// The change log's point the day's first entry was read after.
+    first_seq: i64,
+    /// The entries, and each one's place in that list by its document.
+    entries: Vec<Entry>,
+    places: HashTable<u32>,
     words: Interned<Arc<str>>,
+    cars: Interned<[u32; 3]>,
     drivers: Interned<Uuid>,
+}
+
+impl Kept {
+    fn entry(&self, key: &RandomState, document: &Uuid) -> Option<&Entry> {
+        let n = self.places.find(key.hash_one(document), |&n| {
+            self.entries[n as usize].document == *document
+        })?;
+        self.entries.get(*n as usize)
+    }
+
+    /// Whether `document` is kept already or another may be, `at_most` in all.
+    fn has_room(&self, key: &RandomState, document: &Uuid, at_most: usize) -> bool {
+        self.entries.len() < at_most || self.entry(key, document).is_some()
+    }
+
+    /// Keeps `entry`, in place of the document's entry if it has one.
+    fn keep(&mut self, key: &RandomState, entry: Entry) {
+        let hash = key.hash_one(entry.document);
+        let Self {
+            entries, places, ..
+        } = self;
+        if let Some(n) = places.find(hash, |&n| entries[n as usize].document == entry.document) {
+            entries[*n as usize] = entry;
+            return;
+        }
+        let Ok(n) = u32::try_from(entries.len()) else {
+            return;
+        };
+        entries.push(entry);
+        places.insert_unique(hash, n, |&n| key.hash_one(entries[n as usize].document));
+    }
 }
 
 /// The verdicts kept, for one legal day.
@@ -177,32 +225,52 @@ impl ResidentVerdicts {
             _ => {
                 *day = Kept {
                     day: Some(today),
+                    first_seq: read_seq,
                     ..Kept::default()
                 };
             }
         }
-        if day.entries.len() >= self.at_most && !day.entries.contains_key(&status.meta.id) {
+        // An entry read before the day's first point is not kept: its point, counted from
+        // there, would say it was read later than it was.
+        let Some(read_after) = read_seq
+            .checked_sub(day.first_seq)
+            .and_then(|after| u32::try_from(after).ok())
+        else {
+            return;
+        };
+        let key = &self.key;
+        if !day.has_room(key, &status.meta.id, self.at_most) {
             return;
         }
-        let driver = day.drivers.number(&status.driver_id, || status.driver_id);
-        let mut word = |w: &str| day.words.number(w, || Arc::from(w));
+        let driver = day
+            .drivers
+            .number(key, &status.driver_id, || status.driver_id);
+        let mut word = |w: &str| day.words.number(key, w, || Arc::from(w));
         let (first_name, photo) = document.driver.as_ref().map_or((NONE, false), |d| {
             (word(&d.first_name), d.photo_url.is_some())
         });
+        let car = [
+            word(&vehicle.make),
+            word(&vehicle.model),
+            vehicle.color.as_deref().map_or(NONE, &mut word),
+        ];
+        let car = day.cars.number(key, &car, || car);
+        if [driver, car].contains(&NONE) {
+            return;
+        }
         let entry = Entry {
+            document: status.meta.id,
             fingerprint,
-            read_seq,
+            read_after,
             driver,
             suspended_until: document.suspended_until,
-            make: word(&vehicle.make),
-            model: word(&vehicle.model),
-            color: vehicle.color.as_deref().map_or(NONE, &mut word),
+            car,
             first_name,
             verdict,
             status: s,
             photo,
         };
-        day.entries.insert(status.meta.id, entry);
+        day.keep(key, entry);
     }
 
     /// The verdict kept for the document of the authentic token `raw` (its `payload`),
@@ -229,7 +297,7 @@ impl ResidentVerdicts {
         if day.day != Some(local_date(now)) {
             return None;
         }
-        let e = day.entries.get(&payload.document_id)?;
+        let e = day.entry(&self.key, &payload.document_id)?;
         if e.fingerprint != fingerprint {
             return None;
         }
@@ -238,10 +306,11 @@ impl ResidentVerdicts {
         scope[..2].copy_from_slice(b"d:");
         driver.hyphenated().encode_lower(&mut scope[2..]);
         let scope = std::str::from_utf8(&scope).ok()?;
-        if changes.stale(Some(scope), e.read_seq) {
+        if changes.stale(Some(scope), day.first_seq + i64::from(e.read_after)) {
             return None;
         }
         let word = |n: u32| (n != NONE).then(|| day.words.value(n)).flatten();
+        let car = day.cars.value(e.car)?;
         let plate = Plate::parse(&payload.plate).ok()?;
         let first_name = word(e.first_name);
         let document = RideHailingShown {
@@ -252,9 +321,9 @@ impl ResidentVerdicts {
             token: raw,
             status: e.status,
             suspended_until: e.suspended_until,
-            make: word(e.make)?,
-            model: word(e.model)?,
-            color: word(e.color).map(|c| &**c),
+            make: word(car[0])?,
+            model: word(car[1])?,
+            color: word(car[2]).map(|c| &**c),
             first_name: first_name.map(|n| &**n),
             photo: e.photo,
         }
@@ -284,13 +353,64 @@ impl ResidentVerdicts {
 mod tests {
     use super::*;
 
-    /// What an entry costs besides the table's slack: its key and itself.
+    /// What a document costs: its entry (with its id) and a 4-byte slot in the table of
+    /// places, with the table's slack.
     #[test]
-    fn an_entry_is_a_few_dozen_bytes() {
-        assert!(
-            std::mem::size_of::<Entry>() + std::mem::size_of::<Uuid>() <= 72,
-            "{}",
-            std::mem::size_of::<Entry>()
+    fn an_entry_is_48_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 48);
+    }
+
+    /// The interned values are found again by their value, and numbered in order.
+    #[test]
+    fn a_value_interned_twice_keeps_its_number() {
+        let key = RandomState::new();
+        let mut words: Interned<Arc<str>> = Interned::default();
+        let names = ["Maria", "João", "Ana"];
+        for _ in 0..2 {
+            for (n, w) in names.iter().enumerate() {
+                assert_eq!(words.number(&key, *w, || Arc::from(*w)) as usize, n);
+            }
+        }
+        assert_eq!(words.values.len(), 3);
+        assert_eq!(words.value(1).map(|w| &**w), Some("João"));
+        assert_eq!(words.value(3), None);
+    }
+
+    /// An entry is found by its document, kept again in place, and past `at_most` only the
+    /// documents kept already are.
+    #[test]
+    fn entries_are_found_by_document_and_bounded() {
+        let key = RandomState::new();
+        let mut kept = Kept::default();
+        let entry = |document: Uuid, fingerprint: u64| Entry {
+            document,
+            fingerprint,
+            read_after: 0,
+            driver: 0,
+            suspended_until: None,
+            car: 0,
+            first_name: NONE,
+            verdict: Verdict::Valid,
+            status: AuthorizationStatus::Ativa,
+            photo: false,
+        };
+        let documents: Vec<Uuid> = (0..3).map(|_| Uuid::new_v4()).collect();
+        for (n, d) in documents.iter().take(2).enumerate() {
+            assert!(kept.has_room(&key, d, 2));
+            kept.keep(&key, entry(*d, n as u64));
+        }
+        assert!(!kept.has_room(&key, &documents[2], 2));
+        assert!(kept.has_room(&key, &documents[1], 2));
+        kept.keep(&key, entry(documents[1], 7));
+        assert_eq!(kept.entries.len(), 2);
+        assert_eq!(
+            kept.entry(&key, &documents[0]).map(|e| e.fingerprint),
+            Some(0)
         );
+        assert_eq!(
+            kept.entry(&key, &documents[1]).map(|e| e.fingerprint),
+            Some(7)
+        );
+        assert!(kept.entry(&key, &documents[2]).is_none());
     }
 }

@@ -211,9 +211,19 @@ pub async fn spawn_app_with_oidc(oidc: selo::settings::Oidc) -> TestApp {
 pub async fn spawn_app_tuned(tune: impl FnOnce(&mut Settings)) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
     let database = fresh_database(data_dir.path()).await;
+    spawn_tuned_unlimited(database, tempfile::tempdir().unwrap(), data_dir, tune).await
+}
+
+/// `spawn_tuned` with the rates off and no profile.
+async fn spawn_tuned_unlimited(
+    database: (String, &'static str),
+    keys_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+    tune: impl FnOnce(&mut Settings),
+) -> TestApp {
     spawn_tuned(
         database,
-        tempfile::tempdir().unwrap(),
+        keys_dir,
         data_dir,
         selo::settings::Limits {
             rates: selo::settings::Rates::UNLIMITED,
@@ -221,6 +231,33 @@ pub async fn spawn_app_tuned(tune: impl FnOnce(&mut Settings)) -> TestApp {
         },
         None,
         crate::smtp::SmtpServer::start().await,
+        tune,
+    )
+    .await
+}
+
+/// A copy of the folder `from` (a keys folder, say) in `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Another node on `a`'s database, with a copy of its keys folder, as `tune` sets it.
+pub async fn spawn_beside(a: &TestApp, tune: impl FnOnce(&mut Settings)) -> TestApp {
+    let keys = tempfile::tempdir().unwrap();
+    copy_dir(a.keys_dir.path(), keys.path());
+    spawn_tuned_unlimited(
+        (a.database_url.clone(), a.backend),
+        keys,
+        tempfile::tempdir().unwrap(),
         tune,
     )
     .await

@@ -429,7 +429,7 @@ async fn documents_stored_in_the_two_table_schema_verify_the_same_after_the_move
 
     // selo starts on it with the same keys: the move runs, and every answer is the same.
     let keys = tempfile::tempdir().unwrap();
-    copy_dir(before.keys_dir.path(), keys.path());
+    crate::helpers::copy_dir(before.keys_dir.path(), keys.path());
     let after = crate::helpers::spawn_app_on(old_url.clone(), backend, keys, data_dir).await;
     let new_tables = table_names(&old_url).await;
     assert!(
@@ -478,19 +478,6 @@ async fn table_names(url: &str) -> Vec<String> {
         .fetch_all(&mut c)
         .await
         .unwrap()
-    }
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            let sub = to.join(path.file_name().unwrap());
-            std::fs::create_dir_all(&sub).unwrap();
-            copy_dir(&path, &sub);
-        } else {
-            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
-        }
     }
 }
 

@@ -3,42 +3,16 @@
 //! `LISTEN/NOTIFY`, so what one node cached from the register never outlives an act of the
 //! other by more than the notification's trip.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app, spawn_configured, token_of};
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use crate::helpers::{TestApp, spawn_app, spawn_beside, token_of};
 
 /// A second node on `a`'s database with a copy of its keys folder.
 async fn second_node(a: &TestApp) -> TestApp {
-    let keys = tempfile::tempdir().unwrap();
-    copy_dir(a.keys_dir.path(), keys.path());
-    spawn_configured(
-        a.database_url.clone(),
-        a.backend,
-        keys,
-        tempfile::tempdir().unwrap(),
-        selo::settings::Limits {
-            rates: selo::settings::Rates::UNLIMITED,
-            ..selo::settings::Limits::default()
-        },
-    )
-    .await
+    spawn_beside(a, |_| {}).await
 }
 
 /// Polls `check` on `node` until it holds; panics past 1 s. Returns how long it took.

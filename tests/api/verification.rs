@@ -478,6 +478,14 @@ fn counter(text: &str, name: &str) -> u64 {
         .map_or(0, |v| v.trim().parse::<u64>().unwrap())
 }
 
+/// Scans `app` answered from the verdicts it kept in memory for the day.
+async fn scans_from_memory(app: &crate::helpers::TestApp, operator: &str) -> u64 {
+    counter(
+        &scrape(app, operator).await,
+        "selo_verify_status_from_memory_total",
+    )
+}
+
 /// Three drivers granted, and the keys that verify what the service signs.
 async fn three_granted(app: &crate::helpers::TestApp) -> (Vec<Value>, selo::signing::keys::KeySet) {
     let mut grants = Vec::new();
@@ -767,12 +775,7 @@ async fn a_verdict_kept_in_memory_answers_as_the_register_until_an_act_or_the_da
     let app = crate::helpers::spawn_app_tuned(|s| s.metrics_token = Some(OPERATOR.into())).await;
     let grant = app.granted().await;
     let token = token_of(&sticker_url(&grant));
-    let from_memory = || async {
-        counter(
-            &scrape(&app, OPERATOR).await,
-            "selo_verify_status_from_memory_total",
-        )
-    };
+    let from_memory = || scans_from_memory(&app, OPERATOR);
     let scanned = |v: Value| {
         let mut v = v;
         v.as_object_mut().unwrap().remove("checked_at");
@@ -839,13 +842,31 @@ async fn the_status_lists_judgment_keeps_the_days_verdicts_for_the_scans() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["verdict"], "valid", "{body}");
     assert_eq!(
-        counter(
-            &scrape(&app, OPERATOR).await,
-            "selo_verify_status_from_memory_total"
-        ),
+        scans_from_memory(&app, OPERATOR).await,
         1,
         "the sticker's first scan answered with what the list read"
     );
     assert_eq!(body["document"]["driver"]["first_name"], "Maria", "{body}");
     assert_eq!(body["document"]["vehicle"]["model"], "Onix Plus", "{body}");
+}
+
+/// A node whose first request is the status list (a node just started beside another, whose
+/// acts it was never told of) reads the change log before it judges the register, so what it
+/// judged is kept for its scans.
+#[tokio::test]
+async fn a_node_that_starts_with_the_status_list_keeps_what_it_judged() {
+    const OPERATOR: &str = "operador-do-segundo-no-0123456789";
+    let a = crate::helpers::spawn_app().await;
+    let grant = a.granted().await;
+    let token = token_of(&sticker_url(&grant));
+    let b = crate::helpers::spawn_beside(&a, |s| s.metrics_token = Some(OPERATOR.into())).await;
+    assert_eq!(b.get("/api/v1/status-list").await.status(), StatusCode::OK);
+    let (status, body) = b.verify(&token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["verdict"], "valid", "{body}");
+    assert_eq!(
+        scans_from_memory(&b, OPERATOR).await,
+        1,
+        "the sticker's first scan on the new node answered with what its list read"
+    );
 }
