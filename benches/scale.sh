@@ -74,13 +74,36 @@ else
   echo "$grants" >"$work/grants"
 fi
 template=$(head -1 "$work/ids")
+# Every token in turn, each of wrk's two threads from its own half of the list. The tokens
+# are one string and their places an FFI array, which Lua's collector does not walk: a table
+# of a million strings made each collection stall its thread for tens of milliseconds, which
+# wrk counted as the service's latency (p99 8 ms with 10⁵ tokens, 46–80 ms for the same
+# requests with 10⁶ strings held).
 cat >"$work/rotate.lua" <<LUA
-local tokens = {}
-for line in io.lines("$work/tokens") do tokens[#tokens + 1] = line end
-local i = math.random(#tokens)
+local ffi = require("ffi")
+local f = assert(io.open("$work/tokens"))
+local all = f:read("*a")
+f:close()
+-- Found by position, making no string a token long (nor garbage for the collector).
+local function lines(each)
+  local n, at = 0, 1
+  while true do
+    local stop = all:find("\n", at, true)
+    if not stop then return n end
+    if stop > at then each(n, at, stop - 1); n = n + 1 end
+    at = stop + 1
+  end
+end
+local n = lines(function() end)
+local from, to = ffi.new("int32_t[?]", n), ffi.new("int32_t[?]", n)
+lines(function(k, a, b) from[k], to[k] = a, b end)
+local threads = 0
+function setup(thread) thread:set("half", threads); threads = threads + 1 end
+local i = 0
+function init(args) i = math.floor(n * (half or 0) / 2) end
 request = function()
-  i = i % #tokens + 1
-  return wrk.format("GET", "/api/v1/verify/" .. tokens[i])
+  i = (i + 1) % n
+  return wrk.format("GET", "/api/v1/verify/" .. all:sub(from[i], to[i]))
 end
 LUA
 run() { # name path [script]

@@ -87,8 +87,24 @@ pub struct Step {
 pub const FRESH_FOR: Duration = Duration::seconds(5);
 /// How old the last known status may be to be shown while the database is unreachable.
 pub const LAST_KNOWN_FOR: Duration = Duration::minutes(15);
-/// Past this many tokens, the entries no longer fresh are dropped, then all of them.
+/// At most this many tokens are kept: the newer half and the older. When the newer half is
+/// full it becomes the older, and the older is dropped, outside the lock (freeing tens of
+/// thousands of answers under it held every scan for milliseconds, each time the cache
+/// filled, which a register scanned token after token does every few seconds).
 pub const MAX_ENTRIES: usize = 50_000;
+
+/// The answers kept, in two halves of at most [`MAX_ENTRIES`] / 2 tokens each.
+#[derive(Debug, Default)]
+struct Halves {
+    newer: HashMap<Box<str>, Entry>,
+    older: HashMap<Box<str>, Entry>,
+}
+
+impl Halves {
+    fn get(&self, token: &str) -> Option<&Entry> {
+        self.newer.get(token).or_else(|| self.older.get(token))
+    }
+}
 
 #[derive(Debug)]
 struct Entry {
@@ -111,7 +127,7 @@ const WAIT_FOR_OTHER: std::time::Duration = std::time::Duration::from_millis(25)
 /// The answers for tokens, in process.
 #[derive(Debug)]
 pub struct VerdictCache {
-    entries: RwLock<HashMap<Box<str>, Entry>>,
+    entries: RwLock<Halves>,
     /// One computation per token at a time: when an entry expires under load, the scans
     /// that miss together wait for the first one instead of all reading the register.
     computing: [tokio::sync::Mutex<()>; STRIPES],
@@ -211,32 +227,32 @@ impl VerdictCache {
         if v.verdict == Verdict::StatusUnavailable {
             return;
         }
-        let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
-        if entries.len() >= MAX_ENTRIES && !entries.contains_key(token) {
-            let now = v.checked_at;
-            entries.retain(|_, e| e.at <= now && now - e.at < FRESH_FOR);
-            if entries.len() >= MAX_ENTRIES {
-                entries.clear();
-            }
-        }
-        entries.insert(
-            token.into(),
-            Entry {
-                read_seq,
-                scope: scope.map(String::into_boxed_str),
-                at: v.checked_at,
-                verdict: v.verdict,
-                document: v.document.clone(),
-                reason: v.reason.clone(),
-            },
-        );
+        let entry = Entry {
+            read_seq,
+            scope: scope.map(String::into_boxed_str),
+            at: v.checked_at,
+            verdict: v.verdict,
+            document: v.document.clone(),
+            reason: v.reason.clone(),
+        };
+        let dropped = {
+            let mut halves = self.entries.write().unwrap_or_else(PoisonError::into_inner);
+            let halves = &mut *halves;
+            let full = halves.newer.len() >= MAX_ENTRIES / 2 && !halves.newer.contains_key(token);
+            let dropped = full.then(|| {
+                let newer = std::mem::take(&mut halves.newer);
+                std::mem::replace(&mut halves.older, newer)
+            });
+            let superseded = halves.older.remove(token);
+            halves.newer.insert(token.into(), entry);
+            (dropped, superseded)
+        };
+        drop(dropped);
     }
 
     pub fn len(&self) -> usize {
-        self.entries
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
+        let halves = self.entries.read().unwrap_or_else(PoisonError::into_inner);
+        halves.newer.len() + halves.older.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -394,7 +410,28 @@ mod tests {
                 &answer(Verdict::Valid, noon()),
             );
         }
-        assert_eq!(c.len(), MAX_ENTRIES);
+        assert_eq!(c.len(), MAX_ENTRIES, "two halves");
+        let kept = |token: &str| c.fresh(token, &changes, noon());
+        assert!(kept("0").is_some() && kept("49999").is_some());
+        // A token past the full newer half: the older half is dropped, the newer becomes it.
+        c.put(
+            "1",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Revoked, noon()),
+        );
+        assert_eq!(c.len(), MAX_ENTRIES / 2 + 1);
+        assert!(kept("0").is_none());
+        assert_eq!(kept("1").unwrap().verdict, Verdict::Revoked);
+        // A token of the older half kept again: in the newer only, once.
+        c.put(
+            "25000",
+            1,
+            Some("d:1".to_owned()),
+            &answer(Verdict::Suspended, noon()),
+        );
+        assert_eq!(c.len(), MAX_ENTRIES / 2 + 1);
+        assert_eq!(kept("25000").unwrap().verdict, Verdict::Suspended);
         let later = noon() + FRESH_FOR;
         c.put(
             "new",
@@ -402,7 +439,7 @@ mod tests {
             Some("d:1".to_owned()),
             &answer(Verdict::Valid, later),
         );
-        assert_eq!(c.len(), 1, "the entries no longer fresh dropped first");
         assert!(c.fresh("new", &changes, later).is_some());
+        assert!(c.len() <= MAX_ENTRIES);
     }
 }
