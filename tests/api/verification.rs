@@ -851,8 +851,9 @@ async fn the_status_lists_judgment_keeps_the_days_verdicts_for_the_scans() {
 }
 
 /// A node whose first request is the status list (a node just started beside another, whose
-/// acts it was never told of) reads the change log before it judges the register, so what it
-/// judged is kept for its scans.
+/// acts it was never told of) keeps what the list judged for its scans. The node's start
+/// already reads the change log, so this does not tell whether the list's own read before
+/// judging is needed.
 #[tokio::test]
 async fn a_node_that_starts_with_the_status_list_keeps_what_it_judged() {
     const OPERATOR: &str = "operador-do-segundo-no-0123456789";
